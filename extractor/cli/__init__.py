@@ -1,0 +1,7 @@
+"""The `benchclaims` command line: one module per sub-command, all registered on `app`."""
+from extractor.cli.app import app
+
+
+def main() -> None:
+    """Entry point of the `benchclaims` console script."""
+    app()

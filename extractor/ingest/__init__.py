@@ -1,0 +1,1 @@
+"""Ingestion: Markdown, HTML and plain text into a structured view with offsets into the original."""

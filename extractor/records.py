@@ -1,0 +1,134 @@
+"""Pydantic records: everything that leaves the extractor (the output contract).
+
+A `DocumentRecord` is what `benchclaims extract` prints and what the store, diff
+and audit read. Spans are `[start, end)` character offsets into the input text
+exactly as read from the file (after decoding), so `text[start:end]` shows the
+quoted value.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Span = tuple[int, int]
+
+Metric = Literal[
+    "throughput", "request_throughput", "ttft", "tpot", "itl", "e2e_latency", "latency",
+    "speedup", "relative_change", "accuracy", "cost", "memory", "bandwidth", "compute",
+    "energy_efficiency", "other",
+]
+Qualifier = Literal["exact", "approx", "at_least", "up_to", "range"]
+Tokens = Literal["total", "output", "input", "unspecified"]
+Per = Literal["gpu", "user", "node", "system"]
+Scope = Literal[
+    "sentence", "table_row", "table_column", "table_caption", "figure_caption", "footnote",
+    "paragraph", "section", "setup_section", "front_matter", "document",
+]
+
+CHECKLIST: tuple[str, ...] = (
+    "model", "hardware", "batch_or_concurrency", "input_length", "output_length",
+    "engine_version", "warmup", "scenario",
+)
+SECONDARY: tuple[str, ...] = (
+    "precision", "parallelism", "dataset", "gpu_count", "prefix_caching", "speculative_decoding",
+)
+CONDITIONS: tuple[str, ...] = CHECKLIST + SECONDARY
+
+
+class Record(BaseModel):
+    """Base for output records: strict fields, stable field order."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class QuantityRecord(Record):
+    """A number with its unit as read from the text, before any claim decision."""
+
+    value: float
+    value_max: float | None = None
+    unit: str = Field(description="canonical pint unit string, e.g. 'token / second / gpu'")
+    surface_unit: str = ""
+    qualifier: Qualifier = "exact"
+    quote: str
+    span: Span
+
+
+class Condition(Record):
+    """One load condition of a claim: stated (with provenance) or unrecoverable (with where-note)."""
+
+    status: Literal["stated", "unrecoverable"]
+    value: Any = None
+    canonical: str | None = None
+    quote: str | None = None
+    span: Span | None = None
+    scope: Scope | None = None
+    sweep: bool | None = None
+    count: int | None = None
+    value_partial: str | None = None
+    note: str | None = None
+    where: str | None = None
+    why: str | None = None
+
+
+class ClaimContext(Record):
+    """Where a claim sits in the document structure."""
+
+    section: list[str] = Field(default_factory=list)
+    block: str = "paragraph"
+    row_header: str | None = None
+    column_header: str | None = None
+
+
+class Claim(Record):
+    """A quantity that states performance, with its conditions."""
+
+    id: str = ""
+    metric: Metric
+    value: float
+    value_max: float | None = None
+    unit: str
+    qualifier: Qualifier = "exact"
+    tokens: Tokens | None = None
+    per: Per | None = None
+    baseline: str | None = None
+    headline: bool = False
+    quote: str
+    span: Span
+    context: ClaimContext = Field(default_factory=ClaimContext)
+    conditions: dict[str, Condition] = Field(default_factory=dict)
+
+
+class Note(Record):
+    """A caveat or provenance signal, tied to the text that raised it when there is one."""
+
+    kind: str
+    message: str
+    quote: str | None = None
+    span: Span | None = None
+
+
+class DocumentRecord(Record):
+    """Everything benchclaims extracted from one document."""
+
+    doc: str
+    path: str | None = None
+    sha256: str
+    title: str | None = None
+    date: str | None = None
+    authorship: str | None = None
+    extractor_version: str
+    rules_version: str
+    claims: list[Claim] = Field(default_factory=list)
+    caveats: list[Note] = Field(default_factory=list)
+    provenance: list[Note] = Field(default_factory=list)
+
+
+class DocumentError(Record):
+    """A document that could not be processed, and why (batches go on past it)."""
+
+    doc: str
+    path: str | None = None
+    sha256: str | None = None
+    error: str
+    kind: str = "error"

@@ -1,0 +1,93 @@
+"""Reading rule files: JSONL and YAML entries validated by pydantic models.
+
+Every error names the file, the line (JSONL) or entry (YAML) and the reason, so a
+bad rule file stops the extractor with a message a rule author can act on.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from importlib import resources
+from pathlib import Path
+from typing import TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+M = TypeVar("M", bound=BaseModel)
+
+RULES_ENV = "BENCHCLAIMS_RULES"
+
+
+class RuleError(ValueError):
+    """A rule file is invalid; the message says file, line or entry, and reason."""
+
+    def __init__(self, path: Path | str, where: str, reason: str):
+        self.path, self.where, self.reason = str(path), where, reason
+        super().__init__(f"{path}: {where}: {reason}")
+
+
+def default_rules_dir() -> Path:
+    """The rules folder: $BENCHCLAIMS_RULES, else the one installed with the package."""
+    env = os.environ.get(RULES_ENV)
+    if env:
+        return Path(env)
+    return Path(str(resources.files("benchclaims_rules")))
+
+
+def _reason(err: ValidationError) -> str:
+    parts = []
+    for e in err.errors():
+        loc = ".".join(str(x) for x in e["loc"])
+        parts.append(f"{loc}: {e['msg']}" if loc else e["msg"])
+    return "; ".join(parts)
+
+
+def load_jsonl(path: Path, model: type[M]) -> list[M]:
+    """One entry a line; blank lines and lines starting with '//' or '#' are skipped."""
+    entries: list[M] = []
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            s = line.strip()
+            if not s or s.startswith(("#", "//")):
+                continue
+            try:
+                data = json.loads(s)
+            except json.JSONDecodeError as err:
+                raise RuleError(path, f"line {lineno}", f"not JSON ({err.msg})") from None
+            try:
+                entries.append(model.model_validate(data))
+            except ValidationError as err:
+                raise RuleError(path, f"line {lineno}", _reason(err)) from None
+            except ValueError as err:
+                raise RuleError(path, f"line {lineno}", str(err)) from None
+    return entries
+
+
+def load_yaml(path: Path, model: type[M]) -> M:
+    """A whole YAML file validated as one model (lists inside name their entry on error)."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark else "file"
+        raise RuleError(path, where, f"not YAML ({getattr(err, 'problem', err)})") from None
+    try:
+        return model.model_validate(data or {})
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = "entry " + ".".join(str(x) for x in first["loc"]) if first["loc"] else "file"
+        raise RuleError(path, where, _reason(err)) from None
+
+
+def rules_fingerprint(rules_dir: Path) -> str:
+    """Hash of every rule file's name and bytes: the rules version stamped on records."""
+    digest = hashlib.sha256()
+    for p in sorted(Path(rules_dir).rglob("*")):
+        if p.is_file() and not p.name.startswith(".") and p.suffix != ".py" and "__pycache__" not in p.parts:
+            digest.update(p.relative_to(rules_dir).as_posix().encode())
+            digest.update(b"\0")
+            digest.update(p.read_bytes())
+            digest.update(b"\0")
+    return digest.hexdigest()[:16]

@@ -1,0 +1,1 @@
+"""Rule data for benchclaims (shipped as a package so installs find it)."""
