@@ -1,0 +1,311 @@
+"""HTML ingestion with the standard library's HTMLParser, which reports source positions.
+
+Only main content is kept: inside <article>/<main> when the page has one, and never
+navigation, headers, footers, scripts or styles. Text keeps its original offsets:
+tags become spaces in the view, entities their character padded with spaces.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from html import unescape
+from html.parser import HTMLParser
+
+from extractor.ingest.masking import blank
+from extractor.ingest.model import Block, Cell, Document, Image, Link, Node, Section, Table
+from extractor.ingest.structure import CAPTION, attach_captions, finish_sections
+
+SKIP = {"script", "style", "nav", "header", "footer", "aside", "noscript", "template", "svg", "form",
+        "button", "head", "iframe", "select", "canvas"}
+BLOCK_KINDS = {"p": "paragraph", "li": "list_item", "pre": "code", "blockquote": "quote",
+               "figcaption": "caption", "caption": "caption", "dt": "paragraph", "dd": "paragraph",
+               "div": "paragraph", "section": "paragraph", "article": "paragraph", "main": "paragraph",
+               "figure": "paragraph", "td": "table", "th": "table", "body": "paragraph", "html": "paragraph"}
+HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "area", "col", "embed", "param", "track"}
+_MAIN = re.compile(r"<(article|main)\b", re.I)
+_ATTR = re.compile(r"""(?P<name>[\w:-]+)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s>]+))""")
+
+
+class _Walker(HTMLParser):
+    """Walks the markup once, filling the view and collecting the structure."""
+
+    def __init__(self, text: str, chars: list[str], base: int, section: int | None, main_only: bool,
+                 sections: list[Section] | None = None):
+        super().__init__(convert_charrefs=False)
+        self.text, self.chars, self.base = text, chars, base
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.main_only = main_only
+        self.main_depth = 0
+        self.skip_depth = 0
+        self.stack: list[str] = []
+        self.sections = sections if sections is not None else []
+        self.section = section
+        self.blocks: list[Block] = []
+        self.tables: list[Table] = []
+        self.table_stack: list[dict] = []
+        self.links: list[Link] = []
+        self.images: list[Image] = []
+        self.meta: dict[str, str] = {}
+        self.title: str | None = None
+        self.title_span: tuple[int, int] | None = None
+        self.open_links: list[tuple[str, int | None, int | None]] = []
+        self.run: list[int] = []   # [first, last] offsets of text in the current block
+        self.cell: list[int] = []
+        self.in_title = False
+
+    # -- positions -------------------------------------------------------------
+    def _offset(self) -> int:
+        line, col = self.getpos()
+        return self.base + self.starts[line - 1] + col
+
+    def _active(self) -> bool:
+        return self.skip_depth == 0 and (not self.main_only or self.main_depth > 0)
+
+    # -- blocks ----------------------------------------------------------------
+    def _flush(self) -> None:
+        if self.run:
+            kind = "paragraph"
+            for tag in reversed(self.stack):
+                if tag in HEADINGS:
+                    kind = "heading"
+                    break
+                if tag in BLOCK_KINDS:
+                    kind = BLOCK_KINDS[tag]
+                    break
+            if kind != "table":
+                start, end = self.run
+                if kind == "paragraph" and CAPTION.match(self.text[start - self.base:end - self.base]):
+                    kind = "caption"
+                if kind == "heading":
+                    level = next(HEADINGS[t] for t in reversed(self.stack) if t in HEADINGS)
+                    title = "".join(self.chars[start:end]).strip()
+                    title = re.sub(r"\s+", " ", title)
+                    self.sections.append(Section(start=start, end=end, title=title, level=level, body_end=end))
+                    self.section = len(self.sections) - 1
+                    if level == 1 and self.title is None:
+                        self.title, self.title_span = title, (start, end)
+                self.blocks.append(Block(kind=kind, start=start, end=end, section=self.section))
+        self.run = []
+
+    def _mark(self, start: int, end: int) -> None:
+        if not self.run:
+            self.run = [start, end]
+        else:
+            self.run[1] = end
+        if self.cell is not None and self.table_stack and self.table_stack[-1]["in_cell"]:
+            if not self.cell:
+                self.cell = [start, end]
+            else:
+                self.cell[1] = end
+
+    # -- parser callbacks ----------------------------------------------------
+    def handle_starttag(self, tag, attrs):
+        self._start(tag, attrs, closing=tag in VOID)
+
+    def handle_startendtag(self, tag, attrs):
+        self._start(tag, attrs, closing=True)
+
+    def _start(self, tag: str, attrs, closing: bool) -> None:
+        pos = self._offset()
+        raw = self.get_starttag_text() or ""
+        blank(self.chars, pos, pos + len(raw))
+        if tag in ("article", "main"):
+            self.main_depth += 1
+        if tag == "title":
+            self.in_title = True
+        if tag == "meta":
+            self._meta(dict(attrs))
+        if tag in SKIP:
+            if not closing:
+                self.skip_depth += 1
+                self.stack.append(tag)
+            return
+        if not self._active():
+            if not closing:
+                self.stack.append(tag)
+            return
+        if tag in BLOCK_KINDS or tag in HEADINGS or tag in ("br", "tr", "table", "hr"):
+            self._flush()
+        if tag == "table":
+            self.table_stack.append({"start": pos, "rows": [], "row": None, "in_cell": False, "header_rows": 0,
+                                     "section": self.section})
+        elif tag == "tr" and self.table_stack:
+            self.table_stack[-1]["row"] = []
+        elif tag in ("td", "th") and self.table_stack:
+            t = self.table_stack[-1]
+            if t["row"] is None:
+                t["row"] = []
+            t["in_cell"], t["th"] = True, tag == "th"
+            self.cell = []
+        elif tag == "a":
+            self.open_links.append((dict(attrs).get("href") or "", None, None))
+        elif tag == "img":
+            self._image(raw, pos, dict(attrs))
+        elif tag == "time" and "datetime" in dict(attrs):
+            self.meta.setdefault("date", dict(attrs)["datetime"])
+        if not closing:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        pos = self._offset()
+        end = self.text.find(">", pos - self.base)
+        blank(self.chars, pos, self.base + (end + 1 if end >= 0 else len(self.text)))
+        if tag == "title":
+            self.in_title = False
+        if tag not in self.stack:
+            return
+        while self.stack:
+            top = self.stack.pop()
+            self._close(top)
+            if top == tag:
+                break
+
+    def _close(self, tag: str) -> None:
+        if tag in SKIP:
+            self.skip_depth -= 1
+            return
+        if tag in ("article", "main"):
+            self.main_depth -= 1
+        if self.skip_depth or (self.main_only and self.main_depth <= 0 and tag not in ("article", "main")):
+            return
+        if tag in BLOCK_KINDS or tag in HEADINGS or tag in ("tr", "table"):
+            self._flush()
+        if tag in ("td", "th") and self.table_stack:
+            t = self.table_stack[-1]
+            if t["in_cell"] and t["row"] is not None:
+                s, e = self.cell if self.cell else (0, 0)
+                t["row"].append((s, e))
+                t["row_th"] = t.get("row_th", True) and t.get("th", False)
+            t["in_cell"] = False
+        elif tag == "tr" and self.table_stack:
+            t = self.table_stack[-1]
+            if t["row"] is not None:
+                t["rows"].append((t["row"], t.get("row_th", False)))
+            t["row"], t["row_th"] = None, True
+        elif tag == "table" and self.table_stack:
+            self._finish_table(self.table_stack.pop())
+        elif tag == "a" and self.open_links:
+            target, s, e = self.open_links.pop()
+            if s is not None and target:
+                self.links.append(Link(start=s, end=e, target=target))
+
+    def _finish_table(self, t: dict) -> None:
+        rows = [[Cell(start=s, end=e, row=r, col=c) for c, (s, e) in enumerate(cells)]
+                for r, (cells, _) in enumerate(t["rows"])]
+        if not rows:
+            return
+        header, body = rows[0], rows[1:]
+        end = max((c.end for row in rows for c in row), default=t["start"])
+        self.tables.append(Table(start=t["start"], end=end, section=t["section"], header=header, rows=body))
+        self.blocks.append(Block(kind="table", start=t["start"], end=end, section=t["section"]))
+
+    def handle_data(self, data):
+        pos = self._offset()
+        if self.in_title and self.title is None:
+            s = data.strip()
+            if s:
+                start = pos + data.index(s[0])
+                self.title, self.title_span = re.sub(r"\s+", " ", s), (start, start + len(s))
+        if not self._active():
+            blank(self.chars, pos, pos + len(data))
+            return
+        s = len(data) - len(data.lstrip())
+        e = len(data.rstrip())
+        if e > s:
+            self._mark(pos + s, pos + e)
+            self._link_extent(pos + s, pos + e)
+
+    def _link_extent(self, start: int, end: int) -> None:
+        if self.open_links:
+            target, s, _ = self.open_links[-1]
+            self.open_links[-1] = (target, start if s is None else s, end)
+
+    def handle_entityref(self, name):
+        self._entity(f"&{name};")
+
+    def handle_charref(self, name):
+        self._entity(f"&#{name};")
+
+    def _entity(self, raw: str) -> None:
+        pos = self._offset()
+        length = len(raw) if self.text.startswith(raw, pos - self.base) else len(raw) - 1
+        ch = unescape(self.text[pos - self.base:pos - self.base + length])
+        blank(self.chars, pos, pos + length)
+        if self._active() and len(ch) == 1:
+            self.chars[pos] = ch
+            if not ch.isspace():
+                self._mark(pos, pos + length)
+
+    def handle_comment(self, data):
+        pos = self._offset()
+        blank(self.chars, pos, pos + len(data) + 7)
+
+    def handle_decl(self, decl):
+        pos = self._offset()
+        blank(self.chars, pos, pos + len(decl) + 3)
+
+    def handle_pi(self, data):
+        pos = self._offset()
+        blank(self.chars, pos, pos + len(data) + 3)
+
+    # -- attributes --------------------------------------------------------------
+    def _meta(self, attrs: dict) -> None:
+        key = (attrs.get("name") or attrs.get("property") or "").lower()
+        content = attrs.get("content")
+        if not content:
+            return
+        for wanted, field in (("author", "author"), ("article:author", "author"), ("date", "date"),
+                              ("article:published_time", "date"), ("og:title", "title"),
+                              ("keywords", "tags"), ("description", "summary")):
+            if key == wanted:
+                self.meta.setdefault(field, content)
+
+    def _image(self, raw: str, pos: int, attrs: dict) -> None:
+        alt_node = None
+        for m in _ATTR.finditer(raw):
+            if m.group("name").lower() == "alt":
+                group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
+                s, e = pos + m.start(group), pos + m.end(group)
+                if e > s and self._active():
+                    for i in range(s, e):
+                        self.chars[i] = self.text[i - self.base]
+                    alt_node = Node(start=s, end=e)
+                    self.blocks.append(Block(kind="caption", start=s, end=e, section=self.section))
+        self.images.append(Image(start=pos, end=pos + len(raw), src=attrs.get("src") or "", alt=alt_node))
+
+
+def _walk(text: str, chars: list[str], base: int, section: int | None, main_only: bool,
+          sections: list[Section] | None = None) -> _Walker:
+    walker = _Walker(text, chars, base, section, main_only, sections)
+    try:
+        walker.feed(text)
+        walker.close()
+    except AssertionError:  # HTMLParser's own complaints about malformed declarations
+        pass
+    walker._flush()
+    while walker.table_stack:
+        walker._finish_table(walker.table_stack.pop())
+    for link_target, s, e in walker.open_links:
+        if s is not None and link_target:
+            walker.links.append(Link(start=s, end=e, target=link_target))
+    return walker
+
+
+def parse(text: str, name: str) -> Document:
+    """Ingest an HTML page, main content only."""
+    chars = list(text)
+    walker = _walk(text, chars, 0, None, main_only=bool(_MAIN.search(text)))
+    sections = walker.sections
+    finish_sections(sections, len(text))
+    attach_captions(walker.tables, walker.blocks, gap=300)
+    meta = dict(walker.meta)
+    title = meta.get("title") or walker.title
+    return Document(name=name, fmt="html", text=text, view="".join(chars), title=title,
+                    title_span=walker.title_span, meta=meta, sections=sections, blocks=walker.blocks,
+                    tables=walker.tables, links=walker.links, images=walker.images)
+
+
+def parse_fragment(text: str, chars: list[str], start: int, end: int, section: int | None) -> _Walker:
+    """Ingest an HTML block embedded in Markdown, writing into the shared view (absolute offsets)."""
+    return _walk(text[start:end], chars, start, section, main_only=False)

@@ -1,0 +1,182 @@
+"""Markdown ingestion: markdown-it-py gives the block structure (with line maps); inline
+markup is masked in place so offsets stay those of the original file."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+
+import yaml
+from markdown_it import MarkdownIt
+
+from extractor.ingest import html as html_ingest
+from extractor.ingest.masking import blank, mask_inline_markdown, mask_line_prefixes
+from extractor.ingest.model import Block, Cell, Document, Image, Link, Node, Section, Table
+from extractor.ingest.structure import CAPTION, attach_captions, finish_sections
+
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
+_PIPE = re.compile(r"(?<!\\)\|")
+_IMAGE = re.compile(r"!\[(?P<alt>[^\]\n]*)\]\((?P<src>[^)\s]*)[^)\n]*\)")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    # Only the block structure is used (inline markup is masked in place), so inline parsing is off.
+    return MarkdownIt("commonmark", {"html": True}).enable(["table"]).disable(["inline", "text_join"])
+
+
+class _Lines:
+    """Line number <-> offset arithmetic for one text."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def span(self, first: int, last: int) -> tuple[int, int]:
+        """Offsets of lines [first, last), without the final newline."""
+        start = self.starts[first] if first < len(self.starts) else len(self.text)
+        end = self.starts[last] if last < len(self.starts) else len(self.text)
+        while end > start and self.text[end - 1] in "\r\n":
+            end -= 1
+        return start, end
+
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self.starts, offset) - 1
+
+
+def _front_matter(text: str) -> tuple[dict, tuple[int, int] | None]:
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        return {}, None
+    try:
+        data = yaml.safe_load(m.group(1))
+    except yaml.YAMLError:
+        data = None
+    return (data if isinstance(data, dict) else {}), (m.start(), m.end())
+
+
+def _strip(view: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink [start, end) to its non-blank content in the view."""
+    while start < end and view[start].isspace():
+        start += 1
+    while end > start and view[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _table(text: str, chars: list[str], lines: _Lines, first: int, last: int, section: int | None) -> Table:
+    """Split pipe-table lines into cells with offsets; the delimiter row is dropped."""
+    rows: list[list[Cell]] = []
+    view = "".join(chars)
+    for r, line_no in enumerate(range(first, last)):
+        ls, le = lines.span(line_no, line_no + 1)
+        line = text[ls:le]
+        if re.fullmatch(r"\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*", line):
+            continue
+        bounds = [ls + m.start() for m in _PIPE.finditer(line)]
+        edges = ([ls - 1] if not line.lstrip().startswith("|") else []) + bounds
+        if not line.rstrip().endswith("|"):
+            edges.append(le)
+        cells = []
+        for c, (a, b) in enumerate(zip(edges, edges[1:])):
+            s, e = _strip(view, a + 1, b)
+            cells.append(Cell(start=s, end=max(s, e), row=len(rows), col=c))
+        for m in _PIPE.finditer(line):
+            chars[ls + m.start()] = " "
+        rows.append(cells)
+    start, end = lines.span(first, last)
+    return Table(start=start, end=end, section=section, header=rows[0] if rows else [], rows=rows[1:])
+
+
+def parse(text: str, name: str) -> Document:
+    """Ingest a Markdown document."""
+    chars = list(text)
+    meta, meta_span = _front_matter(text)
+    src = text
+    if meta_span:
+        blank(chars, *meta_span)
+        src = "".join("\n" if ch == "\n" else " " for ch in text[: meta_span[1]]) + text[meta_span[1]:]
+    lines = _Lines(text)
+    tokens = _parser().parse(src)
+
+    blocks: list[Block] = []
+    tables: list[Table] = []
+    sections: list[Section] = []
+    links: list[Link] = []
+    images: list[Image] = []
+    in_item = 0
+    in_quote = 0
+    current: int | None = None
+    code_ranges: list[tuple[int, int]] = []
+
+    for i, tok in enumerate(tokens):
+        t = tok.type
+        if t == "list_item_open":
+            in_item += 1
+        elif t == "list_item_close":
+            in_item -= 1
+        elif t == "blockquote_open":
+            in_quote += 1
+        elif t == "blockquote_close":
+            in_quote -= 1
+        if not tok.map:
+            continue
+        first, last = tok.map
+        start, end = lines.span(first, last)
+        if t == "heading_open":
+            level = int(tok.tag[1])
+            mask_line_prefixes(chars, text, start, end)
+            for s, e, target in mask_inline_markdown(chars, text, start, end):
+                links.append(Link(start=s, end=e, target=target))
+            view = "".join(chars[start:end])
+            s, e = _strip(view, 0, len(view))
+            sections.append(Section(start=start + s, end=start + e, title=view[s:e], level=level,
+                                    body_end=len(text)))
+            current = len(sections) - 1
+            blocks.append(Block(kind="heading", start=start + s, end=start + e, section=current))
+        elif t == "paragraph_open":
+            mask_line_prefixes(chars, text, start, end)
+            for s, e, target in mask_inline_markdown(chars, text, start, end):
+                links.append(Link(start=s, end=e, target=target))
+            for m in _IMAGE.finditer(text, start, end):
+                alt = Node(start=m.start("alt"), end=m.end("alt")) if m.group("alt").strip() else None
+                images.append(Image(start=m.start(), end=m.end(), src=m.group("src"), alt=alt))
+            view = "".join(chars[start:end])
+            s, e = _strip(view, 0, len(view))
+            if s >= e:
+                continue
+            kind = "list_item" if in_item else "quote" if in_quote else "paragraph"
+            if CAPTION.match(view[s:e]) or (images and images[-1].start >= start and images[-1].end >= start + e):
+                kind = "caption"
+            blocks.append(Block(kind=kind, start=start + s, end=start + e, section=current))
+        elif t in ("fence", "code_block"):
+            blocks.append(Block(kind="code", start=start, end=end, section=current,
+                                lang=(tok.info or "").strip() or None))
+            code_ranges.append((start, end))
+        elif t == "table_open":
+            for s, e, target in mask_inline_markdown(chars, text, start, end):
+                links.append(Link(start=s, end=e, target=target))
+            table = _table(text, chars, lines, first, last, current)
+            tables.append(table)
+            blocks.append(Block(kind="table", start=start, end=end, section=current))
+        elif t == "html_block":
+            part = html_ingest.parse_fragment(text, chars, start, end, current)
+            blocks.extend(part.blocks)
+            tables.extend(part.tables)
+            links.extend(part.links)
+            images.extend(part.images)
+
+    attach_captions(tables, blocks, gap=3)
+    finish_sections(sections, len(text))
+    view = "".join(chars)
+    title = meta.get("title") if isinstance(meta.get("title"), str) else None
+    title_span = None
+    if title:
+        pos = text.find(title, meta_span[0] if meta_span else 0, meta_span[1] if meta_span else len(text))
+        title_span = (pos, pos + len(title)) if pos >= 0 else None
+    elif sections and sections[0].level == 1:
+        title, title_span = sections[0].title, (sections[0].start, sections[0].end)
+    return Document(name=name, fmt="markdown", text=text, view=view, title=title, title_span=title_span,
+                    meta={k: v for k, v in meta.items() if isinstance(k, str)}, meta_span=meta_span,
+                    sections=sections, blocks=blocks, tables=tables, links=links, images=images)
+

@@ -1,0 +1,102 @@
+"""The ingested document: original text, a same-length cleaned view, and its structure.
+
+`view` has exactly the length of `text`: markup characters are replaced by spaces
+and entities by their character padded with spaces, so every offset found in the
+view is an offset into the original text as read from the file.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+BlockKind = Literal["heading", "paragraph", "list_item", "code", "table", "caption", "image", "quote"]
+
+
+class Node(BaseModel):
+    """Something with a [start, end) extent in the original text."""
+
+    start: int
+    end: int
+
+
+class Section(Node):
+    """A heading and the body it governs (until the next heading of the same or a higher level)."""
+
+    title: str
+    level: int
+    body_end: int
+    parent: int | None = None
+
+
+class Block(Node):
+    """A structural unit: paragraph, list item, heading, code block, caption..."""
+
+    kind: BlockKind
+    section: int | None = None
+    lang: str | None = None
+
+
+class Cell(Node):
+    """A table cell's content extent."""
+
+    row: int
+    col: int
+
+
+class Table(Node):
+    """A table: its header row and body rows, with the caption when one is adjacent."""
+
+    section: int | None = None
+    header: list[Cell] = Field(default_factory=list)
+    rows: list[list[Cell]] = Field(default_factory=list)
+    caption: Node | None = None
+
+
+class Link(Node):
+    """A hyperlink: its visible text extent and its target."""
+
+    target: str
+
+
+class Image(Node):
+    """An image and its alt text or caption extent."""
+
+    src: str
+    alt: Node | None = None
+
+
+class Document(BaseModel):
+    """The ingested document handed to the pipeline."""
+
+    name: str
+    fmt: Literal["markdown", "html", "text"]
+    text: str
+    view: str
+    title: str | None = None
+    title_span: tuple[int, int] | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+    meta_span: tuple[int, int] | None = None
+    sections: list[Section] = Field(default_factory=list)
+    blocks: list[Block] = Field(default_factory=list)
+    tables: list[Table] = Field(default_factory=list)
+    links: list[Link] = Field(default_factory=list)
+    images: list[Image] = Field(default_factory=list)
+
+    def section_path(self, index: int | None) -> list[str]:
+        """Heading titles from the top level down to section `index`."""
+        path: list[str] = []
+        while index is not None:
+            path.append(self.sections[index].title)
+            index = self.sections[index].parent
+        return path[::-1]
+
+    def section_at(self, offset: int) -> int | None:
+        """Index of the innermost section whose heading precedes `offset`."""
+        found = None
+        for i, s in enumerate(self.sections):
+            if s.start > offset:
+                break
+            if offset < s.body_end:
+                found = i
+        return found
