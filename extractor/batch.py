@@ -1,0 +1,239 @@
+"""Batch extraction: walk inputs, skip what is current, extract the rest in parallel, store.
+
+    summary = run_batch(["corpus/"], db="claims.db", jobs=2)
+    print(summary.line())     # 120 documents: 3 new, 1 changed, 116 skipped, 0 failed
+
+Workers only extract; the parent process is the single writer of the store and
+commits each document in its own transaction, so the run can be killed at any
+moment and resumed. At most a few chunks are in flight, so memory stays flat
+however many documents there are.
+"""
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+import sys
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Literal, Sequence
+
+from pydantic import BaseModel
+from tqdm import tqdm
+
+from extractor import api
+from extractor.errors import DocumentFailure
+from extractor.records import DocumentError
+from extractor.store import Store
+
+SUFFIXES = frozenset({".md", ".markdown", ".html", ".htm", ".txt"})
+CHUNK = 8            # documents per task sent to a worker
+IN_FLIGHT_PER_JOB = 3
+
+
+class Outcome(BaseModel):
+    """What a worker sends back for one document: its record or its error, as JSON."""
+
+    path: str
+    ok: bool
+    record_json: str
+    n_claims: int = 0
+
+
+class BatchSummary(BaseModel):
+    """Counts of one batch run."""
+
+    total: int = 0
+    new: int = 0
+    changed: int = 0
+    skipped: int = 0
+    failed: int = 0
+    claims: int = 0
+
+    def line(self) -> str:
+        return (f"{self.total} documents: {self.new} new, {self.changed} changed, "
+                f"{self.skipped} skipped, {self.failed} failed ({self.claims} claims extracted)")
+
+
+# -- walking -----------------------------------------------------------------------------------
+def collect_paths(inputs: Sequence[str | Path]) -> list[str]:
+    """Absolute paths of the documents named by files, folders and globs; sorted, no duplicates.
+
+    Folders and globs keep Markdown, HTML and text files only; a file named explicitly is
+    always taken (if it cannot be read, the batch records why).
+    """
+    found: set[str] = set()
+    for item in inputs:
+        s = str(item)
+        p = Path(s)
+        if p.is_dir():
+            found.update(os.path.abspath(f) for f in p.rglob("*")
+                         if f.is_file() and f.suffix.lower() in SUFFIXES)
+        elif p.is_file():
+            found.add(os.path.abspath(p))
+        elif glob.has_magic(s):
+            for m in glob.glob(s, recursive=True):
+                mp = Path(m)
+                if mp.is_file() and mp.suffix.lower() in SUFFIXES:
+                    found.add(os.path.abspath(mp))
+                elif mp.is_dir():
+                    found.update(collect_paths([mp]))
+        else:
+            raise FileNotFoundError(f"{s}: no such file, folder or matching glob")
+    return sorted(found)
+
+
+# -- one document ------------------------------------------------------------------------------
+def extract_one(path: str, rules_dir: str | None, max_bytes: int) -> Outcome:
+    """Extract one file; any failure becomes a DocumentError outcome instead of an exception."""
+    try:
+        rec = api.extract_path(path, rules_dir=rules_dir, max_bytes=max_bytes)
+        return Outcome(path=path, ok=True, record_json=rec.model_dump_json(), n_claims=len(rec.claims))
+    except DocumentFailure as err:
+        kind, reason = err.kind, err.reason
+    except Exception as err:  # noqa: BLE001 - one broken document never stops a batch
+        kind, reason = "error", f"{type(err).__name__}: {err}"
+    error = DocumentError(doc=Path(path).name, path=path, sha256=file_sha256(path, max_bytes),
+                          error=reason, kind=kind)
+    return Outcome(path=path, ok=False, record_json=error.model_dump_json())
+
+
+def extract_chunk(paths: list[str], rules_dir: str | None, max_bytes: int) -> list[Outcome]:
+    """Worker task: extract a few documents."""
+    return [extract_one(p, rules_dir, max_bytes) for p in paths]
+
+
+def file_sha256(path: str, max_bytes: int) -> str | None:
+    """sha256 of a file's bytes; None when it is over the size limit or cannot be read."""
+    try:
+        if os.path.getsize(path) > max_bytes:
+            return None
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        return h.hexdigest()
+    except OSError:
+        return None
+
+
+# -- scheduling --------------------------------------------------------------------------------
+Runner = Callable[[Iterator[list[str]]], Iterator[list[Outcome]]]
+
+
+def chunks(paths: Iterable[str], size: int = CHUNK) -> Iterator[list[str]]:
+    buf: list[str] = []
+    for p in paths:
+        buf.append(p)
+        if len(buf) == size:
+            yield buf
+            buf = []
+    if buf:
+        yield buf
+
+
+def run_inline(rules_dir: str | None, max_bytes: int) -> Runner:
+    """Extract in this process (jobs=1)."""
+    def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
+        for chunk in work:
+            yield extract_chunk(chunk, rules_dir, max_bytes)
+    return run
+
+
+def run_pool(jobs: int, rules_dir: str | None, max_bytes: int) -> Runner:
+    """Extract in `jobs` worker processes with a bounded number of chunks in flight."""
+    def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
+        limit = jobs * IN_FLIGHT_PER_JOB
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            pending: set[Future] = set()
+            for chunk in work:
+                pending.add(pool.submit(extract_chunk, chunk, rules_dir, max_bytes))
+                if len(pending) >= limit:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for f in done:
+                        yield f.result()
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    yield f.result()
+    return run
+
+
+def make_runner(engine: Literal["local", "dask"], jobs: int, rules_dir: str | None,
+                max_bytes: int, scheduler: str | None = None) -> Runner:
+    if engine == "dask":
+        from extractor.dask_runner import run_dask
+
+        return run_dask(rules_dir, max_bytes, scheduler=scheduler, workers=jobs)
+    if jobs <= 1:
+        return run_inline(rules_dir, max_bytes)
+    return run_pool(jobs, rules_dir, max_bytes)
+
+
+# -- the batch ---------------------------------------------------------------------------------
+def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
+              jsonl: str | Path | None = None, jobs: int = 1, rules_dir: str | Path | None = None,
+              max_bytes: int = api.MAX_BYTES, engine: Literal["local", "dask"] = "local",
+              scheduler: str | None = None, progress: bool | None = None) -> BatchSummary:
+    """Extract every input document that is not current in the store; return the counts.
+
+    `progress=None` shows the bar only on a terminal; False hides it.
+    """
+    paths = collect_paths(inputs)
+    rules = str(rules_dir) if rules_dir else None
+    ext_v, rules_v = api.EXTRACTOR_VERSION, api.rules_version(rules)
+    summary = BatchSummary(total=len(paths))
+    with Store(db) as store:
+        stored: dict[str, bool] = {}   # path -> already in the store (changed rather than new)
+        todo: list[str] = []
+        for p in paths:
+            state = store.state(p)
+            if state is not None and state[3] == "ok" and state[1:3] == (ext_v, rules_v) \
+                    and state[0] == file_sha256(p, max_bytes):
+                summary.skipped += 1
+                continue
+            stored[p] = state is not None
+            todo.append(p)
+        bar = tqdm(total=len(paths), initial=summary.skipped, unit="doc", file=sys.stderr,
+                   disable=False if progress else None if progress is None else True,
+                   dynamic_ncols=True)
+        try:
+            runner = make_runner(engine, jobs, rules, max_bytes, scheduler)
+            for outcomes in runner(chunks(todo)):
+                for o in outcomes:
+                    _store_outcome(store, o, ext_v, rules_v)
+                    if not o.ok:
+                        summary.failed += 1
+                    elif stored[o.path]:
+                        summary.changed += 1
+                    else:
+                        summary.new += 1
+                    summary.claims += o.n_claims
+                bar.update(len(outcomes))
+                bar.set_postfix(claims=summary.claims, errors=summary.failed, refresh=False)
+        finally:
+            bar.close()
+        if jsonl:
+            write_jsonl(store, jsonl, paths)
+    return summary
+
+
+def _store_outcome(store: Store, o: Outcome, ext_v: str, rules_v: str) -> None:
+    if o.ok:
+        from extractor.records import DocumentRecord
+
+        store.put_record(DocumentRecord.model_validate_json(o.record_json), path=o.path,
+                         record_json=o.record_json)
+    else:
+        store.put_error(DocumentError.model_validate_json(o.record_json), path=o.path,
+                        extractor_version=ext_v, rules_version=rules_v)
+
+
+def write_jsonl(store: Store, out: str | Path, paths: Iterable[str] | None = None) -> int:
+    """Write the stored records (of `paths`, else all) one JSON a line, sorted by path."""
+    n = 0
+    with open(out, "w", encoding="utf-8") as fh:
+        for js in store.record_json(paths):
+            fh.write(js + "\n")
+            n += 1
+    return n

@@ -1,0 +1,36 @@
+"""`benchclaims batch`: extract many documents into the claims database."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from extractor.api import MAX_BYTES
+from extractor.cli.app import app
+
+
+@app.command("batch")
+def batch_cmd(
+    paths: List[str] = typer.Argument(..., help="Files, folders or globs (md, markdown, html, htm, txt)."),
+    db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to write."),
+    jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="Also write the records, one JSON a line."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (Dask: LocalCluster workers)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: installed rules)."),
+    max_bytes: int = typer.Option(MAX_BYTES, "--max-bytes", min=1, help="Size limit per document."),
+    engine: str = typer.Option("local", "--engine", help="local (process pool) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786."),
+) -> None:
+    """Extract documents into the database, skipping those unchanged since the last run."""
+    from extractor.batch import run_batch
+
+    if engine not in ("local", "dask"):
+        raise typer.BadParameter("must be 'local' or 'dask'", param_hint="--engine")
+    try:
+        summary = run_batch(paths, db=db, jsonl=jsonl, jobs=jobs, rules_dir=rules,
+                            max_bytes=max_bytes, engine=engine, scheduler=scheduler)  # type: ignore[arg-type]
+    except FileNotFoundError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2)
+    typer.echo(summary.line())
+    raise typer.Exit(1 if summary.failed else 0)

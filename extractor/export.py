@@ -1,0 +1,89 @@
+"""Exporting the claims store: Parquet (pyarrow, extra `export`), CSV, or JSONL records.
+
+Parquet and CSV hold one row per claim (claim fields, the document's title/date,
+and the model/hardware/engine keys); JSONL holds one `extract` record per document.
+"""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any, Iterator, Literal
+
+from extractor.store import Store
+
+ExportFormat = Literal["parquet", "csv", "jsonl"]
+
+FIELDS: tuple[tuple[str, str], ...] = (   # (column, arrow type)
+    ("path", "string"), ("doc", "string"), ("title", "string"), ("date", "string"),
+    ("authorship", "string"), ("ord", "int64"), ("claim_id", "string"), ("metric", "string"),
+    ("value", "float64"), ("value_max", "float64"), ("unit", "string"), ("qualifier", "string"),
+    ("tokens", "string"), ("per", "string"), ("baseline", "string"), ("headline", "bool_"),
+    ("quote", "string"), ("span_start", "int64"), ("span_end", "int64"), ("section", "string"),
+    ("block", "string"), ("base_value", "float64"), ("base_value_max", "float64"),
+    ("base_unit", "string"), ("model", "string"), ("hardware", "string"), ("engine", "string"),
+)
+_DOC_COLS = {"doc", "title", "date", "authorship"}
+
+
+class ExportError(RuntimeError):
+    """The export cannot be written (missing optional dependency, no database)."""
+
+
+def claim_rows(store: Store) -> Iterator[dict[str, Any]]:
+    """Every claim joined with its document, ordered by path and position."""
+    cols = ", ".join(f"d.{c}" if c in _DOC_COLS else f"c.{c}" for c, _ in FIELDS)
+    sql = f"SELECT {cols} FROM claims c JOIN documents d ON d.path=c.path ORDER BY c.path, c.ord"
+    for row in store.conn.execute(sql):
+        rec = dict(zip((c for c, _ in FIELDS), row))
+        rec["headline"] = bool(rec["headline"])
+        yield rec
+
+
+def export_csv(store: Store, out: Path) -> int:
+    n = 0
+    with open(out, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=[c for c, _ in FIELDS], lineterminator="\n")
+        w.writeheader()
+        for row in claim_rows(store):
+            w.writerow(row)
+            n += 1
+    return n
+
+
+def export_parquet(store: Store, out: Path, batch_size: int = 10_000) -> int:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ExportError("parquet export needs pyarrow: pip install 'benchclaims[export]'") from None
+    schema = pa.schema([(c, getattr(pa, t)()) for c, t in FIELDS])
+    n = 0
+    with pq.ParquetWriter(str(out), schema) as writer:
+        buf: list[dict[str, Any]] = []
+        for row in claim_rows(store):
+            buf.append(row)
+            if len(buf) >= batch_size:
+                writer.write_table(pa.Table.from_pylist(buf, schema=schema))
+                n, buf = n + len(buf), []
+        if buf or n == 0:
+            writer.write_table(pa.Table.from_pylist(buf, schema=schema))
+            n += len(buf)
+    return n
+
+
+def export_jsonl(store: Store, out: Path) -> int:
+    n = 0
+    with open(out, "w", encoding="utf-8") as fh:
+        for js in store.record_json():
+            fh.write(js + "\n")
+            n += 1
+    return n
+
+
+def export(db: str | Path, fmt: ExportFormat, out: str | Path) -> int:
+    """Write the store to `out` in `fmt`; returns the number of rows (claims, or documents for jsonl)."""
+    if not Path(db).exists():
+        raise ExportError(f"{db}: no such database (run `benchclaims batch` first)")
+    writer = {"parquet": export_parquet, "csv": export_csv, "jsonl": export_jsonl}[fmt]
+    with Store(db) as store:
+        return writer(store, Path(out))

@@ -1,0 +1,273 @@
+"""The claims store: an embedded SQLite database of documents, claims and conditions.
+
+One document = one transaction: its old rows are deleted and the new ones inserted
+together, so a process killed at any moment leaves each document either fully old
+or fully new (never half-written, never duplicated). WAL mode lets `query` read
+while a batch writes.
+
+    with Store("claims.db") as store:
+        store.put_record(record)                     # DocumentRecord
+        store.put_error(error)                       # DocumentError
+        store.is_current(path, sha256, ext_version, rules_version)
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from extractor.records import Claim, Condition, DocumentError, DocumentRecord
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    path TEXT PRIMARY KEY,
+    doc TEXT NOT NULL,
+    sha256 TEXT,
+    title TEXT,
+    date TEXT,
+    authorship TEXT,
+    status TEXT NOT NULL,          -- ok | failed
+    error TEXT,
+    error_kind TEXT,
+    extractor_version TEXT,
+    rules_version TEXT,
+    n_claims INTEGER NOT NULL DEFAULT 0,
+    record_json TEXT NOT NULL      -- the DocumentRecord (or DocumentError) as `extract` prints it
+);
+CREATE TABLE IF NOT EXISTS claims (
+    path TEXT NOT NULL REFERENCES documents(path) ON DELETE CASCADE,
+    ord INTEGER NOT NULL,          -- position of the claim in the record
+    claim_id TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    value REAL NOT NULL,
+    value_max REAL,
+    unit TEXT NOT NULL,
+    qualifier TEXT NOT NULL,
+    tokens TEXT,
+    per TEXT,
+    baseline TEXT,
+    headline INTEGER NOT NULL,
+    quote TEXT NOT NULL,
+    span_start INTEGER NOT NULL,
+    span_end INTEGER NOT NULL,
+    section TEXT,                  -- section path joined with ' > '
+    block TEXT,
+    base_value REAL,               -- value in pint base units (NULL when the unit is unknown)
+    base_value_max REAL,
+    base_unit TEXT,                -- sorted base-unit signature, e.g. 'gpu^-1 second^-1 token^1'
+    model TEXT,                    -- canonical (else stated) model, hardware, engine
+    hardware TEXT,
+    engine TEXT,
+    PRIMARY KEY (path, ord)
+);
+CREATE TABLE IF NOT EXISTS conditions (
+    path TEXT NOT NULL,
+    ord INTEGER NOT NULL,
+    claim_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,          -- stated | unrecoverable
+    value TEXT,                    -- JSON of the stated value
+    canonical TEXT,
+    quote TEXT,
+    span_start INTEGER,
+    span_end INTEGER,
+    scope TEXT,
+    sweep INTEGER,
+    count INTEGER,
+    value_partial TEXT,
+    note TEXT,
+    where_note TEXT,
+    why TEXT,
+    PRIMARY KEY (path, ord, name),
+    FOREIGN KEY (path, ord) REFERENCES claims(path, ord) ON DELETE CASCADE
+);
+CREATE INDEX IF NOT EXISTS documents_status ON documents(status);
+CREATE INDEX IF NOT EXISTS claims_metric ON claims(metric, base_unit, base_value);
+CREATE INDEX IF NOT EXISTS claims_base ON claims(base_unit, base_value);
+CREATE INDEX IF NOT EXISTS claims_model ON claims(model);
+CREATE INDEX IF NOT EXISTS claims_hardware ON claims(hardware);
+CREATE INDEX IF NOT EXISTS claims_engine ON claims(engine);
+CREATE INDEX IF NOT EXISTS conditions_name_status ON conditions(name, status);
+CREATE INDEX IF NOT EXISTS conditions_canonical ON conditions(name, canonical);
+"""
+
+CLAIM_COLUMNS = ("path", "ord", "claim_id", "metric", "value", "value_max", "unit", "qualifier",
+                 "tokens", "per", "baseline", "headline", "quote", "span_start", "span_end",
+                 "section", "block", "base_value", "base_value_max", "base_unit",
+                 "model", "hardware", "engine")
+CONDITION_COLUMNS = ("path", "ord", "claim_id", "name", "status", "value", "canonical", "quote",
+                     "span_start", "span_end", "scope", "sweep", "count", "value_partial", "note",
+                     "where_note", "why")
+DOCUMENT_COLUMNS = ("path", "doc", "sha256", "title", "date", "authorship", "status", "error",
+                    "error_kind", "extractor_version", "rules_version", "n_claims", "record_json")
+
+# Denormalised on each claim row for fast filtering: column -> condition names, first stated wins.
+KEY_CONDITIONS = {"model": ("model",), "hardware": ("hardware",), "engine": ("engine_version",)}
+
+
+@lru_cache(maxsize=1024)
+def base_factor(unit: str) -> tuple[float, str] | None:
+    """(factor to pint base units, base-unit signature) of a unit; None when pint cannot parse it.
+
+    The signature lists base units sorted by name with their exponents, so two units are
+    compatible exactly when their signatures are equal (e.g. 'gpu^-1 second^-1 token^1').
+    """
+    from extractor.units import registry
+
+    try:
+        q = registry().Quantity(1.0, unit).to_base_units()
+    except Exception:  # noqa: BLE001 - unknown or malformed unit: no normalised value
+        return None
+    sig = " ".join(f"{name}^{exp:g}" for name, exp in sorted(q.unit_items()))
+    return float(q.magnitude), sig
+
+
+def base_quantity(value: float, unit: str) -> tuple[float, str] | None:
+    """`value` in `unit` expressed in base units, with the base-unit signature."""
+    fb = base_factor(unit)
+    return None if fb is None else (value * fb[0], fb[1])
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (wrong schema version, not a benchclaims store)."""
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _text(cond: Condition | None) -> str | None:
+    """The searchable text of a condition: its canonical form, else its stated value."""
+    if cond is None or cond.status != "stated":
+        return None
+    if cond.canonical:
+        return cond.canonical
+    if isinstance(cond.value, str):
+        return cond.value
+    return _json(cond.value)
+
+
+def claim_row(path: str, ord_: int, claim: Claim) -> tuple:
+    """The `claims` row of one claim."""
+    base = base_quantity(claim.value, claim.unit)
+    base_max = base_quantity(claim.value_max, claim.unit) if claim.value_max is not None else None
+    keys = {col: next((t for t in (_text(claim.conditions.get(n)) for n in names) if t), None)
+            for col, names in KEY_CONDITIONS.items()}
+    return (path, ord_, claim.id, claim.metric, claim.value, claim.value_max, claim.unit,
+            claim.qualifier, claim.tokens, claim.per, claim.baseline, int(claim.headline),
+            claim.quote, claim.span[0], claim.span[1], " > ".join(claim.context.section) or None,
+            claim.context.block, base[0] if base else None, base_max[0] if base_max else None,
+            base[1] if base else None, keys["model"], keys["hardware"], keys["engine"])
+
+
+def condition_row(path: str, ord_: int, claim_id: str, name: str, c: Condition) -> tuple:
+    """The `conditions` row of one condition of a claim."""
+    span = c.span or (None, None)
+    return (path, ord_, claim_id, name, c.status, _json(c.value), c.canonical, c.quote,
+            span[0], span[1], c.scope, None if c.sweep is None else int(c.sweep), c.count,
+            c.value_partial, c.note, c.where, c.why)
+
+
+class Store:
+    """A claims database on disk (created on first use)."""
+
+    def __init__(self, path: str | Path = "claims.db"):
+        self.path = Path(path)
+        self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        self._init_schema()
+
+    def _init_schema(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            raise StoreError(f"{self.path}: schema version {version}, expected {SCHEMA_VERSION}")
+        self.conn.executescript(SCHEMA)
+        self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- incremental -------------------------------------------------------------------------
+    def state(self, path: str) -> tuple[str | None, str | None, str | None, str] | None:
+        """(sha256, extractor_version, rules_version, status) stored for a path, or None."""
+        return self.conn.execute(
+            "SELECT sha256, extractor_version, rules_version, status FROM documents WHERE path=?",
+            (path,)).fetchone()
+
+    def is_current(self, path: str, sha256: str, extractor_version: str, rules_version: str) -> bool:
+        """True when the stored record of `path` was extracted from these bytes with these versions.
+
+        Failed documents are never current: the failure may depend on options (size limit,
+        time budget) rather than on the bytes.
+        """
+        return self.state(path) == (sha256, extractor_version, rules_version, "ok")
+
+    # -- writes ------------------------------------------------------------------------------
+    def _replace(self, doc_row: tuple, claims: Iterable[Claim] = ()) -> None:
+        path = doc_row[0]
+        cur = self.conn.cursor()
+        cur.execute("BEGIN IMMEDIATE")
+        try:
+            cur.execute("DELETE FROM conditions WHERE path=?", (path,))
+            cur.execute("DELETE FROM claims WHERE path=?", (path,))
+            cur.execute("DELETE FROM documents WHERE path=?", (path,))
+            cur.execute(f"INSERT INTO documents VALUES ({','.join('?' * len(DOCUMENT_COLUMNS))})",
+                        doc_row)
+            crow, drow = [], []
+            for i, claim in enumerate(claims):
+                crow.append(claim_row(path, i, claim))
+                drow.extend(condition_row(path, i, claim.id, name, c)
+                            for name, c in sorted(claim.conditions.items()))
+            cur.executemany(f"INSERT INTO claims VALUES ({','.join('?' * len(CLAIM_COLUMNS))})", crow)
+            cur.executemany(
+                f"INSERT INTO conditions VALUES ({','.join('?' * len(CONDITION_COLUMNS))})", drow)
+            cur.execute("COMMIT")
+        except BaseException:
+            cur.execute("ROLLBACK")
+            raise
+
+    def put_record(self, record: DocumentRecord, *, path: str | None = None,
+                   record_json: str | None = None) -> None:
+        """Store (or replace) a document's record, claims and conditions in one transaction."""
+        key = path or record.path or record.doc
+        self._replace((key, record.doc, record.sha256, record.title, record.date, record.authorship,
+                       "ok", None, None, record.extractor_version, record.rules_version,
+                       len(record.claims), record_json or record.model_dump_json()),
+                      record.claims)
+
+    def put_error(self, error: DocumentError, *, path: str | None = None,
+                  extractor_version: str | None = None, rules_version: str | None = None) -> None:
+        """Record a document that failed (its old claims are removed)."""
+        key = path or error.path or error.doc
+        self._replace((key, error.doc, error.sha256, None, None, None, "failed", error.error,
+                       error.kind, extractor_version, rules_version, 0, error.model_dump_json()))
+
+    # -- reads -------------------------------------------------------------------------------
+    def record_json(self, paths: Iterable[str] | None = None) -> Iterator[str]:
+        """Stored records (`extract` JSON) sorted by path; all, or those of `paths`."""
+        if paths is None:
+            for (js,) in self.conn.execute("SELECT record_json FROM documents ORDER BY path"):
+                yield js
+            return
+        for p in sorted(set(paths)):
+            row = self.conn.execute("SELECT record_json FROM documents WHERE path=?", (p,)).fetchone()
+            if row:
+                yield row[0]
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table."""
+        return {t: self.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("documents", "claims", "conditions")}
