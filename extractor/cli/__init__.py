@@ -1,6 +1,7 @@
 """The `benchclaims` command line: one module per sub-command, all registered on `app`."""
 from extractor.cli.app import app
 from extractor.cli import batch_cmd, export_cmd, query_cmd  # noqa: F401,E402
+from extractor.cli import diff_cmd  # noqa: F401,E402
 
 
 def main() -> None:

@@ -1,0 +1,84 @@
+"""Compare records in tests: failures read as the reviewer's diff; expected files for a corpus.
+
+    assert_records_equal(expected, actual)   # AssertionError message = `benchclaims diff` text
+    write_expected(record, path)             # normalised JSON; returns True when the file changed
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+from extractor.diff import diff_records
+from extractor.diff_render import render_text
+from extractor.records import DocumentRecord
+
+VOLATILE: tuple[str, ...] = ("path", "extractor_version", "rules_version")
+
+
+def normalise(record: DocumentRecord, ignore: Iterable[str] = VOLATILE) -> DocumentRecord:
+    """The record with volatile document fields blanked (None for optional ones, '' otherwise)."""
+    blank = {f: (None if f == "path" else "") for f in ignore}
+    return record.model_copy(update=blank)
+
+
+def _deep_diff(a: Any, b: Any, where: str = "") -> list[str]:
+    """JSON paths where two plain JSON values differ (fallback for fields the claim diff does not cover)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b), key=str):
+            out += _deep_diff(a.get(k), b.get(k), f"{where}.{k}" if where else str(k))
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        out = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            out += _deep_diff(x, y, f"{where}[{i}]")
+        return out
+    return [] if a == b else [f"{where}: {json.dumps(a, ensure_ascii=False)} -> {json.dumps(b, ensure_ascii=False)}"]
+
+
+def records_diff_text(expected: list[DocumentRecord], actual: list[DocumentRecord],
+                      ignore: Iterable[str] = VOLATILE) -> str | None:
+    """None when the records are equal (volatile fields ignored), else the diff text a reviewer reads."""
+    ignore = tuple(ignore)
+    exp = [normalise(r, ignore) for r in expected]
+    act = [normalise(r, ignore) for r in actual]
+    report = diff_records(exp, act, old_label="expected", new_label="actual")
+    if report.has_differences():
+        return render_text(report, color=False)
+    rest = _deep_diff([r.model_dump(mode="json") for r in exp], [r.model_dump(mode="json") for r in act])
+    if rest:
+        return "records differ outside the reviewed fields:\n" + "\n".join(f"  {line}" for line in rest) + "\n"
+    return None
+
+
+def assert_records_equal(expected: DocumentRecord | list[DocumentRecord],
+                         actual: DocumentRecord | list[DocumentRecord],
+                         ignore: Iterable[str] = VOLATILE) -> None:
+    """Raise AssertionError with the terminal diff text when the records differ."""
+    exp = [expected] if isinstance(expected, DocumentRecord) else list(expected)
+    act = [actual] if isinstance(actual, DocumentRecord) else list(actual)
+    text = records_diff_text(exp, act, ignore)
+    if text is not None:
+        raise AssertionError("\n" + text)
+
+
+def expected_json(record: DocumentRecord, ignore: Iterable[str] = VOLATILE) -> str:
+    """The stable text of an expected-record file (volatile fields blanked, trailing newline)."""
+    return json.dumps(normalise(record, ignore).model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+def read_expected(path: Path) -> DocumentRecord:
+    """An expected-record file."""
+    return DocumentRecord.model_validate_json(Path(path).read_text(encoding="utf-8"))
+
+
+def write_expected(record: DocumentRecord, path: Path) -> bool:
+    """Write the expected record when its text differs; True when the file was (re)written."""
+    text = expected_json(record)
+    path = Path(path)
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return True
