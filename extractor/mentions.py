@@ -1,0 +1,429 @@
+"""Find every mention of a load condition in a piece of text, with exact spans.
+
+Vocabulary comes from rules: gazetteers (`rules/gazetteers/*.jsonl`, see
+extractor/canonical.py) for named things, and `rules/conditions.yaml` for phrased
+conditions (lengths, concurrency, parallelism, warm-up, scenario...). Everything is
+compiled once in `MentionFinder`; `find` runs only the entries whose cue words
+occur in the text (a cheap prefilter), then resolves overlaps per kind.
+
+The text may be a masked view (markup replaced by spaces) and may contain code
+blocks: command-line flags (`--tp 8`, `--max-concurrency 64`) are rules too.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from extractor.canonical import Canonicalizer, CompiledEntry, expand, load_gazetteers, render_id
+from extractor.rules_io import RuleError, default_rules_dir, load_yaml
+
+Kind = Literal[
+    "model", "hardware", "engine", "input_length", "output_length", "batch_or_concurrency",
+    "parallelism", "gpu_count", "warmup", "scenario", "precision", "dataset", "prefix_caching",
+    "speculative_decoding", "command_line",
+]
+PatternKind = Literal[
+    "io_length", "input_length", "output_length", "batch_or_concurrency", "parallelism",
+    "gpu_count", "warmup", "scenario", "prefix_caching", "speculative_decoding", "command_line",
+    "precision", "dataset",
+]
+
+
+class Mention(BaseModel):
+    """One condition mention: `text[span[0]:span[1]] == quote` (span includes the offset)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Kind
+    value: str | int | float | dict[str, Any]
+    canonical: str | None = None
+    sweep: bool = False
+    count: int | None = None
+    version: str | None = None
+    quote: str
+    span: tuple[int, int]
+    rule: str = Field("", description="the rule entry that produced it (file:line or pattern name)")
+
+
+# ---------------------------------------------------------------- rule schema --
+
+class PatternEntry(BaseModel):
+    """One phrasing of a condition in conditions.yaml."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    kind: PatternKind
+    regex: str
+    cues: list[str] = Field(default_factory=list)
+    case: bool = False
+    value: str | int | float | None = None
+    sweep: bool = False
+
+    @field_validator("regex")
+    @classmethod
+    def _syntax(cls, v: str) -> str:
+        try:
+            re.compile(re.sub(r"<<[A-Z_][A-Z0-9_]*>>", "(?:)", v))
+        except re.error as err:
+            raise ValueError(f"bad regex: {err}") from None
+        return v
+
+
+class CanonicalWord(BaseModel):
+    """Canonical label for a mention whose quote matches `match`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    match: str
+    canonical: str
+
+
+class HardwareCount(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    left: list[str] = Field(default_factory=list)
+    right: list[str] = Field(default_factory=list)
+    needs_right_for_bare: str = r"^\s*GPUs?"
+    words: dict[str, int] = Field(default_factory=dict)
+
+
+class EngineVersion(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    right: list[str] = Field(default_factory=list)
+
+
+class ConditionsFile(BaseModel):
+    """The whole of rules/conditions.yaml."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = 1
+    fragments: dict[str, str] = Field(default_factory=dict)
+    hardware_count: HardwareCount = Field(default_factory=HardwareCount)
+    engine_version: EngineVersion = Field(default_factory=EngineVersion)
+    canonical_words: dict[str, list[CanonicalWord]] = Field(default_factory=dict)
+    patterns: list[PatternEntry] = Field(default_factory=list)
+
+
+class CompiledPattern:
+    __slots__ = ("entry", "rx", "cues")
+
+    def __init__(self, entry: PatternEntry, rx: re.Pattern[str]):
+        self.entry, self.rx = entry, rx
+        self.cues = tuple(c.lower() for c in entry.cues)
+
+
+class Rules:
+    """Compiled rules: gazetteer entries, condition patterns, context regexes."""
+
+    def __init__(self, conditions: ConditionsFile, patterns: list[CompiledPattern],
+                 gazetteer: list[CompiledEntry], path: Path):
+        self.conditions, self.patterns, self.gazetteer = conditions, patterns, gazetteer
+        frag = conditions.fragments
+        hc = conditions.hardware_count
+        try:
+            self.hw_left = [re.compile(expand(r, frag), re.I) for r in hc.left]
+            self.hw_right = [re.compile(expand(r, frag), re.I) for r in hc.right]
+            self.hw_bare_right = re.compile(expand(hc.needs_right_for_bare, frag), re.I)
+            self.eng_right = [re.compile(expand(r, frag), re.I) for r in conditions.engine_version.right]
+            self.canon_words = {
+                k: [(re.compile(w.match, re.I), w.canonical) for w in ws]
+                for k, ws in conditions.canonical_words.items()
+            }
+        except (ValueError, re.error) as err:
+            raise RuleError(path, "hardware_count/engine_version/canonical_words", f"bad regex: {err}") from None
+        self.hw_words = {k.lower(): v for k, v in hc.words.items()}
+
+
+def load_rules(rules_dir: Path | None = None) -> Rules:
+    """Load and compile conditions.yaml and gazetteers/*.jsonl; RuleError on any problem."""
+    rules_dir = Path(rules_dir) if rules_dir is not None else default_rules_dir()
+    path = rules_dir / "conditions.yaml"
+    cond = load_yaml(path, ConditionsFile)
+    compiled: list[CompiledPattern] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(cond.patterns):
+        where = f"entry patterns.{i} ({entry.name})"
+        if entry.name in seen:
+            raise RuleError(path, where, "duplicate name")
+        seen.add(entry.name)
+        try:
+            rx = re.compile(expand(entry.regex, cond.fragments), 0 if entry.case else re.IGNORECASE)
+        except (ValueError, re.error) as err:
+            raise RuleError(path, where, f"bad regex: {err}") from None
+        compiled.append(CompiledPattern(entry, rx))
+    gaz = load_gazetteers(rules_dir / "gazetteers", cond.fragments)
+    return Rules(cond, compiled, gaz, path)
+
+
+# ------------------------------------------------------------------- numbers --
+
+_NUM_RE = re.compile(r"^\s*(\d[\d,]*(?:\.\d+)?)\s*([kKmM]?)\s*$")
+URL_RE = re.compile(
+    r"(?:https?://|www\.)[^\s<>\"'`]+|(?<![\w])(?:/[\w.-]+){2,}\.(?:png|jpe?g|gif|svg|webp|html?)\b"
+    r"|\b[\w.-]+\.(?:png|jpe?g|gif|svg|webp)\b"
+)
+
+
+def _pow2(n: float) -> bool:
+    return n >= 1 and float(n).is_integer() and (int(n) & (int(n) - 1)) == 0
+
+
+def _raw(s: str) -> tuple[float, str]:
+    m = _NUM_RE.match(s)
+    if not m:
+        raise ValueError(s)
+    return float(m.group(1).replace(",", "")), m.group(2).lower()
+
+
+def _scaled(num: float, suffix: str, k_base: int) -> int | float:
+    if suffix == "k":
+        num *= k_base
+    elif suffix == "m":
+        num *= k_base * k_base
+    return int(num) if float(num).is_integer() else num
+
+
+def lengths(raws: list[str], k_base: int | None) -> list[int | float]:
+    """Numbers of one mention; K suffix -> x1024 when `k_base` is 1024 or, if None, when
+    another number of the same mention is written out as a power of two >= 64."""
+    parsed = [_raw(r) for r in raws]
+    if k_base is None:
+        plain_pow2 = any(not suf and n >= 64 and _pow2(n) for n, suf in parsed)
+        k_base = 1024 if plain_pow2 else 1000
+    return [_scaled(n, suf, k_base) for n, suf in parsed]
+
+
+def _int_list(s: str) -> list[int]:
+    return [int(x.replace(",", "")) for x in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", s)]
+
+
+# -------------------------------------------------------------------- finder --
+
+class MentionFinder:
+    """All condition mentions in a text; build once, call `find` per text."""
+
+    def __init__(self, rules_dir: Path | str | None = None, rules: Rules | None = None):
+        self.rules = rules or load_rules(Path(rules_dir) if rules_dir else None)
+        self.canonicalizer = Canonicalizer(self.rules.gazetteer)
+
+    # -- public --
+    def find(self, text: str, offset: int = 0, k_base: int | None = None) -> list[Mention]:
+        """Every mention in `text`, sorted by span then kind; spans are shifted by `offset`."""
+        low = text.lower()
+        urls = [m.span() for m in URL_RE.finditer(text)] if ("://" in text or "www." in low or "." in text) else []
+        out: list[Mention] = []
+        for ce in self.rules.gazetteer:
+            if not any(c in low for c in ce.cues):
+                continue
+            for m in ce.rx.finditer(text):
+                if m.end() > m.start():
+                    out.extend(self._gazetteer_mentions(text, ce, m))
+        for cp in self.rules.patterns:
+            if cp.cues and not any(c in low for c in cp.cues):
+                continue
+            for m in cp.rx.finditer(text):
+                if m.end() > m.start():
+                    out.extend(self._pattern_mentions(cp, m, k_base))
+        if urls:
+            out = [x for x in out if not any(a <= x.span[0] < b for a, b in urls)]
+        out = _resolve(out)
+        if offset:
+            out = [x.model_copy(update={"span": (x.span[0] + offset, x.span[1] + offset)}) for x in out]
+        return out
+
+    def canonical(self, kind: str, surface: str) -> str | None:
+        """Canonical name for `surface` as `kind` (None when unknown)."""
+        return self.canonicalizer.canonical(kind, surface)
+
+    def infer_k_base(self, text: str) -> int:
+        """1024 when the text's written-out lengths are mostly powers of two (>= 64), else 1000."""
+        pow2 = other = 0
+        for cp in self.rules.patterns:
+            if cp.entry.kind not in ("io_length", "input_length", "output_length"):
+                continue
+            for m in cp.rx.finditer(text):
+                for g in ("isl", "osl", "n"):
+                    raw = m.groupdict().get(g)
+                    if not raw:
+                        continue
+                    try:
+                        n, suf = _raw(raw)
+                    except ValueError:
+                        continue
+                    if suf or n < 64:
+                        continue
+                    if _pow2(n):
+                        pow2 += 1
+                    else:
+                        other += 1
+        return 1024 if pow2 > other else 1000
+
+    # -- gazetteer matches --
+    def _gazetteer_mentions(self, text: str, ce: CompiledEntry, m: re.Match[str]) -> list[Mention]:
+        start, end = m.span()
+        groups = m.groupdict()
+        kind = ce.kind
+        canon = ce.render(m)
+        count = version = None
+        where = ce.where
+        extra: list[Mention] = []
+        if kind == "hardware":
+            start, count = self._hardware_count(text, start, end, ce)
+        elif kind == "engine":
+            version = groups.get("version")
+            if groups.get("digest"):
+                version = f"{version}@{groups['digest']}" if version else groups["digest"]
+            if version is None:
+                end, version = self._engine_version(text, end)
+        elif kind == "model" and groups.get("quant"):
+            qs, qe = m.span("quant")
+            extra.append(Mention(kind="precision", value=groups["quant"], canonical=groups["quant"].upper(),
+                                 quote=text[qs:qe], span=(qs, qe), rule=where))
+        quote = text[start:end]
+        value: str | int | float | dict[str, Any] = re.sub(r"\s+", " ", quote.strip())
+        if kind == "dataset" and groups.get("r"):
+            value = {"name": "random", "random_range_ratio": float(groups["r"])}
+        return [Mention(kind=kind, value=value, canonical=canon, count=count, version=version,
+                        quote=quote, span=(start, end), rule=where)] + extra
+
+    def _hardware_count(self, text: str, start: int, end: int, ce: CompiledEntry) -> tuple[int, int | None]:
+        left = text[max(0, start - 32):start]
+        right = text[end:end + 48]
+        per_unit = ce.entry.gpus_per_unit or 1
+        for i, rx in enumerate(self.rules.hw_left):
+            lm = rx.search(left)
+            if not lm:
+                continue
+            g = lm.groupdict()
+            bare = i > 0
+            if bare and not (ce.entry.gpus_per_unit or self.rules.hw_bare_right.match(right)):
+                continue
+            if g.get("count"):
+                n = int(g["count"])
+            else:
+                n = self.rules.hw_words.get(re.sub(r"\s+", " ", (g.get("word") or "").lower()))
+                if n is None:
+                    continue
+            return start - (len(left) - lm.start()), n * per_unit
+        for rx in self.rules.hw_right:
+            if rx.match(right):
+                break
+        return start, None
+
+    def _engine_version(self, text: str, end: int) -> tuple[int, str | None]:
+        right = text[end:end + 96]
+        for rx in self.rules.eng_right:
+            vm = rx.match(right)
+            if vm:
+                return end + vm.end(), vm.group("version")
+        return end, None
+
+    # -- condition patterns --
+    def _pattern_mentions(self, cp: CompiledPattern, m: re.Match[str], k_base: int | None) -> list[Mention]:
+        e = cp.entry
+        g = {k: v for k, v in m.groupdict().items() if v is not None}
+        span = m.span()
+        quote = m.group(0)
+        name = e.name
+        sweep = e.sweep
+        try:
+            if e.kind == "io_length":
+                isl, osl = lengths([g["isl"], g["osl"]], k_base)
+                return [Mention(kind="input_length", value=isl, quote=quote, span=span, rule=name),
+                        Mention(kind="output_length", value=osl, quote=quote, span=span, rule=name)]
+            value: Any
+            if e.value is not None:
+                value = e.value
+                if isinstance(value, str) and "{" in value:
+                    value = render_id(value, m) or quote
+            elif "min" in g and "max" in g:
+                lo, hi = (int(x) for x in lengths([g["min"], g["max"]], k_base))
+                if hi <= lo:
+                    return []
+                value, sweep = {"min": lo, "max": hi}, True
+            elif "list" in g:
+                vals = _int_list(g["list"])
+                value, sweep = {"min": min(vals), "max": max(vals), "values": vals}, True
+            elif "rate" in g:
+                r = float(g["rate"].replace(",", ""))
+                value = {"rate": int(r) if r.is_integer() else r}
+            elif "nodes" in g or "per" in g:
+                value = {}
+                if "nodes" in g:
+                    value["nodes"] = int(g["nodes"].replace(",", ""))
+                if "per" in g:
+                    value["gpus_per_node"] = int(g["per"])
+                if "nodes" in value and "gpus_per_node" in value:
+                    value["total"] = value["nodes"] * value["gpus_per_node"]
+            elif "n" in g:
+                value = lengths([g["n"]], k_base)[0]
+                if e.kind in ("input_length", "output_length", "gpu_count", "batch_or_concurrency"):
+                    if not float(value).is_integer() or value <= 0:
+                        return []
+                    value = int(value)
+            elif "text" in g:
+                value = re.sub(r"\s+", " ", g["text"].strip())
+                span = m.span("text")
+                quote = g["text"]
+            else:
+                value = re.sub(r"\s+", " ", quote.strip())
+        except (ValueError, KeyError):
+            return []
+        canon = self._canonical_word(e.kind, quote)
+        return [Mention(kind=e.kind, value=value, canonical=canon, sweep=sweep, quote=quote, span=span, rule=name)]
+
+    def _canonical_word(self, kind: str, quote: str) -> str | None:
+        for rx, canon in self.rules.canon_words.get(kind, ()):
+            if rx.search(quote):
+                return canon
+        return None
+
+
+def _resolve(mentions: list[Mention]) -> list[Mention]:
+    """Per kind, keep the longest leftmost mention of overlapping ones; stable order."""
+    by_kind: dict[str, list[Mention]] = {}
+    for x in mentions:
+        by_kind.setdefault(x.kind, []).append(x)
+    kept: list[Mention] = []
+    for kind, xs in by_kind.items():
+        xs.sort(key=lambda x: (-(x.span[1] - x.span[0]), x.span[0], x.rule))
+        taken: list[tuple[int, int]] = []
+        for x in xs:
+            a, b = x.span
+            if any(a < tb and ta < b for ta, tb in taken):
+                continue
+            taken.append((a, b))
+            kept.append(x)
+    kept.sort(key=lambda x: (x.span[0], x.span[1], x.kind, x.rule))
+    return kept
+
+
+@lru_cache(maxsize=4)
+def _default_finder(rules_dir: str) -> MentionFinder:
+    return MentionFinder(rules_dir)
+
+
+def default_finder() -> MentionFinder:
+    """The finder for the default rules folder (built once)."""
+    return _default_finder(str(default_rules_dir()))
+
+
+def find_mentions(text: str, offset: int = 0, k_base: int | None = None) -> list[Mention]:
+    """`MentionFinder.find` with the default rules."""
+    return default_finder().find(text, offset, k_base)
+
+
+def infer_k_base(text: str) -> int:
+    """Document-level K multiplier (1024 or 1000) under the default rules."""
+    return default_finder().infer_k_base(text)
+
+
+__all__ = ["Mention", "MentionFinder", "find_mentions", "infer_k_base", "load_rules", "default_finder",
+           "lengths"]
