@@ -24,6 +24,7 @@ from tqdm import tqdm
 from extractor import api
 from extractor.errors import DocumentFailure
 from extractor.records import DocumentError
+from extractor.rules_io import default_rules_dir, rules_fingerprint
 from extractor.store import Store
 
 SUFFIXES = frozenset({".md", ".markdown", ".html", ".htm", ".txt"})
@@ -170,6 +171,16 @@ def make_runner(engine: Literal["local", "dask"], jobs: int, rules_dir: str | No
     return run_pool(jobs, rules_dir, max_bytes)
 
 
+def current_rules_version(rules_dir: str | None) -> str:
+    """The rules version, rebuilding the cached extractor if the rules changed on disk since."""
+    version = api.rules_version(rules_dir)
+    folder = Path(rules_dir) if rules_dir else default_rules_dir()
+    if version != rules_fingerprint(folder):
+        api.get_extractor.cache_clear()
+        version = api.rules_version(rules_dir)
+    return version
+
+
 # -- the batch ---------------------------------------------------------------------------------
 def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
               jsonl: str | Path | None = None, jobs: int = 1, rules_dir: str | Path | None = None,
@@ -181,7 +192,7 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     """
     paths = collect_paths(inputs)
     rules = str(rules_dir) if rules_dir else None
-    ext_v, rules_v = api.EXTRACTOR_VERSION, api.rules_version(rules)
+    ext_v, rules_v = api.EXTRACTOR_VERSION, current_rules_version(rules)
     summary = BatchSummary(total=len(paths))
     with Store(db) as store:
         stored: dict[str, bool] = {}   # path -> already in the store (changed rather than new)
