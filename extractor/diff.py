@@ -84,7 +84,7 @@ class DiffSummary(DiffModel):
 
 
 class DiffReport(DiffModel):
-    """The whole comparison; `documents` lists only documents with differences or a changed hash."""
+    """The whole comparison; `documents` lists documents with differences, a changed hash or a new path."""
 
     old_label: str = "old"
     new_label: str = "new"
@@ -357,6 +357,6 @@ def diff_records(old: list[DocumentRecord], new: list[DocumentRecord], *, old_la
     docs = [diff_document(o, n) for o, n in pairs]
     unchanged_docs = [d for d in docs if not d.differs]
     report = DiffReport(old_label=old_label, new_label=new_label, summary=summarise(docs, len(pairs)),
-                        documents=[d for d in docs if d.differs or d.hash_changed], errors=list(errors or []))
+                        documents=[d for d in docs if d.differs or d.hash_changed or d.renamed_from], errors=list(errors or []))
     report.summary.documents["unchanged"] = len(unchanged_docs)
     return report

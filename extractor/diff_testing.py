@@ -46,7 +46,9 @@ def records_diff_text(expected: list[DocumentRecord], actual: list[DocumentRecor
     report = diff_records(exp, act, old_label="expected", new_label="actual")
     if report.has_differences():
         return render_text(report, color=False)
-    rest = _deep_diff([r.model_dump(mode="json") for r in exp], [r.model_dump(mode="json") for r in act])
+    rest = []
+    for e, a in zip(sorted(exp, key=lambda r: r.doc), sorted(act, key=lambda r: r.doc)):
+        rest += [f"{e.doc}: {line}" for line in _deep_diff(e.model_dump(mode="json"), a.model_dump(mode="json"))]
     if rest:
         return "records differ outside the reviewed fields:\n" + "\n".join(f"  {line}" for line in rest) + "\n"
     return None
