@@ -12,6 +12,7 @@ blocks: command-line flags (`--tp 8`, `--max-concurrency 64`) are rules too.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -200,6 +201,29 @@ def lengths(raws: list[str], k_base: int | None) -> list[int | float]:
     return [_scaled(n, suf, k_base) for n, suf in parsed]
 
 
+_BLANK_RE = re.compile(r"\n[ \t]*\n")
+_KNUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![A-Za-z]))?")
+
+
+def _blocks(text: str, max_len: int = 4000) -> list[tuple[int, int]]:
+    """Paragraph spans (split at blank lines; long ones at line ends) covering `text`."""
+    out: list[tuple[int, int]] = []
+    pos = 0
+    for m in _BLANK_RE.finditer(text):
+        out.append((pos, m.start()))
+        pos = m.start()
+    out.append((pos, len(text)))
+    res: list[tuple[int, int]] = []
+    for a, b in out:
+        while b - a > max_len:
+            cut = text.rfind("\n", a, a + max_len)
+            cut = cut if cut > a else a + max_len
+            res.append((a, cut))
+            a = cut
+        res.append((a, b))
+    return res
+
+
 def _int_list(s: str) -> list[int]:
     return [int(x.replace(",", "")) for x in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", s)]
 
@@ -212,57 +236,104 @@ class MentionFinder:
     def __init__(self, rules_dir: Path | str | None = None, rules: Rules | None = None):
         self.rules = rules or load_rules(Path(rules_dir) if rules_dir else None)
         self.canonicalizer = Canonicalizer(self.rules.gazetteer)
+        self._tasks: list[CompiledEntry | CompiledPattern] = [*self.rules.gazetteer, *self.rules.patterns]
+        self._cue_index: dict[str, list[int]] = {}
+        self._always: list[int] = []
+        for i, task in enumerate(self._tasks):
+            if not task.cues:
+                self._always.append(i)
+            for cue in dict.fromkeys(task.cues):
+                self._cue_index.setdefault(cue, []).append(i)
+        self._length_tasks = frozenset(
+            i for i, t in enumerate(self._tasks)
+            if isinstance(t, CompiledPattern) and t.entry.kind in ("io_length", "input_length", "output_length"))
+        # shortest cues first; a cue is skipped when a shorter cue inside it is absent
+        self._cue_index = dict(sorted(self._cue_index.items(), key=lambda kv: (len(kv[0]), kv[0])))
+        self._cue_parent: dict[str, str] = {}
+        for cue in self._cue_index:
+            for other in self._cue_index:
+                if len(other) >= len(cue):
+                    break
+                if other in cue:
+                    self._cue_parent[cue] = other
+                    break
 
     # -- public --
     def find(self, text: str, offset: int = 0, k_base: int | None = None) -> list[Mention]:
         """Every mention in `text`, sorted by span then kind; spans are shifted by `offset`."""
-        low = text.lower()
-        urls = [m.span() for m in URL_RE.finditer(text)] if ("://" in text or "www." in low or "." in text) else []
         out: list[Mention] = []
-        for ce in self.rules.gazetteer:
-            if not any(c in low for c in ce.cues):
-                continue
-            for m in ce.rx.finditer(text):
-                if m.end() > m.start():
-                    out.extend(self._gazetteer_mentions(text, ce, m))
-        for cp in self.rules.patterns:
-            if cp.cues and not any(c in low for c in cp.cues):
-                continue
-            for m in cp.rx.finditer(text):
-                if m.end() > m.start():
-                    out.extend(self._pattern_mentions(cp, m, k_base))
-        if urls:
-            out = [x for x in out if not any(a <= x.span[0] < b for a, b in urls)]
+        for task, m in self._matches(text):
+            if isinstance(task, CompiledEntry):
+                out.extend(self._gazetteer_mentions(text, task, m))
+            else:
+                out.extend(self._pattern_mentions(task, m, k_base))
+        if out and "." in text:
+            urls = [m.span() for m in URL_RE.finditer(text)]
+            if urls:
+                ustarts = [a for a, _ in urls]
+                out = [x for x in out if not _inside(x.span[0], urls, ustarts)]
         out = _resolve(out)
         if offset:
             out = [x.model_copy(update={"span": (x.span[0] + offset, x.span[1] + offset)}) for x in out]
         return out
+
+    def _matches(self, text: str, only: frozenset[int] | None = None):
+        """(task, match) pairs, tasks in rule order. Prefilter: every cue word is looked
+        up in the lowercased text (skipped when a shorter cue inside it is absent); a task
+        then runs only over the blocks (paragraphs) holding one of its cues."""
+        low = text.lower()
+        blocks = _blocks(text)
+        starts = [b[0] for b in blocks]
+        todo: dict[int, set[int]] = {}
+        absent: set[str] = set()
+        for cue, ids in self._cue_index.items():
+            parent = self._cue_parent.get(cue)
+            if parent is not None and parent in absent:
+                absent.add(cue)
+                continue
+            if only is not None and not any(t in only for t in ids):
+                continue
+            i = low.find(cue)
+            if i == -1:
+                absent.add(cue)
+            while i != -1:
+                b = bisect_right(starts, i) - 1
+                for t in ids:
+                    todo.setdefault(t, set()).add(b)
+                i = low.find(cue, blocks[b][1])
+        for t in self._always:
+            todo[t] = set(range(len(blocks)))
+        for t in sorted(todo):
+            if only is not None and t not in only:
+                continue
+            task = self._tasks[t]
+            for b in sorted(todo[t]):
+                for m in task.rx.finditer(text, *blocks[b]):
+                    if m.end() > m.start():
+                        yield task, m
 
     def canonical(self, kind: str, surface: str) -> str | None:
         """Canonical name for `surface` as `kind` (None when unknown)."""
         return self.canonicalizer.canonical(kind, surface)
 
     def infer_k_base(self, text: str) -> int:
-        """1024 when the text's written-out lengths are mostly powers of two (>= 64), else 1000."""
+        """1024 when the text's written-out lengths >= 1000 are mostly powers of two, else 1000."""
         pow2 = other = 0
-        for cp in self.rules.patterns:
-            if cp.entry.kind not in ("io_length", "input_length", "output_length"):
-                continue
-            for m in cp.rx.finditer(text):
-                for g in ("isl", "osl", "n"):
-                    raw = m.groupdict().get(g)
-                    if not raw:
-                        continue
-                    try:
-                        n, suf = _raw(raw)
-                    except ValueError:
-                        continue
-                    if suf or n < 64:
-                        continue
-                    if _pow2(n):
-                        pow2 += 1
-                    else:
-                        other += 1
+        for _task, m in self._matches(text, self._length_tasks):
+            for g in ("isl", "osl", "n"):
+                raw = m.groupdict().get(g)
+                if not raw:
+                    continue
+                try:
+                    n, suf = _raw(raw)
+                except ValueError:
+                    continue
+                if suf or n < 1000:
+                    continue
+                if _pow2(n):
+                    pow2 += 1
+                else:
+                    other += 1
         return 1024 if pow2 > other else 1000
 
     # -- gazetteer matches --
@@ -343,14 +414,19 @@ class MentionFinder:
                 value = e.value
                 if isinstance(value, str) and "{" in value:
                     value = render_id(value, m) or quote
+                if "text" in g:
+                    span, quote = m.span("text"), g["text"]
             elif "min" in g and "max" in g:
                 lo, hi = (int(x) for x in lengths([g["min"], g["max"]], k_base))
                 if hi <= lo:
                     return []
                 value, sweep = {"min": lo, "max": hi}, True
             elif "list" in g:
-                vals = _int_list(g["list"])
-                value, sweep = {"min": min(vals), "max": max(vals), "values": vals}, True
+                vals = [int(v) for v in lengths(_KNUM_RE.findall(g["list"]), k_base)]
+                if len(vals) == 1:
+                    value = vals[0]
+                else:
+                    value, sweep = {"min": min(vals), "max": max(vals), "values": vals}, True
             elif "rate" in g:
                 r = float(g["rate"].replace(",", ""))
                 value = {"rate": int(r) if r.is_integer() else r}
@@ -384,6 +460,11 @@ class MentionFinder:
             if rx.search(quote):
                 return canon
         return None
+
+
+def _inside(pos: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:
+    i = bisect_right(starts, pos) - 1
+    return i >= 0 and spans[i][0] <= pos < spans[i][1]
 
 
 def _resolve(mentions: list[Mention]) -> list[Mention]:
