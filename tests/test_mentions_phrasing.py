@@ -1,0 +1,252 @@
+"""Phrasing cases per condition kind (own sample sentences, not from any post)."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.mentions import Mention, find_mentions
+
+
+def _of(text: str, kind: str) -> list[Mention]:
+    return [m for m in find_mentions(text) if m.kind == kind]
+
+
+def _one(text: str, kind: str) -> Mention:
+    found = _of(text, kind)
+    assert found, f"no {kind} in {text!r}: {find_mentions(text)}"
+    return found[0]
+
+
+@pytest.mark.parametrize("text,quote,canonical", [
+    ("We served Llama-3.1-70B-Instruct-FP8 on the cluster.", "Llama-3.1-70B-Instruct-FP8", "Llama 3.1 70B"),
+    ("The Llama2-13B checkpoint was used.", "Llama2-13B", "Llama 2 13B"),
+    ("Results for Llama 3.3 70B follow.", "Llama 3.3 70B", "Llama 3.3 70B"),
+    ("Our run of Qwen3.5-397B-A17B-NVFP4 shows", "Qwen3.5-397B-A17B-NVFP4", "Qwen3.5 397B"),
+    ("A DeepSeek-R1-0528 deployment", "DeepSeek-R1-0528", "DeepSeek R1"),
+    ("a Falcon-180B model", "Falcon-180B", "Falcon 180B"),
+    ("we test GPT-J 6B today", "GPT-J 6B", "GPT-J 6B"),
+    ("serving gpt-oss-120b with", "gpt-oss-120b", "gpt-oss 120B"),
+    ("the Mixtral-8x7B MoE", "Mixtral-8x7B", "Mixtral 8x7B"),
+    ("loaded meta-llama/Llama-3.2-1B-Instruct for", "meta-llama/Llama-3.2-1B-Instruct", "Llama 3.2 1B"),
+    ("compared to QwQ-32B and", "QwQ-32B", "QwQ 32B"),
+    ("Kimi K2 runs on", "Kimi K2", "Kimi K2"),
+])
+def test_model_names_full_surface(text: str, quote: str, canonical: str) -> None:
+    m = _one(text, "model")
+    assert m.quote == quote
+    assert m.canonical == canonical
+
+
+def test_model_quant_suffix_also_yields_precision() -> None:
+    text = "We ran Qwen3.5-397B-A17B-NVFP4 end to end."
+    prec = _one(text, "precision")
+    assert prec.quote == "NVFP4"
+    assert text[prec.span[0]:prec.span[1]] == "NVFP4"
+    assert prec.span[0] > text.index("Qwen")
+
+
+def test_family_in_prose_is_a_model_mention() -> None:
+    assert _one("the Llama architecture is dense", "model").quote == "Llama"
+
+
+@pytest.mark.parametrize("text,canonical,count", [
+    ("on 8xH200 with", "NVIDIA H200", 8),
+    ("a 8×B200 node", "NVIDIA B200", 8),
+    ("using 8 H100 GPUs for", "NVIDIA H100", 8),
+    ("a pool of 96 H100 GPUs", "NVIDIA H100", 96),
+    ("an H200 SXM board", "NVIDIA H200", None),
+    ("NVIDIA H200 results", "NVIDIA H200", None),
+    ("inside a single DGX H100 we", "NVIDIA H100", 8),
+    ("on 16 NVIDIA GB300 NVL72 GPUs", "NVIDIA GB300", 16),
+    ("with 4x MI355X accelerators", "AMD MI355X", 4),
+    ("an Intel Xeon 6 host", "Intel Xeon 6", None),
+    ("on TPU v6e slices", "Google TPU v6e", None),
+])
+def test_hardware_canonical_and_count(text: str, canonical: str, count: int | None) -> None:
+    m = _one(text, "hardware")
+    assert m.canonical == canonical
+    assert m.count == count
+
+
+@pytest.mark.parametrize("text,canonical,version", [
+    ("benchmarked with vLLM 0.10.1 on", "vLLM", "0.10.1"),
+    ("SGLang v0.4 brings", "SGLang", "v0.4"),
+    ("TensorRT-LLM v0.7a was", "TensorRT-LLM", "v0.7a"),
+    ("image vllm/vllm-openai:nightly-d223c90 was", "vLLM", "nightly-d223c90"),
+    ("pull lmsysorg/sglang:v0.4.6-cu124 first", "SGLang", "v0.4.6-cu124"),
+    ("vLLM at commit 0a1b2c3d4e5f was", "vLLM", "0a1b2c3d4e5f"),
+    ("TRT-LLM 1.2.0.dev20260526 shows", "TensorRT-LLM", "1.2.0.dev20260526"),
+    ("we compare with llama.cpp here", "llama.cpp", None),
+])
+def test_engine_versions(text: str, canonical: str, version: str | None) -> None:
+    m = _one(text, "engine")
+    assert m.canonical == canonical
+    assert m.version == version
+
+
+def test_engine_speedup_is_not_a_version() -> None:
+    m = _one("vLLM 1.5x faster than before", "engine")
+    assert m.version is None
+
+
+@pytest.mark.parametrize("text,isl,osl", [
+    ("measured at ISL/OSL = 4096/512 tokens", 4096, 512),
+    ("with ISL 4K / OSL 1K and", 4000, 1000),
+    ("workload in=2048, out=256 here", 2048, 256),
+    ("64 input tokens and 256 output tokens", 64, 256),
+    ("lengths 16k/2048 were", 16384, 2048),
+])
+def test_io_length_pairs(text: str, isl: int, osl: int) -> None:
+    assert _one(text, "input_length").value == isl
+    assert _one(text, "output_length").value == osl
+
+
+def test_k_base_from_caller() -> None:
+    ms = find_mentions("the 4K/1K case", k_base=1024)
+    assert [m.value for m in ms if m.kind in ("input_length", "output_length")] == [4096, 1024]
+
+
+@pytest.mark.parametrize("text,kind,value", [
+    ("input length 3000 was used", "input_length", 3000),
+    ("3000-token input sequences", "input_length", 3000),
+    ("input sequences of 1500 tokens", "input_length", 1500),
+    ("a prompt length of 700", "input_length", 700),
+    ("--random-input-len 900 --random-output-len 90", "output_length", 90),
+    ("output length of 300 tokens", "output_length", 300),
+])
+def test_single_lengths(text: str, kind: str, value: int) -> None:
+    assert _one(text, kind).value == value
+
+
+@pytest.mark.parametrize("text,value,sweep", [
+    ("at batch size 48 the", 48, False),
+    ("bs=16 gives", 16, False),
+    ("concurrency 128 yields", 128, False),
+    ("with a max concurrency of 2048 we", 2048, False),
+    ("with 32 concurrent requests in flight", 32, False),
+    ("cc=4096 point", 4096, False),
+    ("--max-concurrency 96", 96, False),
+    ("Concurrency was swept from 8 up to 4096.", {"min": 8, "max": 4096}, True),
+    ("batch sizes 1 to 512 were tried", {"min": 1, "max": 512}, True),
+    ("concurrency 2, 8, 32, 128 in turn", {"min": 2, "max": 128, "values": [2, 8, 32, 128]}, True),
+    ("request rate 6 req/s", {"rate": 6}, False),
+    ("QPS 3 steady", {"rate": 3}, False),
+])
+def test_batch_or_concurrency(text: str, value, sweep: bool) -> None:
+    m = _one(text, "batch_or_concurrency")
+    assert m.value == value
+    assert m.sweep is sweep
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("we used TP8 for decode", "TP8"),
+    ("TP=4 on prefill", "TP=4"),
+    ("a TP4xEP8 layout", "TP4xEP8"),
+    ("the DEP16 decode side", "DEP16"),
+    ("pipeline PP2 only", "PP2"),
+    ("a tensor parallel size of 8", "tensor parallel size of 8"),
+    ("tensor parallelism of 4 gave", "tensor parallelism of 4"),
+    ("with DP Attention enabled", "DP Attention"),
+    ("launch --tp 8 now", "--tp 8"),
+])
+def test_parallelism(text: str, quote: str) -> None:
+    assert _one(text, "parallelism").quote == quote
+
+
+def test_gpu_count_nodes_times_per_node() -> None:
+    m = _one("We used 6 nodes, each with 8 H200 GPUs.", "gpu_count")
+    assert m.value == {"nodes": 6, "gpus_per_node": 8, "total": 48}
+    assert _one("We used 6 nodes, each with 8 H200 GPUs.", "hardware").count == 8
+
+
+def test_gpu_count_plain() -> None:
+    assert _one("scaled to 64 GPUs", "gpu_count").value == 64
+
+
+@pytest.mark.parametrize("text", [
+    "each run starts with a warm-up phase",
+    "after 10 warmup iterations we measure",
+    "pass --warmup 5 to the script",
+    "we discarded the first 3 runs",
+    "set warm_up_steps=2 in config",
+])
+def test_warmup(text: str) -> None:
+    assert _of(text, "warmup")
+
+
+def test_warm_cache_is_not_warmup() -> None:
+    assert not _of("requests hit a warm cache most of the time", "warmup")
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("the MLPerf Server scenario", "Server"),
+    ("MLPerf Inference Offline numbers", "Offline"),
+    ("a single-stream setting", "SingleStream"),
+    ("an offline throughput benchmark", "Offline"),
+    ("in the min-latency case", "min-latency"),
+    ("the max throughput scenario", "max-throughput"),
+    ("at a fixed request rate", "fixed-rate"),
+])
+def test_scenarios(text: str, canonical: str) -> None:
+    assert _one(text, "scenario").canonical == canonical
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("prefix caching is disabled for all runs", "disabled"),
+    ("with prefix caching enabled", "enabled"),
+    ("start with --enable-prefix-caching", "enabled"),
+    ("RadixAttention reuses", "RadixAttention"),
+    ("the cache hit rate was 40%", "cache hit rate"),
+])
+def test_prefix_caching(text: str, canonical: str) -> None:
+    assert _one(text, "prefix_caching").canonical == canonical
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("EAGLE-3 drafting helps", "EAGLE-3"),
+    ("speculative decoding with a draft model", "speculative decoding"),
+    ("we enable MTP3 here", "MTP"),
+])
+def test_speculative(text: str, canonical: str) -> None:
+    assert _one(text, "speculative_decoding").canonical == canonical
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("prompts from ShareGPT were", "ShareGPT"),
+    ("a random dataset with", "random"),
+    ("accuracy on GSM8K stayed", "GSM8K"),
+    ("scores on MMLU match", "MMLU"),
+    ("--dataset-name sonnet --num-prompts 10", "sonnet"),
+])
+def test_datasets(text: str, canonical: str) -> None:
+    assert _one(text, "dataset").canonical == canonical
+
+
+def test_random_range_ratio_value() -> None:
+    m = _one("flags --random-range-ratio 0.5 set", "dataset")
+    assert m.value == {"name": "random", "random_range_ratio": 0.5}
+
+
+@pytest.mark.parametrize("text", [
+    "FP8 KV cache halves memory",
+    "weights in BF16",
+    "an INT4 AWQ checkpoint",
+    "W4A16 kernels",
+])
+def test_precisions(text: str) -> None:
+    assert _of(text, "precision")
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("vllm bench serve --model x --max-concurrency 8", "vllm bench"),
+    ("python3 -m sglang.bench_serving --backend sglang", "sglang.bench_serving"),
+    ("trtllm-bench --model y throughput", "trtllm-bench"),
+    ("srtctl run recipe.yaml", "srtctl"),
+])
+def test_command_lines(text: str, canonical: str) -> None:
+    assert _one(text, "command_line").canonical == canonical
+
+
+def test_masked_markup_is_fine() -> None:
+    text = "Throughput of   Qwen3   on   8xH100   at   TP8  ."
+    kinds = {m.kind for m in find_mentions(text)}
+    assert {"model", "hardware", "parallelism"} <= kinds
