@@ -1,0 +1,107 @@
+"""The shared pint registry: pint's defaults plus the domain units in `rules/units.txt`.
+
+`registry()` builds it once per rules folder (lazily, cached); `canonical_unit` turns any
+pint expression into a stable string such as ``token / second / gpu``; `convert` converts
+a magnitude between two unit expressions.
+"""
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from extractor.rules_io import RuleError, default_rules_dir
+
+if TYPE_CHECKING:  # pint is imported lazily: it is slow to import
+    import pint
+
+UNITS_FILE = "units.txt"
+DIMENSIONLESS = "dimensionless"
+
+_lock = threading.Lock()
+_registries: dict[Path, "pint.UnitRegistry"] = {}
+
+
+def registry(rules_dir: Path | None = None) -> "pint.UnitRegistry":
+    """The cached registry for `rules_dir` (default rules when None)."""
+    path = Path(rules_dir or default_rules_dir()).resolve() / UNITS_FILE
+    reg = _registries.get(path)
+    if reg is not None:
+        return reg
+    with _lock:
+        reg = _registries.get(path)
+        if reg is None:
+            reg = _build(path)
+            _registries[path] = reg
+    return reg
+
+
+def _build(path: Path) -> "pint.UnitRegistry":
+    import pint
+
+    reg = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise RuleError(path, "file", f"cannot read ({err.strerror})") from None
+    for lineno, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            reg.define(line)
+        except Exception as err:  # pint raises several error types for bad definitions
+            raise RuleError(path, f"line {lineno}", f"bad unit definition ({err})") from None
+    return reg
+
+
+def parse_unit(expr: str, rules_dir: Path | None = None) -> "pint.Unit":
+    """Parse a unit expression; raises ValueError naming the expression when pint cannot."""
+    reg = registry(rules_dir)
+    try:
+        return reg.parse_units(expr.strip() or DIMENSIONLESS)
+    except Exception as err:
+        raise ValueError(f"unknown unit expression {expr!r} ({err})") from None
+
+
+@lru_cache(maxsize=4096)
+def _canonical(expr: str, rules_dir: Path | None) -> str:
+    unit = parse_unit(expr, rules_dir)
+    reg = registry(rules_dir)
+    items = list(unit._units.items())  # name -> exponent, pint's canonical names
+    if not items:
+        return DIMENSIONLESS
+
+    def is_time(name: str) -> bool:
+        return reg.get_dimensionality(name) == reg.get_dimensionality("second")
+
+    def term(name: str, exp: float) -> str:
+        exp = abs(exp)
+        exp_s = str(int(exp)) if float(exp).is_integer() else str(exp)
+        return name if exp == 1 else f"{name} ** {exp_s}"
+
+    num = sorted((n, e) for n, e in items if e > 0)
+    den = sorted(((n, e) for n, e in items if e < 0), key=lambda t: (not is_time(t[0]), t[0]))
+    out = " * ".join(term(n, e) for n, e in num) or "1"
+    for n, e in den:
+        out += " / " + term(n, e)
+    return out
+
+
+def canonical_unit(expr: str, rules_dir: Path | None = None) -> str:
+    """Stable canonical string: numerator names, then ``/ time``, then ``/ per-entity``."""
+    return _canonical(expr.strip() or DIMENSIONLESS, rules_dir)
+
+
+def convert(value: float, from_unit: str, to_unit: str, rules_dir: Path | None = None) -> float:
+    """`value` in `from_unit` expressed in `to_unit` (pint raises on incompatible units)."""
+    reg = registry(rules_dir)
+    q = reg.Quantity(value, parse_unit(from_unit, rules_dir))
+    return float(q.to(parse_unit(to_unit, rules_dir)).magnitude)
+
+
+def has_dimension(expr: str, dimension: str, rules_dir: Path | None = None) -> bool:
+    """Whether the unit's dimensionality involves `dimension` (e.g. ``[token]``)."""
+    reg = registry(rules_dir)
+    return dimension in reg.get_dimensionality(parse_unit(expr, rules_dir))
