@@ -1,0 +1,203 @@
+"""Rule data for the quantity finder: unit spellings (JSONL) and number grammar (YAML).
+
+`load_quantity_rules(rules_dir)` reads and validates `unit_spellings.jsonl` and
+`numbers.yaml`; every problem is a `RuleError` naming file, line/entry and reason
+(a unit pint cannot read, a duplicate spelling, a pattern that does not compile).
+"""
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from extractor.rules_io import RuleError, default_rules_dir, load_jsonl, load_yaml
+from extractor.units import parse_unit, has_dimension
+
+SPELLINGS_FILE = "unit_spellings.jsonl"
+NUMBERS_FILE = "numbers.yaml"
+
+Role = Literal["unit", "denominator", "both", "prefix", "kind", "per"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class UnitSpelling(_Strict):
+    """One surface spelling of a unit (or of a connector / token-kind word)."""
+
+    spelling: str = Field(min_length=1)
+    unit: str | None = None
+    role: Role = "unit"
+    tokens: Literal["total", "output", "input", "unspecified"] | None = None
+    per: Literal["gpu", "user", "node", "system"] | None = None
+    case_sensitive: bool = False
+    attach: Literal["tight", "loose"] = "loose"
+
+    @model_validator(mode="after")
+    def _unit_matches_role(self) -> "UnitSpelling":
+        if self.role in ("kind", "per"):
+            if self.unit is not None:
+                raise ValueError(f"role {self.role!r} takes no unit")
+            if self.role == "kind" and self.tokens is None:
+                raise ValueError("role 'kind' needs 'tokens'")
+        elif not self.unit:
+            raise ValueError(f"role {self.role!r} needs a 'unit'")
+        return self
+
+    def key(self) -> str:
+        """Lookup key: whitespace collapsed, lower-cased unless case-sensitive."""
+        return spelling_key(self.spelling, self.case_sensitive)
+
+
+def spelling_key(text: str, case_sensitive: bool) -> str:
+    """Normalise a surface spelling for lookup (spaces collapsed, none around '/')."""
+    s = re.sub(r"\s+", " ", text.strip())
+    s = re.sub(r"\s*/\s*", "/", s)
+    return s if case_sensitive else s.lower()
+
+
+class Multiplier(_Strict):
+    suffix: str = Field(min_length=1)
+    value: float = Field(gt=0)
+    prefix: str | None = None
+    case_sensitive: bool = False
+    attach: Literal["tight", "loose"] = "tight"
+
+
+class Spelled(_Strict):
+    ones: dict[str, int]
+    teens: dict[str, int] = Field(default_factory=dict)
+    tens: dict[str, int] = Field(default_factory=dict)
+    scales: dict[str, int] = Field(default_factory=dict)
+
+
+class QualifierCues(_Strict):
+    before: list[str] = Field(default_factory=list)
+    after: list[str] = Field(default_factory=list)
+
+
+class PairedConnector(_Strict):
+    open: str
+    connector: str
+
+
+class Ranges(_Strict):
+    connectors: list[str]
+    paired: list[PairedConnector] = Field(default_factory=list)
+    transition_stems: list[str] = Field(default_factory=list)
+
+
+class Exclusion(_Strict):
+    name: str
+    pattern: str
+    at_number: bool = False
+    line_start: bool = False
+    heading: bool = False
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        try:
+            re.compile(v)
+        except re.error as err:
+            raise ValueError(f"pattern does not compile ({err})") from None
+        return v
+
+
+class NumberRules(_Strict):
+    """The number grammar of numbers.yaml."""
+
+    multipliers: list[Multiplier]
+    spelled: Spelled
+    ratio_words: dict[str, float] = Field(default_factory=dict)
+    qualifiers: dict[Literal["approx", "at_least", "up_to"], QualifierCues]
+    ranges: Ranges
+    series_connectors: list[str] = Field(default_factory=list)
+    length_pair_cues: list[str] = Field(default_factory=list)
+    count_multiplier_next: str | None = None
+    exclude: list[Exclusion] = Field(default_factory=list)
+    label_words: list[str] = Field(default_factory=list)
+    months: list[str] = Field(default_factory=list)
+    year_words: list[str] = Field(default_factory=list)
+    year_range: tuple[int, int] = (1950, 2039)
+
+    @field_validator("count_multiplier_next")
+    @classmethod
+    def _compiles(cls, v: str | None) -> str | None:
+        if v is not None:
+            try:
+                re.compile(v)
+            except re.error as err:
+                raise ValueError(f"pattern does not compile ({err})") from None
+        return v
+
+
+class QuantityRules(BaseModel):
+    """Everything the finder compiles: spellings plus number grammar, and their source folder."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    rules_dir: Path
+    spellings: tuple[UnitSpelling, ...]
+    numbers: NumberRules
+    token_units: frozenset[str]  # unit expressions whose dimensionality involves [token]
+
+
+def _entry_lines(path: Path) -> list[int]:
+    """Line numbers of the entries load_jsonl returns, in order (same skip rules)."""
+    lines = []
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            s = line.strip()
+            if s and not s.startswith(("#", "//")):
+                lines.append(lineno)
+    return lines
+
+
+_SLOTS = {"unit": ("unit",), "denominator": ("denominator",), "both": ("unit", "denominator"),
+          "prefix": ("prefix",), "kind": ("kind",), "per": ("per",)}
+
+
+def load_spellings(path: Path, rules_dir: Path | None = None) -> tuple[list[UnitSpelling], frozenset[str]]:
+    """Validated spellings, plus the set of their units that count tokens."""
+    entries = load_jsonl(path, UnitSpelling)
+    lines = _entry_lines(path)
+    seen: dict[tuple[str, str], int] = {}
+    token_units: set[str] = set()
+    for entry, lineno in zip(entries, lines):
+        for slot in _SLOTS[entry.role]:
+            key = (slot, entry.key())
+            if key in seen:
+                raise RuleError(path, f"line {lineno}",
+                                f"duplicate {slot} spelling {entry.spelling!r} (first on line {seen[key]})")
+            seen[key] = lineno
+        if entry.unit is not None:
+            try:
+                parse_unit(entry.unit, rules_dir)
+            except ValueError as err:
+                raise RuleError(path, f"line {lineno}", str(err)) from None
+            if has_dimension(entry.unit, "[token]", rules_dir):
+                token_units.add(entry.unit)
+    return entries, frozenset(token_units)
+
+
+_lock = threading.Lock()
+_cache: dict[Path, QuantityRules] = {}
+
+
+def load_quantity_rules(rules_dir: Path | None = None) -> QuantityRules:
+    """Load (once per folder) and validate the quantity rules."""
+    folder = Path(rules_dir or default_rules_dir()).resolve()
+    with _lock:
+        rules = _cache.get(folder)
+        if rules is None:
+            spellings, token_units = load_spellings(folder / SPELLINGS_FILE, folder)
+            numbers = load_yaml(folder / NUMBERS_FILE, NumberRules)
+            rules = QuantityRules(rules_dir=folder, spellings=tuple(spellings), numbers=numbers,
+                                  token_units=token_units)
+            _cache[folder] = rules
+    return rules
