@@ -1,0 +1,61 @@
+"""`benchclaims quantities`: every number with its unit found in a file, as JSON lines or a table."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from extractor.cli.app import app
+from extractor.quantities import default_finder
+from extractor.records import QuantityRecord
+from extractor.rules_io import RuleError
+
+FIELDS = ("value", "value_max", "unit", "surface_unit", "qualifier", "span", "quote")
+
+
+def format_quantities(records: list[QuantityRecord], fmt: str) -> str:
+    """JSON lines (one record a line, stable key order) or an aligned text table."""
+    if fmt == "json":
+        return "\n".join(json.dumps(q.model_dump(include=set(FIELDS)), ensure_ascii=False, sort_keys=True)
+                         for q in records)
+    rows = [("value", "value_max", "unit", "qualifier", "span", "quote")]
+    for q in records:
+        rows.append((f"{q.value:g}", "" if q.value_max is None else f"{q.value_max:g}", q.unit, q.qualifier,
+                      f"{q.span[0]}-{q.span[1]}", q.quote.replace("\n", "\\n")))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows)
+
+
+def read_utf8(file: str) -> str:
+    """The file's text decoded as UTF-8 exactly (no newline translation); '-' reads stdin."""
+    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    return data.decode("utf-8")
+
+
+@app.command("quantities")
+def quantities_cmd(
+    file: str = typer.Argument(..., help="A text file; '-' reads standard input."),
+    fmt: str = typer.Option("json", "--format", "-f", help="json (JSON lines) or text"),
+    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
+) -> None:
+    """List every quantity (value, value_max, unit, qualifier, span, quote) found in FILE."""
+    if fmt not in ("json", "text"):
+        raise typer.BadParameter("--format must be json or text")
+    try:
+        text = read_utf8(file)
+        records = default_finder(rules).find(text)
+    except FileNotFoundError:
+        typer.echo(f"benchclaims: {file}: no such file", err=True)
+        raise typer.Exit(2)
+    except UnicodeDecodeError as err:
+        typer.echo(f"benchclaims: {file}: not UTF-8 (byte {err.start})", err=True)
+        raise typer.Exit(2)
+    except RuleError as err:
+        typer.echo(f"benchclaims: {err}", err=True)
+        raise typer.Exit(2)
+    out = format_quantities(records, fmt)
+    if out:
+        typer.echo(out)

@@ -1,0 +1,67 @@
+"""spaCy component `benchclaims_quantities`: the quantity finder over `doc.text`.
+
+Results go to ``doc.spans["quantities"]`` (character spans snapped outward to tokens);
+each span's ``span._.quantity`` holds its `QuantityRecord`, whose own `span` keeps the
+exact character offsets. `quantities_of(doc)` returns the records in text order.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from extractor.quantities import QuantityFinder, default_finder
+from extractor.quantity_rules import load_quantity_rules
+from extractor.records import QuantityRecord
+
+SPANS_KEY = "quantities"
+EXTENSION = "quantity"
+
+
+def _register_extensions() -> None:
+    if not Span.has_extension(EXTENSION):
+        Span.set_extension(EXTENSION, default=None)
+
+
+class QuantityComponent:
+    """Runs a `QuantityFinder` and stores spans plus records on the doc."""
+
+    def __init__(self, finder: QuantityFinder, spans_key: str = SPANS_KEY):
+        self.finder = finder
+        self.spans_key = spans_key
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans = []
+        for q in self.finder.find(doc.text):
+            span = doc.char_span(q.span[0], q.span[1], label="QUANTITY", alignment_mode="expand")
+            if span is None:  # only whitespace under the quote: cannot happen for a number
+                continue
+            span._.set(EXTENSION, q)
+            spans.append(span)
+        doc.spans[self.spans_key] = spans
+        return doc
+
+
+@Language.factory(
+    "benchclaims_quantities",
+    default_config={"rules_dir": None, "spans_key": SPANS_KEY},
+)
+def make_quantity_finder(nlp: Language, name: str, rules_dir: str | None, spans_key: str) -> QuantityComponent:
+    """Factory: a quantity component using the rules in `rules_dir` (default rules when None)."""
+    _register_extensions()
+    return QuantityComponent(default_finder(Path(rules_dir) if rules_dir else None), spans_key)
+
+
+def quantities_of(doc: Doc, spans_key: str = SPANS_KEY) -> list[QuantityRecord]:
+    """The records the component stored on `doc`, in text order."""
+    if spans_key not in doc.spans:
+        return []
+    return [s._.get(EXTENSION) for s in doc.spans[spans_key] if s._.get(EXTENSION) is not None]
+
+
+def number_words(rules_dir: str | Path | None = None) -> list[str]:
+    """Words that can carry a number on their own (spelled numbers, ratio words), sorted."""
+    n = load_quantity_rules(Path(rules_dir) if rules_dir else None).numbers
+    words = {*n.spelled.ones, *n.spelled.teens, *n.spelled.tens, *n.ratio_words}
+    return sorted(w.lower() for w in words)
