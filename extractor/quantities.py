@@ -24,7 +24,7 @@ SP = r"[ \t\u00a0\u202f\u2009\u2007]"  # horizontal space, including the narrow 
 MK = r"(?:\*{1,3}|_{1,3})"  # emphasis markup around a number
 GAP = rf"(?:{SP}|{MK})"
 WORD_END = r"(?![^\W_])"  # not followed by a letter or digit
-NOT_INSIDE = r"(?<![^\W_])(?<![.#\\@\-−])"  # not preceded by a letter, digit, or identifier glue
+NOT_INSIDE = r"(?<![^\W_])(?<![^\W_]_)(?<![.#\\@\-−])"  # not preceded by a letter, digit, or identifier glue
 TOKEN_DIM = "[token]"
 
 
@@ -303,9 +303,7 @@ class QuantityFinder:
         low = _lower(text)
         excluded = self._excluded(text)
         start_chars = self._start_chars
-        starts = [m.start() for m in _DIGITS.finditer(text)
-                  if not (m.start() and text[m.start() - 1] not in start_chars
-                          and (text[m.start() - 1].isalpha() or text[m.start() - 1] == "_"))]
+        starts = [m.start() for m in _DIGITS.finditer(text) if not _glued(text, m.start(), start_chars)]
         ratio_words = []
         for m in (self._words_rx.finditer(low) if self._words_rx is not None else ()):
             if _word_start(low, m.start()):
@@ -539,6 +537,16 @@ def _lower(text: str) -> str:
     """Lower-cased text with the same length (so offsets carry over)."""
     low = text.lower()
     return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
+
+
+def _glued(text: str, i: int, start_chars: frozenset[str]) -> bool:
+    """Digit at i is glued to a word before it (H100, fig_3), unless a prefix unit like X sits there."""
+    if i == 0:
+        return False
+    c = text[i - 1]
+    if c == "_":
+        return i > 1 and (text[i - 2].isalnum())
+    return c.isalpha() and c not in start_chars
 
 
 def _word_start(text: str, i: int) -> bool:

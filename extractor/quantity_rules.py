@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from extractor.rules_io import RuleError, default_rules_dir, load_jsonl, load_yaml
-from extractor.units import parse_unit, has_dimension
+from extractor.units import has_dimension, parse_unit, registry
 
 SPELLINGS_FILE = "unit_spellings.jsonl"
 NUMBERS_FILE = "numbers.yaml"
@@ -195,6 +195,7 @@ def load_quantity_rules(rules_dir: Path | None = None) -> QuantityRules:
     with _lock:
         rules = _cache.get(folder)
         if rules is None:
+            registry(folder)  # units.txt first: its errors name units.txt
             spellings, token_units = load_spellings(folder / SPELLINGS_FILE, folder)
             numbers = load_yaml(folder / NUMBERS_FILE, NumberRules)
             rules = QuantityRules(rules_dir=folder, spellings=tuple(spellings), numbers=numbers,

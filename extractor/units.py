@@ -58,7 +58,7 @@ def _build(path: Path) -> "pint.UnitRegistry":
 
 def parse_unit(expr: str, rules_dir: Path | None = None) -> "pint.Unit":
     """Parse a unit expression; raises ValueError naming the expression when pint cannot."""
-    reg = registry(rules_dir)
+    reg = registry(rules_dir)  # a broken units.txt raises RuleError here, unwrapped
     try:
         return reg.parse_units(expr.strip() or DIMENSIONLESS)
     except Exception as err:
