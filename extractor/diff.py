@@ -243,7 +243,9 @@ def align_claims(old: list[Claim], new: list[Claim], *, same_text: bool = False,
             overlap_same = (same_text and old[i].metric == new[j].metric
                             and old[i].span[0] < new[j].span[1] and new[j].span[0] < old[i].span[1])
             agrees = old[i].metric == new[j].metric or norm_value(old[i].value) == norm_value(new[j].value)
-            if (sim >= threshold and (agrees or sim >= STRONG_QUOTE)) or overlap_same:
+            same_cell = (old[i].metric == new[j].metric and _context_key(old[i]) == _context_key(new[j])
+                         and bool(old[i].context.row_header or old[i].context.column_header))
+            if (sim >= threshold and (agrees or sim >= STRONG_QUOTE)) or overlap_same or same_cell:
                 candidates.append((-score, i, j))
     candidates.sort()
     matched_old: set[int] = set()

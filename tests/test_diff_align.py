@@ -161,3 +161,12 @@ def test_context_and_ids_do_not_count_as_changes():
     new_claims = [c.model_copy(update={"id": f"x{i}", "context": ClaimContext(section=["Results"])})
                   for i, c in enumerate(base_claims())]
     assert not diff_records([record("p.md", base_claims())], [record("p.md", new_claims)]).has_differences()
+
+
+def test_table_cell_with_a_new_number_aligns_by_its_row_and_column():
+    ctx = ClaimContext(section=["Results"], block="table", row_header="Llama 70B", column_header="TTFT (ms)")
+    old = [claim("ttft", 1885.25, "1885.25", 900, unit="millisecond", context=ctx)]
+    new = [claim("ttft", 1702.4, "1702.40", 900, unit="millisecond", context=ctx)]
+    [doc] = diff_records([record("t.md", old)], [record("t.md", new, sha=SHA_B)]).documents
+    [cd] = doc.claims
+    assert cd.kind == "changed" and [f.field for f in cd.fields] == ["value", "quote"]
