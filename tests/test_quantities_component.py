@@ -63,3 +63,10 @@ def test_quantities_cli_errors(tmp_path):
     assert runner.invoke(app, ["quantities", str(bad)]).exit_code == 2
     assert runner.invoke(app, ["quantities", str(tmp_path / "missing.md")]).exit_code == 2
     assert runner.invoke(app, ["quantities", str(bad), "--format", "xml"]).exit_code != 0
+
+
+def test_quantities_component_entry_point_registered():
+    from importlib.metadata import entry_points
+
+    eps = {ep.name: ep.value for ep in entry_points(group="spacy_factories")}
+    assert eps.get("benchclaims_quantities") == "extractor.quantity_component:make_quantity_finder"

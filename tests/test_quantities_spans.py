@@ -53,13 +53,13 @@ def test_quantities_spans_deterministic():
         [q.model_dump_json() for q in find_quantities(SAMPLE)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=30))
 def test_quantities_spans_hold_on_generated_text(pieces):
     check("".join(pieces))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.text(max_size=200))
 def test_quantities_spans_hold_on_any_text(text):
     check(text)
