@@ -1,11 +1,31 @@
-"""The extraction pipeline: ingest -> spaCy doc -> quantities -> claims -> conditions -> record."""
+"""The extraction pipeline: ingest -> spaCy doc -> quantities -> claims -> conditions -> record.
+
+spaCy runs only on the text units that can hold a claim (sentences and table cells
+with a number in them), which keeps extraction close to tokenizer speed.
+"""
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 
+import spacy
+
 from extractor import __version__
-from extractor.records import DocumentRecord
+from extractor import cue_component as _cues  # noqa: F401  (registers the factory)
+from extractor import quantity_component as _quantities  # noqa: F401  (registers the factory)
+from extractor.claim_rules import load_claim_rules
+from extractor.claims import ClaimBuilder, Cue, unit_class
+from extractor.conditions import ConditionResolver
+from extractor.headlines import HeadlineMarker, front_matter_units
+from extractor.ingest import Document, ingest
+from extractor.records import Claim, ClaimContext, DocumentRecord, QuantityRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
+from extractor.segment import Unit, units
+from extractor.tables import TableReader
+
+# A unit can hold a claim only if it has a digit or a number word in it.
+_CANDIDATE_FALLBACK = r"\d"
 
 
 class Extractor:
@@ -14,11 +34,82 @@ class Extractor:
     def __init__(self, rules_dir: Path):
         self.rules_dir = rules_dir
         self.rules_version = rules_fingerprint(rules_dir)
+        self.claim_rules = load_claim_rules(rules_dir)
+        self.nlp = spacy.blank("en")
+        self.nlp.add_pipe("benchclaims_quantities", config={"rules_dir": str(rules_dir)})
+        self.nlp.add_pipe("benchclaims_cues", config={"rules_dir": str(rules_dir)})
+        self.builder = ClaimBuilder(self.claim_rules)
+        self.abbreviations = frozenset(a.lower() for a in self.claim_rules.abbreviations)
+        words = _quantities.number_words(rules_dir)
+        self.candidate = re.compile(_CANDIDATE_FALLBACK + (rf"|\b(?:{'|'.join(map(re.escape, words))})\b"
+                                                           if words else ""), re.I)
+        self.headlines = HeadlineMarker(self.claim_rules)
+        self.tables = TableReader(self)
+        self.conditions = ConditionResolver(rules_dir)
 
     @classmethod
     def from_rules(cls, rules_dir: str | Path | None = None) -> "Extractor":
         return cls(Path(rules_dir) if rules_dir else default_rules_dir())
 
+    # -- the spaCy pass ------------------------------------------------------------
+    def analyse(self, texts: list[str], offsets: list[int]):
+        """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets."""
+        for sdoc, base in zip(self.nlp.pipe(texts), offsets):
+            qs = [_shift(q, base) for q in _quantities.quantities_of(sdoc)]
+            cues = [Cue(s.label_, base + s.start_char, base + s.end_char) for s in sdoc.spans["cues"]]
+            yield qs, cues
+
     def extract(self, text: str, *, doc: str, fmt: str, path: str | None, sha256: str) -> DocumentRecord:
-        return DocumentRecord(doc=doc, path=path, sha256=sha256, title=None,
-                              extractor_version=__version__, rules_version=self.rules_version)
+        d = ingest(text, doc, fmt)
+        placed = self.sentence_claims(d) + self.tables.claims(d)
+        placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
+        claims = [c for c, _ in placed]
+        self.headlines.mark(d, claims)
+        ctx = self.conditions.context(d)
+        for claim, unit in placed:
+            claim.conditions = self.conditions.resolve(ctx, claim, unit)
+        _assign_ids(doc, claims)
+        return DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title,
+                              date=_meta_str(d.meta.get("date")), extractor_version=__version__,
+                              rules_version=self.rules_version, claims=claims)
+
+    def sentence_claims(self, d: Document) -> list[tuple[Claim, Unit]]:
+        """Claims stated in prose sentences, captions, headings and front-matter headline fields."""
+        prose = [u for u in units(d, self.abbreviations) if u.kind != "cell"]
+        fm = front_matter_units(d, self.claim_rules)
+        pieces: list[tuple[Unit, str]] = [(u, d.view[u.start:u.end]) for u in prose]
+        pieces += [(u, d.text[u.start:u.end]) for u in fm]
+        pieces = [(u, t) for u, t in pieces if self.candidate.search(t)]
+        out: list[tuple[Claim, Unit]] = []
+        analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces])
+        for (u, t), (qs, cues) in zip(pieces, analysed):
+            context = ClaimContext(section=d.section_path(u.section), block=u.kind)
+            for q in qs:
+                cls = unit_class(q.unit)
+                if cls is None:
+                    continue
+                metric = self.builder.metric_for(q, cls, cues, q.span[0], q.span[1])
+                if metric is None:
+                    continue
+                claim = self.builder.claim(q, metric, cls, cues, t, u.start, u.start, context)
+                claim.quote = d.text[claim.span[0]:claim.span[1]]
+                out.append((claim, u))
+        return out
+
+
+def _shift(q: QuantityRecord, base: int) -> QuantityRecord:
+    return q.model_copy(update={"span": (q.span[0] + base, q.span[1] + base)})
+
+
+def _meta_str(value) -> str | None:
+    return None if value is None else str(value)
+
+
+def _assign_ids(doc: str, claims: list[Claim]) -> None:
+    """Content-derived ids: document, metric, value, unit, quote, and rank among equals."""
+    seen: dict[str, int] = {}
+    for c in claims:
+        key = f"{doc}|{c.metric}|{c.value:g}|{c.value_max}|{c.unit}|{c.quote}"
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        c.id = hashlib.sha1(f"{key}|{n}".encode()).hexdigest()[:12]

@@ -1,4 +1,5 @@
 """The typer application that sub-command modules register on."""
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Extract LLM-inference benchmark claims and their load conditions, with provenance.")

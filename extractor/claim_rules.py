@@ -1,0 +1,101 @@
+"""The claim rules (`rules/claims.yaml`), validated at load."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import get_args
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from extractor.records import Metric, Per, Tokens
+from extractor.rules_io import load_yaml
+
+CLAIMS_FILE = "claims.yaml"
+METRICS = set(get_args(Metric))
+UNIT_CLASSES = {"token_rate", "request_rate", "time", "ratio", "percent", "cost", "memory", "bandwidth",
+                "compute", "energy", "score"}
+
+
+def _phrases(values: list) -> list[str]:
+    out = []
+    for v in values:
+        if not isinstance(v, (str, int, float)) or not str(v).strip():
+            raise ValueError(f"cue {v!r} is not a non-empty phrase")
+        out.append(str(v).strip())
+    return out
+
+
+class ClaimRules(BaseModel):
+    """Cue lexicons and settings that decide which quantities are claims and what they measure."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    metric_cues: dict[str, list[str]]
+    unit_classes: dict[str, list[str]]
+    change_up: list[str]
+    change_down: list[str]
+    not_claim: list[str] = Field(default_factory=list)
+    tokens: dict[str, list[str]]
+    per: dict[str, list[str]]
+    baseline_intro: list[str]
+    baseline_stop: list[str]
+    headline_sections: list[str]
+    headline_fields: list[str]
+    intro_paragraphs: int = 3
+    abbreviations: list[str] = Field(default_factory=list)
+
+    @field_validator("change_up", "change_down", "not_claim", "baseline_intro", "baseline_stop",
+                     "headline_sections", "headline_fields", "abbreviations", mode="before")
+    @classmethod
+    def _cue_list(cls, v):
+        return _phrases(v or [])
+
+    @field_validator("metric_cues")
+    @classmethod
+    def _metric_names(cls, v: dict[str, list[str]]):
+        for name, cues in v.items():
+            if name not in METRICS:
+                raise ValueError(f"unknown metric {name!r} (known: {', '.join(sorted(METRICS))})")
+            _phrases(cues)
+        return v
+
+    @field_validator("unit_classes")
+    @classmethod
+    def _classes(cls, v: dict[str, list[str]]):
+        for name, metrics in v.items():
+            if name not in UNIT_CLASSES:
+                raise ValueError(f"unknown unit class {name!r} (known: {', '.join(sorted(UNIT_CLASSES))})")
+            for m in metrics:
+                if m and m not in METRICS:
+                    raise ValueError(f"unit class {name!r}: unknown metric {m!r}")
+        return v
+
+    @field_validator("tokens")
+    @classmethod
+    def _tokens(cls, v):
+        for name in v:
+            if name not in get_args(Tokens):
+                raise ValueError(f"unknown tokens kind {name!r}")
+        return v
+
+    @field_validator("per")
+    @classmethod
+    def _per(cls, v):
+        for name in v:
+            if name not in get_args(Per):
+                raise ValueError(f"unknown per kind {name!r}")
+        return v
+
+    @model_validator(mode="after")
+    def _no_conflicts(self):
+        up = {c.lower() for c in self.change_up}
+        clash = sorted(up & {c.lower() for c in self.change_down})
+        if clash:
+            raise ValueError(f"cues both in change_up and change_down: {', '.join(clash)}")
+        return self
+
+
+@lru_cache(maxsize=8)
+def load_claim_rules(rules_dir: Path) -> ClaimRules:
+    """Read and validate `claims.yaml` from a rules folder (cached per folder)."""
+    return load_yaml(Path(rules_dir) / CLAIMS_FILE, ClaimRules)

@@ -1,0 +1,47 @@
+"""`benchclaims extract` and `benchclaims schema`: one document's record, and the record's JSON Schema."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from extractor.api import extract_path, extract_text, decode
+from extractor.cli.app import app
+from extractor.errors import DocumentFailure
+from extractor.records import DocumentRecord
+from extractor.render import record_json, record_text
+
+
+@app.command("extract")
+def extract_cmd(
+    file: str = typer.Argument(..., help="A Markdown, HTML or text file; '-' reads standard input."),
+    fmt: str = typer.Option("json", "--format", "-f", help="json or text"),
+    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
+    doc_format: Optional[str] = typer.Option(None, "--input-format", help="markdown, html or text (default: by suffix)."),
+) -> None:
+    """Extract every claim of one document with its conditions, as JSON or text."""
+    if fmt not in ("json", "text"):
+        raise typer.BadParameter("--format must be json or text")
+    rules_dir = str(rules) if rules else None
+    try:
+        if file == "-":
+            text = decode(sys.stdin.buffer.read(), "<stdin>")
+            record = extract_text(text, "-", fmt=doc_format, rules_dir=rules_dir)
+        else:
+            record = extract_path(file, rules_dir=rules_dir)
+    except DocumentFailure as err:
+        typer.echo(f"benchclaims: {err}", err=True)
+        raise typer.Exit(2)
+    except FileNotFoundError:
+        typer.echo(f"benchclaims: {file}: no such file", err=True)
+        raise typer.Exit(2)
+    typer.echo(record_json(record) if fmt == "json" else record_text(record))
+
+
+@app.command("schema")
+def schema_cmd() -> None:
+    """Print the JSON Schema of the document record."""
+    typer.echo(json.dumps(DocumentRecord.model_json_schema(), indent=2, sort_keys=True))

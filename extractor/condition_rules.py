@@ -1,0 +1,128 @@
+"""Scope and where-note rules (`rules/scopes.yaml`, `rules/where_notes.yaml`), validated at load."""
+from __future__ import annotations
+
+import re
+import string
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from extractor.records import CONDITIONS
+from extractor.rules_io import load_yaml
+
+SCOPES_FILE = "scopes.yaml"
+WHERE_FILE = "where_notes.yaml"
+OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ScopeRules(_Strict):
+    """Which sections set up measurements, and which paragraphs extend a scope."""
+
+    setup_sections: list[str]
+    lead_in_endings: list[str] = Field(default_factory=lambda: [":"])
+    footnote_marks: list[str] = Field(default_factory=list)
+    supporting_engines: list[str] = Field(default_factory=list)
+    sweepable: list[str] = Field(default_factory=list)
+    composite: list[str] = Field(default_factory=list)
+
+    @field_validator("sweepable", "composite")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        for name in v:
+            if name not in CONDITIONS:
+                raise ValueError(f"unknown condition {name!r}")
+        return v
+
+    def setup_heading(self) -> re.Pattern[str]:
+        words = sorted((re.escape(s) for s in self.setup_sections), key=len, reverse=True)
+        return re.compile(rf"\b(?:{'|'.join(words)})\b", re.I)
+
+
+class Offer(_Strict):
+    """Patterns that show a document offers a place to look (a recipe link, an image...)."""
+
+    link_target: str | None = None
+    link_text: str | None = None
+    text: str | None = None
+
+    @field_validator("link_target", "link_text", "text")
+    @classmethod
+    def _compiles(cls, v: str | None) -> str | None:
+        if v is not None:
+            try:
+                re.compile(v)
+            except re.error as err:
+                raise ValueError(f"pattern does not compile ({err})") from None
+        return v
+
+
+class WhereNote(_Strict):
+    """One where-note: used when the document offers everything in `needs`."""
+
+    needs: list[str] = Field(default_factory=list)
+    where: str
+
+    @model_validator(mode="after")
+    def _placeholders(self):
+        for need in self.needs:
+            if need not in OFFERS:
+                raise ValueError(f"unknown offer {need!r} (known: {', '.join(OFFERS)})")
+        used = {f for _, f, _, _ in string.Formatter().parse(self.where) if f}
+        missing = used - set(self.needs)
+        if missing:
+            raise ValueError(f"where-note uses {sorted(missing)} without needing it")
+        return self
+
+
+class WhereRules(_Strict):
+    """Where-notes per condition, what a document can offer, and the wording of `why`."""
+
+    offers: dict[str, Offer]
+    notes: dict[str, list[WhereNote]]
+    why: dict[str, str]
+    sweep_note: str
+    sweep_note_no_figure: str
+
+    @field_validator("offers")
+    @classmethod
+    def _offers(cls, v: dict[str, Offer]):
+        for name in v:
+            if name not in OFFERS:
+                raise ValueError(f"unknown offer {name!r} (known: {', '.join(OFFERS)})")
+        return v
+
+    @field_validator("notes")
+    @classmethod
+    def _every_condition(cls, v: dict[str, list[WhereNote]]):
+        for name, notes in v.items():
+            if name not in CONDITIONS:
+                raise ValueError(f"unknown condition {name!r}")
+            if not notes or notes[-1].needs:
+                raise ValueError(f"condition {name!r}: the last note must need nothing (the general place)")
+        missing = [c for c in CONDITIONS if c not in v]
+        if missing:
+            raise ValueError(f"no where-notes for: {', '.join(missing)}")
+        return v
+
+    @field_validator("why")
+    @classmethod
+    def _why(cls, v: dict[str, str]):
+        for key in ("absent", "ambiguous", "no_version", "chart_only"):
+            if key not in v:
+                raise ValueError(f"missing why-wording {key!r}")
+        return v
+
+
+@lru_cache(maxsize=8)
+def load_scope_rules(rules_dir: Path) -> ScopeRules:
+    return load_yaml(Path(rules_dir) / SCOPES_FILE, ScopeRules)
+
+
+@lru_cache(maxsize=8)
+def load_where_rules(rules_dir: Path) -> WhereRules:
+    return load_yaml(Path(rules_dir) / WHERE_FILE, WhereRules)

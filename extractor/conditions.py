@@ -1,0 +1,457 @@
+"""Load conditions of each claim: found by scope, most specific first; unstated ones marked
+unrecoverable with a where-note, never filled in by a guess.
+
+Scopes, most specific first: the claim's sentence (or table cell), its table row (with the
+row's group label), its column header, the table caption, a footnote under the table,
+the paragraph (with a lead-in paragraph that introduces its list or table), the section,
+the setup sections that cover it, and the front matter / title.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from extractor.condition_rules import ScopeRules, WhereRules, load_scope_rules, load_where_rules
+from extractor.ingest import Document
+from extractor.mentions import Mention, MentionFinder, infer_k_base
+from extractor.records import CONDITIONS, Claim, Condition
+from extractor.segment import Unit
+
+KIND_TO_CONDITION = {"engine": "engine_version"}
+_NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
+_LEADING_COUNT = re.compile(r"^\s*\d+\s*(?:[x×*]|\s)\s*")
+_FIGURE = re.compile(r"\b(?:figure|fig\.)\s*(\d+)", re.I)
+
+
+@dataclass(slots=True)
+class Located:
+    """A mention and where it sits in the document."""
+
+    m: Mention
+    block: int
+    section: int | None
+    table: int | None = None
+    row: int | None = None   # -1: header row
+    col: int | None = None
+
+
+@dataclass(slots=True)
+class DocContext:
+    """Everything condition resolution needs from one document, computed once."""
+
+    d: Document
+    mentions: list[Located]
+    setup: list[int]
+    offers: dict[str, str]
+    figures: list[tuple[int, str]]
+    groups: dict[tuple[int, int], int | None] = field(default_factory=dict)
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"[^a-z0-9.]+", " ", s.lower()).strip()
+
+
+def _key(m: Mention) -> str:
+    if isinstance(m.value, dict):
+        return repr(sorted(m.value.items()))
+    return _norm(m.canonical or str(m.value))
+
+
+class ConditionResolver:
+    """Attaches the checklist conditions to claims."""
+
+    def __init__(self, rules_dir: Path):
+        self.scopes: ScopeRules = load_scope_rules(rules_dir)
+        self.where: WhereRules = load_where_rules(rules_dir)
+        self.finder = MentionFinder(rules_dir)
+        self.setup_heading = self.scopes.setup_heading()
+        self.supporting = {_norm(e) for e in self.scopes.supporting_engines}
+        self.composite = set(self.scopes.composite)
+        self.offer_rx = {name: {k: re.compile(v) for k, v in o.model_dump().items() if v}
+                         for name, o in self.where.offers.items()}
+
+    # -- per document --------------------------------------------------------------
+    def context(self, d: Document) -> DocContext:
+        k_base = infer_k_base(d.view)
+        found = self.finder.find(d.view, k_base=k_base)
+        if d.meta_span:
+            lo, hi = d.meta_span
+            found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
+        if d.title_span and not d.view[d.title_span[0]:d.title_span[1]].strip():
+            lo, hi = d.title_span
+            found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
+        starts = [b.start for b in d.blocks]
+        cells = [(c.start, c.end, t, c.row if r >= 0 else -1, c.col)
+                 for t, table in enumerate(d.tables)
+                 for r, row in enumerate([table.header] + table.rows) for c in row]
+        cells.sort()
+        cell_starts = [c[0] for c in cells]
+        located: list[Located] = []
+        commands: list[Mention] = []
+        for m in found:
+            i = bisect_right(starts, m.span[0]) - 1
+            block = i if i >= 0 and d.blocks[i].start <= m.span[0] < max(d.blocks[i].end, d.blocks[i].start + 1) \
+                else -1
+            if m.kind == "command_line":
+                commands.append(m)
+                continue
+            if block >= 0 and d.blocks[block].kind == "code":
+                continue
+            loc = Located(m, block, d.section_at(m.span[0]) if block >= 0 or not d.meta_span else None)
+            j = bisect_right(cell_starts, m.span[0]) - 1
+            if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
+                _, _, loc.table, loc.row, loc.col = cells[j]
+                loc.row = -1 if loc.row == -1 else self._body_row(d, loc.table, m.span[0])
+            located.append(loc)
+        setup = [i for i, s in enumerate(d.sections) if self.setup_heading.search(s.title)]
+        figures = self._figures(d)
+        ctx = DocContext(d, located, setup, self._offers(d, commands, figures), figures)
+        ctx.groups = self._groups(d)
+        return ctx
+
+    @staticmethod
+    def _body_row(d: Document, t: int, pos: int) -> int | None:
+        for r, row in enumerate(d.tables[t].rows):
+            if row and row[0].start <= pos <= row[-1].end:
+                return r
+        return None
+
+    def _groups(self, d: Document) -> dict[tuple[int, int], int | None]:
+        """(table, row) -> index of the group-label row governing it, if any."""
+        groups: dict[tuple[int, int], int | None] = {}
+        for t, table in enumerate(d.tables):
+            current = None
+            for r, row in enumerate(table.rows):
+                filled = [c for c in row if c.end > c.start]
+                if len(filled) == 1 and len(row) > 1 and not any(ch.isdigit() for ch in d.view[filled[0].start:
+                                                                                                filled[0].end]):
+                    current = r
+                groups[(t, r)] = current
+        return groups
+
+    def _figures(self, d: Document) -> list[tuple[int, str]]:
+        """(offset, label) of each figure: "Figure N" from its alt text or caption, else its alt text."""
+        figs: list[tuple[int, str]] = []
+        for img in d.images:
+            label = None
+            if img.alt:
+                alt = d.text[img.alt.start:img.alt.end]
+                m = _FIGURE.search(alt)
+                label = f"Figure {m.group(1)}" if m else (f'the figure "{alt[:60]}"' if alt.strip() else None)
+            if label is None:
+                nxt = next((b for b in d.blocks if b.start >= img.end and b.kind == "caption"
+                            and b.start - img.end < 400), None)
+                m = _FIGURE.search(d.view[nxt.start:nxt.end]) if nxt else None
+                label = f"Figure {m.group(1)}" if m else f"the figure {img.src.rsplit('/', 1)[-1]}"
+            figs.append((img.start, label))
+        for b in d.blocks:
+            if b.kind == "caption":
+                m = _FIGURE.match(d.view[b.start:b.end].strip())
+                if m and not any(abs(p - b.start) < 400 for p, _ in figs):
+                    figs.append((b.start, f"Figure {m.group(1)}"))
+        figs.sort()
+        return figs
+
+    def _offers(self, d: Document, commands: list[Mention], figures) -> dict[str, str]:
+        offers: dict[str, str] = {}
+        for name in ("recipe", "issue"):
+            rx = self.offer_rx.get(name, {})
+            best, best_score = None, 0
+            for link in d.links:
+                target, text = link.target, d.view[link.start:link.end]
+                if not target or target.startswith("#"):
+                    continue
+                score = 2 * bool(rx.get("link_target") and rx["link_target"].search(target)) + \
+                    bool(rx.get("link_text") and rx["link_text"].search(text))
+                if name == "issue" and not (rx.get("link_target") and rx["link_target"].search(target)
+                                            and score == 3):
+                    continue
+                if score > best_score or (score == best_score and best and len(target) > len(best)):
+                    best, best_score = target, score
+            if best and best_score >= 2:
+                offers[name] = best
+        if "image" in self.offer_rx and "text" in self.offer_rx["image"]:
+            m = self.offer_rx["image"]["text"].search(d.view)
+            if m:
+                offers["image"] = m.group()
+        if commands:
+            first = commands[0].quote.strip().splitlines()[0]
+            offers["command"] = first if len(first) <= 90 else first[:87] + "..."
+        return offers
+
+    # -- per claim -------------------------------------------------------------
+    def resolve(self, ctx: DocContext, claim: Claim, unit: Unit) -> dict[str, Condition]:
+        levels = self._levels(ctx, claim, unit)
+        out: dict[str, Condition] = {}
+        for name in CONDITIONS:
+            out[name] = self._condition(ctx, claim, name, levels)
+        hw = out["hardware"]
+        if out["gpu_count"].status == "unrecoverable" and hw.status == "stated" and hw.count:
+            out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
+                                         scope=hw.scope)
+        return out
+
+    def _levels(self, ctx: DocContext, claim: Claim, unit: Unit) -> list[tuple[str, list[Located]]]:
+        d = ctx.d
+        ms = ctx.mentions
+        base_lo = base_hi = -1
+        if claim.baseline:
+            pos = d.view.find(claim.baseline, claim.span[1], unit.end + 1)
+            if pos >= 0:
+                base_lo, base_hi = pos, pos + len(claim.baseline)
+        sentence = [x for x in ms if unit.start <= x.m.span[0] and x.m.span[1] <= unit.end
+                    and not (base_lo <= x.m.span[0] < base_hi)]
+        levels: list[tuple[str, list[Located]]] = [("sentence", sentence)]
+        if unit.table is not None:
+            t, r = unit.table, unit.row
+            group = ctx.groups.get((t, r)) if r is not None else None
+            levels.append(("table_row", [x for x in ms if x.table == t and x.row is not None and x.row >= 0
+                                         and (x.row == r or x.row == group) and x.col != unit.col]))
+            levels.append(("table_column", [x for x in ms if x.table == t and x.row == -1 and x.col == unit.col]))
+            table = d.tables[t]
+            if table.caption:
+                cap = table.caption
+                levels.append(("table_caption", [x for x in ms if cap.start <= x.m.span[0] < cap.end]))
+            levels.append(("footnote", [x for x in ms if x.block in self._footnotes(d, table.end)]))
+            blocks = self._lead_in(d, next((i for i, b in enumerate(d.blocks)
+                                            if b.kind == "table" and b.start <= table.start < b.end + 1), -1))
+            levels.append(("paragraph", [x for x in ms if x.block in blocks and x.table is None]))
+        elif unit.block >= 0:
+            if d.blocks[unit.block].kind == "caption":
+                levels.append(("figure_caption", [x for x in ms if x.block == unit.block]))
+            blocks = self._lead_in(d, unit.block)
+            levels.append(("paragraph", [x for x in ms if x.block in blocks and x.m.span[0] < unit.start]))
+        # set-up is stated before the results it governs: later text of the paragraph or section
+        # describes other things (the next experiment, the baseline, what comes next)
+        section = unit.section
+        if section is not None:
+            levels.append(("section", [x for x in ms if x.section == section and x.block >= 0
+                                       and x.m.span[0] < unit.start]))
+        covering = self._covering_setup(ctx, section)
+        if covering:
+            spans = [(d.sections[s].start, d.sections[s].body_end) for s in covering]
+            levels.append(("setup_section", [x for x in ms if any(a <= x.m.span[0] < b for a, b in spans)]))
+        fm = []
+        if d.meta_span:
+            fm += [x for x in ms if d.meta_span[0] <= x.m.span[0] < d.meta_span[1]]
+        if d.title_span:
+            fm += [x for x in ms if d.title_span[0] <= x.m.span[0] < d.title_span[1]]
+        levels.append(("front_matter", fm))
+        return levels
+
+    def _lead_in(self, d: Document, block: int) -> set[int]:
+        """The block itself, plus the paragraph that introduces its list or table (ends with ':')."""
+        blocks = {block}
+        i = block - 1
+        while i >= 0 and d.blocks[i].kind in ("list_item",) and d.blocks[block].kind == "list_item":
+            i -= 1
+        if i >= 0 and d.blocks[i].kind == "paragraph":
+            tail = d.view[d.blocks[i].start:d.blocks[i].end].rstrip()
+            if tail.endswith(tuple(self.scopes.lead_in_endings)):
+                blocks.add(i)
+        return blocks
+
+    def _footnotes(self, d: Document, after: int) -> set[int]:
+        marks = tuple(self.scopes.footnote_marks)
+        found = set()
+        for i, b in enumerate(d.blocks):
+            if b.start >= after and b.start - after < 600 and b.kind in ("paragraph", "caption", "quote"):
+                if d.text[b.start:b.end].lstrip("*_ ").startswith(marks) or d.text[b.start:b.end].startswith(marks):
+                    found.add(i)
+            if b.start - after >= 600:
+                break
+        return found
+
+    def _covering_setup(self, ctx: DocContext, section: int | None) -> list[int]:
+        """Setup sections that cover a claim in `section`: top-level ones, or ones whose parent is an
+        ancestor of the claim's section (the claim's own section included)."""
+        d = ctx.d
+        chain: list[int | None] = [None]
+        s = section
+        while s is not None:
+            chain.append(s)
+            s = d.sections[s].parent
+        return [i for i in ctx.setup if d.sections[i].parent in chain or i in chain]
+
+    # -- one condition ---------------------------------------------------------
+    def _condition(self, ctx: DocContext, claim: Claim, name: str,
+                   levels: list[tuple[str, list[Located]]]) -> Condition:
+        if name == "engine_version":
+            return self._engine(ctx, claim, levels)
+        for scope, located in levels:
+            cands = [x.m for x in located if KIND_TO_CONDITION.get(x.m.kind, x.m.kind) == name
+                     and x.m.value != "header"]
+            if scope == "table_column":
+                continue
+            if not cands:
+                continue
+            picked = _most_specific(cands)
+            if len(picked) > 1 and name in self.composite:
+                return self._composite(name, picked, scope)
+            if len(picked) > 1:
+                values = ", ".join(sorted({_show(m) for m in picked}))
+                return self._unrecoverable(ctx, claim, name, "ambiguous", values=values)
+            m = picked[0]
+            return self._stated(ctx, claim, name, m, scope)
+        cell = self._column_value(ctx, claim, name, levels)
+        if cell is not None:
+            return cell
+        return self._unrecoverable(ctx, claim, name, "absent")
+
+    def _column_value(self, ctx, claim, name, levels) -> Condition | None:
+        """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
+        cols = dict(levels).get("table_column")
+        if cols is None:
+            return None
+        d = ctx.d
+        row_level = dict(levels).get("table_row", [])
+        del row_level
+        for t, table in enumerate(d.tables):
+            if not (table.start <= claim.span[0] <= table.end):
+                continue
+            for h in table.header:
+                labels = [x for x in ctx.mentions if x.table == t and x.row == -1 and x.col == h.col
+                          and x.m.value == "header" and KIND_TO_CONDITION.get(x.m.kind, x.m.kind) == name]
+                if not labels:
+                    continue
+                row = next((r for r in table.rows if r and r[0].start <= claim.span[0] <= r[-1].end), None)
+                if row is None:
+                    return None
+                idx = table.rows.index(row)
+                for r in range(idx, -1, -1):    # an empty cell repeats the value above it
+                    cells = [c for c in table.rows[r] if c.col == h.col]
+                    if cells and cells[0].end > cells[0].start:
+                        c = cells[0]
+                        m = _NUM.search(d.view, c.start, c.end)
+                        if not m:
+                            return None
+                        value = _number(m.group())
+                        note = None if r == idx else "carried down from an earlier row of the table (empty cell)"
+                        return Condition(status="stated", value=value, quote=d.text[m.start():m.end()].strip(),
+                                         span=(m.start(), m.start() + len(m.group().strip())),
+                                         scope="table_row", note=note)
+                    if r != idx and any(c2.end > c2.start for c2 in table.rows[r][:1]) and r < idx - 8:
+                        return None
+        return None
+
+    def _engine(self, ctx: DocContext, claim: Claim, levels) -> Condition:
+        named = None
+        for scope, located in levels:
+            engines = [x.m for x in located if x.m.kind == "engine" and x.m.value != "header"]
+            primary = [m for m in engines if _norm(m.canonical or str(m.value)) not in self.supporting]
+            if named is None and primary:
+                named = primary[0].canonical or str(primary[0].value)
+            versioned = [m for m in primary if m.version]
+            if not versioned:
+                continue
+            names = {_norm(m.canonical or str(m.value)) for m in versioned}
+            if len(names) > 1:
+                values = ", ".join(sorted({f"{m.canonical or m.value} {m.version}" for m in versioned}))
+                return self._unrecoverable(ctx, claim, "engine_version", "ambiguous", values=values)
+            versions = {m.version for m in versioned}
+            if len(versions) > 1:
+                values = ", ".join(sorted(f"{versioned[0].canonical or versioned[0].value} {v}" for v in versions))
+                return self._unrecoverable(ctx, claim, "engine_version", "ambiguous", values=values)
+            m = versioned[0]
+            engine = m.canonical or str(m.value)
+            if named and _norm(named) != _norm(engine):
+                continue
+            others = sorted({f"{x.canonical or x.value} {x.version}" for x in engines
+                             if x.version and _norm(x.canonical or str(x.value)) in self.supporting})
+            cond = Condition(status="stated", value=f"{engine} {m.version}", canonical=engine, quote=m.quote,
+                             span=m.span, scope=scope)
+            if others:
+                cond.note = "run with " + ", ".join(others)
+            return cond
+        cond = self._unrecoverable(ctx, claim, "engine_version", "no_version" if named else "absent",
+                                   engine=named or "")
+        if named:
+            cond.value_partial = named
+        return cond
+
+    @staticmethod
+    def _composite(name: str, picked: list[Mention], scope: str) -> Condition:
+        """A layout stated in parts at one scope (TP8 and EP8; decode DEP8 and prefill DEP2): all parts."""
+        picked = sorted(picked, key=lambda m: m.span)
+        return Condition(status="stated", value=", ".join(m.quote for m in picked), quote=picked[0].quote,
+                         span=picked[0].span, scope=scope,
+                         note=f"stated in {len(picked)} parts; the span shows the first")
+
+    def _stated(self, ctx: DocContext, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
+        value = m.value
+        note = None
+        sweep = True if m.sweep else None
+        if name == "hardware":
+            value = f"{m.count}x {_LEADING_COUNT.sub('', m.quote).strip()}" if m.count and \
+                _LEADING_COUNT.match(m.quote) else m.quote
+        elif name == "gpu_count" and isinstance(value, dict):
+            value = value.get("total") or value.get("gpus") or value
+        elif isinstance(value, dict) and not m.sweep:
+            value = ", ".join(str(v) if k in ("name", "value") else f"{k}={v}" for k, v in value.items())
+        if sweep and isinstance(value, dict):
+            fig = self._figure_near(ctx, claim)
+            label = name.replace("_", " ")
+            note = (self.where.sweep_note.format(condition=label, figure=fig) if fig
+                    else self.where.sweep_note_no_figure.format(condition=label))
+        return Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
+                         scope=scope, sweep=sweep, count=m.count if name == "hardware" else None, note=note)
+
+    def _figure_near(self, ctx: DocContext, claim: Claim) -> str | None:
+        """The figure a swept claim is read from: the next figure in its section, else the nearest one."""
+        d = ctx.d
+        sec = d.section_at(claim.span[0])
+        end = d.sections[sec].body_end if sec is not None else len(d.text)
+        after = [label for pos, label in ctx.figures if claim.span[0] <= pos < end]
+        if after:
+            return after[-1] if len(after) > 1 and "Figure" in after[-1] else after[0]
+        return None
+
+    def _unrecoverable(self, ctx: DocContext, claim: Claim, name: str, reason: str, **extra) -> Condition:
+        offers = dict(ctx.offers)
+        fig = self._figure_near(ctx, claim)
+        if fig:
+            offers["figure"] = fig
+        if extra.get("engine"):
+            offers["engine"] = extra["engine"]
+        where = next(n.where.format(**offers) for n in self.where.notes[name] if all(k in offers for k in n.needs))
+        why = self.where.why[reason].format(values=extra.get("values", ""), engine=extra.get("engine", ""),
+                                            figure=fig or "a chart")
+        return Condition(status="unrecoverable", where=where, why=why)
+
+
+def _most_specific(cands: list[Mention]) -> list[Mention]:
+    """One mention per distinct value; a value contained in a longer one of the same kind is dropped
+    ("Qwen3.5" inside "Qwen3.5-397B-A17B")."""
+    by_key: dict[str, Mention] = {}
+    for m in cands:
+        k = _key(m)
+        if k not in by_key or len(m.quote) > len(by_key[k].quote) or (m.count and not by_key[k].count):
+            by_key[k] = m
+    keys = list(by_key)
+    kept = []
+    for k in keys:
+        surface = _norm(str(by_key[k].quote))
+        if any(k2 != k and (k in k2 or surface in _norm(str(by_key[k2].quote))) and len(k2) >= len(k)
+               for k2 in keys if _norm(str(by_key[k2].quote)) != surface):
+            continue
+        kept.append(by_key[k])
+    return kept or [cands[0]]
+
+
+def _show(m: Mention) -> str:
+    if isinstance(m.value, dict):
+        return "-".join(str(v) for v in m.value.values())
+    return str(m.quote if isinstance(m.value, str) else m.value)
+
+
+def _number(s: str) -> int | float:
+    s = s.strip().replace(",", "")
+    mult = 1
+    if s[-1:] in "kK":
+        mult, s = 1000, s[:-1]
+    elif s[-1:] in "mM":
+        mult, s = 1_000_000, s[:-1]
+    v = float(s) * mult
+    return int(v) if v.is_integer() else v

@@ -1,0 +1,74 @@
+"""Units of text the claim and condition steps read: sentences of prose blocks and table cells.
+
+Splitting runs on the masked view (so offsets are those of the original text); the
+abbreviations that do not end a sentence come from the rules.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extractor.ingest.model import Document
+
+PROSE = ("paragraph", "list_item", "caption", "heading", "quote")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A sentence (or table cell) with its place in the document."""
+
+    start: int
+    end: int
+    kind: str           # block kind, or "cell"
+    block: int          # index into Document.blocks (-1 for table cells)
+    section: int | None
+    table: int | None = None
+    row: int | None = None   # body row index for cells; -1 for header cells
+    col: int | None = None
+
+
+# End punctuation, blanks, then something that can open a sentence; or a blank line.
+BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]*[A-Z0-9$~<>*_#(\[])|\n\s*\n")
+
+
+def split_sentences(view: str, start: int, end: int, abbreviations: frozenset[str]) -> list[tuple[int, int]]:
+    """[start, end) of each sentence in view[start:end], trimmed of surrounding blanks."""
+    out: list[tuple[int, int]] = []
+    s = start
+    for m in BOUNDARY.finditer(view, start, end):
+        before = view[max(start, m.start() - 12):m.start()].split()
+        if before and before[-1].lower() in abbreviations and m.group().count("\n") < 2:
+            continue
+        _push(view, s, m.start(), out)
+        s = m.end()
+    _push(view, s, end, out)
+    return out
+
+
+def _push(view: str, s: int, e: int, out: list[tuple[int, int]]) -> None:
+    while s < e and view[s].isspace():
+        s += 1
+    while e > s and view[e - 1].isspace():
+        e -= 1
+    if e > s:
+        out.append((s, e))
+
+
+def units(doc: Document, abbreviations: frozenset[str]) -> list[Unit]:
+    """Every sentence of prose blocks and every table cell, in document order."""
+    found: list[Unit] = []
+    for i, block in enumerate(doc.blocks):
+        if block.kind not in PROSE:
+            continue
+        for s, e in split_sentences(doc.view, block.start, block.end, abbreviations):
+            found.append(Unit(s, e, block.kind, i, block.section))
+    for t, table in enumerate(doc.tables):
+        for c in table.header:
+            if c.end > c.start:
+                found.append(Unit(c.start, c.end, "cell", -1, table.section, t, -1, c.col))
+        for r, row in enumerate(table.rows):
+            for c in row:
+                if c.end > c.start:
+                    found.append(Unit(c.start, c.end, "cell", -1, table.section, t, r, c.col))
+    found.sort(key=lambda u: (u.start, u.end))
+    return found

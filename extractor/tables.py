@@ -1,0 +1,117 @@
+"""Results tables: one claim per result cell, its unit and metric read from the column and
+row headers when the cell holds a bare number."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from extractor.claims import Cue, nearest, unit_class
+from extractor.ingest import Document
+from extractor.ingest.model import Cell, Table
+from extractor.records import Claim, ClaimContext
+from extractor.segment import Unit
+
+if TYPE_CHECKING:
+    from extractor.pipeline import Extractor
+
+_PAREN = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
+
+
+@dataclass(slots=True)
+class Header:
+    """What a header cell says about the values under (or beside) it."""
+
+    text: str
+    unit: str | None = None
+    cls: str | None = None
+    cues: list[Cue] = field(default_factory=list)
+
+
+def _text(d: Document, c: Cell | None) -> str:
+    return re.sub(r"\s+", " ", d.view[c.start:c.end]).strip() if c else ""
+
+
+class TableReader:
+    """Reads result cells of every table of a document."""
+
+    def __init__(self, x: "Extractor"):
+        self.x = x
+
+    def header(self, text: str) -> Header:
+        """Cues and unit of a header: the unit is read from its parenthesised part or its whole text."""
+        h = Header(text)
+        if not text:
+            return h
+        candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
+        pieces = [text] + [f"1 {c.strip()}" for c in candidates if c and c.strip()]
+        analysed = list(self.x.analyse(pieces, [0] * len(pieces)))
+        h.cues = analysed[0][1]
+        for (qs, _), piece in zip(analysed[1:], pieces[1:]):
+            unit_q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
+            if unit_q and unit_class(unit_q.unit):
+                h.unit, h.cls = unit_q.unit, unit_class(unit_q.unit)
+                break
+        if h.cls is None:
+            if nearest(h.cues, 0, 0, "metric:accuracy", 10**9):
+                h.cls, h.unit = "score", "dimensionless"
+            elif nearest(h.cues, 0, 0, "change:up", 10**9) or nearest(h.cues, 0, 0, "change:down", 10**9):
+                h.cls, h.unit = "ratio", "x"
+        return h
+
+    def claims(self, d: Document) -> list[tuple[Claim, Unit]]:
+        out: list[tuple[Claim, Unit]] = []
+        for t, table in enumerate(d.tables):
+            out.extend(self.table_claims(d, t, table))
+        return out
+
+    def table_claims(self, d: Document, t: int, table: Table) -> list[tuple[Claim, Unit]]:
+        cols = [self.header(_text(d, c)) for c in table.header]
+        cells: list[tuple[Cell, Header | None, Header, str | None, str, int]] = []
+        group: str | None = None
+        for r, row in enumerate(table.rows):
+            filled = [c for c in row if c.end > c.start]
+            if len(filled) == 1 and len(row) > 1 and not any(ch.isdigit() for ch in _text(d, filled[0])):
+                group = _text(d, filled[0])      # a group label row ("H100", "Speedup")
+                continue
+            row_head = _text(d, row[0]) if row else ""
+            row_info = self.header(row_head) if row_head and not row_head[:1].isdigit() else Header("")
+            for c in row:
+                if c.end > c.start and self.x.candidate.search(d.view, c.start, c.end):
+                    col = cols[c.col] if c.col < len(cols) else None
+                    if c.col == 0 and row_info.text:
+                        continue
+                    cells.append((c, col, row_info, group, row_head, r))
+        if not cells:
+            return []
+        group_info = {g: self.header(g) for g in sorted({cell[3] for cell in cells if cell[3]})}
+        analysed = self.x.analyse([d.view[c.start:c.end] for c, *_ in cells], [c.start for c, *_ in cells])
+        out: list[tuple[Claim, Unit]] = []
+        for (c, col, row_info, grp, row_head, r), (qs, cues) in zip(cells, analysed):
+            unit_place = Unit(c.start, c.end, "cell", -1, table.section, t, r, c.col)
+            headers = [h for h in (col, row_info, group_info.get(grp)) if h is not None and h.text]
+            header_cues = [cue for h in headers for cue in h.cues]
+            context = ClaimContext(section=d.section_path(table.section), block="table",
+                                   row_header=row_head or None, column_header=col.text if col else None)
+            for i, q in enumerate(qs):
+                cls = unit_class(q.unit)
+                unit = q.unit
+                if cls is None:
+                    if i > 0:
+                        continue
+                    h = next((h for h in headers if h.cls), None)
+                    if h is None:
+                        continue
+                    cls, unit = h.cls, h.unit
+                    q = q.model_copy(update={"unit": unit})
+                metric = self.x.builder.metric_for(q, cls, cues, q.span[0], q.span[1], header_cues)
+                if metric is None:
+                    continue
+                text = d.view[c.start:c.end]
+                claim = self.x.builder.claim(q, metric, cls, cues, text, c.start, c.start, context,
+                                             header_cues, unit)
+                claim.quote = d.text[claim.span[0]:claim.span[1]]
+                out.append((claim, unit_place))
+        return out
+
+
