@@ -152,10 +152,14 @@ class CaveatReader:
         prov: list[Note] = []
         cav: list[Note] = []
         seen: set[str] = set()
+        stated: dict[tuple[str, float], str] = {}
+        for h in heads:
+            if h.tokens and h.tokens != "unspecified":
+                stated.setdefault((h.unit, h.value), h.tokens)
         for h in heads:
             if h.metric not in rule.metrics:
                 continue
-            tok = h.tokens or "unspecified"
+            tok = h.tokens if h.tokens and h.tokens != "unspecified" else stated.get((h.unit, h.value), "unspecified")
             if tok in seen:
                 continue
             seen.add(tok)

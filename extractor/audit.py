@@ -1,0 +1,361 @@
+"""The load-condition audit of one record, as text, Markdown or JSON.
+
+    from extractor.audit import build_audit, render_audit
+    print(render_audit(record, "text"))
+
+Everything shown comes from the record (claims, conditions, caveats, provenance);
+the only words added are fixed phrasing. A condition the record marks unrecoverable is
+reported as absent with its where-note, never filled in.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from extractor.records import CHECKLIST, CONDITIONS, SECONDARY, Claim, Condition, DocumentRecord, Note
+
+Format = Literal["text", "markdown", "json"]
+
+LABELS: dict[str, str] = {
+    "model": "model", "hardware": "hardware", "batch_or_concurrency": "batch-or-concurrency",
+    "input_length": "input length", "output_length": "output length", "engine_version": "engine version",
+    "warmup": "warmup", "scenario": "scenario", "precision": "precision", "parallelism": "parallelism",
+    "dataset": "dataset", "gpu_count": "GPU count", "prefix_caching": "prefix caching",
+    "speculative_decoding": "speculative decoding",
+}
+QUALIFIERS = {"exact": "", "approx": "~", "at_least": "over ", "up_to": "up to ", "range": ""}
+NOT_STATED = "NOT STATED by the source - absent, not inferred."
+NOT_IN_RECORD = "not in the record: the extractor produced no entry for this condition"
+CLOSING = "None of these were filled in: a plausible value is worse than an absent one, because it would be trusted."
+
+
+class Figure(BaseModel):
+    """The headline figure as the record holds it."""
+
+    claim_id: str
+    metric: str
+    value: float
+    value_max: float | None = None
+    unit: str
+    qualifier: str
+    tokens: str | None = None
+    per: str | None = None
+    quote: str
+    span: tuple[int, int]
+    text: str
+
+
+class StatedCondition(BaseModel):
+    name: str
+    label: str
+    text: str
+    value: Any = None
+    canonical: str | None = None
+    quote: str | None = None
+    scope: str | None = None
+    sweep: bool | None = None
+    note: str | None = None
+
+
+class AbsentCondition(BaseModel):
+    name: str
+    label: str
+    where: str | None = None
+    why: str | None = None
+    value_partial: str | None = None
+    note: str | None = None
+    in_record: bool = True
+
+
+class AuditReport(BaseModel):
+    """The audit's content; the three formats render this."""
+
+    doc: str
+    title: str | None = None
+    date: str | None = None
+    has_claims: bool
+    headline_marked: bool = False
+    engine: str | None = None
+    model: str | None = None
+    hardware: str | None = None
+    figure: Figure | None = None
+    same_figure_quotes: list[str] = Field(default_factory=list)
+    other_headlines: list[Figure] = Field(default_factory=list)
+    conditions: list[StatedCondition] = Field(default_factory=list)
+    authorship: str | None = None
+    provenance: list[Note] = Field(default_factory=list)
+    caveats: list[Note] = Field(default_factory=list)
+    scenario: str
+    scenario_quote: str | None = None
+    checklist: list[str] = Field(default_factory=lambda: list(CHECKLIST))
+    absent: list[AbsentCondition] = Field(default_factory=list)
+    absent_secondary: list[AbsentCondition] = Field(default_factory=list)
+
+
+# -- building ---------------------------------------------------------------------------
+def fmt_number(v: float, sep: bool = True) -> str:
+    """A number as written in the report: integers without a decimal part."""
+    if float(v).is_integer():
+        return f"{int(v):,}" if sep else str(int(v))
+    return f"{v:,.6g}" if sep else f"{v:.6g}"
+
+
+def figure_text(c: Claim) -> str:
+    """'25,000 token/second/gpu (total tokens, per gpu)'."""
+    num = fmt_number(c.value)
+    if c.value_max is not None:
+        num = f"{num} to {fmt_number(c.value_max)}"
+    extras = []
+    if c.tokens and c.tokens != "unspecified":
+        extras.append(f"{c.tokens} tokens")
+    elif c.tokens == "unspecified":
+        extras.append("tokens counted not stated")
+    if c.per:
+        extras.append(f"per {c.per}")
+    tail = f" ({', '.join(extras)})" if extras else ""
+    return f"{QUALIFIERS.get(c.qualifier, '')}{num} {c.unit}{tail}"
+
+
+def value_text(v: Any) -> str:
+    """A condition value in words: ranges as 'SWEPT from A to B', lists joined, numbers plain."""
+    if isinstance(v, dict):
+        if "min" in v and "max" in v:
+            return f"SWEPT from {value_text(v['min'])} to {value_text(v['max'])}"
+        return ", ".join(f"{k}={value_text(x)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return ", ".join(value_text(x) for x in v)
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (int, float)):
+        return fmt_number(v, sep=False)
+    return str(v)
+
+
+def _squash(s: str) -> str:
+    return "".join(ch for ch in s.lower() if ch.isalnum())
+
+
+def condition_text(c: Condition, canonical: bool = True) -> str:
+    """The value as stated, with the canonical name when it adds something."""
+    shown = value_text(c.value) if c.value is not None else (c.quote or "")
+    if canonical and c.canonical and _squash(c.canonical) not in _squash(shown):
+        shown = f"{shown} ({c.canonical})" if shown else c.canonical
+    if c.count and str(c.count) not in shown:
+        shown = f"{c.count} x {shown}"
+    return shown
+
+
+def _figure(c: Claim) -> Figure:
+    return Figure(claim_id=c.id, metric=c.metric, value=c.value, value_max=c.value_max, unit=c.unit,
+                  qualifier=c.qualifier, tokens=c.tokens, per=c.per, quote=c.quote, span=c.span,
+                  text=figure_text(c))
+
+
+def _stated(c: Claim, name: str) -> str | None:
+    cond = c.conditions.get(name)
+    if cond is None:
+        return None
+    if cond.status == "stated":
+        return condition_text(cond, canonical=False)
+    return cond.value_partial
+
+
+def build_audit(record: DocumentRecord) -> AuditReport:
+    """The audit content of a record: its first headline claim (else its first claim)."""
+    base = dict(doc=record.doc, title=record.title, date=record.date, authorship=record.authorship,
+                provenance=record.provenance, caveats=record.caveats)
+    if not record.claims:
+        return AuditReport(has_claims=False, scenario="no claims, nothing to audit", **base)
+    heads = [c for c in record.claims if c.headline]
+    pool = heads or record.claims[:1]
+    main = max(pool, key=lambda c: (_stated_count(c), -pool.index(c)))
+    same = [c for c in heads if c is not main and (c.metric, c.unit, c.value, c.value_max)
+            == (main.metric, main.unit, main.value, main.value_max)]
+    others = [c for c in heads if c is not main and c not in same]
+    stated: list[StatedCondition] = []
+    for name in list(CONDITIONS) + sorted(set(main.conditions) - set(CONDITIONS)):
+        cond = main.conditions.get(name)
+        if cond is None or cond.status != "stated":
+            continue
+        stated.append(StatedCondition(name=name, label=LABELS.get(name, name.replace("_", " ")),
+                                      text=condition_text(cond), value=cond.value, canonical=cond.canonical,
+                                      quote=cond.quote, scope=cond.scope, sweep=cond.sweep, note=cond.note))
+    absent = [_absent(main, n) for n in CHECKLIST]
+    absent = [a for a in absent if a is not None]
+    secondary = [a for a in (_absent(main, n, missing_ok=True) for n in SECONDARY) if a is not None]
+    sc = main.conditions.get("scenario")
+    if sc is not None and sc.status == "stated":
+        scenario, sq = condition_text(sc), sc.quote
+    elif sc is not None:
+        scenario, sq = NOT_STATED, None
+    else:
+        scenario, sq = f"NOT CHECKED - {NOT_IN_RECORD}.", None
+    return AuditReport(has_claims=True, headline_marked=bool(heads), engine=_stated(main, "engine_version"),
+                       model=_stated(main, "model"), hardware=_stated(main, "hardware"), figure=_figure(main),
+                       same_figure_quotes=[c.quote for c in same],
+                       other_headlines=[_figure(c) for c in others], conditions=stated,
+                       scenario=scenario, scenario_quote=sq, absent=absent, absent_secondary=secondary, **base)
+
+
+def _stated_count(c: Claim) -> int:
+    return sum(1 for n in CHECKLIST if (x := c.conditions.get(n)) is not None and x.status == "stated")
+
+
+def _absent(c: Claim, name: str, missing_ok: bool = False) -> AbsentCondition | None:
+    label = LABELS.get(name, name)
+    cond = c.conditions.get(name)
+    if cond is None:
+        return None if missing_ok else AbsentCondition(name=name, label=label, in_record=False, why=NOT_IN_RECORD)
+    if cond.status != "unrecoverable":
+        return None
+    return AbsentCondition(name=name, label=label, where=cond.where, why=cond.why,
+                           value_partial=cond.value_partial, note=cond.note)
+
+
+# -- rendering ---------------------------------------------------------------------------
+def render_audit(record: DocumentRecord, fmt: Format = "text") -> str:
+    """The audit of a record in the given format ('text', 'markdown' or 'json')."""
+    report = build_audit(record)
+    if fmt == "json":
+        return json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "markdown":
+        return _markdown(report)
+    if fmt == "text":
+        return _text(report)
+    raise ValueError(f"unknown audit format {fmt!r}: use text, markdown or json")
+
+
+def _title_line(r: AuditReport) -> str:
+    assert r.figure is not None
+    who = r.engine or "engine not stated"
+    model = r.model or "model not stated"
+    hw = r.hardware or "hardware not stated"
+    return f"{who}: {model} on {hw}, {r.figure.text}"
+
+
+def _cond_sentence(c: StatedCondition) -> str:
+    s = f"{c.label[0].upper()}{c.label[1:]}: {c.text}"
+    if c.note:
+        s += f" - {c.note}"
+    return s
+
+
+def _absent_line(a: AbsentCondition) -> str:
+    if not a.in_record:
+        return f"- {a.label}: {NOT_IN_RECORD}"
+    parts = [f"- {a.label}: unrecoverable"]
+    if a.value_partial:
+        parts.append(f"(only '{a.value_partial}' is named)")
+    if a.where:
+        parts.append(f"- where: {a.where}")
+    if a.why:
+        parts.append(f"(why: {a.why})")
+    if a.note:
+        parts.append(f"[{a.note}]")
+    return " ".join(parts)
+
+
+def _checked_header(r: AuditReport) -> str:
+    names = ", ".join(LABELS[n] for n in r.checklist)
+    return f"ABSENT CONDITIONS ({len(r.absent)} of {len(r.checklist)} checked: {names}):"
+
+
+def _notes_sentences(r: AuditReport) -> list[str]:
+    out = []
+    if r.authorship:
+        out.append(f"Authorship: {r.authorship}.")
+    out += _grouped(r.provenance)
+    out += _grouped([n for n in r.caveats if n.kind != "no-scenario"])
+    return out
+
+
+def _template(n: Note) -> tuple[str, str] | None:
+    """A note's kind and message with its quote taken out (notes differing only by quote group)."""
+    if not n.quote or n.quote not in n.message:
+        return None
+    return n.kind, n.message.replace(n.quote, "")
+
+
+def _grouped(notes: list[Note]) -> list[str]:
+    """One sentence per run of notes of a kind: the first message, then the other quotes."""
+    out: list[str] = []
+    i = 0
+    while i < len(notes):
+        j = i + 1
+        while j < len(notes) and _template(notes[j]) == _template(notes[i]) is not None:
+            j += 1
+        s = _sentence(notes[i].message)
+        if j - i > 1:
+            s = s[:-1] + f" (also: {'; '.join(n.quote for n in notes[i + 1:j] if n.quote)})."
+        out.append(s)
+        i = j
+    return out
+
+
+def _sentence(s: str) -> str:
+    s = s.strip()
+    return (s[0].upper() + s[1:] + ("" if s.endswith(".") else ".")) if s else s
+
+
+def _text(r: AuditReport) -> str:
+    head = r.title or r.doc
+    if not r.has_claims:
+        return f"{head}\n\nNo performance claims were found in {r.doc}: there is nothing to audit.\n"
+    lines = [_title_line(r), ""]
+    if not r.headline_marked:
+        lines += ["(No claim is marked as the headline; the first claim in the document is audited.)", ""]
+    for f in r.other_headlines:
+        lines.append(f"Other headline figure: {f.text} - \"{f.quote}\"")
+    if r.other_headlines:
+        lines.append("")
+    quotes = "; ".join(f"\"{q}\"" for q in ([r.figure.quote] if r.figure else []) + r.same_figure_quotes)
+    lines.append(f"Headline as written: {quotes}.")
+    lines.append(" ".join(_cond_sentence(c) + "." for c in r.conditions) or "No condition of this claim is stated.")
+    lines.append("")
+    notes = _notes_sentences(r)
+    if notes:
+        lines += [" ".join(notes), ""]
+    lines.append(f"LOAD-CONDITION AUDIT ({r.doc}{', ' + r.date if r.date else ''}).")
+    lines.append(f"SCENARIO: {r.scenario}" + (f" (\"{r.scenario_quote}\")" if r.scenario_quote else ""))
+    for n in r.caveats:
+        if n.kind == "no-scenario":
+            lines.append(_sentence(n.message))
+    lines.append(_checked_header(r))
+    lines += [_absent_line(a) for a in r.absent] or ["- none: every checklist condition is stated"]
+    if r.absent_secondary:
+        lines.append("Other conditions not stated:")
+        lines += [_absent_line(a) for a in r.absent_secondary]
+    if r.absent or r.absent_secondary:
+        lines.append(CLOSING)
+    return "\n".join(lines) + "\n"
+
+
+def _markdown(r: AuditReport) -> str:
+    head = r.title or r.doc
+    if not r.has_claims:
+        return f"# {head}\n\nNo performance claims were found in `{r.doc}`: there is nothing to audit.\n"
+    out = [f"# {_title_line(r)}", "", f"Load-condition audit of `{r.doc}`" + (f" ({r.date})" if r.date else ""), ""]
+    if not r.headline_marked:
+        out += ["_No claim is marked as the headline; the first claim in the document is audited._", ""]
+    out += ["## Headline", "", f"- {r.figure.text}: \"{r.figure.quote}\"" if r.figure else ""]
+    out += [f"- also written as \"{q}\"" for q in r.same_figure_quotes]
+    out += [f"- {f.text}: \"{f.quote}\"" for f in r.other_headlines]
+    out += ["", "## Conditions", ""]
+    out += [f"- **{c.label}**: {c.text}" + (f" - {c.note}" if c.note else "") for c in r.conditions] or ["- none stated"]
+    out += ["", "## Provenance", ""]
+    if r.authorship:
+        out.append(f"- **authorship**: {r.authorship}")
+    out += [f"- {n.message}" for n in r.provenance] or ["- none"]
+    out += ["", "## Caveats", ""]
+    out += [f"- {n.message}" for n in r.caveats] or ["- none"]
+    out += ["", "## Scenario", "", f"- {r.scenario}" + (f" (\"{r.scenario_quote}\")" if r.scenario_quote else "")]
+    out += ["", f"## {_checked_header(r).rstrip(':')}", ""]
+    out += [_absent_line(a) for a in r.absent] or ["- none: every checklist condition is stated"]
+    if r.absent_secondary:
+        out += ["", "## Other conditions not stated", ""]
+        out += [_absent_line(a) for a in r.absent_secondary]
+    if r.absent or r.absent_secondary:
+        out += ["", CLOSING]
+    return "\n".join(out) + "\n"
