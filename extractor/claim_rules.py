@@ -34,6 +34,7 @@ class ClaimRules(BaseModel):
     unit_classes: dict[str, list[str]]
     change_up: list[str]
     change_down: list[str]
+    change_neutral: list[str] = Field(default_factory=list)
     not_claim: list[str] = Field(default_factory=list)
     tokens: dict[str, list[str]]
     per: dict[str, list[str]]
@@ -44,7 +45,7 @@ class ClaimRules(BaseModel):
     intro_paragraphs: int = 3
     abbreviations: list[str] = Field(default_factory=list)
 
-    @field_validator("change_up", "change_down", "not_claim", "baseline_intro", "baseline_stop",
+    @field_validator("change_up", "change_down", "change_neutral", "not_claim", "baseline_intro", "baseline_stop",
                      "headline_sections", "headline_fields", "abbreviations", mode="before")
     @classmethod
     def _cue_list(cls, v):

@@ -14,8 +14,10 @@ from extractor.claim_rules import ClaimRules
 from extractor.records import Claim, ClaimContext, QuantityRecord
 from extractor.units import parse_unit
 
+_SIGNED = re.compile(r"(?:^|[\s*_(~])[+−]\s?\d|(?:^|[\s*_(])-\d")
 NEAR = 60        # characters: how far a cue may sit from its quantity and still qualify it
 TOKEN_CUE_NEAR = 40
+BARE_NEAR = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,8 @@ def unit_class(unit: str) -> str | None:
         return "ratio"
     if unit in ("dimensionless", ""):
         return None
+    if re.search(r"\b\w*(?:byte|bit)\b", unit):   # pint's information units carry no dimension
+        return "bandwidth" if re.search(r"/\s*\w*second", unit) else "memory"
     try:
         dims = dict(parse_unit(unit).dimensionality)
     except ValueError:
@@ -49,8 +53,6 @@ def unit_class(unit: str) -> str | None:
         return "request_rate"
     if dims.get("[token]", 0) > 0 and dims.get("[mass]", 0) < 0:
         return "energy"
-    if dims.get("[information]", 0) > 0:
-        return "bandwidth" if time < 0 else "memory"
     if dims.get("[mass]", 0) > 0 and time:
         return "energy"
     if time == 1 and len([d for d, p in dims.items() if p and d not in ("[gpu]", "[user]", "[node]")]) == 1:
@@ -85,18 +87,24 @@ class ClaimBuilder:
         self.default = {cls: (metrics[0] if metrics else "") for cls, metrics in rules.unit_classes.items()}
 
     # -- metric ------------------------------------------------------------------
+    def bare_class(self, q: QuantityRecord, cues: list[Cue]) -> str | None:
+        """A number without a unit is a score when an accuracy cue sits right by it ("0.97 on GSM8K")."""
+        if q.unit not in ("dimensionless", "") or q.value > 100 or q.value < 0:
+            return None
+        return "score" if nearest(cues, q.span[0], q.span[1], "metric:accuracy", BARE_NEAR) else None
+
     def metric_for(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int,
                    header_cues: list[Cue] = ()) -> str | None:
         """The metric of a quantity of unit class `cls`, or None when it is not a claim."""
         allowed = self.allowed.get(cls, [])
         if cls in ("percent", "ratio"):
             return self._relative(q, cls, cues, start, end, header_cues)
-        if cls == "memory" and not nearest(cues, start, end, "change:", NEAR):
-            return None
         cue = self._metric_cue(cues, start, end, allowed, NEAR * 2) or self._metric_cue(header_cues, 0, 0,
                                                                                        allowed, 10**9)
         if cue:
             return cue.label.split(":", 1)[1]
+        if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", NEAR // 2):
+            return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         return self.default.get(cls) or None
 
     def _metric_cue(self, cues, start, end, allowed, limit) -> Cue | None:
@@ -115,7 +123,7 @@ class ClaimBuilder:
         allowed = self.allowed.get(cls, [])
         specific = [m for m in allowed if m not in ("speedup", "relative_change")]
         change = nearest(cues, start, end, "change:", NEAR) or nearest(header_cues, 0, 0, "change:", 10**9)
-        signed = q.quote.lstrip("*_ ").startswith(("+", "-", "−"))
+        signed = _SIGNED.search(q.quote) is not None
         cue = self._metric_cue(cues, start, end, specific, 25)
         change_metric = "relative_change" if cls == "percent" else "speedup"
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):

@@ -1,7 +1,7 @@
 """spaCy component `benchclaims_cues`: marks the claim cue phrases of `rules/claims.yaml`.
 
 Each match lands in `doc.spans["cues"]` with a label naming its role: `metric:<name>`,
-`change:up`, `change:down`, `not_claim`, `tokens:<kind>`, `per:<kind>`, `baseline`, `stop`.
+`change:up`, `change:down`, `change:neutral`, `not_claim`, `tokens:<kind>`, `per:<kind>`, `baseline`, `stop`.
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels: dict[str, list[str]] = {f"metric:{m}": cues for m, cues in rules.metric_cues.items()}
     labels["change:up"] = rules.change_up
     labels["change:down"] = rules.change_down
+    labels["change:neutral"] = rules.change_neutral
     labels["not_claim"] = rules.not_claim
     labels.update({f"tokens:{k}": v for k, v in rules.tokens.items()})
     labels.update({f"per:{k}": v for k, v in rules.per.items()})

@@ -85,7 +85,7 @@ class Extractor:
         for (u, t), (qs, cues) in zip(pieces, analysed):
             context = ClaimContext(section=d.section_path(u.section), block=u.kind)
             for q in qs:
-                cls = unit_class(q.unit)
+                cls = unit_class(q.unit) or self.builder.bare_class(q, cues)
                 if cls is None:
                     continue
                 metric = self.builder.metric_for(q, cls, cues, q.span[0], q.span[1])

@@ -22,7 +22,8 @@ from extractor.units import DIMENSIONLESS, canonical_unit
 
 SP = r"[ \t\u00a0\u202f\u2009\u2007]"  # horizontal space, including the narrow no-break space
 MK = r"(?:\*{1,3}|_{1,3})"  # emphasis markup around a number
-GAP = rf"(?:{SP}|{MK})"
+NL = r"(?:\r?\n(?![ \t]*\r?\n))"  # a soft line break inside a paragraph (never a blank line)
+GAP = rf"(?:{SP}|{MK}|{NL})"
 WORD_END = r"(?![^\W_])"  # not followed by a letter or digit
 NOT_INSIDE = r"(?<![^\W_])(?<![^\W_]_)(?<![.#\\@\-−])"  # not preceded by a letter, digit, or identifier glue
 TOKEN_DIM = "[token]"

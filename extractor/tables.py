@@ -43,20 +43,21 @@ class TableReader:
         h = Header(text)
         if not text:
             return h
+        # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
         candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
         pieces = [text] + [f"1 {c.strip()}" for c in candidates if c and c.strip()]
         analysed = list(self.x.analyse(pieces, [0] * len(pieces)))
         h.cues = analysed[0][1]
+        if nearest(h.cues, 0, 0, "change:up", 10**9) or nearest(h.cues, 0, 0, "change:down", 10**9):
+            h.cls, h.unit = "ratio", "x"
+            return h
         for (qs, _), piece in zip(analysed[1:], pieces[1:]):
             unit_q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
             if unit_q and unit_class(unit_q.unit):
                 h.unit, h.cls = unit_q.unit, unit_class(unit_q.unit)
                 break
-        if h.cls is None:
-            if nearest(h.cues, 0, 0, "metric:accuracy", 10**9):
-                h.cls, h.unit = "score", "dimensionless"
-            elif nearest(h.cues, 0, 0, "change:up", 10**9) or nearest(h.cues, 0, 0, "change:down", 10**9):
-                h.cls, h.unit = "ratio", "x"
+        if h.cls is None and nearest(h.cues, 0, 0, "metric:accuracy", 10**9):
+            h.cls, h.unit = "score", "dimensionless"
         return h
 
     def claims(self, d: Document) -> list[tuple[Claim, Unit]]:
