@@ -257,9 +257,9 @@ def _absent_line(a: AbsentCondition) -> str:
     return " ".join(parts)
 
 
-def _checked_header(r: AuditReport) -> str:
+def _checked_header(r: AuditReport, label: str = "ABSENT CONDITIONS") -> str:
     names = ", ".join(LABELS[n] for n in r.checklist)
-    return f"ABSENT CONDITIONS ({len(r.absent)} of {len(r.checklist)} checked: {names}):"
+    return f"{label} ({len(r.absent)} of {len(r.checklist)} checked: {names}):"
 
 
 def _notes_sentences(r: AuditReport) -> list[str]:
@@ -351,7 +351,7 @@ def _markdown(r: AuditReport) -> str:
     out += ["", "## Caveats", ""]
     out += [f"- {n.message}" for n in r.caveats] or ["- none"]
     out += ["", "## Scenario", "", f"- {r.scenario}" + (f" (\"{r.scenario_quote}\")" if r.scenario_quote else "")]
-    out += ["", f"## {_checked_header(r).rstrip(':')}", ""]
+    out += ["", f"## {_checked_header(r, 'Absent conditions').rstrip(':')}", ""]
     out += [_absent_line(a) for a in r.absent] or ["- none: every checklist condition is stated"]
     if r.absent_secondary:
         out += ["", "## Other conditions not stated", ""]
