@@ -13,6 +13,7 @@ from extractor.cli.app import app
 from extractor.errors import DocumentFailure
 from extractor.records import DocumentRecord
 from extractor.render import record_json, record_text
+from extractor.rules_io import RuleError
 
 
 @app.command("extract")
@@ -21,6 +22,10 @@ def extract_cmd(
     fmt: str = typer.Option("json", "--format", "-f", help="json or text"),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
     doc_format: Optional[str] = typer.Option(None, "--input-format", help="markdown, html or text (default: by suffix)."),
+    max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1,
+                                            help="Size limit (default: $BENCHCLAIMS_MAX_BYTES, else 20 MiB)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout",
+                                            help="Time budget in seconds, 0 = none (default: $BENCHCLAIMS_TIMEOUT, else 60)."),
 ) -> None:
     """Extract every claim of one document with its conditions, as JSON or text."""
     if fmt not in ("json", "text"):
@@ -29,14 +34,20 @@ def extract_cmd(
     try:
         if file == "-":
             text = decode(sys.stdin.buffer.read(), "<stdin>")
-            record = extract_text(text, "-", fmt=doc_format, rules_dir=rules_dir)
+            record = extract_text(text, "-", fmt=doc_format, rules_dir=rules_dir, max_bytes=max_bytes,
+                                  timeout=timeout)
         else:
-            record = extract_path(file, rules_dir=rules_dir)
+            record = extract_path(file, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout)
     except DocumentFailure as err:
         typer.echo(f"benchclaims: {err}", err=True)
         raise typer.Exit(2)
     except FileNotFoundError:
         typer.echo(f"benchclaims: {file}: no such file", err=True)
+        raise typer.Exit(2)
+    except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
+        if isinstance(err, RuleError):
+            raise
+        typer.echo(f"benchclaims: {err}", err=True)
         raise typer.Exit(2)
     typer.echo(record_json(record) if fmt == "json" else record_text(record))
 

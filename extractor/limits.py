@@ -1,0 +1,109 @@
+"""Per-document limits: a size cap and a time budget, configurable by argument or environment.
+
+    with time_budget(5.0, "post.md"):      # raises DocumentTimeout naming post.md
+        record = extractor.extract(...)
+
+How the time budget is enforced (no thread is ever killed, so no state is left half-built):
+
+* In the main thread of a process (the CLI, batch workers), `signal.setitimer(ITIMER_REAL)`
+  arms a SIGALRM whose handler raises `DocumentTimeout` at the next Python bytecode boundary.
+  The extractor keeps no per-document state between calls and its caches are filled by pure
+  functions (an interrupted call caches nothing), so the next document starts clean. The
+  previous SIGALRM handler and timer are restored on exit.
+* Elsewhere (other threads, platforms without SIGALRM) the budget is cooperative: `check()`
+  raises once the deadline has passed; it is called between pipeline units by the finders
+  and once more when extraction returns, so a slow document fails instead of passing late.
+
+A single C-level call (one regex match) is not interrupted mid-way by either method; the
+rules avoid catastrophic patterns and the finders work on bounded blocks.
+"""
+from __future__ import annotations
+
+import contextvars
+import os
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+from extractor.errors import DocumentTimeout
+
+MAX_BYTES_ENV = "BENCHCLAIMS_MAX_BYTES"
+TIMEOUT_ENV = "BENCHCLAIMS_TIMEOUT"
+DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+DEFAULT_TIMEOUT = 60.0
+
+_deadline: contextvars.ContextVar[tuple[float, str, float] | None] = contextvars.ContextVar(
+    "benchclaims_deadline", default=None)
+
+
+def _env_number(name: str, default: float, cast: type) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = cast(float(raw)) if cast is int else cast(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r} is not a number") from None
+    if value <= 0:
+        raise ValueError(f"{name}={raw!r} must be positive")
+    return value
+
+
+def max_bytes(value: int | None = None) -> int:
+    """The size limit in bytes: `value`, else $BENCHCLAIMS_MAX_BYTES, else 20 MiB."""
+    return int(value) if value is not None else int(_env_number(MAX_BYTES_ENV, DEFAULT_MAX_BYTES, int))
+
+
+def timeout(value: float | None = None) -> float | None:
+    """The time budget in seconds: `value` (0 or less: none), else $BENCHCLAIMS_TIMEOUT, else 60 s."""
+    if value is None:
+        value = _env_number(TIMEOUT_ENV, DEFAULT_TIMEOUT, float)
+    return float(value) if value and value > 0 else None
+
+
+def check() -> None:
+    """Raise DocumentTimeout when the current document's budget is spent (cheap; call often)."""
+    dl = _deadline.get()
+    if dl is not None and time.monotonic() > dl[0]:
+        raise DocumentTimeout(dl[1], f"over the {dl[2]:g} s time budget")
+
+
+def _can_signal() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def time_budget(seconds: float | None, doc: str) -> Iterator[None]:
+    """Run the body under a budget of `seconds` (None: unlimited); DocumentTimeout names `doc`."""
+    if not seconds:
+        yield
+        return
+    token = _deadline.set((time.monotonic() + seconds, doc, seconds))
+    armed = False
+    old_handler = None
+    old_timer = (0.0, 0.0)
+    if _can_signal() and _deadline_outer(token) is None:
+        def on_alarm(signum, frame):  # noqa: ARG001
+            raise DocumentTimeout(doc, f"over the {seconds:g} s time budget")
+
+        old_handler = signal.signal(signal.SIGALRM, on_alarm)
+        old_timer = signal.setitimer(signal.ITIMER_REAL, seconds)
+        armed = True
+    try:
+        yield
+        check()
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old_handler)
+            if old_timer[0] > 0:
+                signal.setitimer(signal.ITIMER_REAL, *old_timer)
+        _deadline.reset(token)
+
+
+def _deadline_outer(token: contextvars.Token) -> object:
+    """The deadline that was active before this one (nested budgets arm no second timer)."""
+    old = token.old_value
+    return None if old is contextvars.Token.MISSING else old
