@@ -13,6 +13,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from extractor.headlines import same_figure
 from extractor.condition_rules import ScopeRules, WhereRules, load_scope_rules, load_where_rules
 from extractor.ingest import Document
 from extractor.mentions import Mention, MentionFinder, infer_k_base
@@ -20,6 +21,7 @@ from extractor.records import CONDITIONS, Claim, Condition
 from extractor.segment import Unit
 
 KIND_TO_CONDITION = {"engine": "engine_version"}
+NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
 _LEADING_COUNT = re.compile(r"^\s*\d+\s*(?:[x×*]|\s)\s*")
 _FIGURE = re.compile(r"\b(?:figure|fig\.)\s*(\d+)", re.I)
@@ -35,6 +37,7 @@ class Located:
     table: int | None = None
     row: int | None = None   # -1: header row
     col: int | None = None
+    code: bool = False       # inside a code block that holds a benchmark or launch command
 
 
 @dataclass(slots=True)
@@ -73,9 +76,12 @@ class ConditionResolver:
                          for name, o in self.where.offers.items()}
 
     # -- per document --------------------------------------------------------------
-    def context(self, d: Document) -> DocContext:
+    def context(self, d: Document, claims: list[Claim] = ()) -> DocContext:
         k_base = infer_k_base(d.view)
         found = self.finder.find(d.view, k_base=k_base)
+        # a number that states a claim ("22.3k output tokens per second") is not also a condition
+        claimed = sorted(c.span for c in claims)
+        found = [m for m in found if m.kind not in NUMERIC_KINDS or not _overlaps(claimed, m.span)]
         if d.meta_span:
             lo, hi = d.meta_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
@@ -89,17 +95,20 @@ class ConditionResolver:
         cells.sort()
         cell_starts = [c[0] for c in cells]
         located: list[Located] = []
-        commands: list[Mention] = []
+        commands = [m for m in found if m.kind == "command_line"]
+        command_blocks = {i for i, b in enumerate(d.blocks) if b.kind == "code"
+                          and any(b.start <= m.span[0] < b.end for m in commands)}
         for m in found:
             i = bisect_right(starts, m.span[0]) - 1
             block = i if i >= 0 and d.blocks[i].start <= m.span[0] < max(d.blocks[i].end, d.blocks[i].start + 1) \
                 else -1
             if m.kind == "command_line":
-                commands.append(m)
-                continue
-            if block >= 0 and d.blocks[block].kind == "code":
                 continue
             loc = Located(m, block, d.section_at(m.span[0]) if block >= 0 or not d.meta_span else None)
+            if block >= 0 and d.blocks[block].kind == "code":
+                if block not in command_blocks:
+                    continue
+                loc.code = True
             j = bisect_right(cell_starts, m.span[0]) - 1
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
@@ -201,7 +210,7 @@ class ConditionResolver:
             pos = d.view.find(claim.baseline, claim.span[1], unit.end + 1)
             if pos >= 0:
                 base_lo, base_hi = pos, pos + len(claim.baseline)
-        sentence = [x for x in ms if unit.start <= x.m.span[0] and x.m.span[1] <= unit.end
+        sentence = [x for x in ms if unit.start <= x.m.span[0] and x.m.span[1] <= unit.end and not x.code
                     and not (base_lo <= x.m.span[0] < base_hi)]
         levels: list[tuple[str, list[Located]]] = [("sentence", sentence)]
         if unit.table is not None:
@@ -222,13 +231,16 @@ class ConditionResolver:
             if d.blocks[unit.block].kind == "caption":
                 levels.append(("figure_caption", [x for x in ms if x.block == unit.block]))
             blocks = self._lead_in(d, unit.block)
-            levels.append(("paragraph", [x for x in ms if x.block in blocks and x.m.span[0] < unit.start]))
-        # set-up is stated before the results it governs: later text of the paragraph or section
-        # describes other things (the next experiment, the baseline, what comes next)
+            levels.append(("paragraph", [x for x in ms if x.block in blocks]))
+        # the claim's section and the lead text of the sections above it, up to the claim: set-up is
+        # stated before the results it governs
         section = unit.section
-        if section is not None:
-            levels.append(("section", [x for x in ms if x.section == section and x.block >= 0
-                                       and x.m.span[0] < unit.start]))
+        chain = self._ancestors(d, section)
+        if chain:
+            levels.append(("section", [x for x in ms if x.section in chain and x.block >= 0 and x.table is None
+                                       and x.m.span[0] < unit.start and not x.code]))
+            # a benchmark command shown in the claim's section (or above it) states what it passes
+            levels.append(("command_line", [x for x in ms if x.code and x.section in chain]))
         covering = self._covering_setup(ctx, section)
         if covering:
             spans = [(d.sections[s].start, d.sections[s].body_end) for s in covering]
@@ -240,6 +252,14 @@ class ConditionResolver:
             fm += [x for x in ms if d.title_span[0] <= x.m.span[0] < d.title_span[1]]
         levels.append(("front_matter", fm))
         return levels
+
+    @staticmethod
+    def _ancestors(d: Document, section: int | None) -> list[int]:
+        chain = []
+        while section is not None:
+            chain.append(section)
+            section = d.sections[section].parent
+        return chain
 
     def _lead_in(self, d: Document, block: int) -> set[int]:
         """The block itself, plus the paragraph that introduces its list or table (ends with ':')."""
@@ -274,6 +294,31 @@ class ConditionResolver:
             chain.append(s)
             s = d.sections[s].parent
         return [i for i in ctx.setup if d.sections[i].parent in chain or i in chain]
+
+    def fill_from_restatements(self, claims: list[Claim]) -> None:
+        """A headline figure the post states again in its body was measured under the conditions stated
+        there: fill the headline's unstated conditions from the one restatement of the same figure."""
+        for c in claims:
+            if not c.headline or not c.conditions or not _distinctive(c.value):
+                continue
+            twins = [o for o in claims if o is not c and same_figure(c, o)
+                     and sum(v.status == "stated" for v in o.conditions.values())
+                     > sum(v.status == "stated" for v in c.conditions.values())]
+            if not twins:
+                continue
+            for name, cond in c.conditions.items():
+                if cond.status == "stated" or cond.why and "several values" in cond.why:
+                    continue
+                stated = [t.conditions[name] for t in twins if t.conditions.get(name)
+                          and t.conditions[name].status == "stated"]
+                values = {repr(s.value) for s in stated}
+                if len(values) == 1 and len(stated) == sum(1 for t in twins if t.conditions.get(name)):
+                    src = stated[0]
+                    twin = next(t for t in twins if t.conditions.get(name) is src)
+                    c.conditions[name] = src.model_copy(update={
+                        "scope": "restatement",
+                        "note": "; ".join(x for x in (src.note, f"stated where the post gives this figure again "
+                                                                 f"({twin.quote!r})") if x)})
 
     # -- one condition ---------------------------------------------------------
     def _condition(self, ctx: DocContext, claim: Claim, name: str,
@@ -419,6 +464,18 @@ class ConditionResolver:
         why = self.where.why[reason].format(values=extra.get("values", ""), engine=extra.get("engine", ""),
                                             figure=fig or "a chart")
         return Condition(status="unrecoverable", where=where, why=why)
+
+
+def _distinctive(value: float) -> bool:
+    """A figure specific enough that two mentions of it are one measurement (25,000; 11.5%), unlike
+    common round ratios (2x, 1.5x, 60%)."""
+    digits = re.sub(r"[^0-9]", "", f"{abs(value):g}").strip("0")
+    return abs(value) >= 1000 or len(digits) >= 3
+
+
+def _overlaps(spans: list[tuple[int, int]], span: tuple[int, int]) -> bool:
+    i = bisect_right(spans, (span[1], span[1]))
+    return any(s < span[1] and span[0] < e for s, e in spans[max(0, i - 8):i])
 
 
 def _most_specific(cands: list[Mention]) -> list[Mention]:

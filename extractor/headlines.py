@@ -65,11 +65,11 @@ class HeadlineMarker:
         for c in leads:
             c.headline = True
         for c in claims:
-            if not c.headline and any(_same_figure(c, h) for h in leads):
+            if not c.headline and any(same_figure(c, h) for h in leads):
                 c.headline = True
 
 
-def _same_figure(a: Claim, b: Claim) -> bool:
+def same_figure(a: Claim, b: Claim) -> bool:
     """Same metric and unit, and values equal once rounding to the shorter form is allowed."""
     if a.metric != b.metric or a.unit != b.unit or a.value == 0 or b.value == 0:
         return False

@@ -16,6 +16,7 @@ from extractor import cue_component as _cues  # noqa: F401  (registers the facto
 from extractor import quantity_component as _quantities  # noqa: F401  (registers the factory)
 from extractor.claim_rules import load_claim_rules
 from extractor.claims import ClaimBuilder, Cue, unit_class
+from extractor.caveats import CaveatReader
 from extractor.conditions import ConditionResolver
 from extractor.headlines import HeadlineMarker, front_matter_units
 from extractor.ingest import Document, ingest
@@ -46,6 +47,7 @@ class Extractor:
         self.headlines = HeadlineMarker(self.claim_rules)
         self.tables = TableReader(self)
         self.conditions = ConditionResolver(rules_dir)
+        self.caveats = CaveatReader.from_rules(rules_dir)
 
     @classmethod
     def from_rules(cls, rules_dir: str | Path | None = None) -> "Extractor":
@@ -65,13 +67,16 @@ class Extractor:
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
         self.headlines.mark(d, claims)
-        ctx = self.conditions.context(d)
+        ctx = self.conditions.context(d, claims)
         for claim, unit in placed:
             claim.conditions = self.conditions.resolve(ctx, claim, unit)
+        self.conditions.fill_from_restatements(claims)
         _assign_ids(doc, claims)
-        return DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title,
-                              date=_meta_str(d.meta.get("date")), extractor_version=__version__,
-                              rules_version=self.rules_version, claims=claims)
+        record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title,
+                                date=_meta_str(d.meta.get("date")), extractor_version=__version__,
+                                rules_version=self.rules_version, claims=claims)
+        self.caveats.annotate(d, record)
+        return record
 
     def sentence_claims(self, d: Document) -> list[tuple[Claim, Unit]]:
         """Claims stated in prose sentences, captions, headings and front-matter headline fields."""

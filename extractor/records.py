@@ -23,7 +23,7 @@ Tokens = Literal["total", "output", "input", "unspecified"]
 Per = Literal["gpu", "user", "node", "system"]
 Scope = Literal[
     "sentence", "table_row", "table_column", "table_caption", "figure_caption", "footnote",
-    "paragraph", "section", "setup_section", "front_matter", "document",
+    "paragraph", "section", "command_line", "setup_section", "front_matter", "restatement", "document",
 ]
 
 CHECKLIST: tuple[str, ...] = (
