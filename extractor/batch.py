@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Iterator, Literal, Sequence
 from pydantic import BaseModel
 from tqdm import tqdm
 
-from extractor import api
+from extractor import api, limits
 from extractor.errors import DocumentFailure
 from extractor.records import DocumentError
 from extractor.rules_io import default_rules_dir, rules_fingerprint
@@ -85,10 +85,11 @@ def collect_paths(inputs: Sequence[str | Path]) -> list[str]:
 
 
 # -- one document ------------------------------------------------------------------------------
-def extract_one(path: str, rules_dir: str | None, max_bytes: int) -> Outcome:
+def extract_one(path: str, rules_dir: str | None, max_bytes: int,
+                timeout: float | None = None) -> Outcome:
     """Extract one file; any failure becomes a DocumentError outcome instead of an exception."""
     try:
-        rec = api.extract_path(path, rules_dir=rules_dir, max_bytes=max_bytes)
+        rec = api.extract_path(path, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout)
         return Outcome(path=path, ok=True, record_json=rec.model_dump_json(), n_claims=len(rec.claims))
     except DocumentFailure as err:
         kind, reason = err.kind, err.reason
@@ -99,9 +100,10 @@ def extract_one(path: str, rules_dir: str | None, max_bytes: int) -> Outcome:
     return Outcome(path=path, ok=False, record_json=error.model_dump_json())
 
 
-def extract_chunk(paths: list[str], rules_dir: str | None, max_bytes: int) -> list[Outcome]:
+def extract_chunk(paths: list[str], rules_dir: str | None, max_bytes: int,
+                  timeout: float | None = None) -> list[Outcome]:
     """Worker task: extract a few documents."""
-    return [extract_one(p, rules_dir, max_bytes) for p in paths]
+    return [extract_one(p, rules_dir, max_bytes, timeout) for p in paths]
 
 
 def file_sha256(path: str, max_bytes: int) -> str | None:
@@ -133,22 +135,22 @@ def chunks(paths: Iterable[str], size: int = CHUNK) -> Iterator[list[str]]:
         yield buf
 
 
-def run_inline(rules_dir: str | None, max_bytes: int) -> Runner:
+def run_inline(rules_dir: str | None, max_bytes: int, timeout: float | None = None) -> Runner:
     """Extract in this process (jobs=1)."""
     def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
         for chunk in work:
-            yield extract_chunk(chunk, rules_dir, max_bytes)
+            yield extract_chunk(chunk, rules_dir, max_bytes, timeout)
     return run
 
 
-def run_pool(jobs: int, rules_dir: str | None, max_bytes: int) -> Runner:
+def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | None = None) -> Runner:
     """Extract in `jobs` worker processes with a bounded number of chunks in flight."""
     def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
         limit = jobs * IN_FLIGHT_PER_JOB
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             pending: set[Future] = set()
             for chunk in work:
-                pending.add(pool.submit(extract_chunk, chunk, rules_dir, max_bytes))
+                pending.add(pool.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout))
                 if len(pending) >= limit:
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for f in done:
@@ -161,14 +163,15 @@ def run_pool(jobs: int, rules_dir: str | None, max_bytes: int) -> Runner:
 
 
 def make_runner(engine: Literal["local", "dask"], jobs: int, rules_dir: str | None,
-                max_bytes: int, scheduler: str | None = None) -> Runner:
+                max_bytes: int, timeout: float | None = None, scheduler: str | None = None) -> Runner:
+    """The runner for an engine: in-process (jobs=1), a process pool, or Dask."""
     if engine == "dask":
         from extractor.dask_runner import run_dask
 
-        return run_dask(rules_dir, max_bytes, scheduler=scheduler, workers=jobs)
+        return run_dask(rules_dir, max_bytes, timeout, scheduler=scheduler, workers=jobs)
     if jobs <= 1:
-        return run_inline(rules_dir, max_bytes)
-    return run_pool(jobs, rules_dir, max_bytes)
+        return run_inline(rules_dir, max_bytes, timeout)
+    return run_pool(jobs, rules_dir, max_bytes, timeout)
 
 
 def current_rules_version(rules_dir: str | None) -> str:
@@ -184,12 +187,14 @@ def current_rules_version(rules_dir: str | None) -> str:
 # -- the batch ---------------------------------------------------------------------------------
 def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
               jsonl: str | Path | None = None, jobs: int = 1, rules_dir: str | Path | None = None,
-              max_bytes: int = api.MAX_BYTES, engine: Literal["local", "dask"] = "local",
+              max_bytes: int | None = None, timeout: float | None = None, engine: Literal["local", "dask"] = "local",
               scheduler: str | None = None, progress: bool | None = None) -> BatchSummary:
     """Extract every input document that is not current in the store; return the counts.
 
-    `progress=None` shows the bar only on a terminal; False hides it.
+    `max_bytes`/`timeout` default to the extractor's limits ($BENCHCLAIMS_MAX_BYTES,
+    $BENCHCLAIMS_TIMEOUT); `progress=None` shows the bar only on a terminal; False hides it.
     """
+    max_bytes = limits.max_bytes(max_bytes)
     paths = collect_paths(inputs)
     rules = str(rules_dir) if rules_dir else None
     ext_v, rules_v = api.EXTRACTOR_VERSION, current_rules_version(rules)
@@ -209,7 +214,7 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
                    disable=False if progress else None if progress is None else True,
                    dynamic_ncols=True)
         try:
-            runner = make_runner(engine, jobs, rules, max_bytes, scheduler)
+            runner = make_runner(engine, jobs, rules, max_bytes, timeout, scheduler)
             for outcomes in runner(chunks(todo)):
                 for o in outcomes:
                     _store_outcome(store, o, ext_v, rules_v)

@@ -16,7 +16,8 @@ from typing import Iterator
 from extractor.batch import IN_FLIGHT_PER_JOB, Outcome, Runner, extract_chunk
 
 
-def run_dask(rules_dir: str | None, max_bytes: int, *, scheduler: str | None = None,
+def run_dask(rules_dir: str | None, max_bytes: int, timeout: float | None = None, *,
+             scheduler: str | None = None,
              workers: int = 1) -> Runner:
     """A batch runner on the cluster at `scheduler` (a new LocalCluster of `workers` when None)."""
     def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
@@ -34,7 +35,8 @@ def run_dask(rules_dir: str | None, max_bytes: int, *, scheduler: str | None = N
             queue = as_completed()
             inflight = 0
             for chunk in work:
-                queue.add(client.submit(extract_chunk, chunk, rules_dir, max_bytes, pure=False))
+                queue.add(client.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout,
+                                         pure=False))
                 inflight += 1
                 if inflight >= limit:
                     yield next(queue).result()

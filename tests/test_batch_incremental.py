@@ -145,3 +145,14 @@ def test_batch_parallel_equals_serial(tmp_path):
               jsonl=tmp_path / "two.jsonl")
     assert rows(tmp_path / "one.db") == rows(tmp_path / "two.db")
     assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+
+
+def test_batch_time_budget_failures_are_recorded(tmp_path):
+    write_posts(tmp_path / "p", 3)
+    db = tmp_path / "c.db"
+    res = CliRunner().invoke(app, ["batch", str(tmp_path / "p"), "--db", str(db), "--timeout", "0.000001"])
+    assert res.exit_code == 1 and "0 new, 0 changed, 0 skipped, 3 failed" in res.stdout
+    kinds = {k for (k,) in sqlite3.connect(db).execute("SELECT error_kind FROM documents")}
+    assert kinds == {"timeout"}
+    res = CliRunner().invoke(app, ["batch", str(tmp_path / "p"), "--db", str(db)])
+    assert res.exit_code == 0 and "0 new, 3 changed, 0 skipped, 0 failed" in res.stdout

@@ -6,7 +6,6 @@ from typing import List, Optional
 
 import typer
 
-from extractor.api import MAX_BYTES
 from extractor.cli.app import app
 
 
@@ -17,19 +16,21 @@ def batch_cmd(
     jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="Also write the records, one JSON a line."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (Dask: LocalCluster workers)."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: installed rules)."),
-    max_bytes: int = typer.Option(MAX_BYTES, "--max-bytes", min=1, help="Size limit per document."),
+    max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1, help="Size limit per document (default $BENCHCLAIMS_MAX_BYTES, else 20 MiB)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds per document (default $BENCHCLAIMS_TIMEOUT, else 60; 0: none)."),
     engine: str = typer.Option("local", "--engine", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786."),
 ) -> None:
     """Extract documents into the database, skipping those unchanged since the last run."""
     from extractor.batch import run_batch
+    from extractor.rules_io import RuleError
 
     if engine not in ("local", "dask"):
         raise typer.BadParameter("must be 'local' or 'dask'", param_hint="--engine")
     try:
         summary = run_batch(paths, db=db, jsonl=jsonl, jobs=jobs, rules_dir=rules,
-                            max_bytes=max_bytes, engine=engine, scheduler=scheduler)  # type: ignore[arg-type]
-    except FileNotFoundError as err:
+                            max_bytes=max_bytes, timeout=timeout, engine=engine, scheduler=scheduler)  # type: ignore[arg-type]
+    except (FileNotFoundError, RuleError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2)
     typer.echo(summary.line())
