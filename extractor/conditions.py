@@ -232,9 +232,15 @@ class ConditionResolver:
                 levels.append(("figure_caption", [x for x in ms if x.block == unit.block]))
             blocks = self._lead_in(d, unit.block)
             levels.append(("paragraph", [x for x in ms if x.block in blocks]))
+        # captions and footnotes of the figures in the claim's section describe the measurement the
+        # figures show, which the section's claims report
+        section = unit.section
+        if section is not None:
+            levels.append(("figure_caption", [x for x in ms if x.block >= 0 and x.section == section
+                                              and d.blocks[x.block].kind == "caption" and x.block != unit.block
+                                              and not _is_table_caption(d, x.block)]))
         # the claim's section and the lead text of the sections above it, up to the claim: set-up is
         # stated before the results it governs
-        section = unit.section
         chain = self._ancestors(d, section)
         if chain:
             levels.append(("section", [x for x in ms if x.section in chain and x.block >= 0 and x.table is None
@@ -464,6 +470,11 @@ class ConditionResolver:
         why = self.where.why[reason].format(values=extra.get("values", ""), engine=extra.get("engine", ""),
                                             figure=fig or "a chart")
         return Condition(status="unrecoverable", where=where, why=why)
+
+
+def _is_table_caption(d: Document, block: int) -> bool:
+    b = d.blocks[block]
+    return any(t.caption and t.caption.start == b.start for t in d.tables)
 
 
 def _distinctive(value: float) -> bool:

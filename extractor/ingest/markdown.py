@@ -17,6 +17,10 @@ from extractor.ingest.structure import CAPTION, attach_captions, finish_sections
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
 _PIPE = re.compile(r"(?<!\\)\|")
 _IMAGE = re.compile(r"!\[(?P<alt>[^\]\n]*)\]\((?P<src>[^)\s]*)[^)\n]*\)")
+_IMG_TAG = re.compile(r"<img\b[^>]*>", re.I)
+_ATTR = re.compile(r"""(?P<name>[\w:-]+)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
+# A paragraph set in small print or as a caption element right under a figure or table is its caption.
+_CAPTION_WRAP = re.compile(r"^\s*<(?:sub|small|figcaption|caption|em|i)\b", re.I)
 
 
 @lru_cache(maxsize=1)
@@ -88,6 +92,23 @@ def _table(text: str, chars: list[str], lines: _Lines, first: int, last: int, se
     return Table(start=start, end=end, section=section, header=rows[0] if rows else [], rows=rows[1:])
 
 
+def _img_tags(text: str, start: int, end: int) -> list[Image]:
+    """Inline <img> tags of a Markdown paragraph, with their alt text."""
+    found = []
+    for m in _IMG_TAG.finditer(text, start, end):
+        attrs = {a.group("name").lower(): a for a in _ATTR.finditer(m.group())}
+        alt = None
+        if "alt" in attrs:
+            a = attrs["alt"]
+            g = "dq" if a.group("dq") is not None else "sq"
+            if a.group(g).strip():
+                alt = Node(start=m.start() + a.start(g), end=m.start() + a.end(g))
+        src_m = attrs.get("src")
+        src = (src_m.group("dq") if src_m.group("dq") is not None else src_m.group("sq")) if src_m else ""
+        found.append(Image(start=m.start(), end=m.end(), src=src, alt=alt))
+    return found
+
+
 def parse(text: str, name: str) -> Document:
     """Ingest a Markdown document."""
     chars = list(text)
@@ -138,15 +159,23 @@ def parse(text: str, name: str) -> Document:
             mask_line_prefixes(chars, text, start, end)
             for s, e, target in mask_inline_markdown(chars, text, start, end):
                 links.append(Link(start=s, end=e, target=target))
+            n_images = len(images)
             for m in _IMAGE.finditer(text, start, end):
                 alt = Node(start=m.start("alt"), end=m.end("alt")) if m.group("alt").strip() else None
                 images.append(Image(start=m.start(), end=m.end(), src=m.group("src"), alt=alt))
+            images.extend(_img_tags(text, start, end))
             view = "".join(chars[start:end])
             s, e = _strip(view, 0, len(view))
             if s >= e:
+                if len(images) > n_images:
+                    blocks.append(Block(kind="image", start=start, end=end, section=current))
                 continue
             kind = "list_item" if in_item else "quote" if in_quote else "paragraph"
-            if CAPTION.match(view[s:e]) or (images and images[-1].start >= start and images[-1].end >= start + e):
+            after_figure = bool(blocks) and blocks[-1].kind in ("image", "table") and \
+                text.count("\n", blocks[-1].end, start) <= 3
+            if CAPTION.match(view[s:e]) or (images and images[-1].start >= start and images[-1].end >= start + e) \
+                    or (kind == "paragraph" and (_CAPTION_WRAP.match(text[start:end])
+                                                 or (after_figure and blocks[-1].kind == "image"))):
                 kind = "caption"
             blocks.append(Block(kind=kind, start=start + s, end=start + e, section=current))
         elif t in ("fence", "code_block"):
