@@ -89,7 +89,7 @@ class ConditionResolver:
             lo, hi = d.title_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
         starts = [b.start for b in d.blocks]
-        cells = [(c.start, c.end, t, c.row if r >= 0 else -1, c.col)
+        cells = [(c.start, c.end, t, -1 if r == 0 else r - 1, c.col)
                  for t, table in enumerate(d.tables)
                  for r, row in enumerate([table.header] + table.rows) for c in row]
         cells.sort()
@@ -112,20 +112,12 @@ class ConditionResolver:
             j = bisect_right(cell_starts, m.span[0]) - 1
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
-                loc.row = -1 if loc.row == -1 else self._body_row(d, loc.table, m.span[0])
             located.append(loc)
         setup = [i for i, s in enumerate(d.sections) if self.setup_heading.search(s.title)]
         figures = self._figures(d)
         ctx = DocContext(d, located, setup, self._offers(d, commands, figures), figures)
         ctx.groups = self._groups(d)
         return ctx
-
-    @staticmethod
-    def _body_row(d: Document, t: int, pos: int) -> int | None:
-        for r, row in enumerate(d.tables[t].rows):
-            if row and row[0].start <= pos <= row[-1].end:
-                return r
-        return None
 
     def _groups(self, d: Document) -> dict[tuple[int, int], int | None]:
         """(table, row) -> index of the group-label row governing it, if any."""

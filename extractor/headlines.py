@@ -51,7 +51,7 @@ class HeadlineMarker:
         first_heading = min((s.start for s in d.sections if not (d.title_span and s.start == d.title_span[0])),
                             default=len(d.text))
         intro = [b for b in d.blocks if b.end <= first_heading and b.kind in ("paragraph", "list_item", "quote",
-                                                                              "caption", "table")]
+                                                                              "caption")]
         if intro:
             zones.append((intro[0].start, intro[min(len(intro), self.rules.intro_paragraphs) - 1].end))
         for s in d.sections:
