@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from extractor import api, limits
 from extractor.errors import DocumentFailure
-from extractor.records import DocumentError
+from extractor.records import DocumentError, DocumentRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
 from extractor.store import Store
 
@@ -236,8 +236,6 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
 
 def _store_outcome(store: Store, o: Outcome, ext_v: str, rules_v: str) -> None:
     if o.ok:
-        from extractor.records import DocumentRecord
-
         store.put_record(DocumentRecord.model_validate_json(o.record_json), path=o.path,
                          record_json=o.record_json)
     else:
