@@ -77,7 +77,7 @@ class ConditionResolver:
 
     # -- per document --------------------------------------------------------------
     def context(self, d: Document, claims: list[Claim] = ()) -> DocContext:
-        k_base = infer_k_base(d.view)
+        k_base = self.finder.infer_k_base(d.view)  # this resolver's rules, not the default finder's
         found = self.finder.find(d.view, k_base=k_base)
         # a number that states a claim ("22.3k output tokens per second") is not also a condition
         claimed = sorted(c.span for c in claims)
@@ -215,7 +215,8 @@ class ConditionResolver:
             if table.caption:
                 cap = table.caption
                 levels.append(("table_caption", [x for x in ms if cap.start <= x.m.span[0] < cap.end]))
-            levels.append(("footnote", [x for x in ms if x.block in self._footnotes(d, table.end)]))
+            foot = self._footnotes(d, table.end)  # once per claim, not once per mention
+            levels.append(("footnote", [x for x in ms if x.block in foot]))
             blocks = self._lead_in(d, next((i for i, b in enumerate(d.blocks)
                                             if b.kind == "table" and b.start <= table.start < b.end + 1), -1))
             levels.append(("paragraph", [x for x in ms if x.block in blocks and x.table is None]))
@@ -274,7 +275,8 @@ class ConditionResolver:
     def _footnotes(self, d: Document, after: int) -> set[int]:
         marks = tuple(self.scopes.footnote_marks)
         found = set()
-        for i, b in enumerate(d.blocks):
+        first = bisect_right([b.start for b in d.blocks], after - 1)  # blocks before `after` cannot qualify
+        for i, b in enumerate(d.blocks[first:], first):
             if b.start >= after and b.start - after < 600 and b.kind in ("paragraph", "caption", "quote"):
                 if d.text[b.start:b.end].lstrip("*_ ").startswith(marks) or d.text[b.start:b.end].startswith(marks):
                     found.add(i)
