@@ -24,6 +24,8 @@ class ScopeRules(_Strict):
     """Which sections set up measurements, and which paragraphs extend a scope."""
 
     setup_sections: list[str]
+    setup_labels: list[str] = Field(default_factory=list)
+    setup_label_min: int = 2
     lead_in_endings: list[str] = Field(default_factory=lambda: [":"])
     footnote_marks: list[str] = Field(default_factory=list)
     supporting_engines: list[str] = Field(default_factory=list)
@@ -39,8 +41,14 @@ class ScopeRules(_Strict):
         return v
 
     def setup_heading(self) -> re.Pattern[str]:
+        """Matches a heading that ends with a setup phrase."""
         words = sorted((re.escape(s) for s in self.setup_sections), key=len, reverse=True)
-        return re.compile(rf"\b(?:{'|'.join(words)})\b", re.I)
+        return re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$", re.I)
+
+    def setup_label(self) -> re.Pattern[str]:
+        """Matches a line opening with a setup label and a colon ("Hardware: ...")."""
+        words = sorted((re.escape(s) for s in self.setup_labels), key=len, reverse=True)
+        return re.compile(rf"^\W*(?:{'|'.join(words)})\W*:", re.I | re.M)
 
 
 class Offer(_Strict):

@@ -70,6 +70,7 @@ class ConditionResolver:
         self.where: WhereRules = load_where_rules(rules_dir)
         self.finder = MentionFinder(rules_dir)
         self.setup_heading = self.scopes.setup_heading()
+        self.setup_label = self.scopes.setup_label()
         self.supporting = {_norm(e) for e in self.scopes.supporting_engines}
         self.composite = set(self.scopes.composite)
         self.offer_rx = {name: {k: re.compile(v) for k, v in o.model_dump().items() if v}
@@ -113,11 +114,19 @@ class ConditionResolver:
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
             located.append(loc)
-        setup = [i for i, s in enumerate(d.sections) if self.setup_heading.search(s.title)]
+        setup = [i for i, s in enumerate(d.sections) if self.setup_heading.search(s.title)
+                 or self._labelled_setup(d, i)]
         figures = self._figures(d)
         ctx = DocContext(d, located, setup, self._offers(d, commands, figures), figures)
         ctx.groups = self._groups(d)
         return ctx
+
+    def _labelled_setup(self, d: Document, section: int) -> bool:
+        """A section whose own text has several 'Label: value' set-up lines ("Hardware: 4x A100")."""
+        sec = d.sections[section]
+        own_end = next((s.start for s in d.sections if sec.start < s.start < sec.body_end), sec.body_end)
+        lines = self.setup_label.findall(d.view, sec.end, own_end)
+        return len(lines) >= self.scopes.setup_label_min
 
     def _groups(self, d: Document) -> dict[tuple[int, int], int | None]:
         """(table, row) -> index of the group-label row governing it, if any."""
@@ -241,6 +250,8 @@ class ConditionResolver:
             # a benchmark command shown in the claim's section (or above it) states what it passes
             levels.append(("command_line", [x for x in ms if x.code and x.section in chain]))
         covering = self._covering_setup(ctx, section)
+        before = [i for i in covering if d.sections[i].start < unit.start]
+        covering = before or covering   # a set-up given before the results governs them, not a later one
         if covering:
             spans = [(d.sections[s].start, d.sections[s].body_end) for s in covering]
             levels.append(("setup_section", [x for x in ms if any(a <= x.m.span[0] < b for a, b in spans)]))
@@ -431,6 +442,7 @@ class ConditionResolver:
         if name == "hardware":
             value = f"{m.count}x {_LEADING_COUNT.sub('', m.quote).strip()}" if m.count and \
                 _LEADING_COUNT.match(m.quote) else m.quote
+            value += ")" * max(0, value.count("(") - value.count(")"))
         elif name == "gpu_count" and isinstance(value, dict):
             value = value.get("total") or value.get("gpus") or value
         elif isinstance(value, dict) and not m.sweep:

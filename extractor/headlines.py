@@ -52,8 +52,16 @@ class HeadlineMarker:
                             default=len(d.text))
         intro = [b for b in d.blocks if b.end <= first_heading and b.kind in ("paragraph", "list_item", "quote",
                                                                               "caption")]
-        if intro:
-            zones.append((intro[0].start, intro[min(len(intro), self.rules.intro_paragraphs) - 1].end))
+        # the first paragraphs before any heading; a list counts as one paragraph
+        groups: list[list] = []
+        for b in intro:
+            if groups and b.kind == "list_item" and groups[-1][-1].kind == "list_item":
+                groups[-1].append(b)
+            else:
+                groups.append([b])
+        if groups:
+            last = groups[min(len(groups), self.rules.intro_paragraphs) - 1][-1]
+            zones.append((groups[0][0].start, last.end))
         for s in d.sections:
             if _norm_heading(s.title) in self.sections:
                 zones.append((s.start, s.body_end))
