@@ -1,6 +1,6 @@
 """Human expectations for the sample corpus (corpus/*.md|html|txt), one parametrised case each.
 
-The expectations below are what a careful analyst reads out of each post (see corpus/README.md):
+The expectations below are what a careful analyst reads out of each post (see corpus/README):
 claims that must be found (metric, value, unit; value_max for ranges), attributes of key claims
 (qualifier, tokens, per, baseline), non-claims that must not become claims, and key conditions
 (status, value, scope, sweep, why/note). They are written from the text, never from extractor output.
@@ -74,7 +74,7 @@ class Post:
 
 
 # --------------------------------------------------------------------------------------------
-# Expectations, post by post (mirrors corpus/README.md)
+# Expectations, post by post (mirrors corpus/README)
 # --------------------------------------------------------------------------------------------
 
 _s_tput = C("throughput", 4812, "token/second", tokens="output", near="**4,812 tok/s**")
@@ -783,11 +783,11 @@ GAPS = [c for c in CASES if c[0] in KNOWN_GAPS]
 
 def test_every_corpus_post_has_expectations():
     docs = sorted(p.name for p in CORPUS.iterdir()
-                  if p.suffix in (".md", ".html", ".txt") and p.name != "README.md"
+                  if p.suffix in (".md", ".html", ".txt")
                   and not p.name.startswith("caveat-"))  # caveat-* posts belong to the caveats tests
     assert sorted(POSTS) == docs
-    readme = (CORPUS / "README.md").read_text(encoding="utf-8")
-    assert all(f"`{d}`" in readme for d in docs), "every post needs its line in corpus/README.md"
+    readme = (CORPUS / "README").read_text(encoding="utf-8")
+    assert all(f"`{d}`" in readme for d in docs), "every post needs its line in corpus/README"
     assert not (KNOWN_GAPS - set(_IDS)), f"stale KNOWN_GAPS ids: {sorted(KNOWN_GAPS - set(_IDS))}"
 
 
