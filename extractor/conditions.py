@@ -201,6 +201,9 @@ class ConditionResolver:
         if out["gpu_count"].status == "unrecoverable" and hw.status == "stated" and hw.count:
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
                                          scope=hw.scope)
+        for cond in out.values():  # provenance: quote the original text (mentions are found in the masked view)
+            if cond.span is not None:
+                cond.quote = ctx.d.text[cond.span[0]:cond.span[1]]
         return out
 
     def _levels(self, ctx: DocContext, claim: Claim, unit: Unit) -> list[tuple[str, list[Located]]]:

@@ -10,6 +10,7 @@ list labels are not reported.
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from decimal import Decimal
 from functools import lru_cache
@@ -330,7 +331,9 @@ class QuantityFinder:
         found.extend(self._ratio_hits(text, low, ratio_words, excluded))
         found.sort(key=lambda h: (h.start, h.end))
         self._series_pass(text, low, found)
-        return [h.record(text, offset) for h in found]
+        # a number too large for a float (10**400, 1e999) is not a measurement: no inf in records
+        return [h.record(text, offset) for h in found
+                if math.isfinite(h.value) and (h.value_max is None or math.isfinite(h.value_max))]
 
     def _excluded(self, text: str) -> list[tuple[int, int]]:
         spans = [(m.start(), m.end()) for rx in self._scan_excl for m in rx.finditer(text) if m.end() > m.start()]
