@@ -31,6 +31,18 @@ class ScopeRules(_Strict):
     supporting_engines: list[str] = Field(default_factory=list)
     sweepable: list[str] = Field(default_factory=list)
     composite: list[str] = Field(default_factory=list)
+    baseline_cues: list[str] = Field(default_factory=list)
+    benchmark_command: str = r"bench|perf|loadgen|lm_eval"
+    feature_link_score: float = Field(default=85, ge=50, le=100)
+
+    @field_validator("benchmark_command")
+    @classmethod
+    def _regex(cls, v: str) -> str:
+        try:
+            re.compile(v)
+        except re.error as err:
+            raise ValueError(f"pattern does not compile ({err})") from None
+        return v
 
     @field_validator("sweepable", "composite")
     @classmethod
@@ -44,6 +56,13 @@ class ScopeRules(_Strict):
         """Matches a heading that ends with a setup phrase."""
         words = sorted((re.escape(s) for s in self.setup_sections), key=len, reverse=True)
         return re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$", re.I)
+
+    def baseline_tail(self) -> re.Pattern[str]:
+        """Matches text ending in a baseline cue ("... compared with the ") right before a name."""
+        words = sorted((re.escape(s) for s in self.baseline_cues), key=len, reverse=True)
+        if not words:
+            return re.compile(r"(?!)")
+        return re.compile(rf"(?:^|\W)(?:{'|'.join(words)})\s+(?:the\s+|an?\s+|our\s+)?(?:\S+\s+)?$", re.I)
 
     def setup_label(self) -> re.Pattern[str]:
         """Matches a line opening with a setup label and a colon ("Hardware: ...")."""

@@ -13,6 +13,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rapidfuzz import fuzz
+
 from extractor.headlines import same_figure
 from extractor.condition_rules import ScopeRules, WhereRules, load_scope_rules, load_where_rules
 from extractor.ingest import Document
@@ -21,6 +23,7 @@ from extractor.records import CONDITIONS, Claim, Condition
 from extractor.segment import Unit
 
 KIND_TO_CONDITION = {"engine": "engine_version"}
+BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
 _LEADING_COUNT = re.compile(r"^\s*\d+\s*(?:[x×*]|\s)\s*")
@@ -71,24 +74,31 @@ class ConditionResolver:
         self.finder = MentionFinder(rules_dir)
         self.setup_heading = self.scopes.setup_heading()
         self.setup_label = self.scopes.setup_label()
+        self.baseline_tail = self.scopes.baseline_tail()
+        self.bench_command = re.compile(self.scopes.benchmark_command, re.I)
         self.supporting = {_norm(e) for e in self.scopes.supporting_engines}
         self.composite = set(self.scopes.composite)
         self.offer_rx = {name: {k: re.compile(v) for k, v in o.model_dump().items() if v}
                          for name, o in self.where.offers.items()}
 
     # -- per document --------------------------------------------------------------
-    def context(self, d: Document, claims: list[Claim] = ()) -> DocContext:
+    def mentions(self, d: Document) -> list[Mention]:
+        """Every condition mention of a document: its view, front matter and (HTML) title."""
         k_base = self.finder.infer_k_base(d.view)  # this resolver's rules, not the default finder's
         found = self.finder.find(d.view, k_base=k_base)
-        # a number that states a claim ("22.3k output tokens per second") is not also a condition
-        claimed = sorted(c.span for c in claims)
-        found = [m for m in found if m.kind not in NUMERIC_KINDS or not _overlaps(claimed, m.span)]
         if d.meta_span:
             lo, hi = d.meta_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
         if d.title_span and not d.view[d.title_span[0]:d.title_span[1]].strip():
             lo, hi = d.title_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
+        return found
+
+    def context(self, d: Document, found: list[Mention], claims: list[Claim] = ()) -> DocContext:
+        # a number that states a claim ("22.3k output tokens per second") is not also a condition
+        claimed = sorted(c.span for c in claims)
+        found = [m for m in found if m.kind not in NUMERIC_KINDS or not _overlaps(claimed, m.span)]
+        found = [m for m in found if not self._after_baseline_cue(d, m)]
         starts = [b.start for b in d.blocks]
         cells = [(c.start, c.end, t, -1 if r == 0 else r - 1, c.col)
                  for t, table in enumerate(d.tables)
@@ -97,8 +107,10 @@ class ConditionResolver:
         cell_starts = [c[0] for c in cells]
         located: list[Located] = []
         commands = [m for m in found if m.kind == "command_line"]
+        # a code block states conditions when it runs a benchmark; a launch-only block is a usage example
         command_blocks = {i for i, b in enumerate(d.blocks) if b.kind == "code"
-                          and any(b.start <= m.span[0] < b.end for m in commands)}
+                          and any(b.start <= m.span[0] < b.end and self.bench_command.search(m.quote)
+                                  for m in commands)}
         for m in found:
             i = bisect_right(starts, m.span[0]) - 1
             block = i if i >= 0 and d.blocks[i].start <= m.span[0] < max(d.blocks[i].end, d.blocks[i].start + 1) \
@@ -120,6 +132,12 @@ class ConditionResolver:
         ctx = DocContext(d, located, setup, self._offers(d, commands, figures), figures)
         ctx.groups = self._groups(d)
         return ctx
+
+    def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
+        """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""
+        if m.kind not in BASELINE_KINDS:
+            return False
+        return self.baseline_tail.search(d.view, max(0, m.span[0] - 40), m.span[0]) is not None
 
     def _labelled_setup(self, d: Document, section: int) -> bool:
         """A section whose own text has several 'Label: value' set-up lines ("Hardware: 4x A100")."""
@@ -240,6 +258,8 @@ class ConditionResolver:
         # captions and footnotes of the figures in the claim's section describe the measurement the
         # figures show, which the section's claims report
         section = unit.section
+        siblings = self._sibling_items(d, unit.block)
+        ms = [x for x in ms if x.block not in siblings]
         if section is not None:
             levels.append(("figure_caption", [x for x in ms if x.block >= 0 and x.section == section
                                               and d.blocks[x.block].kind == "caption" and x.block != unit.block
@@ -247,11 +267,23 @@ class ConditionResolver:
         # the claim's section and the lead text of the sections above it, up to the claim: set-up is
         # stated before the results it governs
         chain = self._ancestors(d, section)
-        if chain:
+        if not chain:
+            # the untitled introduction before the first heading works as the claim's section
+            levels.append(("section", [x for x in ms if x.section is None and x.block >= 0 and x.table is None
+                                       and x.m.span[0] < unit.start and not x.code]))
+        else:
             levels.append(("section", [x for x in ms if x.section in chain and x.block >= 0 and x.table is None
                                        and x.m.span[0] < unit.start and not x.code]))
             # a benchmark command shown in the claim's section (or above it) states what it passes
             levels.append(("command_line", [x for x in ms if x.code and x.section in chain]))
+        linked = self._linked_section(d, claim, unit)
+        if linked is not None:
+            # a highlight bullet naming a feature that has its own section: that section reports it
+            sub = self._ancestors(d, linked)[:1] + [i for i, s in enumerate(d.sections) if s.parent == linked]
+            levels.append(("section", [x for x in ms if x.section in sub and x.block >= 0 and not x.code
+                                       and x.table is None]))
+            levels.append(("command_line", [x for x in ms if x.code and x.section in sub]))
+            section = linked
         covering = self._covering_setup(ctx, section)
         before = [i for i in covering if d.sections[i].start < unit.start]
         covering = before or covering   # a set-up given before the results governs them, not a later one
@@ -265,6 +297,38 @@ class ConditionResolver:
             fm += [x for x in ms if d.title_span[0] <= x.m.span[0] < d.title_span[1]]
         levels.append(("front_matter", fm))
         return levels
+
+    def _linked_section(self, d: Document, claim: Claim, unit: Unit) -> int | None:
+        """For a headline claim in a list item ("Cache-aware load balancer: up to 1.9x ..."), the section
+        whose heading names the same feature, when one matches well."""
+        if not claim.headline or unit.block < 0 or d.blocks[unit.block].kind != "list_item":
+            return None
+        b = d.blocks[unit.block]
+        item = d.view[b.start:b.end]
+        label = re.split(r"[:—–]|\s-\s", item, maxsplit=1)[0].strip()
+        if not label or len(label.split()) > 10:
+            return None
+        best, best_score = None, 0.0
+        for i, sec in enumerate(d.sections):
+            if sec.start <= b.start:
+                continue
+            score = fuzz.token_set_ratio(label.lower(), sec.title.lower())
+            if score > best_score:
+                best, best_score = i, score
+        return best if best_score >= self.scopes.feature_link_score else None
+
+    @staticmethod
+    def _sibling_items(d: Document, block: int) -> set[int]:
+        """The other items of the list a claim's list item belongs to: parallel statements, not set-up."""
+        if block < 0 or d.blocks[block].kind != "list_item":
+            return set()
+        out = set()
+        for step in (-1, 1):
+            i = block + step
+            while 0 <= i < len(d.blocks) and d.blocks[i].kind == "list_item":
+                out.add(i)
+                i += step
+        return out
 
     @staticmethod
     def _ancestors(d: Document, section: int | None) -> list[int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 from pathlib import Path
 
 import spacy
@@ -25,6 +26,7 @@ from extractor.rules_io import default_rules_dir, rules_fingerprint
 from extractor.segment import Unit, units
 from extractor.tables import TableReader
 
+NAME_KINDS = {"model", "hardware", "engine"}
 # A unit can hold a claim only if it has a digit or a number word in it.
 _CANDIDATE_FALLBACK = r"\d"
 
@@ -63,11 +65,14 @@ class Extractor:
 
     def extract(self, text: str, *, doc: str, fmt: str, path: str | None, sha256: str) -> DocumentRecord:
         d = ingest(text, doc, fmt)
-        placed = self.sentence_claims(d) + self.tables.claims(d)
+        mentions = self.conditions.mentions(d)
+        # a number inside a name ("Llama 3.1", "8xH100") is part of the name, not a claim
+        names = sorted(m.span for m in mentions if m.kind in NAME_KINDS)
+        placed = [p for p in self.sentence_claims(d) + self.tables.claims(d) if not _inside(names, p[0].span)]
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
         self.headlines.mark(d, claims)
-        ctx = self.conditions.context(d, claims)
+        ctx = self.conditions.context(d, mentions, claims)
         for claim, unit in placed:
             claim.conditions = self.conditions.resolve(ctx, claim, unit)
         self.conditions.fill_from_restatements(claims)
@@ -100,6 +105,11 @@ class Extractor:
                 claim.quote = d.text[claim.span[0]:claim.span[1]]
                 out.append((claim, u))
         return out
+
+
+def _inside(spans: list[tuple[int, int]], span: tuple[int, int]) -> bool:
+    i = bisect_right(spans, (span[0], 1 << 62))
+    return any(s <= span[0] and span[1] <= e for s, e in spans[max(0, i - 4):i])
 
 
 def _shift(q: QuantityRecord, base: int) -> QuantityRecord:
