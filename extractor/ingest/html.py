@@ -306,6 +306,8 @@ def parse(text: str, name: str) -> Document:
                     tables=walker.tables, links=walker.links, images=walker.images)
 
 
-def parse_fragment(text: str, chars: list[str], start: int, end: int, section: int | None) -> _Walker:
-    """Ingest an HTML block embedded in Markdown, writing into the shared view (absolute offsets)."""
-    return _walk(text[start:end], chars, start, section, main_only=False)
+def parse_fragment(text: str, chars: list[str], start: int, end: int, section: int | None,
+                   sections: list[Section] | None = None) -> _Walker:
+    """Ingest an HTML block embedded in Markdown, writing into the shared view (absolute offsets);
+    its headings are added to `sections` (the document's), so block section indexes stay valid."""
+    return _walk(text[start:end], chars, start, section, main_only=False, sections=sections)

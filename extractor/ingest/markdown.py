@@ -189,7 +189,8 @@ def parse(text: str, name: str) -> Document:
             tables.append(table)
             blocks.append(Block(kind="table", start=start, end=end, section=current))
         elif t == "html_block":
-            part = html_ingest.parse_fragment(text, chars, start, end, current)
+            part = html_ingest.parse_fragment(text, chars, start, end, current, sections)
+            current = part.section
             blocks.extend(part.blocks)
             tables.extend(part.tables)
             links.extend(part.links)
