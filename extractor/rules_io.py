@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 M = TypeVar("M", bound=BaseModel)
 
 RULES_ENV = "BENCHCLAIMS_RULES"
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: ~10x faster start-up
 
 
 class RuleError(ValueError):
@@ -68,7 +69,7 @@ def load_jsonl(path: Path, model: type[M]) -> list[M]:
 def load_yaml(path: Path, model: type[M]) -> M:
     """A whole YAML file validated as one model (lists inside name their entry on error)."""
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "file"

@@ -40,7 +40,10 @@ def registry(rules_dir: Path | None = None) -> "pint.UnitRegistry":
 def _build(path: Path) -> "pint.UnitRegistry":
     import pint
 
-    reg = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
+    try:  # pint's own defaults parsed once into pint's cache (keyed by the content of its files)
+        reg = pint.UnitRegistry(autoconvert_offset_to_baseunit=True, cache_folder=":auto:")
+    except Exception:  # noqa: BLE001 - no writable cache folder: parse them every time
+        reg = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as err:
