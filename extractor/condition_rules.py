@@ -33,9 +33,10 @@ class ScopeRules(_Strict):
     composite: list[str] = Field(default_factory=list)
     baseline_cues: list[str] = Field(default_factory=list)
     benchmark_command: str = r"bench|perf|loadgen|lm_eval"
+    bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
     feature_link_score: float = Field(default=85, ge=50, le=100)
 
-    @field_validator("benchmark_command")
+    @field_validator("benchmark_command", "bare_version")
     @classmethod
     def _regex(cls, v: str) -> str:
         try:

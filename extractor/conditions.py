@@ -76,6 +76,7 @@ class ConditionResolver:
         self.setup_label = self.scopes.setup_label()
         self.baseline_tail = self.scopes.baseline_tail()
         self.bench_command = re.compile(self.scopes.benchmark_command, re.I)
+        self.bare_version = re.compile(self.scopes.bare_version)
         self.supporting = {_norm(e) for e in self.scopes.supporting_engines}
         self.composite = set(self.scopes.composite)
         self.offer_rx = {name: {k: re.compile(v) for k, v in o.model_dump().items() if v}
@@ -92,7 +93,24 @@ class ConditionResolver:
         if d.title_span and not d.view[d.title_span[0]:d.title_span[1]].strip():
             lo, hi = d.title_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
-        return found
+        return found + self._bare_versions(d, found)
+
+    def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
+        """A version written without its engine ("the v0.9.1 image") in a post about one serving engine
+        is that engine's version."""
+        engines = {m.canonical or str(m.value) for m in found if m.kind == "engine"
+                   and _norm(m.canonical or str(m.value)) not in self.supporting}
+        if len(engines) != 1:
+            return []
+        engine = engines.pop()
+        taken = sorted(m.span for m in found if m.kind == "engine")
+        out = []
+        for m in self.bare_version.finditer(d.view):
+            span = (m.start("v"), m.end("v"))
+            if not _overlaps(taken, span):
+                out.append(Mention(kind="engine", value=engine, canonical=engine, version=m.group("v"),
+                                   quote=d.text[span[0]:span[1]], span=span, rule="scopes.yaml:bare_version"))
+        return out
 
     def context(self, d: Document, found: list[Mention], claims: list[Claim] = ()) -> DocContext:
         # a number that states a claim ("22.3k output tokens per second") is not also a condition
