@@ -54,9 +54,11 @@ class ScopeRules(_Strict):
         return v
 
     def setup_heading(self) -> re.Pattern[str]:
-        """Matches a heading that ends with a setup phrase."""
+        """Matches a heading that ends with a setup phrase, or opens with one of several words
+        ("Evaluation Setup and Benchmark Code"; not "Hardware Portability")."""
         words = sorted((re.escape(s) for s in self.setup_sections), key=len, reverse=True)
-        return re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$", re.I)
+        multi = [w for w in words if "\\ " in w or " " in w]
+        return re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$|^\W*(?:{'|'.join(multi)})\b", re.I)
 
     def baseline_tail(self) -> re.Pattern[str]:
         """Matches text ending in a baseline cue ("... compared with the ") right before a name."""

@@ -498,7 +498,9 @@ class ConditionResolver:
             m = versioned[0]
             engine = m.canonical or str(m.value)
             if named and _norm(named) != _norm(engine):
-                continue
+                if not _norm(engine).startswith(_norm(named)):
+                    continue
+                engine = named     # "vLLM commit hash 2a17..." names vLLM
             others = sorted({f"{x.canonical or x.value} {x.version}" for x in engines
                              if x.version and _norm(x.canonical or str(x.value)) in self.supporting})
             cond = Condition(status="stated", value=f"{engine} {m.version}", canonical=engine, quote=m.quote,

@@ -50,8 +50,8 @@ class HeadlineMarker:
             zones.append(d.title_span)
         first_heading = min((s.start for s in d.sections if not (d.title_span and s.start == d.title_span[0])),
                             default=len(d.text))
-        intro = [b for b in d.blocks if b.end <= first_heading and b.kind in ("paragraph", "list_item", "quote",
-                                                                              "caption")]
+        # notes and call-outs ("> [!NOTE] Originally posted on ...") are not part of the lead
+        intro = [b for b in d.blocks if b.end <= first_heading and b.kind in ("paragraph", "list_item", "caption")]
         # the first paragraphs before any heading; a list counts as one paragraph
         groups: list[list] = []
         for b in intro:
