@@ -395,7 +395,7 @@ class ConditionResolver:
         """A headline figure the post states again in its body was measured under the conditions stated
         there: fill the headline's unstated conditions from the one restatement of the same figure."""
         for c in claims:
-            if not c.headline or not c.conditions or not _distinctive(c.value):
+            if not c.headline or not c.conditions or not _distinctive(c.value, c.value_max):
                 continue
             twins = [o for o in claims if o is not c and same_figure(c, o)
                      and sum(v.status == "stated" for v in o.conditions.values())
@@ -570,10 +570,10 @@ def _is_table_caption(d: Document, block: int) -> bool:
     return any(t.caption and t.caption.start == b.start for t in d.tables)
 
 
-def _distinctive(value: float) -> bool:
-    """A figure specific enough that two mentions of it are one measurement (25,000; 11.5%), unlike
-    common round ratios (2x, 1.5x, 60%)."""
-    digits = re.sub(r"[^0-9]", "", f"{abs(value):g}").strip("0")
+def _distinctive(value: float, value_max: float | None = None) -> bool:
+    """A figure specific enough that two mentions of it are one measurement (25,000; 11.5%; 6-14x),
+    unlike common round ratios (2x, 1.5x, 60%)."""
+    digits = "".join(re.sub(r"[^0-9]", "", f"{abs(v):g}").strip("0") for v in (value, value_max) if v is not None)
     return abs(value) >= 1000 or len(digits) >= 3
 
 
