@@ -9,7 +9,7 @@ the setup sections that cover it, and the front matter / title.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,6 +53,37 @@ class DocContext:
     offers: dict[str, str]
     figures: list[tuple[int, str]]
     groups: dict[tuple[int, int], int | None] = field(default_factory=dict)
+    starts: list[int] = field(default_factory=list)
+    by_block: dict[int, list[Located]] = field(default_factory=dict)
+    by_table: dict[int, list[Located]] = field(default_factory=dict)
+    prose: dict[int | None, list[Located]] = field(default_factory=dict)
+    code: dict[int | None, list[Located]] = field(default_factory=dict)
+    captions: dict[int | None, list[Located]] = field(default_factory=dict)
+    table_block: dict[int, int] = field(default_factory=dict)
+
+    def index(self) -> None:
+        """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
+        self.mentions.sort(key=lambda x: x.m.span)
+        self.starts = [x.m.span[0] for x in self.mentions]
+        table_captions = {t.caption.start for t in self.d.tables if t.caption}
+        for x in self.mentions:
+            self.by_block.setdefault(x.block, []).append(x)
+            if x.table is not None:
+                self.by_table.setdefault(x.table, []).append(x)
+            if x.code:
+                self.code.setdefault(x.section, []).append(x)
+            elif x.block >= 0 and x.table is None:
+                self.prose.setdefault(x.section, []).append(x)
+                b = self.d.blocks[x.block]
+                if b.kind == "caption" and b.start not in table_captions and x.section is not None:
+                    self.captions.setdefault(x.section, []).append(x)
+        for t, table in enumerate(self.d.tables):
+            self.table_block[t] = next((i for i, b in enumerate(self.d.blocks)
+                                        if b.kind == "table" and b.start <= table.start < b.end + 1), -1)
+
+    def between(self, start: int, end: int) -> list[Located]:
+        """Mentions that start in [start, end)."""
+        return self.mentions[bisect_left(self.starts, start):bisect_left(self.starts, end)]
 
 
 def _norm(s: str) -> str:
@@ -149,6 +180,7 @@ class ConditionResolver:
         figures = self._figures(d)
         ctx = DocContext(d, located, setup, self._offers(d, commands, figures), figures)
         ctx.groups = self._groups(d)
+        ctx.index()
         return ctx
 
     def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
@@ -244,75 +276,67 @@ class ConditionResolver:
 
     def _levels(self, ctx: DocContext, claim: Claim, unit: Unit) -> list[tuple[str, list[Located]]]:
         d = ctx.d
-        ms = ctx.mentions
         base_lo = base_hi = -1
         if claim.baseline:
             pos = d.view.find(claim.baseline, claim.span[1], unit.end + 1)
             if pos >= 0:
                 base_lo, base_hi = pos, pos + len(claim.baseline)
-        sentence = [x for x in ms if unit.start <= x.m.span[0] and x.m.span[1] <= unit.end and not x.code
+        sentence = [x for x in ctx.between(unit.start, unit.end) if x.m.span[1] <= unit.end and not x.code
                     and not (base_lo <= x.m.span[0] < base_hi)]
         levels: list[tuple[str, list[Located]]] = [("sentence", sentence)]
         if unit.table is not None:
             t, r = unit.table, unit.row
             group = ctx.groups.get((t, r)) if r is not None else None
-            levels.append(("table_row", [x for x in ms if x.table == t and x.row is not None and x.row >= 0
+            in_table = ctx.by_table.get(t, [])
+            levels.append(("table_row", [x for x in in_table if x.row is not None and x.row >= 0
                                          and (x.row == r or x.row == group) and x.col != unit.col]))
-            levels.append(("table_column", [x for x in ms if x.table == t and x.row == -1 and x.col == unit.col]))
+            levels.append(("table_column", [x for x in in_table if x.row == -1 and x.col == unit.col]))
             table = d.tables[t]
             if table.caption:
-                cap = table.caption
-                levels.append(("table_caption", [x for x in ms if cap.start <= x.m.span[0] < cap.end]))
-            foot = self._footnotes(d, table.end)  # once per claim, not once per mention
-            levels.append(("footnote", [x for x in ms if x.block in foot]))
-            blocks = self._lead_in(d, next((i for i, b in enumerate(d.blocks)
-                                            if b.kind == "table" and b.start <= table.start < b.end + 1), -1))
-            levels.append(("paragraph", [x for x in ms if x.block in blocks and x.table is None]))
+                levels.append(("table_caption", ctx.between(table.caption.start, table.caption.end)))
+            levels.append(("footnote", [x for b in sorted(self._footnotes(d, table.end))
+                                        for x in ctx.by_block.get(b, [])]))
+            blocks = self._lead_in(d, ctx.table_block.get(t, -1))
+            levels.append(("paragraph", [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
+                                         if x.table is None]))
         elif unit.block >= 0:
             if d.blocks[unit.block].kind == "caption":
-                levels.append(("figure_caption", [x for x in ms if x.block == unit.block]))
+                levels.append(("figure_caption", ctx.by_block.get(unit.block, [])))
             blocks = self._lead_in(d, unit.block)
-            levels.append(("paragraph", [x for x in ms if x.block in blocks]))
+            levels.append(("paragraph", [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])]))
         # captions and footnotes of the figures in the claim's section describe the measurement the
         # figures show, which the section's claims report
         section = unit.section
         siblings = self._sibling_items(d, unit.block)
-        ms = [x for x in ms if x.block not in siblings]
         if section is not None:
-            levels.append(("figure_caption", [x for x in ms if x.block >= 0 and x.section == section
-                                              and d.blocks[x.block].kind == "caption" and x.block != unit.block
-                                              and not _is_table_caption(d, x.block)]))
+            levels.append(("figure_caption", [x for x in ctx.captions.get(section, []) if x.block != unit.block]))
         # the claim's section and the lead text of the sections above it, up to the claim: set-up is
-        # stated before the results it governs
-        chain = self._ancestors(d, section)
-        if not chain:
-            # the untitled introduction before the first heading works as the claim's section
-            levels.append(("section", [x for x in ms if x.section is None and x.block >= 0 and x.table is None
-                                       and x.m.span[0] < unit.start and not x.code]))
-        else:
-            levels.append(("section", [x for x in ms if x.section in chain and x.block >= 0 and x.table is None
-                                       and x.m.span[0] < unit.start and not x.code]))
+        # stated before the results it governs; other items of the claim's list are parallel statements
+        chain = self._ancestors(d, section) or [None]
+        levels.append(("section", [x for s in chain for x in ctx.prose.get(s, [])
+                                   if x.m.span[0] < unit.start and x.block not in siblings]))
+        if section is not None:
             # a benchmark command shown in the claim's section (or above it) states what it passes
-            levels.append(("command_line", [x for x in ms if x.code and x.section in chain]))
+            levels.append(("command_line", [x for s in chain for x in ctx.code.get(s, [])]))
         linked = self._linked_section(d, claim, unit)
         if linked is not None:
             # a highlight bullet naming a feature that has its own section: that section reports it
             sub = self._ancestors(d, linked)[:1] + [i for i, s in enumerate(d.sections) if s.parent == linked]
-            levels.append(("section", [x for x in ms if x.section in sub and x.block >= 0 and not x.code
-                                       and x.table is None]))
-            levels.append(("command_line", [x for x in ms if x.code and x.section in sub]))
+            levels.append(("section", [x for s in sub for x in ctx.prose.get(s, [])]))
+            levels.append(("command_line", [x for s in sub for x in ctx.code.get(s, [])]))
             section = linked
         covering = self._covering_setup(ctx, section)
         before = [i for i in covering if d.sections[i].start < unit.start]
         covering = before or covering   # a set-up given before the results governs them, not a later one
         if covering:
-            spans = [(d.sections[s].start, d.sections[s].body_end) for s in covering]
-            levels.append(("setup_section", [x for x in ms if any(a <= x.m.span[0] < b for a, b in spans)]))
-        fm = []
+            levels.append(("setup_section", [x for i in covering
+                                             for x in ctx.between(d.sections[i].start, d.sections[i].body_end)
+                                             if x.block not in siblings]))
+        fm: list[Located] = []
         if d.meta_span:
-            fm += [x for x in ms if d.meta_span[0] <= x.m.span[0] < d.meta_span[1]]
+            fm += ctx.between(*d.meta_span)
         if d.title_span:
-            fm += [x for x in ms if d.title_span[0] <= x.m.span[0] < d.title_span[1]]
+            fm += ctx.between(*d.title_span)
         levels.append(("front_matter", fm))
         return levels
 
@@ -453,7 +477,7 @@ class ConditionResolver:
             if not (table.start <= claim.span[0] <= table.end):
                 continue
             for h in table.header:
-                labels = [x for x in ctx.mentions if x.table == t and x.row == -1 and x.col == h.col
+                labels = [x for x in ctx.by_table.get(t, []) if x.row == -1 and x.col == h.col
                           and x.m.value == "header" and KIND_TO_CONDITION.get(x.m.kind, x.m.kind) == name]
                 if not labels:
                     continue
@@ -563,11 +587,6 @@ class ConditionResolver:
         why = self.where.why[reason].format(values=extra.get("values", ""), engine=extra.get("engine", ""),
                                             figure=fig or "a chart")
         return Condition(status="unrecoverable", where=where, why=why)
-
-
-def _is_table_caption(d: Document, block: int) -> bool:
-    b = d.blocks[block]
-    return any(t.caption and t.caption.start == b.start for t in d.tables)
 
 
 def _distinctive(value: float, value_max: float | None = None) -> bool:
