@@ -35,7 +35,19 @@ class ClaimRules(BaseModel):
     change_up: list[str]
     change_down: list[str]
     change_neutral: list[str] = Field(default_factory=list)
+    change_up_adjacent: list[str] = Field(default_factory=list)
+    change_down_adjacent: list[str] = Field(default_factory=list)
     not_claim: list[str] = Field(default_factory=list)
+    measure_cues: list[str] = Field(default_factory=list)
+    rate_claim_cues: list[str] = Field(default_factory=list)
+    limit_cues: list[str] = Field(default_factory=list)
+    setting_intro: list[str] = Field(default_factory=list)
+    clause_breaks: list[str] = Field(default_factory=list)
+    clause_joins: list[str] = Field(default_factory=list)
+    baseline_value_before: list[str] = Field(default_factory=list)
+    baseline_value_after: list[str] = Field(default_factory=list)
+    baseline_score_before: list[str] = Field(default_factory=list)
+    count_headers: list[str] = Field(default_factory=list)
     tokens: dict[str, list[str]]
     per: dict[str, list[str]]
     baseline_intro: list[str]
@@ -45,8 +57,12 @@ class ClaimRules(BaseModel):
     intro_paragraphs: int = 3
     abbreviations: list[str] = Field(default_factory=list)
 
-    @field_validator("change_up", "change_down", "change_neutral", "not_claim", "baseline_intro", "baseline_stop",
-                     "headline_sections", "headline_fields", "abbreviations", mode="before")
+    @field_validator("change_up", "change_down", "change_neutral", "change_up_adjacent", "change_down_adjacent",
+                     "not_claim", "measure_cues", "rate_claim_cues", "limit_cues", "setting_intro", "clause_breaks",
+                     "clause_joins",
+                     "baseline_value_before", "baseline_value_after",
+                     "baseline_score_before", "count_headers", "baseline_intro",
+                     "baseline_stop", "headline_sections", "headline_fields", "abbreviations", mode="before")
     @classmethod
     def _cue_list(cls, v):
         return _phrases(v or [])
@@ -89,8 +105,8 @@ class ClaimRules(BaseModel):
 
     @model_validator(mode="after")
     def _no_conflicts(self):
-        up = {c.lower() for c in self.change_up}
-        clash = sorted(up & {c.lower() for c in self.change_down})
+        up = {c.lower() for c in self.change_up + self.change_up_adjacent}
+        clash = sorted(up & {c.lower() for c in self.change_down + self.change_down_adjacent})
         if clash:
             raise ValueError(f"cues both in change_up and change_down: {', '.join(clash)}")
         return self

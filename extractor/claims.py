@@ -39,7 +39,9 @@ def unit_class(unit: str) -> str | None:
     if unit in ("dimensionless", ""):
         return None
     if re.search(r"\b\w*(?:byte|bit)\b", unit):   # pint's information units carry no dimension
-        return "bandwidth" if re.search(r"/\s*\w*second", unit) else "memory"
+        if re.search(r"/\s*\w*second", unit):
+            return "bandwidth"
+        return "memory" if re.search(r"byte", unit) else None   # "4 bits" is a precision, not a size
     try:
         dims = dict(parse_unit(unit).dimensionality)
     except ValueError:
@@ -57,7 +59,7 @@ def unit_class(unit: str) -> str | None:
         return "energy"
     if time == 1 and len([d for d, p in dims.items() if p and d not in ("[gpu]", "[user]", "[node]")]) == 1:
         return "time"
-    if time == -1 and len(dims) == 1:
+    if time == -1 and len([d for d, p in dims.items() if p and d not in ("[gpu]", "[user]", "[node]")]) == 1:
         return "compute"
     return None
 
@@ -78,6 +80,11 @@ def nearest(cues: list[Cue], start: int, end: int, prefix: str, limit: int) -> C
     return best
 
 
+def inside(cue: Cue, start: int, end: int) -> bool:
+    """The cue lies within the quantity's own span (its unit or qualifier text)."""
+    return cue.start >= start and cue.end <= end
+
+
 class ClaimBuilder:
     """Turns the quantities of one text unit into claims, following the claim rules."""
 
@@ -85,6 +92,93 @@ class ClaimBuilder:
         self.rules = rules
         self.allowed = {cls: [m for m in metrics if m] for cls, metrics in rules.unit_classes.items()}
         self.default = {cls: (metrics[0] if metrics else "") for cls, metrics in rules.unit_classes.items()}
+
+    # -- clauses -------------------------------------------------------------------
+    @staticmethod
+    def _between(cues: list[Cue], a: int, b: int, labels: tuple[str, ...], skip_label_colon: bool = True) -> bool:
+        """A cue with one of `labels` lies in [a, b) (a break right after `a`, as in "Speedup: 3x", does not
+        count)."""
+        for c in cues:
+            if c.label in labels and a <= c.start and c.end <= b:
+                if skip_label_colon and c.start - a <= 1 and c.label == "break":
+                    continue
+                return True
+        return False
+
+    def same_clause(self, cues: list[Cue], a: int, b: int) -> bool:
+        """No clause break (, ; : —) between positions a and b."""
+        return not self._between(cues, a, b, ("break",))
+
+    def _after(self, cues, start, end, prefixes: tuple[str, ...], limit: int = 25) -> Cue | None:
+        """The first cue right after the quantity ("22% lower", "3x faster", "4% E2E speedup"): no clause
+        break, join or stop word between."""
+        best = None
+        for c in cues:
+            if c.label.startswith(prefixes) and c.start >= end and c.start - end <= limit \
+                    and not self._between(cues, end, c.start, ("break", "join", "stop"), False):
+                if best is None or c.start < best.start or (c.start == best.start and c.end > best.end):
+                    best = c
+        return best
+
+    def _before(self, cues, start, end, prefixes: tuple[str, ...], limit: int = NEAR) -> Cue | None:
+        """The nearest cue before the quantity in the same clause."""
+        best = None
+        for c in cues:
+            if c.label.startswith(prefixes) and c.end <= start and start - c.end <= limit \
+                    and self.same_clause(cues, c.end, start):
+                if best is None or c.end > best.end or (c.end == best.end and c.start < best.start):
+                    best = c
+        return best
+
+    def governing_change(self, cues: list[Cue], start: int, end: int) -> Cue | None:
+        """The change word that governs a number: right after it, else the nearest before it in its clause.
+        Words inside the quantity ("more than 30%") and cues of another clause do not govern."""
+        own = [c for c in cues if not inside(c, start, end)]
+        cue = self._after(own, start, end, ("change:",))
+        if cue:
+            return cue
+        adj = [c for c in own if c.label.startswith("change_adj:") and c.end <= start and start - c.end <= 2]
+        if adj:
+            return Cue(adj[-1].label.replace("change_adj:", "change:"), adj[-1].start, adj[-1].end)
+        return self._before(own, start, end, ("change:",))
+
+    def _any_change(self, cues, start, end, header_cues=(), limit: int = NEAR) -> Cue | None:
+        return (self.governing_change(cues, start, end) or nearest(cues, start, end, "change:", limit)
+                or nearest(list(header_cues), 0, 0, "change:", 10**9))
+
+    def _limited(self, cues, start, end) -> bool:
+        """A limit, target or SLO figure: a limit word before it in its clause, or right after it."""
+        own = [c for c in cues if not inside(c, start, end)]
+        return bool(self._before(own, start, end, ("limit",), 40) or self._after(own, start, end, ("limit",), 14))
+
+    def _measured(self, cues, start, end, labels=("measure",)) -> bool:
+        own = [c for c in cues if not inside(c, start, end)]
+        return bool(self._before(own, start, end, labels, NEAR * 2) or self._after(own, start, end, labels, 40))
+
+    @staticmethod
+    def _setting(cues, start, end) -> bool:
+        """Introduced as a setting: "at 4 req/s", "for 0% hit rate", "a request rate of 8"."""
+        for c in cues:
+            if c.label == "setting" and c.end <= start and start - c.end <= 2:
+                # "of" in "instead of" is part of a longer phrase, not a setting word
+                if not any(d.start < c.start and d.end >= c.end and d.label != "stop" for d in cues):
+                    return True
+        return False
+
+    @staticmethod
+    def baseline_value(cues: list[Cue], start: int, end: int, cls: str) -> bool:
+        """A share or score that is the reference of a comparison ("scored 95.1% against 95.4%", "92% → 95%").
+        Baseline rates and times ("instead of 1,742 tok/s") stay claims: they are measured results, and a
+        number that is no claim would be read as a load condition."""
+        if cls not in ("percent", "score"):
+            return False
+        for c in cues:
+            if c.label.startswith("baseline_value:") and c.label != "baseline_value:after" and c.end <= start \
+                    and start - c.end <= 3:
+                return True
+            if c.label == "baseline_value:after" and c.start >= end and c.start - end <= 3:
+                return True
+        return False
 
     # -- metric ------------------------------------------------------------------
     def bare_class(self, q: QuantityRecord, cues: list[Cue]) -> str | None:
@@ -96,9 +190,14 @@ class ClaimBuilder:
     def metric_for(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int,
                    header_cues: list[Cue] = ()) -> str | None:
         """The metric of a quantity of unit class `cls`, or None when it is not a claim."""
-        allowed = self.allowed.get(cls, [])
+        prose = not header_cues
+        if prose and self.baseline_value(cues, start, end, cls):
+            return None
         if cls in ("percent", "ratio"):
             return self._relative(q, cls, cues, start, end, header_cues)
+        if prose and not self._is_result(q, cls, cues, start, end):
+            return None
+        allowed = self.allowed.get(cls, [])
         cue = self._metric_cue(cues, start, end, allowed, NEAR * 2) or self._metric_cue(header_cues, 0, 0,
                                                                                        allowed, 10**9)
         if cue:
@@ -107,14 +206,36 @@ class ClaimBuilder:
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         return self.default.get(cls) or None
 
+    def _is_result(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int) -> bool:
+        """Prose figures that are settings, limits or datasheet values are not claims."""
+        if cls == "cost":
+            return bool(re.search(r"\b(?:\w*token|request)\b", q.unit))   # a price per token, not per GPU-hour
+        if cls in ("time", "token_rate", "request_rate", "memory", "bandwidth") and self._limited(cues, start, end):
+            return False
+        if cls == "request_rate":
+            if self._setting(cues, start, end) and not self._before(cues, start, end, ("rate_claim",)):
+                return False
+            return bool(self._measured(cues, start, end, ("measure", "rate_claim"))
+                        or self.governing_change(cues, start, end))
+        if cls in ("memory", "bandwidth", "compute"):
+            return bool(self._measured(cues, start, end) or self.governing_change(cues, start, end)
+                        or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:", NEAR // 2))
+        return True
+
     def _metric_cue(self, cues, start, end, allowed, limit) -> Cue | None:
-        best, best_gap = None, limit + 1
+        """The nearest allowed metric cue; one across a clause break or join ("... and ITL") counts only when
+        none is in the number's own clause; of equally near cues the longer wins."""
+        best, best_key = None, None
         for c in cues:
             if c.label.startswith("metric:") and c.label[7:] in allowed:
                 g = gap(c, start, end)
-                # a longer cue ("time to first token") beats a shorter one it contains ("time")
-                if g < best_gap or (g == best_gap and best and (c.end - c.start) > (best.end - best.start)):
-                    best, best_gap = c, g
+                if g > limit:
+                    continue
+                a, b = (c.end, start) if c.end <= start else (end, c.start)
+                crossed = a < b and self._between(cues, a, b, ("break", "join"))
+                key = (crossed, g, -(c.end - c.start), -c.start)
+                if best_key is None or key < best_key:
+                    best, best_key = c, key
         return best
 
     def _relative(self, q, cls, cues, start, end, header_cues) -> str | None:
@@ -122,45 +243,77 @@ class ClaimBuilder:
             return None
         allowed = self.allowed.get(cls, [])
         specific = [m for m in allowed if m not in ("speedup", "relative_change")]
-        change = nearest(cues, start, end, "change:", NEAR) or nearest(header_cues, 0, 0, "change:", 10**9)
+        change = self._any_change(cues, start, end, header_cues, NEAR if cls == "percent" else NEAR * 2)
         signed = _SIGNED.search(q.quote) is not None
-        cue = self._metric_cue(cues, start, end, specific, 25)
         change_metric = "relative_change" if cls == "percent" else "speedup"
+        if signed and cls == "percent":
+            return change_metric          # "+28% throughput", "-12%": a change, whatever metric is near
+        spelled = not re.search(r"\d", q.quote)
+        cue = self._metric_cue(cues, start, end, specific, 25)
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
             metric = cue.label[7:]
             if cls == "ratio" and metric not in ("memory", "other"):
                 return change_metric if change else None
+            if cls == "ratio" and metric == "memory" and not change:
+                return None               # "8x or 16x accelerators for the memory": a count, not a change
+            if metric == "other" and not change and not header_cues and self._setting(cues, start, end):
+                return None               # "at the 80% hit rate": the setting of a run
             return metric
         if change or signed:
             return change_metric
+        if spelled and not header_cues:
+            # "five times" is a ratio only with a change word or the metric it multiplies right after it
+            # ("three times the output"), not a repetition ("runs it five times")
+            after = self._after(cues, start, end, ("metric:", "tokens:"), 20)
+            return change_metric if after else None
         cue = self._metric_cue(cues, start, end, allowed, NEAR) or self._metric_cue(header_cues, 0, 0, allowed,
                                                                                    10**9)
         if cue:
             metric = cue.label[7:]
+            if metric == "memory" and cls == "ratio":
+                return None               # "8x or 16x accelerators for the memory": a count, not a change
             return metric if metric in specific else None
         if cls == "ratio":
-            # "2.7x" next to any performance metric word is a speed-up
+            # "2.7x" next to any performance metric word, or measured ("we are seeing about 3x"), is a speed-up
             any_metric = nearest(cues, start, end, "metric:", 30) or (header_cues and nearest(header_cues, 0, 0,
                                                                                               "metric:", 10**9))
-            return "speedup" if any_metric else None
+            measured = not header_cues and self._before(cues, start, end, ("measure",), 30)
+            return "speedup" if any_metric or measured else None
         return None
 
     # -- attributes ----------------------------------------------------------------
+    def _clause_cue(self, cues, start, end, prefix: str, limit: int) -> Cue | None:
+        """The nearest cue with `prefix` not across a clause break or join from the quantity."""
+        best, best_gap = None, limit + 1
+        for c in cues:
+            if not c.label.startswith(prefix):
+                continue
+            g = gap(c, start, end)
+            a, b = (c.end, start) if c.end <= start else (end, c.start)
+            if g < best_gap and not (a < b and self._between(cues, a, b, ("break", "join"))):
+                best, best_gap = c, g
+        return best
+
     def tokens_for(self, cues: list[Cue], start: int, end: int, header_cues=()) -> str:
-        cue = nearest(cues, start, end, "tokens:", TOKEN_CUE_NEAR) or nearest(list(header_cues), 0, 0, "tokens:",
-                                                                              10**9)
+        cue = (self._clause_cue(cues, start, end, "tokens:", TOKEN_CUE_NEAR)
+               or nearest(cues, start, end, "tokens:", TOKEN_CUE_NEAR)
+               or nearest(list(header_cues), 0, 0, "tokens:", 10**9))
         return cue.label.split(":", 1)[1] if cue else "unspecified"
 
     def per_for(self, unit: str, cues: list[Cue], start: int, end: int, header_cues=()) -> str:
         for kind in ("gpu", "user", "node"):
             if re.search(rf"\b{kind}\b", unit):
                 return kind
-        cue = nearest(cues, start, end, "per:", TOKEN_CUE_NEAR) or \
-            nearest(list(header_cues), 0, 0, "per:", 10**9)
+        # a per-word before the number may reach it across commas ("per-node throughputs of 57,674, 54,543,
+        # and 50,302"); one after it only within its clause ("34,250 tokens/s, or 4,280 per GPU")
+        own = [c for c in cues if c.label.startswith("per:") and gap(c, start, end) <= TOKEN_CUE_NEAR
+               and (c.end <= start or not self._between(cues, end, c.start, ("break",)))]
+        cue = nearest(own, start, end, "per:", TOKEN_CUE_NEAR) or nearest(list(header_cues), 0, 0, "per:", 10**9)
         return cue.label.split(":", 1)[1] if cue else "system"
 
     def direction(self, cues: list[Cue], start: int, end: int, header_cues=()) -> int:
-        cue = nearest(cues, start, end, "change:", NEAR) or nearest(list(header_cues), 0, 0, "change:", 10**9)
+        """-1 when the governing change word says down ("22% lower", "reduces TTFT by 12%")."""
+        cue = self._any_change(cues, start, end, header_cues)
         return -1 if cue and cue.label == "change:down" else 1
 
     def baseline(self, text: str, base: int, cues: list[Cue], start: int, end: int, unit_start: int) -> str | None:
@@ -173,7 +326,9 @@ class ClaimBuilder:
             limit = next((s for s in stops if s >= c.end + 1), None)
             stop = min(x for x in (limit, c.end + 80, len(text) + base) if x is not None)
             phrase = text[c.end - base:stop - base]
-            phrase = re.split(r"[,;:.()!?\n]| — | – ", phrase)[0].strip(" *_")
+            phrase = re.split(r"[,;:()!?\n]|\.(?!\w)| — | – ", phrase)[0].strip(" *_")
+            if re.match(r"[~≈<>]?\s*[\d.,]+(?:\s|$)", phrase):
+                continue                  # a bare number is the baseline value, not what was compared with
             if phrase and len(phrase.split()) <= 10 and re.search(r"[A-Za-z0-9]", phrase):
                 return re.sub(r"\s+", " ", phrase)
         return None
@@ -192,7 +347,8 @@ class ClaimBuilder:
                 unit = f"{unit} / {per}"
             if cls == "token_rate":
                 tokens = self.tokens_for(cues, start, end, header_cues)
-        if metric == "relative_change" and value > 0 and (value_max is None or value_max > 0):
+        if metric == "relative_change" and value > 0 and (value_max is None or value_max > 0) \
+                and not _SIGNED.search(q.quote):
             if self.direction(cues, start, end, header_cues) < 0:
                 value, value_max = -value, (None if value_max is None else -value_max)
         baseline = None

@@ -592,7 +592,7 @@ class ConditionResolver:
 def _distinctive(value: float, value_max: float | None = None) -> bool:
     """A figure specific enough that two mentions of it are one measurement (25,000; 11.5%; 6-14x),
     unlike common round ratios (2x, 1.5x, 60%)."""
-    digits = "".join(re.sub(r"[^0-9]", "", f"{abs(v):g}").strip("0") for v in (value, value_max) if v is not None)
+    digits = "".join(re.sub(r"[^0-9]", "", f"{abs(v):g}").lstrip("0") for v in (value, value_max) if v is not None)
     return abs(value) >= 1000 or len(digits) >= 3
 
 

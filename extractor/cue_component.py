@@ -1,7 +1,13 @@
 """spaCy component `benchclaims_cues`: marks the claim cue phrases of `rules/claims.yaml`.
 
 Each match lands in `doc.spans["cues"]` with a label naming its role: `metric:<name>`,
-`change:up`, `change:down`, `change:neutral`, `not_claim`, `tokens:<kind>`, `per:<kind>`, `baseline`, `stop`.
+`change:up`, `change:down`, `change:neutral`, `change_adj:up|down` (only when right before a number),
+`not_claim`, `measure`, `rate_claim`, `limit`, `setting`, `break`, `join`, `tokens:<kind>`, `per:<kind>`,
+`baseline`, `baseline_value:before|after|score`, `count`, `stop`.
+
+A phrase written across a soft line break ("input and\\noutput") still matches, and of two
+overlapping matches with the same role family the longer one is kept ("input and output" is
+total tokens, not input).
 """
 from __future__ import annotations
 
@@ -23,24 +29,72 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["change:up"] = rules.change_up
     labels["change:down"] = rules.change_down
     labels["change:neutral"] = rules.change_neutral
+    labels["change_adj:up"] = rules.change_up_adjacent
+    labels["change_adj:down"] = rules.change_down_adjacent
     labels["not_claim"] = rules.not_claim
+    labels["measure"] = rules.measure_cues
+    labels["rate_claim"] = rules.rate_claim_cues
+    labels["limit"] = rules.limit_cues
+    labels["setting"] = rules.setting_intro
+    labels["break"] = rules.clause_breaks
+    labels["join"] = rules.clause_joins
+    labels["baseline_value:before"] = rules.baseline_value_before
+    labels["baseline_value:after"] = rules.baseline_value_after
+    labels["baseline_value:score"] = rules.baseline_score_before
+    labels["count"] = rules.count_headers
     labels.update({f"tokens:{k}": v for k, v in rules.tokens.items()})
     labels.update({f"per:{k}": v for k, v in rules.per.items()})
     labels["baseline"] = rules.baseline_intro
     labels["stop"] = rules.baseline_stop
-    return labels
+    return {k: v for k, v in labels.items() if v}
+
+
+def family(label: str) -> str:
+    """The role family of a label: `tokens:total` -> `tokens`; `stop` -> `stop`."""
+    return label.split(":", 1)[0]
+
+
+def keep_longest(found: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """Drop a match lying inside a longer match of the same role family."""
+    by_family: dict[str, list[tuple[int, int]]] = {}
+    for label, s, e in found:
+        by_family.setdefault(family(label), []).append((s, e))
+    out = []
+    for label, s, e in found:
+        if any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for s2, e2 in by_family[family(label)]):
+            continue
+        out.append((label, s, e))
+    return out
 
 
 class CueMarker:
     """Marks cue phrases with a case-insensitive PhraseMatcher built from the claim rules."""
 
     def __init__(self, nlp: Language, rules: ClaimRules):
+        self.nlp = nlp
         self.matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
         for label, phrases in cue_labels(rules).items():
             self.matcher.add(label, list(nlp.tokenizer.pipe(phrases)))
 
     def __call__(self, doc: Doc) -> Doc:
-        doc.spans[CUES_KEY] = [Span(doc, s, e, label=m) for m, s, e in self.matcher(doc)]
+        found = [(self.nlp.vocab.strings[m], doc[s].idx, doc[e - 1].idx + len(doc[e - 1]))
+                 for m, s, e in self.matcher(doc)]
+        if "\n" in doc.text:
+            # a line break ends a clause as punctuation does ("dropped by 40%\nThese gains ...")
+            found += [("break", t.idx, t.idx + len(t)) for t in doc if "\n" in t.text]
+            # a soft line break inside a phrase: match again on the text with breaks as spaces
+            flat = self.nlp.make_doc(doc.text.replace("\r", " ").replace("\n", " "))
+            seen = set(found)
+            for m, s, e in self.matcher(flat):
+                hit = (self.nlp.vocab.strings[m], flat[s].idx, flat[e - 1].idx + len(flat[e - 1]))
+                if hit not in seen and "\n" in doc.text[hit[1]:hit[2]]:
+                    found.append(hit)
+        spans = []
+        for label, start, end in sorted(keep_longest(found), key=lambda f: (f[1], f[2], f[0])):
+            span = doc.char_span(start, end, label=label, alignment_mode="expand")
+            if span is not None:
+                spans.append(span)
+        doc.spans[CUES_KEY] = spans
         return doc
 
 

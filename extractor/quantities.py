@@ -25,6 +25,7 @@ SP = r"[ \t\u00a0\u202f\u2009\u2007]"  # horizontal space, including the narrow 
 MK = r"(?:\*{1,3}|_{1,3})"  # emphasis markup around a number
 NL = r"(?:\r?\n(?![ \t]*\r?\n))"  # a soft line break inside a paragraph (never a blank line)
 GAP = rf"(?:{SP}|{MK}|{NL})"
+WS = rf"(?:{SP}|{NL})"  # space inside a unit phrase, a soft line break included ("tok/s per\nGPU")
 WORD_END = r"(?![^\W_])"  # not followed by a letter or digit
 NOT_INSIDE = r"(?<![^\W_])(?<![^\W_]_)(?<![.#\\@\-−])"  # not preceded by a letter, digit, or identifier glue
 TOKEN_DIM = "[token]"
@@ -43,7 +44,7 @@ def _phrase(text: str, case_sensitive: bool, boundary: bool = True) -> str:
     parts = []
     for ch in text:
         if ch == " ":
-            parts.append(f"{SP}+")
+            parts.append(f"{WS}+")
         elif ch == "/":
             parts.append(f"{SP}*/{SP}*")
         else:
@@ -93,7 +94,7 @@ class QuantityFinder:
             if e.spelling.strip() == "/":
                 per_parts.append(f"{SP}*/{SP}*")
             elif e.spelling[:1].isalnum():
-                per_parts.append(f"{SP}+{_phrase(e.spelling, e.case_sensitive)}(?:{SP}+|-)")
+                per_parts.append(f"{WS}+{_phrase(e.spelling, e.case_sensitive)}(?:{WS}+|-)")
             else:
                 per_parts.append(f"{SP}*{_phrase(e.spelling, e.case_sensitive)}{SP}*")
         per = "(?:" + "|".join(sorted(per_parts, key=lambda p: (-len(p), p))) + ")" if per_parts else "(?!)"
@@ -491,15 +492,19 @@ class QuantityFinder:
         if self._series is None or len(hits) < 2:
             return
         groups: list[list[_Hit]] = [[hits[0]]]
+        commas: list[bool] = [False]
         for prev, cur in zip(hits, hits[1:]):
-            if prev.value_max is None and cur.value_max is None and 0 < cur.start - prev.end < 12 \
-                    and "\n" not in text[prev.end:cur.start] and self._series.match(low, prev.end, cur.start):
+            between = text[prev.end:cur.start]
+            if prev.value_max is None and cur.value_max is None and 0 < cur.start - prev.end < 14 \
+                    and not _LINE_START.search(between) and self._series.match(low, prev.end, cur.start):
                 groups[-1].append(cur)
+                commas[-1] = commas[-1] or between.strip(" \t*_") == ","
             else:
                 groups.append([cur])
-        for g in groups:
-            if len(g) < 2:
-                continue
+                commas.append(False)
+        for g, comma in zip(groups, commas):
+            if len(g) < 2 or (comma and len(g) < 3):
+                continue     # "at batch 64, 5,000 tok/s" is no series: a comma list needs three numbers
             last = g[-1]
             if last.info.unit != DIMENSIONLESS and all(h.info.unit == DIMENSIONLESS and not h.surface for h in g[:-1]):
                 for h in g[:-1]:
@@ -534,6 +539,7 @@ class _Hit:
 
 
 _DIGITS = re.compile(r"[0-9]+")
+_LINE_START = re.compile(r"\n[ \t]*(?:\n|[-*+|#>]|\d+[.)][ \t])")  # a new line that starts a new block or item
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 

@@ -27,9 +27,30 @@ class Header:
     cls: str | None = None
     cues: list[Cue] = field(default_factory=list)
 
+    @property
+    def counts(self) -> bool:
+        """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results."""
+        return self.cls is None and any(c.label == "count" for c in self.cues)
+
 
 def _text(d: Document, c: Cell | None) -> str:
     return re.sub(r"\s+", " ", d.view[c.start:c.end]).strip() if c else ""
+
+
+# a result cell starts with its number (markup, a sign or an approximation mark may come first)
+_LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
+
+
+def lead_in(d: Document, table: Table) -> str:
+    """The table's caption and the paragraph right before it (which often names what it measures)."""
+    parts = []
+    if table.caption is not None:
+        parts.append(d.view[table.caption.start:table.caption.end])
+    before = [b for b in d.blocks if b.end <= table.start and b.kind in ("paragraph", "caption", "list_item")
+              and table.start - b.end <= 400 and b.section == table.section]
+    if before:
+        parts.append(d.view[before[-1].start:before[-1].end])
+    return re.sub(r"\s+", " ", " ".join(parts)).strip()
 
 
 class TableReader:
@@ -60,6 +81,17 @@ class TableReader:
             h.cls, h.unit = "score", "dimensionless"
         return h
 
+    def lead_header(self, text: str) -> Header:
+        """What a table's caption or lead-in paragraph says about bare cells: only an accuracy metric
+        ("accuracy on GSM8K") makes them scores."""
+        if not text:
+            return Header("")
+        (_, cues), = list(self.x.analyse([text], [0]))
+        h = Header(text, cues=[c for c in cues if c.label == "metric:accuracy"])
+        if h.cues:
+            h.cls, h.unit = "score", "dimensionless"
+        return h
+
     def claims(self, d: Document) -> list[tuple[Claim, Unit]]:
         out: list[tuple[Claim, Unit]] = []
         for t, table in enumerate(d.tables):
@@ -86,6 +118,7 @@ class TableReader:
         if not cells:
             return []
         group_info = {g: self.header(g) for g in sorted({cell[3] for cell in cells if cell[3]})}
+        lead: Header | None = None
         analysed = self.x.analyse([d.view[c.start:c.end] for c, *_ in cells], [c.start for c, *_ in cells])
         out: list[tuple[Claim, Unit]] = []
         for (c, col, row_info, grp, row_head, r), (qs, cues) in zip(cells, analysed):
@@ -94,17 +127,28 @@ class TableReader:
             header_cues = [cue for h in headers for cue in h.cues]
             context = ClaimContext(section=d.section_path(table.section), block="table",
                                    row_header=row_head or None, column_header=col.text if col else None)
+            if any(h.counts for h in headers):
+                continue
+            cell_text = d.view[c.start:c.end]
             for i, q in enumerate(qs):
                 cls = unit_class(q.unit)
                 unit = q.unit
                 if cls is None:
-                    if i > 0:
-                        continue
+                    if i > 0 or not _LEADS_WITH_NUMBER.match(cell_text):
+                        continue      # a number inside a note or a command, not the cell's value
                     h = next((h for h in headers if h.cls), None)
+                    if h is None:
+                        if lead is None:
+                            lead = self.lead_header(lead_in(d, table))
+                        h = lead if lead.cls else None
                     if h is None:
                         continue
                     cls, unit = h.cls, h.unit
                     q = q.model_copy(update={"unit": unit})
+                    if h is lead:
+                        header_cues = header_cues + lead.cues
+                if cls == "ratio" and q.value == 1 and q.value_max is None:
+                    continue          # the 1.00x row is the baseline itself
                 metric = self.x.builder.metric_for(q, cls, cues, q.span[0], q.span[1], header_cues)
                 if metric is None:
                     continue
