@@ -322,7 +322,7 @@ class ClaimBuilder:
         after = [c for c in cues if c.label == "baseline" and c.start >= end and c.start - end <= 80]
         stops = sorted(c.start for c in cues if c.label == "stop")
         lead = [c for c in cues if c.label == "baseline" and c.start - unit_start <= 2 and c.end <= start]
-        for c in (after[:1] or lead[:1]):
+        for c in after[:1] + lead[:1]:
             limit = next((s for s in stops if s >= c.end + 1), None)
             stop = min(x for x in (limit, c.end + 80, len(text) + base) if x is not None)
             phrase = text[c.end - base:stop - base]

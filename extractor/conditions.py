@@ -16,6 +16,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from extractor.headlines import same_figure
+from extractor.claim_rules import load_claim_rules
 from extractor.condition_rules import ScopeRules, WhereRules, load_scope_rules, load_where_rules
 from extractor.ingest import Document
 from extractor.mentions import Mention, MentionFinder, infer_k_base
@@ -23,6 +24,10 @@ from extractor.records import CONDITIONS, Claim, Condition
 from extractor.segment import Unit
 
 KIND_TO_CONDITION = {"engine": "engine_version"}
+RATIO_OBJECT_CHARS = 40
+# Metric families whose figures a caption may name ("max throughput", "1st token latency").
+FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency", "tpot": "latency",
+            "itl": "latency", "e2e_latency": "latency", "latency": "latency"}
 BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
@@ -108,6 +113,13 @@ class ConditionResolver:
         self.baseline_tail = self.scopes.baseline_tail()
         self.bench_command = re.compile(self.scopes.benchmark_command, re.I)
         self.bare_version = re.compile(self.scopes.bare_version)
+        cues = load_claim_rules(rules_dir).metric_cues
+        self.family_cues = {}
+        for family in set(FAMILIES.values()):
+            phrases = sorted({p for m, f in FAMILIES.items() if f == family for p in cues.get(m, [])}, key=len,
+                             reverse=True)
+            self.family_cues[family] = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, phrases)) + r")(?!\w)",
+                                                  re.I)
         self.supporting = {_norm(e) for e in self.scopes.supporting_engines}
         self.composite = set(self.scopes.composite)
         self.offer_rx = {name: {k: re.compile(v) for k, v in o.model_dump().items() if v}
@@ -182,6 +194,25 @@ class ConditionResolver:
         ctx.groups = self._groups(d)
         ctx.index()
         return ctx
+
+    def _ratio_family(self, d: Document, claim: Claim) -> str | None:
+        """What a speed-up or change is of, when the words right after it say ("4.4x faster 1st token
+        latency" is about latency)."""
+        if claim.metric not in ("speedup", "relative_change"):
+            return None
+        after = d.view[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]
+        hits = [(rx.search(after), f) for f, rx in self.family_cues.items()]
+        hits = [(m.start(), f) for m, f in hits if m]
+        return min(hits)[1] if hits else None
+
+    def _caption_fits(self, d: Document, block: int, family: str | None) -> bool:
+        """A caption that names what its figure shows ("1st token latency") describes claims of that kind
+        only; one naming nothing, or a claim of no such kind, fits any."""
+        if family is None:
+            return True
+        text = d.view[d.blocks[block].start:d.blocks[block].end]
+        named = {f for f, rx in self.family_cues.items() if rx.search(text)}
+        return not named or family in named
 
     def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
         """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""
@@ -309,7 +340,9 @@ class ConditionResolver:
         section = unit.section
         siblings = self._sibling_items(d, unit.block)
         if section is not None:
-            levels.append(("figure_caption", [x for x in ctx.captions.get(section, []) if x.block != unit.block]))
+            family = FAMILIES.get(claim.metric) or self._ratio_family(d, claim)
+            levels.append(("figure_caption", [x for x in ctx.captions.get(section, []) if x.block != unit.block
+                                              and self._caption_fits(d, x.block, family)]))
         # the claim's section and the lead text of the sections above it, up to the claim: set-up is
         # stated before the results it governs; other items of the claim's list are parallel statements
         chain = self._ancestors(d, section) or [None]

@@ -400,6 +400,10 @@ class MentionFinder:
     def _pattern_mentions(self, cp: CompiledPattern, m: re.Match[str], k_base: int | None) -> list[Mention]:
         e = cp.entry
         g = {k: v for k, v in m.groupdict().items() if v is not None}
+        # alternatives of one pattern name their text group text, text2, text3...
+        tname = next((k for k in sorted(g) if k.startswith("text") and k[4:].isdigit() or k == "text"), None)
+        if tname:
+            g["text"] = g[tname]
         span = m.span()
         quote = m.group(0)
         name = e.name
@@ -415,7 +419,7 @@ class MentionFinder:
                 if isinstance(value, str) and "{" in value:
                     value = render_id(value, m) or quote
                 if "text" in g:
-                    span, quote = m.span("text"), g["text"]
+                    span, quote = m.span(tname), g["text"]
             elif "min" in g and "max" in g:
                 lo, hi = (int(x) for x in lengths([g["min"], g["max"]], k_base))
                 if hi <= lo:
@@ -446,7 +450,7 @@ class MentionFinder:
                     value = int(value)
             elif "text" in g:
                 value = re.sub(r"\s+", " ", g["text"].strip())
-                span = m.span("text")
+                span = m.span(tname)
                 quote = g["text"]
             else:
                 value = re.sub(r"\s+", " ", quote.strip())

@@ -17,6 +17,7 @@ from extractor.ingest.structure import CAPTION, attach_captions, finish_sections
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
 _PIPE = re.compile(r"(?<!\\)\|")
 _IMAGE = re.compile(r"!\[(?P<alt>[^\]\n]*)\]\((?P<src>[^)\s]*)[^)\n]*\)")
+CAPTION_MAX = 300  # a caption under a figure is one short line; a long paragraph after it is body text
 _IMG_TAG = re.compile(r"<img\b[^>]*>", re.I)
 _ATTR = re.compile(r"""(?P<name>[\w:-]+)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
 # A paragraph set in small print or as a caption element right under a figure or table is its caption.
@@ -175,7 +176,8 @@ def parse(text: str, name: str) -> Document:
                 text.count("\n", blocks[-1].end, start) <= 3
             if CAPTION.match(view[s:e]) or (images and images[-1].start >= start and images[-1].end >= start + e) \
                     or (kind == "paragraph" and (_CAPTION_WRAP.match(text[start:end])
-                                                 or (after_figure and blocks[-1].kind == "image"))):
+                                                 or (after_figure and blocks[-1].kind == "image"
+                                                     and e - s <= CAPTION_MAX and "\n" not in view[s:e]))):
                 kind = "caption"
             blocks.append(Block(kind=kind, start=start + s, end=start + e, section=current))
         elif t in ("fence", "code_block"):
