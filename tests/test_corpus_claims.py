@@ -415,17 +415,10 @@ POSTS: dict[str, Post] = {
 # Expectations the extractor does not meet yet (ids of test cases). Red on purpose: each is an
 # analyst-true expectation. Move an id out of here when the extractor starts meeting it.
 KNOWN_GAPS: frozenset[str] = frozenset({
-    # setup-section-h200.md: datasheet bandwidth quoted as background becomes a claim; 'concurrency held
-    #   at 64' in the setup list is not read
-    'setup-section-h200.md::absent-quote::4.8 TB/s',
-    'setup-section-h200.md::absent-quote::3.35 TB/s',
-    'setup-section-h200.md::absent-value::4.8 terabyte/second',
-    'setup-section-h200.md::absent-value::3.35 terabyte/second',
+    # setup-section-h200.md: 'concurrency held at 64' in the setup list is not read
     'setup-section-h200.md::cond::throughput=4812 token/second::batch_or_concurrency=stated:64',
-    # two-isl-ambiguous.md: 'improved throughput by 22%' gets a negative sign; conditions of the
-    #   untitled intro paragraph are not applied; an ISL stated twice is 'not stated' instead of
-    #   ambiguous
-    'two-isl-ambiguous.md::claim::relative_change=22 percent',
+    # two-isl-ambiguous.md: conditions of the untitled intro paragraph are not applied; an ISL stated
+    #   twice is 'not stated' instead of ambiguous
     'two-isl-ambiguous.md::cond::throughput=9640 token/second::output_length=stated:256',
     'two-isl-ambiguous.md::cond::throughput=9640 token/second::batch_or_concurrency=stated:128',
     'two-isl-ambiguous.md::cond::throughput=9640 token/second::engine_version=stated:0.4.6',
@@ -433,33 +426,18 @@ KNOWN_GAPS: frozenset[str] = frozenset({
     'two-isl-ambiguous.md::cond::relative_change=22 percent::input_length=unrecoverable',
     'two-isl-ambiguous.md::cond::relative_change=22 percent::output_length=stated:256',
     'two-isl-ambiguous.md::cond::relative_change=22 percent::model=stated:Qwen2.5-72B',
-    'two-isl-ambiguous.md::cond::relative_change=22 percent::hardware=stated:MI300X',
     'two-isl-ambiguous.md::cond::itl=35 millisecond::input_length=unrecoverable',
-    # sweep-pareto-figure.md: the 'How we measured' section is not taken as a setup section (sweep
-    #   range, ISL/OSL, version, precision)
+    # sweep-pareto-figure.md: the sweep range of the 'How we measured' section is not read
     'sweep-pareto-figure.md::cond::throughput=21500 token/second/node::batch_or_concurrency=stated:[16, 512]',
-    'sweep-pareto-figure.md::cond::throughput=21500 token/second/node::input_length=stated:2048',
-    'sweep-pareto-figure.md::cond::throughput=21500 token/second/node::output_length=stated:256',
-    'sweep-pareto-figure.md::cond::throughput=21500 token/second/node::engine_version=stated:0.17',
-    'sweep-pareto-figure.md::cond::throughput=21500 token/second/node::precision=stated:FP8',
-    # html-full-page.html: spelled-out 'three times' in the <h1>; the '&times;' entity cuts the
-    #   baseline; batch/ISL/OSL/precision phrasings of the Configuration section are not read; the
+    # html-full-page.html: '3.1x the output throughput of H100' names its baseline with 'of'; the
     #   measured hardware is called ambiguous though H100 is the baseline
-    'html-full-page.html::claim::speedup=3 x',
     'html-full-page.html::attrs::speedup=3.1 x',
-    'html-full-page.html::cond::throughput=1930 token/second/gpu::batch_or_concurrency=stated:96',
-    'html-full-page.html::cond::throughput=1930 token/second/gpu::input_length=stated:1800',
-    'html-full-page.html::cond::throughput=1930 token/second/gpu::output_length=stated:350',
-    'html-full-page.html::cond::throughput=1930 token/second/gpu::precision=stated:FP8',
     'html-full-page.html::cond::speedup=3.1 x::hardware=stated:B200',
-    # html-results-table.html: 'costs 31% of output throughput' is a decrease; the HTML <caption> and
-    #   the row's batch/ISL cells do not reach its claims; 'at batch 256' in the claim sentence
-    'html-results-table.html::claim::relative_change=-31 percent',
+    # html-results-table.html: the HTML <caption> and the row's batch/ISL cells do not reach its claims;
+    #   'at batch 256' in the claim sentence
     'html-results-table.html::cond::throughput=7315 token/second::batch_or_concurrency=stated:64',
     'html-results-table.html::cond::throughput=7315 token/second::output_length=stated:128',
     'html-results-table.html::cond::throughput=7315 token/second::model=stated:Llama-3.1-8B',
-    'html-results-table.html::cond::throughput=7315 token/second::engine_version=stated:0.4.6',
-    'html-results-table.html::cond::throughput=7315 token/second::precision=stated:BF16',
     'html-results-table.html::cond::throughput=14880 token/second::batch_or_concurrency=stated:256',
     # html-malformed.html: ingest masks the whole page (mixed-case <TITLE>...</title> is never closed),
     #   so no claim at all
@@ -473,81 +451,39 @@ KNOWN_GAPS: frozenset[str] = frozenset({
     'html-malformed.html::cond::throughput=52300 token/second::batch_or_concurrency=stated:512',
     'html-malformed.html::cond::throughput=52300 token/second::engine_version=stated:0.8.3',
     'html-malformed.html::cond::throughput=52300 token/second::warmup=stated:no warm-up',
-    # plain-text-latency.txt: dotted key/value lines ('TTFT p99 ..... 61 ms') get the wrong metric or
-    #   none; 'end to end' is not e2e_latency; the load setting '4 req/s' becomes a claim; the heading
-    #   'Scenario A: single stream' does not scope its claims
+    # plain-text-latency.txt: dotted key/value lines ('TTFT p99 ..... 61 ms') are cut into sentences at
+    #   the dot leaders, so values get the next line's metric or none; the heading 'Scenario A: single
+    #   stream' does not scope its claims
     'plain-text-latency.txt::claim::ttft=61 millisecond',
     'plain-text-latency.txt::claim::itl=6.9 millisecond',
-    'plain-text-latency.txt::claim::e2e_latency=0.92 second',
     'plain-text-latency.txt::claim::e2e_latency=2.7 second',
     'plain-text-latency.txt::claim::tpot=9.4 millisecond',
-    'plain-text-latency.txt::absent-value::4 request/second',
     'plain-text-latency.txt::cond::ttft=23 millisecond::scenario=stated:single stream',
     'plain-text-latency.txt::cond::e2e_latency=2.7 second::scenario=stated:fixed request rate',
     'plain-text-latency.txt::cond::e2e_latency=2.7 second::batch_or_concurrency=stated:4',
-    # plain-text-cost.txt: '40% cheaper' is not a signed relative change; hourly list prices become cost
-    #   claims; the claim sentence's own hardware (MI300X vs H100) is called ambiguous; the 'Inputs.'
-    #   paragraph's conditions are not applied
-    'plain-text-cost.txt::claim::relative_change=-40 percent',
-    'plain-text-cost.txt::attrs::relative_change=-40 percent',
-    'plain-text-cost.txt::absent-quote::$2.10',
-    'plain-text-cost.txt::absent-quote::$2.49',
-    'plain-text-cost.txt::absent-value::2.1 any',
-    'plain-text-cost.txt::absent-value::2.49 any',
+    # plain-text-cost.txt: the claim sentence's own hardware (MI300X vs H100) is called ambiguous; the
+    #   'Inputs.' paragraph's conditions are not applied
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::hardware=stated:MI300X',
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::engine_version=stated:0.7.3',
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::batch_or_concurrency=stated:64',
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::precision=stated:FP8',
-    # suffixes-and-words.md: '__3x__' emphasis; 'combined input and output' is total tokens; conditions
-    #   of the intro paragraph
-    'suffixes-and-words.md::claim::speedup=3 x',
-    'suffixes-and-words.md::attrs::throughput=25000 token/second',
+    # suffixes-and-words.md: conditions of the intro paragraph
     'suffixes-and-words.md::cond::throughput=25000 token/second::hardware=stated:H100',
     'suffixes-and-words.md::cond::throughput=25000 token/second::engine_version=stated:0.4.3',
     'suffixes-and-words.md::cond::speedup=3 x::batch_or_concurrency=stated:8',
-    # ranges-and-qualifiers.md: baseline cut at the first dot ('v0'); 'end to end' metric; 'dropped by
-    #   more than 30%' sign; hardware from '4-8 H100 GPUs' in the intro
-    'ranges-and-qualifiers.md::attrs::speedup=1.1..2.4 x',
-    'ranges-and-qualifiers.md::claim::e2e_latency=0.8 second',
-    'ranges-and-qualifiers.md::attrs::e2e_latency=0.8 second',
-    'ranges-and-qualifiers.md::claim::relative_change=-30 percent',
-    'ranges-and-qualifiers.md::attrs::relative_change=-30 percent',
+    # ranges-and-qualifiers.md: hardware from '4-8 H100 GPUs' in the intro
     'ranges-and-qualifiers.md::cond::speedup=1.1..2.4 x::hardware=stated:H100',
-    # version-compare-docker.md: the summary's '+17%' gets a negative sign; the baseline of '17% more'
-    #   is cut to 'v0'; in '2,038 instead of 1,742 output TPS' the unit goes to the baseline only;
-    #   precision in a 'What we ran' section
-    'version-compare-docker.md::attrs::relative_change=17 percent',
-    'version-compare-docker.md::cond::relative_change=17 percent::precision=stated:BF16',
-    'version-compare-docker.md::claim::relative_change=17 percent (summary)',
-    'version-compare-docker.md::claim::throughput=2038 token/second (text)',
-    'version-compare-docker.md::attrs::throughput=2038 token/second (text)',
-    # recipe-repo-command.md: 'input and output together' is total tokens; 'vLLM nightly-<hash>' not
-    #   read as an engine version
-    'recipe-repo-command.md::attrs::throughput=38400 token/second',
+    # recipe-repo-command.md: 'vLLM nightly-<hash>' not read as an engine version
     'recipe-repo-command.md::cond::throughput=38400 token/second::engine_version=stated:nightly-4e8a91c',
-    # mlperf-offline-server.md: 'tokens/s per GPU' after 'or about'; ROUGE-1 accuracy; scenario latency
-    #   constraints become claims; intro-paragraph conditions (engine name and version split by a line
+    # mlperf-offline-server.md: intro-paragraph conditions (engine name and version split by a line
     #   break, dataset, precision)
-    'mlperf-offline-server.md::claim::throughput=4280 token/second/gpu',
-    'mlperf-offline-server.md::attrs::throughput=4280 token/second/gpu',
-    'mlperf-offline-server.md::claim::accuracy=44.3 dimensionless',
-    'mlperf-offline-server.md::absent-value::2 second',
-    'mlperf-offline-server.md::absent-value::200 millisecond',
     'mlperf-offline-server.md::cond::throughput=34250 token/second::engine_version=stated:0.6.2',
     'mlperf-offline-server.md::cond::throughput=34250 token/second::dataset=stated:OpenOrca',
     'mlperf-offline-server.md::cond::throughput=34250 token/second::precision=stated:FP8',
     # figure-caption-footnote.md: '2k' read as 2000 although the post's other lengths are powers of two
     'figure-caption-footnote.md::cond::throughput=2940 token/second/gpu::input_length=stated:2048',
-    # quantization-accuracy-memory.md: 'save 37.5 GB per GPU' missed; '+28% throughput' read as memory;
-    #   datasheet 8 TB/s, '8-shot' and 'Llama 3.1' become claims; engine/precision from the intro and
-    #   the claim sentence
-    'quantization-accuracy-memory.md::claim::memory=37.5 gigabyte/gpu',
-    'quantization-accuracy-memory.md::claim::relative_change=28 percent',
-    'quantization-accuracy-memory.md::absent-quote::8 TB/s',
-    'quantization-accuracy-memory.md::absent-value::8 any',
-    'quantization-accuracy-memory.md::absent-value::3.1 any',
+    # quantization-accuracy-memory.md: engine version from the intro
     'quantization-accuracy-memory.md::cond::accuracy=95.1 percent::engine_version=stated:0.20',
-    'quantization-accuracy-memory.md::cond::accuracy=95.1 percent::precision=stated:NVFP4',
 })
 
 
