@@ -34,6 +34,7 @@ class ScopeRules(_Strict):
     baseline_cues: list[str] = Field(default_factory=list)
     benchmark_command: str = r"bench|perf|loadgen|lm_eval"
     bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
+    external_cues: list[str] = Field(default_factory=list)
     feature_link_score: float = Field(default=85, ge=50, le=100)
 
     @field_validator("benchmark_command", "bare_version")
@@ -117,6 +118,7 @@ class WhereRules(_Strict):
     why: dict[str, str]
     sweep_note: str
     sweep_note_no_figure: str
+    external_where: str = "the source the post cites for this result: {source}"
 
     @field_validator("offers")
     @classmethod
@@ -142,7 +144,7 @@ class WhereRules(_Strict):
     @field_validator("why")
     @classmethod
     def _why(cls, v: dict[str, str]):
-        for key in ("absent", "ambiguous", "no_version", "chart_only"):
+        for key in ("absent", "ambiguous", "no_version", "chart_only", "external"):
             if key not in v:
                 raise ValueError(f"missing why-wording {key!r}")
         return v

@@ -113,6 +113,9 @@ class ConditionResolver:
         self.baseline_tail = self.scopes.baseline_tail()
         self.bench_command = re.compile(self.scopes.benchmark_command, re.I)
         self.bare_version = re.compile(self.scopes.bare_version)
+        cue_words = sorted(map(re.escape, self.scopes.external_cues), key=len, reverse=True)
+        self.external_cue = re.compile(rf"(?<!\w)(?:{'|'.join(cue_words)})(?!\w)", re.I) if cue_words \
+            else re.compile(r"(?!)")
         cues = load_claim_rules(rules_dir).metric_cues
         self.family_cues = {}
         for family in set(FAMILIES.values()):
@@ -293,9 +296,17 @@ class ConditionResolver:
     # -- per claim -------------------------------------------------------------
     def resolve(self, ctx: DocContext, claim: Claim, unit: Unit) -> dict[str, Condition]:
         levels = self._levels(ctx, claim, unit)
+        source = self._external_source(ctx, claim, unit)
+        if source:
+            # a result the post cites from elsewhere: only what its own sentence says is stated here
+            levels = levels[:1]
         out: dict[str, Condition] = {}
         for name in CONDITIONS:
             out[name] = self._condition(ctx, claim, name, levels)
+            if source and out[name].status == "unrecoverable":
+                out[name] = Condition(status="unrecoverable",
+                                      where=self.where.external_where.format(source=source),
+                                      why=self.where.why["external"].format(source=source))
         hw = out["hardware"]
         if out["gpu_count"].status == "unrecoverable" and hw.status == "stated" and hw.count:
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
@@ -372,6 +383,29 @@ class ConditionResolver:
             fm += ctx.between(*d.title_span)
         levels.append(("front_matter", fm))
         return levels
+
+    def _external_source(self, ctx: DocContext, claim: Claim, unit: Unit) -> str | None:
+        """The link a post gives as the source of a result it reports from elsewhere ("According to the
+        benchmark results ... learn more in the xgrammar blog post: <link>"), for the claim's paragraph or,
+        for a highlight bullet, the paragraph of its section that gives the same figure."""
+        d = ctx.d
+        blocks = [unit.block] if unit.block >= 0 else []
+        linked = self._linked_section(d, claim, unit)
+        if linked is not None:
+            sec = d.sections[linked]
+            number = re.escape(re.sub(r"\.0$", "", f"{abs(claim.value):g}"))
+            blocks += [i for i, b in enumerate(d.blocks) if sec.start <= b.start < sec.body_end
+                       and re.search(rf"(?<![\d.]){number}(?![\d])", d.view[b.start:b.end])]
+        for i in blocks:
+            b = d.blocks[i]
+            if not self.external_cue.search(d.view, b.start, b.end):
+                continue
+            span_end = d.blocks[i + 1].end if i + 1 < len(d.blocks) else b.end
+            link = next((ln.target for ln in d.links if b.start <= ln.start < span_end
+                         and ln.target.startswith(("http://", "https://"))), None)
+            if link:
+                return link
+        return None
 
     def _linked_section(self, d: Document, claim: Claim, unit: Unit) -> int | None:
         """For a headline claim in a list item ("Cache-aware load balancer: up to 1.9x ..."), the section

@@ -224,6 +224,25 @@ def _blocks(text: str, max_len: int = 4000) -> list[tuple[int, int]]:
     return res
 
 
+def _trie_regex(words: list[str]) -> str:
+    """An alternation matching the longest of `words` at a position (branches share prefixes)."""
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return emit(trie)
+
+
 def _int_list(s: str) -> list[int]:
     return [int(x.replace(",", "")) for x in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", s)]
 
@@ -249,14 +268,11 @@ class MentionFinder:
             if isinstance(t, CompiledPattern) and t.entry.kind in ("io_length", "input_length", "output_length"))
         # shortest cues first; a cue is skipped when a shorter cue inside it is absent
         self._cue_index = dict(sorted(self._cue_index.items(), key=lambda kv: (len(kv[0]), kv[0])))
-        self._cue_parent: dict[str, str] = {}
-        for cue in self._cue_index:
-            for other in self._cue_index:
-                if len(other) >= len(cue):
-                    break
-                if other in cue:
-                    self._cue_parent[cue] = other
-                    break
+        # one scan for every cue: at each position the longest cue starting there, whose cue
+        # prefixes start there too (a trie-shaped alternation, so a position costs one branch)
+        self._cue_scan = re.compile(f"(?=({_trie_regex(list(self._cue_index))}))") if self._cue_index else None
+        self._prefix_tasks: dict[str, tuple[int, ...]] = {}
+        self._last: tuple[str, list[tuple[int, int]], dict[int, list[int]], dict[int, list]] | None = None
 
     # -- public --
     def find(self, text: str, offset: int = 0, k_base: int | None = None) -> list[Mention]:
@@ -278,39 +294,69 @@ class MentionFinder:
         return out
 
     def _matches(self, text: str, only: frozenset[int] | None = None):
-        """(task, match) pairs, tasks in rule order. Prefilter: every cue word is looked
-        up in the lowercased text (skipped when a shorter cue inside it is absent); a task
-        then runs only over the blocks (paragraphs) holding one of its cues."""
-        low = text.lower()
-        blocks = _blocks(text)
-        starts = [b[0] for b in blocks]
-        todo: dict[int, set[int]] = {}
-        absent: set[str] = set()
-        for cue, ids in self._cue_index.items():
-            parent = self._cue_parent.get(cue)
-            if parent is not None and parent in absent:
-                absent.add(cue)
-                continue
-            if only is not None and not any(t in only for t in ids):
-                continue
-            i = low.find(cue)
-            if i == -1:
-                absent.add(cue)
-            while i != -1:
-                b = bisect_right(starts, i) - 1
-                for t in ids:
-                    todo.setdefault(t, set()).add(b)
-                i = low.find(cue, blocks[b][1])
-        for t in self._always:
-            todo[t] = set(range(len(blocks)))
-        for t in sorted(todo):
+        """(task, match) pairs, tasks in rule order. Prefilter: a task runs only over the blocks
+        (paragraphs) in which one of its cue words starts (lowercased text). The prefilter and
+        the matches of tasks already run are kept for the last text (`infer_k_base` then `find`
+        read the same view)."""
+        last = self._last
+        if last is not None and last[0] is text:
+            _, blocks, todo, done = last
+        else:
+            blocks = _blocks(text)
+            todo = self._todo(text, blocks)
+            done = {}
+            self._last = (text, blocks, todo, done)
+        for t, bs in todo.items():
             if only is not None and t not in only:
                 continue
+            found = done.get(t)
+            if found is None:
+                rx = self._tasks[t].rx
+                found = [m for b in bs for m in rx.finditer(text, *blocks[b]) if m.end() > m.start()]
+                done[t] = found
             task = self._tasks[t]
-            for b in sorted(todo[t]):
-                for m in task.rx.finditer(text, *blocks[b]):
-                    if m.end() > m.start():
-                        yield task, m
+            for m in found:
+                yield task, m
+
+    def _todo(self, text: str, blocks: list[tuple[int, int]]) -> dict[int, list[int]]:
+        """Task index -> sorted indices of the blocks holding one of its cues (tasks in rule order)."""
+        sets: dict[int, set[int]] = {}
+        low = text.lower()
+        if len(low) == len(text) and self._cue_scan is not None:
+            bi, nb = 0, len(blocks)
+            seen: set[tuple[str, int]] = set()
+            for m in self._cue_scan.finditer(low):
+                i = m.start()
+                while bi + 1 < nb and blocks[bi + 1][0] <= i:
+                    bi += 1
+                key = (m.group(1), bi)
+                if key in seen:
+                    continue
+                seen.add(key)
+                for t in self._prefix_tasks_of(key[0]):
+                    sets.setdefault(t, set()).add(bi)
+        else:  # lowercasing changed the length ("İ"): offsets in `low` are not those of `text`
+            starts = [b[0] for b in blocks]
+            for cue, ids in self._cue_index.items():
+                i = low.find(cue)
+                while i != -1:
+                    b = bisect_right(starts, i) - 1
+                    for t in ids:
+                        sets.setdefault(t, set()).add(b)
+                    i = low.find(cue, blocks[b][1])
+        for t in self._always:
+            sets[t] = set(range(len(blocks)))
+        return {t: sorted(sets[t]) for t in sorted(sets)}
+
+    def _prefix_tasks_of(self, longest: str) -> tuple[int, ...]:
+        """Tasks of `longest` and of every cue that is a prefix of it."""
+        ids = self._prefix_tasks.get(longest)
+        if ids is None:
+            found: set[int] = set()
+            for n in range(len(longest) + 1):
+                found.update(self._cue_index.get(longest[:n], ()))
+            ids = self._prefix_tasks[longest] = tuple(sorted(found))
+        return ids
 
     def canonical(self, kind: str, surface: str) -> str | None:
         """Canonical name for `surface` as `kind` (None when unknown)."""

@@ -17,6 +17,7 @@ from extractor import cue_component as _cues  # noqa: F401  (registers the facto
 from extractor import quantity_component as _quantities  # noqa: F401  (registers the factory)
 from extractor.claim_rules import load_claim_rules
 from extractor.claims import ClaimBuilder, Cue, unit_class
+from extractor.cue_component import cue_labels, family
 from extractor.caveats import CaveatReader
 from extractor.conditions import ConditionResolver
 from extractor.headlines import HeadlineMarker, front_matter_units
@@ -42,6 +43,8 @@ class Extractor:
         self.nlp.add_pipe("benchclaims_quantities", config={"rules_dir": str(rules_dir)})
         self.nlp.add_pipe("benchclaims_cues", config={"rules_dir": str(rules_dir)})
         self.builder = ClaimBuilder(self.claim_rules)
+        self.quantity_finder = self.nlp.get_pipe("benchclaims_quantities").finder
+        self.metric_words = _first_words(self.nlp, cue_labels(self.claim_rules))
         self.abbreviations = frozenset(a.lower() for a in self.claim_rules.abbreviations)
         words = _quantities.number_words(rules_dir)
         self.candidate = re.compile(_CANDIDATE_FALLBACK + (rf"|\b(?:{'|'.join(map(re.escape, words))})\b"
@@ -56,12 +59,34 @@ class Extractor:
         return cls(Path(rules_dir) if rules_dir else default_rules_dir())
 
     # -- the spaCy pass ------------------------------------------------------------
-    def analyse(self, texts: list[str], offsets: list[int]):
-        """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets."""
-        for sdoc, base in zip(self.nlp.pipe(texts), offsets):
+    def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None):
+        """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets. `found`: the
+        quantities the quantity finder already found in each piece (offsets within the piece)."""
+        docs = texts if found is None else [self._doc_with(t, qs) for t, qs in zip(texts, found)]
+        for sdoc, base in zip(self.nlp.pipe(docs), offsets):
             qs = [_shift(q, base) for q in _quantities.quantities_of(sdoc)]
             cues = [Cue(s.label_, base + s.start_char, base + s.end_char) for s in sdoc.spans["cues"]]
             yield qs, cues
+
+    def _doc_with(self, text: str, found: list[QuantityRecord]):
+        sdoc = self.nlp.make_doc(text)
+        sdoc.user_data[_quantities.PRECOMPUTED] = found
+        return sdoc
+
+    def may_claim(self, text: str, found: list[QuantityRecord]) -> bool:
+        """Whether a piece with these quantities can hold a claim: a quantity with a unit class, or a
+        bare number that `bare_class` would take with every metric cue the piece may hold right by it."""
+        near: list[str] | None = None
+        for q in found:
+            if unit_class(q.unit) is not None:
+                return True
+            if near is None:
+                low = text.lower()
+                near = sorted({label for word, labels in self.metric_words.items() if word in low
+                               for label in labels})
+            if near and self.builder.bare_class(q, [Cue(label, q.span[0], q.span[1]) for label in near]):
+                return True
+        return False
 
     def extract(self, text: str, *, doc: str, fmt: str, path: str | None, sha256: str) -> DocumentRecord:
         d = ingest(text, doc, fmt)
@@ -90,8 +115,12 @@ class Extractor:
         pieces: list[tuple[Unit, str]] = [(u, d.view[u.start:u.end]) for u in prose]
         pieces += [(u, d.text[u.start:u.end]) for u in fm]
         pieces = [(u, t) for u, t in pieces if self.candidate.search(t)]
+        # spaCy runs only where the quantity finder saw something that can be a claim
+        found = [self.quantity_finder.find(t) for _, t in pieces]
+        keep = [i for i, (_, t) in enumerate(pieces) if self.may_claim(t, found[i])]
+        pieces, found = [pieces[i] for i in keep], [found[i] for i in keep]
         out: list[tuple[Claim, Unit]] = []
-        analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces])
+        analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces], found)
         for (u, t), (qs, cues) in zip(pieces, analysed):
             context = ClaimContext(section=d.section_path(u.section), block=u.kind)
             for q in qs:
@@ -105,6 +134,20 @@ class Extractor:
                 claim.quote = d.text[claim.span[0]:claim.span[1]]
                 out.append((claim, u))
         return out
+
+
+def _first_words(nlp, labels: dict[str, list[str]]) -> dict[str, set[str]]:
+    """Lowercased first token of each metric cue phrase -> its labels (a phrase can match only where
+    its first token is in the text; a first token that is blank or not ASCII is always "there")."""
+    words: dict[str, set[str]] = {}
+    for label, phrases in labels.items():
+        if family(label) != "metric":
+            continue
+        for sdoc in nlp.tokenizer.pipe(phrases):
+            if len(sdoc):
+                w = sdoc[0].lower_
+                words.setdefault(w if w.strip() and w.isascii() else "", set()).add(label)
+    return words
 
 
 def _inside(spans: list[tuple[int, int]], span: tuple[int, int]) -> bool:

@@ -3,6 +3,10 @@
 Results go to ``doc.spans["quantities"]`` (character spans snapped outward to tokens);
 each span's ``span._.quantity`` holds its `QuantityRecord`, whose own `span` keeps the
 exact character offsets. `quantities_of(doc)` returns the records in text order.
+
+A caller that has already run the same finder over `doc.text` can hand its records over in
+``doc.user_data[PRECOMPUTED]`` (a list of `QuantityRecord`, text order): the component then
+places them instead of searching again.
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from extractor.records import QuantityRecord
 
 SPANS_KEY = "quantities"
 EXTENSION = "quantity"
+PRECOMPUTED = "benchclaims_quantities"
 
 
 def _register_extensions() -> None:
@@ -32,8 +37,9 @@ class QuantityComponent:
         self.spans_key = spans_key
 
     def __call__(self, doc: Doc) -> Doc:
+        found = doc.user_data.pop(PRECOMPUTED, None)
         spans = []
-        for q in self.finder.find(doc.text):
+        for q in (self.finder.find(doc.text) if found is None else found):
             span = doc.char_span(q.span[0], q.span[1], label="QUANTITY", alignment_mode="expand")
             if span is None:  # only whitespace under the quote: cannot happen for a number
                 continue
