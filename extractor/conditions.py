@@ -486,10 +486,13 @@ class ConditionResolver:
         """A headline figure the post states again in its body was measured under the conditions stated
         there: fill the headline's unstated conditions from the one restatement of the same figure."""
         for c in claims:
-            if not c.headline or not c.conditions or not _distinctive(c.value, c.value_max):
+            if not c.headline or not c.conditions:
                 continue
-            twins = [o for o in claims if o is not c and same_figure(c, o)
-                     and sum(v.status == "stated" for v in o.conditions.values())
+            same = [o for o in claims if o is not c and same_figure(c, o)]
+            # a common round figure (2x, 60%) is one measurement only when the post gives it once more
+            if not _distinctive(c.value, c.value_max) and len(same) != 1:
+                continue
+            twins = [o for o in same if sum(v.status == "stated" for v in o.conditions.values())
                      > sum(v.status == "stated" for v in c.conditions.values())]
             if not twins:
                 continue
@@ -623,6 +626,8 @@ class ConditionResolver:
             value += ")" * max(0, value.count("(") - value.count(")"))
         elif name == "gpu_count" and isinstance(value, dict):
             value = value.get("total") or value.get("gpus") or value
+        elif name == "batch_or_concurrency" and isinstance(value, dict) and "rate" in value:
+            value, note = value["rate"], "a request rate (requests per second), not a batch size"
         elif isinstance(value, dict) and not m.sweep:
             value = ", ".join(str(v) if k in ("name", "value") else f"{k}={v}" for k, v in value.items())
         if sweep and isinstance(value, dict):
