@@ -171,6 +171,26 @@ URL_RE = re.compile(
     r"|\b[\w.-]+\.(?:png|jpe?g|gif|svg|webp)\b"
 )
 
+# Every URL_RE match holds one of these and no blank: only blank-free runs holding one are searched.
+_URL_TRIGGER = re.compile(r"https?://|www\.|\.(?:png|jpe?g|gif|svg|webp|html?)")
+_NON_BLANK = re.compile(r"\S*")
+
+
+def url_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of URL_RE's matches in `text` (as `URL_RE.finditer`, but it only reads around the triggers)."""
+    out: list[tuple[int, int]] = []
+    done = 0
+    for t in _URL_TRIGGER.finditer(text):
+        i = t.start()
+        if i < done:
+            continue
+        s = i
+        while s > done and not text[s - 1].isspace():
+            s -= 1
+        done = _NON_BLANK.match(text, i).end()
+        out += [m.span() for m in URL_RE.finditer(text, s, done)]
+    return out
+
 
 def _pow2(n: float) -> bool:
     return n >= 1 and float(n).is_integer() and (int(n) & (int(n) - 1)) == 0
@@ -284,7 +304,7 @@ class MentionFinder:
             else:
                 out.extend(self._pattern_mentions(task, m, k_base))
         if out and "." in text:
-            urls = [m.span() for m in URL_RE.finditer(text)]
+            urls = url_spans(text)
             if urls:
                 ustarts = [a for a, _ in urls]
                 out = [x for x in out if not _inside(x.span[0], urls, ustarts)]
