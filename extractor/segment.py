@@ -28,7 +28,8 @@ class Unit:
 
 
 # End punctuation, blanks, then something that can open a sentence; or a blank line.
-BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]*[A-Z0-9$~<>*_#(\[])|\n\s*\n")
+# Dot leaders and ellipses ("TTFT p99 ....... 61 ms") do not end a sentence.
+BOUNDARY = re.compile(r"(?<=[.!?])(?<!\.\.)(?<!…)[\"')\]]*\s+(?=[\"'(\[]*[A-Z0-9$~<>*_#(\[])|\n\s*\n")
 
 
 def split_sentences(view: str, start: int, end: int, abbreviations: frozenset[str]) -> list[tuple[int, int]]:

@@ -23,6 +23,12 @@ BLOCK_KINDS = {"p": "paragraph", "li": "list_item", "pre": "code", "blockquote":
                "figure": "paragraph", "td": "table", "th": "table", "body": "paragraph", "html": "paragraph"}
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "area", "col", "embed", "param", "track"}
+_BLOCK_STARTS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table", "pre", "div", "blockquote", "dl",
+                 "figure", "section", "hr"}
+_PARA_LIKE = {"p", "h1", "h2", "h3", "h4", "h5", "h6"}
+IMPLIED_CLOSE: dict[str, set[str]] = {t: _PARA_LIKE for t in _BLOCK_STARTS}
+IMPLIED_CLOSE.update({"li": {"li"} | _PARA_LIKE, "tr": {"tr", "td", "th"}, "td": {"td", "th"}, "th": {"td", "th"},
+                      "body": {"head"}, "dt": {"dd", "dt"}, "dd": {"dd", "dt"}})
 _MAIN = re.compile(r"<(article|main)\b", re.I)
 _ATTR = re.compile(r"""(?P<name>[\w:-]+)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s>]+))""")
 
@@ -106,10 +112,29 @@ class _Walker(HTMLParser):
     def handle_startendtag(self, tag, attrs):
         self._start(tag, attrs, closing=True)
 
+    def _implied_close(self, tag: str) -> None:
+        """Close what the start of `tag` implicitly ends (HTML's optional end tags): an open <p> or
+        heading before a new block, an open <li> before the next, cells and rows before the next, <head>
+        before <body>."""
+        closes = IMPLIED_CLOSE.get(tag)
+        if not closes:
+            return
+        barrier = {"div", "li", "td", "th", "table", "blockquote", "section", "article", "main", "body"} - {tag}
+        for i in range(len(self.stack) - 1, -1, -1):
+            open_tag = self.stack[i]
+            if open_tag in closes:
+                while len(self.stack) > i:
+                    self._close(self.stack[-1])   # closed while still open, so its block kind is known
+                    self.stack.pop()
+                return
+            if open_tag in barrier:
+                return
+
     def _start(self, tag: str, attrs, closing: bool) -> None:
         pos = self._offset()
         raw = self.get_starttag_text() or ""
         blank(self.chars, pos, pos + len(raw))
+        self._implied_close(tag)
         if tag in ("article", "main"):
             self.main_depth += 1
         if tag == "title":
@@ -156,8 +181,9 @@ class _Walker(HTMLParser):
         if tag not in self.stack:
             return
         while self.stack:
-            top = self.stack.pop()
-            self._close(top)
+            top = self.stack[-1]
+            self._close(top)   # closed while still on the stack, so the block takes its kind
+            self.stack.pop()
             if top == tag:
                 break
 

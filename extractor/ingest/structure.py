@@ -25,6 +25,8 @@ def attach_captions(tables: list[Table], blocks: list[Block], gap: int) -> None:
     """A caption block within `gap` characters before or after a table becomes its caption."""
     caps = [b for b in blocks if b.kind == "caption"]
     for table in tables:
-        near = [b for b in caps if 0 <= table.start - b.end <= gap or 0 <= b.start - table.end <= gap]
+        near = [b for b in caps if 0 <= table.start - b.end <= gap or 0 <= b.start - table.end <= gap
+                or table.start <= b.start < table.end]
+        near.sort(key=lambda b: not (table.start <= b.start < table.end))   # its own <caption> first
         if near:
             table.caption = Node(start=near[0].start, end=near[0].end)
