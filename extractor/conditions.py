@@ -489,13 +489,18 @@ class ConditionResolver:
             if not c.headline or not c.conditions:
                 continue
             same = [o for o in claims if o is not c and same_figure(c, o)]
-            # a common round figure (2x, 60%) is one measurement only when the post gives it once more
-            if not _distinctive(c.value, c.value_max) and len(same) != 1:
-                continue
-            twins = [o for o in same if sum(v.status == "stated" for v in o.conditions.values())
-                     > sum(v.status == "stated" for v in c.conditions.values())]
+            own = sum(v.status == "stated" for v in c.conditions.values())
+            twins = [o for o in same if sum(v.status == "stated" for v in o.conditions.values()) > own]
             if not twins:
                 continue
+            if not _distinctive(c.value, c.value_max):
+                # a common round figure (2x, 60%) is taken as the same measurement only from the one
+                # restatement that states clearly more than any other
+                rank = sorted(((sum(v.status == "stated" for v in o.conditions.values()), i)
+                               for i, o in enumerate(twins)), reverse=True)
+                if len(rank) > 1 and rank[0][0] - rank[1][0] < 2:
+                    continue
+                twins = [twins[rank[0][1]]]
             for name, cond in c.conditions.items():
                 if cond.status == "stated" or cond.why and "several values" in cond.why:
                     continue
