@@ -31,7 +31,10 @@ FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency
 BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
-_LEADING_COUNT = re.compile(r"^\s*\d+\s*(?:[x×*]|\s)\s*")
+_COUNT_WORDS = re.compile(r"^\s*(?:an?\s+single|\d+|an?|one|two|three|four|eight|sixteen|single|dual)\s*(?:[x×*]\s*)?"
+                          r"|^\s*\d+\s*(?:nodes?|servers?|systems?)\s*,?\s*(?:each\s+)?(?:with\s+)?\d*\s*[x×*]?\s*",
+                          re.I)
+_UNIT_NOUN = re.compile(r"\s+(?:GPUs?|accelerators?|chips?|cards?|devices?)$", re.I)
 _FIGURE = re.compile(r"\b(?:figure|fig\.)\s*(\d+)", re.I)
 
 
@@ -626,8 +629,9 @@ class ConditionResolver:
         note = None
         sweep = True if m.sweep else None
         if name == "hardware":
-            value = f"{m.count}x {_LEADING_COUNT.sub('', m.quote).strip()}" if m.count and \
-                _LEADING_COUNT.match(m.quote) else m.quote
+            # the name as written, without its count ("8xH200" -> "H200", count 8; "16 GB300 GPUs" -> "GB300")
+            value = _COUNT_WORDS.sub("", m.quote).strip() if m.count else m.quote
+            value = _UNIT_NOUN.sub("", value).strip() or m.quote
             value += ")" * max(0, value.count("(") - value.count(")"))
         elif name == "gpu_count" and isinstance(value, dict):
             value = value.get("total") or value.get("gpus") or value

@@ -60,7 +60,7 @@ def _front_matter(text: str) -> tuple[dict, tuple[int, int] | None]:
     return (data if isinstance(data, dict) else {}), (m.start(), m.end())
 
 
-def _strip(view: str, start: int, end: int) -> tuple[int, int]:
+def _strip(view: str | list[str], start: int, end: int) -> tuple[int, int]:
     """Shrink [start, end) to its non-blank content in the view."""
     while start < end and view[start].isspace():
         start += 1
@@ -72,7 +72,6 @@ def _strip(view: str, start: int, end: int) -> tuple[int, int]:
 def _table(text: str, chars: list[str], lines: _Lines, first: int, last: int, section: int | None) -> Table:
     """Split pipe-table lines into cells with offsets; the delimiter row is dropped."""
     rows: list[list[Cell]] = []
-    view = "".join(chars)
     for r, line_no in enumerate(range(first, last)):
         ls, le = lines.span(line_no, line_no + 1)
         line = text[ls:le]
@@ -84,7 +83,7 @@ def _table(text: str, chars: list[str], lines: _Lines, first: int, last: int, se
             edges.append(le)
         cells = []
         for c, (a, b) in enumerate(zip(edges, edges[1:])):
-            s, e = _strip(view, a + 1, b)
+            s, e = _strip(chars, a + 1, b)  # this row's characters: no pipe blanked yet
             cells.append(Cell(start=s, end=max(s, e), row=len(rows), col=c))
         for m in _PIPE.finditer(line):
             chars[ls + m.start()] = " "

@@ -18,6 +18,8 @@ _ESCAPE = re.compile(r"\\(?=[\\`*_{}\[\]()#+\-.!|<>~$])")
 _LINE_PREFIX = re.compile(r"^(?P<p>[ \t]{0,3}(?:#{1,6}[ \t]+|>[ \t]?)+|[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)",
                           re.M)
 _HEADING_TAIL = re.compile(r"[ \t]+#+[ \t]*$", re.M)
+# The patterns blanked whole, each with the strings one of which every match holds.
+_PLAIN = ((_EMPHASIS, ("*", "_")), (_STRIKE, ("~~",)), (_CODE_TICKS, ("`",)), (_ESCAPE, ("\\",)))
 
 
 def blank(chars: list[str], start: int, end: int) -> None:
@@ -39,29 +41,34 @@ def mask_entities(chars: list[str], text: str, start: int = 0, end: int | None =
 def mask_inline_markdown(chars: list[str], text: str, start: int, end: int) -> list[tuple[int, int, str]]:
     """Blank inline Markdown in text[start:end]; return links found as (start, end, target)."""
     links: list[tuple[int, int, str]] = []
-    for m in _IMAGE.finditer(text, start, end):
-        blank(chars, m.start(), m.start("keep"))
-        blank(chars, m.end("keep"), m.end())
-    for m in _LINK.finditer(text, start, end):
-        if m.start() > 0 and text[m.start() - 1] == "!":
-            continue
-        blank(chars, m.start(), m.start("keep"))
-        blank(chars, m.end("keep"), m.end())
-        links.append((m.start("keep"), m.end("keep"), m.group("target")))
-    for m in _REF_LINK.finditer(text, start, end):
-        blank(chars, m.start(), m.start("keep"))
-        blank(chars, m.end("keep"), m.end())
-    for m in _AUTOLINK.finditer(text, start, end):
-        chars[m.start()] = " "
-        chars[m.end() - 1] = " "
-        links.append((m.start("target"), m.end("target"), m.group("target")))
-    for pattern in (_HTML_TAG,):
-        for m in pattern.finditer(text, start, end):
+    seg = text[start:end]  # a pattern runs only when the characters every match of it holds are there
+    if "](" in seg:
+        for m in _IMAGE.finditer(text, start, end):
+            blank(chars, m.start(), m.start("keep"))
+            blank(chars, m.end("keep"), m.end())
+        for m in _LINK.finditer(text, start, end):
+            if m.start() > 0 and text[m.start() - 1] == "!":
+                continue
+            blank(chars, m.start(), m.start("keep"))
+            blank(chars, m.end("keep"), m.end())
+            links.append((m.start("keep"), m.end("keep"), m.group("target")))
+    if "][" in seg:
+        for m in _REF_LINK.finditer(text, start, end):
+            blank(chars, m.start(), m.start("keep"))
+            blank(chars, m.end("keep"), m.end())
+    if "<" in seg:
+        for m in _AUTOLINK.finditer(text, start, end):
+            chars[m.start()] = " "
+            chars[m.end() - 1] = " "
+            links.append((m.start("target"), m.end("target"), m.group("target")))
+        for m in _HTML_TAG.finditer(text, start, end):
             blank(chars, m.start(), m.end())
-    for pattern in (_EMPHASIS, _STRIKE, _CODE_TICKS, _ESCAPE):
-        for m in pattern.finditer(text, start, end):
-            blank(chars, m.start(), m.end())
-    mask_entities(chars, text, start, end)
+    for pattern, needs in _PLAIN:
+        if any(n in seg for n in needs):
+            for m in pattern.finditer(text, start, end):
+                blank(chars, m.start(), m.end())
+    if "&" in seg:
+        mask_entities(chars, text, start, end)
     return links
 
 
