@@ -21,7 +21,7 @@ CAPTION_MAX = 300  # a caption under a figure is one short line; a long paragrap
 _IMG_TAG = re.compile(r"<img\b[^>]*>", re.I)
 _ATTR = re.compile(r"""(?P<name>[\w:-]+)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
 # A paragraph set in small print or as a caption element right under a figure or table is its caption.
-_CAPTION_WRAP = re.compile(r"^\s*<(?:sub|small|figcaption|caption|em|i)\b", re.I)
+_CAPTION_WRAP = re.compile(r"^\s*<(?:sub|sup|small|figcaption|caption|em|i)\b", re.I)
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,100 @@
+"""Ingest keeps offsets: the view has the text's length, and structure found in the view points at
+the original text (headings, sections, tables, links, masked markup)."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.ingest import ingest
+
+MARKDOWN = """---
+title: Serving notes
+---
+# Serving notes
+
+Some **bold** and _light_ words, a [link](https://example.org/a) and `code`, AT&amp;T \\*not emphasis\\*.
+
+## Results
+
+| Engine | Tokens/s |
+|---|---:|
+| *alpha* | 1,234 |
+| beta | 987 |
+
+Table 1: throughput of two engines.
+
+## Setup
+
+- item with ~~old~~ text
+- item with <b>html</b> and ![a chart](chart.png)
+"""
+
+HTML = """<!doctype html><html><head><title>Bench page</title></head><body>
+<h1>Bench page</h1>
+<p>We measured <em>3,100</em> tokens/s &amp; more.</p>
+<h2>Numbers</h2>
+<table><tr><th>Batch</th><th>TTFT (ms)</th></tr><tr><td>8</td><td>42</td></tr></table>
+</body></html>
+"""
+
+TEXT = """Latency notes
+=============
+
+The median time to first token was 120 ms at batch 4.
+
+1. Method
+Requests were sent with a fixed rate.
+"""
+
+
+@pytest.mark.parametrize("text,fmt", [(MARKDOWN, "markdown"), (HTML, "html"), (TEXT, "text")])
+def test_ingest_view_has_the_length_of_the_text(text: str, fmt: str):
+    d = ingest(text, "doc", fmt)
+    assert len(d.view) == len(d.text) == len(text)
+    for i, (a, b) in enumerate(zip(text, d.view)):
+        assert b == a or b == " " or a == "&", (i, a, b)  # masked characters become blanks
+    for block in d.blocks:
+        assert 0 <= block.start <= block.end <= len(text)
+
+
+def test_ingest_markdown_structure_points_into_the_text():
+    d = ingest(MARKDOWN, "doc.md", "markdown")
+    assert [s.title for s in d.sections] == ["Serving notes", "Results", "Setup"]
+    for s in d.sections:
+        assert d.view[s.start:s.end] == s.title
+        assert MARKDOWN[s.start:s.end] == s.title
+    assert len(d.tables) == 1
+    table = d.tables[0]
+    assert [d.view[c.start:c.end] for c in table.header] == ["Engine", "Tokens/s"]
+    assert [[d.view[c.start:c.end].strip() for c in row] for row in table.rows] == [["alpha", "1,234"],
+                                                                                  ["beta", "987"]]
+    assert table.caption is not None and "Table 1" in MARKDOWN[table.caption.start:table.caption.end]
+    assert [MARKDOWN[x.start:x.end] for x in d.links] == ["link"]
+    assert d.links[0].target == "https://example.org/a"
+    view = d.view
+    assert "**" not in view and "~~" not in view and "`" not in view and "<b>" not in view
+    assert "bold" in view and "AT&" in view and "not emphasis" in view
+    assert d.meta["title"] == "Serving notes" and d.meta_span is not None
+    assert not view[d.meta_span[0]:d.meta_span[1]].strip()
+
+
+def test_ingest_html_structure_points_into_the_text():
+    d = ingest(HTML, "page.html", "html")
+    titles = [s.title for s in d.sections]
+    assert "Bench page" in titles and "Numbers" in titles
+    for s in d.sections:
+        assert d.view[s.start:s.end].strip() == s.title
+    assert len(d.tables) == 1
+    cells = [d.view[c.start:c.end].strip() for c in d.tables[0].header]
+    assert cells == ["Batch", "TTFT (ms)"]
+    assert [[d.view[c.start:c.end].strip() for c in row] for row in d.tables[0].rows] == [["8", "42"]]
+    assert "<p>" not in d.view and "3,100" in d.view
+
+
+def test_ingest_text_headings_and_paragraphs():
+    d = ingest(TEXT, "notes.txt", "text")
+    assert [s.title for s in d.sections][:1] == ["Latency notes"]
+    for s in d.sections:
+        assert TEXT[s.start:s.end].strip() == s.title
+    paragraphs = [TEXT[b.start:b.end] for b in d.blocks if b.kind == "paragraph"]
+    assert any("120 ms" in p for p in paragraphs)
+    assert "=====" not in d.view
