@@ -25,6 +25,7 @@ from extractor.segment import Unit
 
 KIND_TO_CONDITION = {"engine": "engine_version"}
 RATIO_OBJECT_CHARS = 40
+NEAR_FIGURE_BLOCKS = 3
 # Metric families whose figures a caption may name ("max throughput", "1st token latency").
 FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency", "tpot": "latency",
             "itl": "latency", "e2e_latency": "latency", "latency": "latency"}
@@ -83,7 +84,7 @@ class DocContext:
             elif x.block >= 0 and x.table is None:
                 self.prose.setdefault(x.section, []).append(x)
                 b = self.d.blocks[x.block]
-                if b.kind == "caption" and b.start not in table_captions and x.section is not None:
+                if b.kind == "caption" and b.start not in table_captions:
                     self.captions.setdefault(x.section, []).append(x)
         for t, table in enumerate(self.d.tables):
             self.table_block[t] = next((i for i, b in enumerate(self.d.blocks)
@@ -200,6 +201,23 @@ class ConditionResolver:
         ctx.groups = self._groups(d)
         ctx.index()
         return ctx
+
+    def _near_captions(self, ctx: DocContext, section: int | None, block: int) -> set[int]:
+        """Caption blocks of the figures next to a claim: the nearest run of captions in its section and any
+        run within a few blocks of that one (a figure, its table and the notes under them), not the
+        captions of figures further along that show something else."""
+        runs: list[list[int]] = []
+        for i, b in enumerate(ctx.d.blocks):
+            if b.kind == "caption" and b.section == section:
+                if runs and runs[-1][-1] == i - 1:
+                    runs[-1].append(i)
+                else:
+                    runs.append([i])
+        if not runs or block < 0:
+            return {i for r in runs for i in r}
+        dist = [min(abs(i - block) for i in r) for r in runs]
+        best = min(dist)
+        return {i for r, dd in zip(runs, dist) if dd <= best + NEAR_FIGURE_BLOCKS for i in r}
 
     def _ratio_family(self, d: Document, claim: Claim) -> str | None:
         """What a speed-up or change is of, when the words right after it say ("4.4x faster 1st token
@@ -353,10 +371,12 @@ class ConditionResolver:
         # figures show, which the section's claims report
         section = unit.section
         siblings = self._sibling_items(d, unit.block)
-        if section is not None:
+        if True:  # captions of the claim's section (or of the untitled introduction)
             family = FAMILIES.get(claim.metric) or self._ratio_family(d, claim)
+            near = self._near_captions(ctx, section, unit.block if unit.block >= 0 else ctx.table_block.get(
+                unit.table, -1) if unit.table is not None else -1)
             levels.append(("figure_caption", [x for x in ctx.captions.get(section, []) if x.block != unit.block
-                                              and self._caption_fits(d, x.block, family)]))
+                                              and x.block in near and self._caption_fits(d, x.block, family)]))
         # the claim's section and the lead text of the sections above it, up to the claim: set-up is
         # stated before the results it governs; other items of the claim's list are parallel statements
         chain = self._ancestors(d, section) or [None]
