@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from pathlib import Path
 
 import spacy
@@ -44,6 +45,8 @@ class Extractor:
         self.nlp.add_pipe("benchclaims_cues", config={"rules_dir": str(rules_dir)})
         self.builder = ClaimBuilder(self.claim_rules)
         self.quantity_finder = self.nlp.get_pipe("benchclaims_quantities").finder
+        # table headers and cells repeat ("Model", "Throughput (tok/s)", "1.0x"): each text is read once
+        self._read = lru_cache(maxsize=4096)(self._read_text)
         self.metric_words = _first_words(self.nlp, cue_labels(self.claim_rules))
         self.abbreviations = frozenset(a.lower() for a in self.claim_rules.abbreviations)
         words = _quantities.number_words(rules_dir)
@@ -62,16 +65,19 @@ class Extractor:
     def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None):
         """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets. `found`: the
         quantities the quantity finder already found in each piece (offsets within the piece)."""
-        docs = texts if found is None else [self._doc_with(t, qs) for t, qs in zip(texts, found)]
-        for sdoc, base in zip(self.nlp.pipe(docs), offsets):
-            qs = [_shift(q, base) for q in _quantities.quantities_of(sdoc)]
-            cues = [Cue(s.label_, base + s.start_char, base + s.end_char) for s in sdoc.spans["cues"]]
-            yield qs, cues
+        read = (self._read(t) for t in texts) if found is None else map(self._read_text, texts, found)
+        for (qs, cues), base in zip(read, offsets):
+            yield [_shift(q, base) for q in qs], [Cue(c.label, base + c.start, base + c.end) for c in cues]
 
-    def _doc_with(self, text: str, found: list[QuantityRecord]):
+    def _read_text(self, text: str, found: list[QuantityRecord] | None = None):
+        """(quantities, cues) of one text, offsets within it; `found`: the quantity finder's results."""
         sdoc = self.nlp.make_doc(text)
-        sdoc.user_data[_quantities.PRECOMPUTED] = found
-        return sdoc
+        if found is not None:
+            sdoc.user_data[_quantities.PRECOMPUTED] = found
+        for _, proc in self.nlp.pipeline:
+            sdoc = proc(sdoc)
+        qs = tuple(_quantities.quantities_of(sdoc))
+        return qs, tuple(Cue(s.label_, s.start_char, s.end_char) for s in sdoc.spans["cues"])
 
     def may_claim(self, text: str, found: list[QuantityRecord]) -> bool:
         """Whether a piece with these quantities can hold a claim: a quantity with a unit class, or a
