@@ -185,7 +185,10 @@ class QuantityFinder:
                       for p in n.ranges.paired}
         self._from = re.compile(rf"(?<![^\W_])from{GAP}+\Z")
         stems = "|".join(sorted((re.escape(s) for s in n.ranges.transition_stems), key=lambda s: (-len(s), s)))
-        self._transition = re.compile(rf"\b(?:{stems.lower()})\w*(?:\W+\w+){{0,4}}?\W+\Z") if stems else None
+        rstems = "|".join(sorted((re.escape(w) for w in n.ranges.range_stems), key=lambda w: (-len(w), w)))
+        # "speedups ranging from 8% to 100%" is a range even after a change word
+        self._range_words = re.compile(rf"\b(?:{rstems.lower()})\w*\W+(?:\w+\W+)?from\W+\Z") if rstems else None
+        self._transition = re.compile(rf"\b(?:{stems.lower()})\w*(?:\W+\w+){{0,6}}?\W+\Z") if stems else None
         self._series = re.compile(
             rf"{GAP}*{_alt([(c.lower(), True) for c in n.series_connectors])}{GAP}*\Z") if n.series_connectors else None
         cues = _alt([(c.lower(), True) for c in n.length_pair_cues])
@@ -411,7 +414,9 @@ class QuantityFinder:
             return None
         if rc == "to" and self._from.search(low, max(0, hit.start - 40), hit.start) \
                 and self._transition is not None \
-                and self._transition.search(low, max(0, hit.start - 80), hit.start):
+                and self._transition.search(low, max(0, hit.start - 80), hit.start) \
+                and not (self._range_words is not None
+                         and self._range_words.search(low, max(0, hit.start - 40), hit.start)):
             return None
         n2_start = m.start("num2") if m.group("num2") else m.start("word2")
         if _overlaps(excluded, n2_start, m.end()):

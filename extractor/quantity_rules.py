@@ -89,6 +89,7 @@ class Ranges(_Strict):
     connectors: list[str]
     paired: list[PairedConnector] = Field(default_factory=list)
     transition_stems: list[str] = Field(default_factory=list)
+    range_stems: list[str] = Field(default_factory=list)
 
 
 class Exclusion(_Strict):
