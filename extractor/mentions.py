@@ -12,7 +12,7 @@ blocks: command-line flags (`--tp 8`, `--max-concurrency 64`) are rules too.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.canonical import Canonicalizer, CompiledEntry, expand, load_gazetteers, render_id
+from extractor.regex_starts import CASE_TRAPS, start_strings
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
 
 Kind = Literal[
@@ -222,6 +223,7 @@ def lengths(raws: list[str], k_base: int | None) -> list[int | float]:
 
 
 _BLANK_RE = re.compile(r"\n[ \t]*\n")
+TRY_COST = 16  # a regex tried at one position costs about as much as scanning this many positions
 _KNUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![A-Za-z]))?")
 
 
@@ -263,6 +265,31 @@ def _trie_regex(words: list[str]) -> str:
     return emit(trie)
 
 
+def matches_at(rx: re.Pattern[str], text: str, spans: list[tuple[int, int]],
+               starts: list[int]) -> list[re.Match[str]]:
+    """`rx.finditer` over each span, trying `rx` only at `starts` (sorted; they must include every
+    position where a match can begin, and no match may be empty)."""
+    found = []
+    for a, e in spans:
+        end = a
+        for p in starts[bisect_left(starts, a):bisect_left(starts, e)]:
+            if p >= end:
+                m = rx.match(text, p, e)
+                if m:
+                    found.append(m)
+                    end = m.end()
+    return found
+
+
+def _shortest(words) -> list[str]:
+    """The words none of the others is a prefix of (a match beginning with "input:" begins with "input")."""
+    out: list[str] = []
+    for w in sorted(words):
+        if not (out and w.startswith(out[-1])):
+            out.append(w)
+    return out
+
+
 def _int_list(s: str) -> list[int]:
     return [int(x.replace(",", "")) for x in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", s)]
 
@@ -288,11 +315,20 @@ class MentionFinder:
             if isinstance(t, CompiledPattern) and t.entry.kind in ("io_length", "input_length", "output_length"))
         # shortest cues first; a cue is skipped when a shorter cue inside it is absent
         self._cue_index = dict(sorted(self._cue_index.items(), key=lambda kv: (len(kv[0]), kv[0])))
-        # one scan for every cue: at each position the longest cue starting there, whose cue
-        # prefixes start there too (a trie-shaped alternation, so a position costs one branch)
-        self._cue_scan = re.compile(f"(?=({_trie_regex(list(self._cue_index))}))") if self._cue_index else None
-        self._prefix_tasks: dict[str, tuple[int, ...]] = {}
-        self._last: tuple[str, list[tuple[int, int]], dict[int, list[int]], dict[int, list]] | None = None
+        # The strings a task's matches can begin with (extractor/regex_starts.py): where they are
+        # rare, the regex is tried only where one of them starts instead of at every position.
+        self._start_index: dict[str, list[int]] = {}
+        for i, task in enumerate(self._tasks):
+            for w in _shortest(start_strings(task.rx.pattern, task.rx.flags) or ()):
+                self._start_index.setdefault(w, []).append(i)
+        # One scan for every cue and start string: at each position the longest such word starting
+        # there, whose prefixes start there too (a trie-shaped alternation: a position costs one branch).
+        words = sorted({*self._cue_index, *self._start_index})
+        self._scan = re.compile(f"(?=({_trie_regex(words)}))") if words else None
+        self._words = frozenset(words)
+        self._has_starts = frozenset(t for ts in self._start_index.values() for t in ts)
+        self._prefixes: dict[str, tuple[str, ...]] = {}
+        self._last: tuple | None = None
 
     # -- public --
     def find(self, text: str, offset: int = 0, k_base: int | None = None) -> list[Mention]:
@@ -315,68 +351,86 @@ class MentionFinder:
 
     def _matches(self, text: str, only: frozenset[int] | None = None):
         """(task, match) pairs, tasks in rule order. Prefilter: a task runs only over the blocks
-        (paragraphs) in which one of its cue words starts (lowercased text). The prefilter and
-        the matches of tasks already run are kept for the last text (`infer_k_base` then `find`
-        read the same view)."""
+        (paragraphs) in which one of its cue words starts (lowercased text); within them, where the
+        strings its matches begin with are rare, only at their starts. The prefilter and the matches
+        of the tasks already run are kept for the last text (`infer_k_base` then `find` read the
+        same view)."""
         last = self._last
         if last is not None and last[0] is text:
-            _, blocks, todo, done = last
+            _, blocks, todo, starts, done = last
         else:
             blocks = _blocks(text)
-            todo = self._todo(text, blocks)
+            todo, starts = self._todo(text, blocks)
             done = {}
-            self._last = (text, blocks, todo, done)
+            self._last = (text, blocks, todo, starts, done)
         for t, bs in todo.items():
             if only is not None and t not in only:
                 continue
             found = done.get(t)
             if found is None:
-                rx = self._tasks[t].rx
-                found = [m for b in bs for m in rx.finditer(text, *blocks[b]) if m.end() > m.start()]
-                done[t] = found
+                found = done[t] = self._run(self._tasks[t].rx, text, blocks, bs, starts.get(t))
             task = self._tasks[t]
             for m in found:
                 yield task, m
 
-    def _todo(self, text: str, blocks: list[tuple[int, int]]) -> dict[int, list[int]]:
-        """Task index -> sorted indices of the blocks holding one of its cues (tasks in rule order)."""
+    @staticmethod
+    def _run(rx: re.Pattern[str], text: str, blocks: list[tuple[int, int]], bs: list[int],
+             starts: list[int] | None) -> list[re.Match[str]]:
+        """The non-empty matches of `rx` in the blocks `bs`, as `finditer` over each block finds them.
+        `starts`: sorted positions that include every position where a match can begin."""
+        spans = [blocks[b] for b in bs]
+        if starts is not None:
+            tries = sum(bisect_left(starts, e) - bisect_left(starts, a) for a, e in spans)
+            if tries * TRY_COST < sum(e - a for a, e in spans):
+                return matches_at(rx, text, spans, starts)
+        return [m for a, e in spans for m in rx.finditer(text, a, e) if m.end() > m.start()]
+
+    def _todo(self, text: str, blocks: list[tuple[int, int]]) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+        """Task index -> sorted indices of the blocks holding one of its cues (tasks in rule order),
+        and task index -> sorted positions where one of its start strings begins (when known)."""
         sets: dict[int, set[int]] = {}
+        starts: dict[int, list[int]] = {}
         low = text.lower()
-        if len(low) == len(text) and self._cue_scan is not None:
-            bi, nb = 0, len(blocks)
-            seen: set[tuple[str, int]] = set()
-            for m in self._cue_scan.finditer(low):
-                i = m.start()
-                while bi + 1 < nb and blocks[bi + 1][0] <= i:
-                    bi += 1
-                key = (m.group(1), bi)
-                if key in seen:
-                    continue
-                seen.add(key)
-                for t in self._prefix_tasks_of(key[0]):
-                    sets.setdefault(t, set()).add(bi)
+        if len(low) == len(text) and self._scan is not None:
+            at: dict[str, list[int]] = {}
+            for m in self._scan.finditer(low):
+                at.setdefault(m.group(1), []).append(m.start())
+            block_starts = [b[0] for b in blocks]
+            cue_blocks: dict[str, set[int]] = {}
+            trusted = not any(c in text for c in CASE_TRAPS)
+            if trusted:  # a task with start strings none of which occurs has no start: an empty list
+                starts = {t: [] for t in self._has_starts}
+            for longest, where in at.items():
+                for w in self._prefixes_of(longest):
+                    if w in self._cue_index:
+                        cue_blocks.setdefault(w, set()).update(bisect_right(block_starts, i) - 1 for i in where)
+                    if trusted:
+                        for t in self._start_index.get(w, ()):
+                            starts[t].extend(where)
+            for w, bs in cue_blocks.items():
+                for t in self._cue_index[w]:
+                    sets.setdefault(t, set()).update(bs)
+            starts = {t: sorted(set(ps)) for t, ps in starts.items()}
         else:  # lowercasing changed the length ("İ"): offsets in `low` are not those of `text`
-            starts = [b[0] for b in blocks]
+            block_starts = [b[0] for b in blocks]
             for cue, ids in self._cue_index.items():
                 i = low.find(cue)
                 while i != -1:
-                    b = bisect_right(starts, i) - 1
+                    b = bisect_right(block_starts, i) - 1
                     for t in ids:
                         sets.setdefault(t, set()).add(b)
                     i = low.find(cue, blocks[b][1])
         for t in self._always:
             sets[t] = set(range(len(blocks)))
-        return {t: sorted(sets[t]) for t in sorted(sets)}
+        return {t: sorted(sets[t]) for t in sorted(sets)}, starts
 
-    def _prefix_tasks_of(self, longest: str) -> tuple[int, ...]:
-        """Tasks of `longest` and of every cue that is a prefix of it."""
-        ids = self._prefix_tasks.get(longest)
-        if ids is None:
-            found: set[int] = set()
-            for n in range(len(longest) + 1):
-                found.update(self._cue_index.get(longest[:n], ()))
-            ids = self._prefix_tasks[longest] = tuple(sorted(found))
-        return ids
+    def _prefixes_of(self, longest: str) -> tuple[str, ...]:
+        """The scanned words that are prefixes of `longest` (itself included)."""
+        found = self._prefixes.get(longest)
+        if found is None:
+            found = self._prefixes[longest] = tuple(longest[:n] for n in range(len(longest) + 1)
+                                                    if longest[:n] in self._words)
+        return found
 
     def canonical(self, kind: str, surface: str) -> str | None:
         """Canonical name for `surface` as `kind` (None when unknown)."""

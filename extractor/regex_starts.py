@@ -1,0 +1,101 @@
+"""How a regex match can begin: a finite set of lowercase strings, one of which starts every match.
+
+`start_strings(pattern, flags)` reads the pattern with the parser of the standard `re`
+module and returns the strings, or None when it cannot tell (a match may start with a
+class such as `\\d` or `[^x]`, with any character, or with a string shorter than
+`min_len`). It is conservative: None only means "no shortcut".
+
+The strings are lowercased: a text can be searched for them in `text.lower()`. For ASCII
+strings this agrees with `re.IGNORECASE` except on the characters of `CASE_TRAPS` ("İ"
+lowercases to two characters; "ı" and "ſ" match "i" and "s" but do not lowercase to them),
+so a text holding one of them must not be searched this way.
+"""
+from __future__ import annotations
+
+try:  # the parser of the standard `re` module (Python 3.11+)
+    from re import _constants as C
+    from re import _parser as P
+except ImportError:  # pragma: no cover - a changed `re`: no shortcut
+    C = P = None
+
+CASE_TRAPS = "\u0130\u0131\u017f"
+MAX_SET = 256
+
+_UNKNOWN = (frozenset(), frozenset([""]))   # begins with something we cannot name
+
+
+def start_strings(pattern: str, flags: int = 0, min_len: int = 2) -> frozenset[str] | None:
+    """Strings (lowercase, at least `min_len` long) one of which begins every match, or None."""
+    if P is None:
+        return None
+    try:
+        tree = P.parse(pattern, flags)
+        full, part = _seq(tree.data)
+    except Exception:  # noqa: BLE001 - an unexpected tree: no shortcut
+        return None
+    found = full | part
+    if not found or any(len(s) < min_len for s in found):
+        return None
+    return frozenset(found)
+
+
+def _seq(items) -> tuple[frozenset[str], frozenset[str]]:
+    """(full, part): the sequence matches exactly a string of `full`, or begins with one of `part`."""
+    pending = {""}
+    done: set[str] = set()
+    for op, av in items:
+        full, part = _item(op, av)
+        done |= {p + x for p in pending for x in part}
+        pending = {p + f for p in pending for f in full}
+        if len(pending) > MAX_SET or len(done) > MAX_SET:
+            raise ValueError("too many start strings")
+        if not pending:
+            return frozenset(), frozenset(done)
+    return frozenset(pending), frozenset(done)
+
+
+def _chars(items) -> frozenset[str] | None:
+    out: set[str] = set()
+    for op, av in items:
+        if op is C.LITERAL:
+            out.add(chr(av))
+        elif op is C.RANGE and av[1] - av[0] < 64:
+            out.update(chr(c) for c in range(av[0], av[1] + 1))
+        else:  # NEGATE, CATEGORY, a wide range
+            return None
+    low = {c.lower() for c in out}
+    return frozenset(low) if all(c.isascii() and len(c) == 1 for c in low) else None
+
+
+def _item(op, av) -> tuple[frozenset[str], frozenset[str]]:
+    if op is C.LITERAL:
+        c = chr(av).lower()
+        return (frozenset([c]), frozenset()) if c.isascii() and len(c) == 1 else _UNKNOWN
+    if op is C.IN:
+        chars = _chars(av)
+        return (chars, frozenset()) if chars else _UNKNOWN
+    if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+        return frozenset([""]), frozenset()          # zero width
+    if op is C.SUBPATTERN:
+        return _seq(av[-1].data)
+    if op is getattr(C, "ATOMIC_GROUP", object()):
+        return _seq(av.data)
+    if op is C.BRANCH:
+        full: set[str] = set()
+        part: set[str] = set()
+        for p in av[1]:
+            f, q = _seq(p.data)
+            full |= f
+            part |= q
+        return frozenset(full), frozenset(part)
+    if op in (C.MAX_REPEAT, C.MIN_REPEAT, getattr(C, "POSSESSIVE_REPEAT", object())):
+        lo, hi, sub = av
+        full, part = _seq(sub.data)
+        if lo == hi == 1:
+            return full, part
+        begun = part | (full - {""}) | ({""} if "" in full else frozenset())
+        if lo == 0:
+            return frozenset([""]) | (full if hi == 1 else frozenset()), \
+                (part if hi == 1 else frozenset(begun))
+        return frozenset(), frozenset(begun)
+    return _UNKNOWN                                   # ANY, NOT_LITERAL, CATEGORY, GROUPREF...

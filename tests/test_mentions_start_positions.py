@@ -1,0 +1,90 @@
+"""The mention finder's shortcut (try a regex only where the strings its matches begin with start)
+finds exactly what a plain `finditer` finds, for every rule regex, on hostile text too."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractor.mentions import MentionFinder, _blocks, matches_at
+from extractor.regex_starts import CASE_TRAPS, start_strings
+
+PIECES = [
+    "TP=8", "tp 4", "EP8", "DEP16", "dp2 pp2", "DP attention", "expert parallel", "Llama-3.1-70B",
+    "meta-llama/Llama-3.3-70B-Instruct", "Qwen3-235B-A22B", "DeepSeek-R1", "gpt-oss-120b", "Mixtral 8x7B",
+    "H100", "8x H200", "MI300X", "AMD Instinct MI355X", "B200", "GB200 NVL72", "Apple M3 Max", "TPU v5e",
+    "vLLM v0.10.1", "SGLang", "TensorRT-LLM", "trtllm", "FP8", "NVFP4", "W4A16", "int8", "bf16", "AWQ",
+    "input length 1024", "ISL/OSL 1k/1k", "output length of 128 tokens", "2048 input tokens",
+    "batch size 64", "bs=32", "concurrency 1, 4, 16", "max concurrency of 256", "cc=8", "request rate 10",
+    "10 req/s", "QPS", "warm-up", "warmup runs", "MLPerf Offline", "Server scenario", "max throughput",
+    "min latency", "prefix caching", "--enable-prefix-caching", "speculative decoding", "EAGLE-3",
+    "--tp 8", "--max-concurrency 64", "--input-len 1000", "2 nodes", "8 GPUs per node", "ShareGPT",
+    "random dataset", "GSM8K", "MMLU-Pro", "https://example.org/x.png", "İ", "ı", "ſ", "K", "×", "\u00a0",
+    "step", "deep", "app", "into", "point", "minimum", "optimal", "\n\n", "\n", " ", ", ", ". ", "(", ")",
+    ":", "=", "-", "/", "_", "1", "8", "64", "1,024", "3.5", "k", "x",
+]
+
+
+@lru_cache(maxsize=1)
+def finder() -> MentionFinder:
+    return MentionFinder()
+
+
+def texts():
+    piece = st.one_of(st.sampled_from(PIECES), st.text(min_size=1, max_size=3))
+    return st.lists(piece, min_size=1, max_size=40).map("".join)
+
+
+def _casings(text: str) -> list[str]:
+    return [text, text.upper(), text.lower(), text.swapcase()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts())
+def test_every_match_begins_with_a_start_string(text: str):
+    if any(c in text for c in CASE_TRAPS):
+        return
+    for t in finder()._tasks:
+        starts = start_strings(t.rx.pattern, t.rx.flags)
+        if not starts:
+            continue
+        for variant in _casings(text):
+            low = variant.lower()
+            if len(low) != len(variant):
+                continue
+            for m in t.rx.finditer(variant):
+                assert low.startswith(tuple(starts), m.start()), (t.rx.pattern[:80], variant, m)
+
+
+@settings(max_examples=40, deadline=None)
+@given(texts())
+def test_matches_at_start_positions_equal_finditer(text: str):
+    f = finder()
+    for variant in _casings(text):
+        blocks = _blocks(variant)
+        _, starts = f._todo(variant, blocks)
+        for t, task in enumerate(f._tasks):
+            if t not in starts:
+                continue
+            got = [m.span() for m in matches_at(task.rx, variant, blocks, starts[t])]
+            want = [m.span() for a, e in blocks for m in task.rx.finditer(variant, a, e) if m.end() > m.start()]
+            assert got == want, (task.rx.pattern[:80], variant)
+
+
+def test_start_strings_of_simple_patterns():
+    assert start_strings(r"(?<![\w-])(?:max|min)imum\s+\d+", re.I) == {"maximum", "minimum"}
+    assert start_strings(r"(?:Apple\s+)?M[1-3]\s+Pro", re.I) == {"apple", "m1", "m2", "m3"}
+    assert start_strings(r"\d+\s*GPUs") is None          # begins with a digit class
+    assert start_strings(r"(?:x)?") is None               # may be empty
+    assert start_strings(r"a|bc") is None                 # "a" is too short to look for
+    assert start_strings(r"TP(?=\d)|EP\d") == {"tp", "ep"}
+
+
+def test_start_positions_are_skipped_on_case_traps():
+    f = finder()
+    for text in ("ſpeculative decoding with TP=8", "İnput length 128"):
+        blocks = _blocks(text)
+        _, starts = f._todo(text, blocks)
+        assert starts == {}
