@@ -10,4 +10,4 @@ export PATH="$PWD/.venv/bin:$PATH"
 run() { printf '\n$ %s\n' "$*"; "$@"; }
 run benchclaims batch corpus/
 run benchclaims query --metric throughput --format table
-run benchclaims audit corpus/recipe-repo-command.md
+run benchclaims audit corpus/version-compare-docker.md
