@@ -15,6 +15,7 @@ from extractor.records import Claim, ClaimContext, QuantityRecord
 from extractor.units import parse_unit
 
 _SIGNED = re.compile(r"(?:^|[\s*_(~])[+−]\s?\d|(?:^|[\s*_(])-\d")
+CHANGE_NEAR = 20  # "a 4 GB improvement", "saves 37.5 GB": the change word sits right by its quantity
 NEAR = 60        # characters: how far a cue may sit from its quantity and still qualify it
 TOKEN_CUE_NEAR = 40
 BARE_NEAR = 12
@@ -202,7 +203,7 @@ class ClaimBuilder:
                                                                                        allowed, 10**9)
         if cue:
             return cue.label.split(":", 1)[1]
-        if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", NEAR // 2):
+        if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         return self.default.get(cls) or None
 
@@ -219,7 +220,8 @@ class ClaimBuilder:
                         or self.governing_change(cues, start, end))
         if cls in ("memory", "bandwidth", "compute"):
             return bool(self._measured(cues, start, end) or self.governing_change(cues, start, end)
-                        or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:", NEAR // 2))
+                        or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:",
+                                   CHANGE_NEAR))
         return True
 
     def _metric_cue(self, cues, start, end, allowed, limit) -> Cue | None:

@@ -136,7 +136,7 @@ class ConditionResolver:
     def mentions(self, d: Document) -> list[Mention]:
         """Every condition mention of a document: its view, front matter and (HTML) title."""
         k_base = self.finder.infer_k_base(d.view)  # this resolver's rules, not the default finder's
-        found = self.finder.find(d.view, k_base=k_base)
+        found = self.finder.find(_flat_prose(d), k_base=k_base)
         if d.meta_span:
             lo, hi = d.meta_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
@@ -688,6 +688,21 @@ class ConditionResolver:
         why = self.where.why[reason].format(values=extra.get("values", ""), engine=extra.get("engine", ""),
                                             figure=fig or "a chart")
         return Condition(status="unrecoverable", where=where, why=why)
+
+
+def _flat_prose(d: Document) -> str:
+    """The view with the soft line breaks inside prose blocks made spaces (same length), so a phrase
+    wrapped across lines ("1,000\\ninput tokens") reads as written; code keeps its lines."""
+    chars = None
+    for b in d.blocks:
+        if b.kind in ("code", "table") or "\n" not in d.view[b.start:b.end]:
+            continue
+        if chars is None:
+            chars = list(d.view)
+        for i in range(b.start, b.end):
+            if chars[i] == "\n":
+                chars[i] = " "
+    return d.view if chars is None else "".join(chars)
 
 
 def _distinctive(value: float, value_max: float | None = None) -> bool:
