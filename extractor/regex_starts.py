@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - a changed `re`: no shortcut
 
 CASE_TRAPS = "\u0130\u0131\u017f"
 MAX_SET = 256
+LONG_ENOUGH = 8       # a start string this long is not extended further
 
 _UNKNOWN = (frozenset(), frozenset([""]))   # begins with something we cannot name
 
@@ -47,6 +48,9 @@ def _seq(items) -> tuple[frozenset[str], frozenset[str]]:
         full, part = _item(op, av)
         done |= {p + x for p in pending for x in part}
         pending = {p + f for p in pending for f in full}
+        long = {p for p in pending if len(p) >= LONG_ENOUGH}   # long enough to look for: stop there
+        done |= long
+        pending -= long
         if len(pending) > MAX_SET or len(done) > MAX_SET:
             raise ValueError("too many start strings")
         if not pending:
