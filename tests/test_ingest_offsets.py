@@ -98,3 +98,21 @@ def test_ingest_text_headings_and_paragraphs():
     paragraphs = [TEXT[b.start:b.end] for b in d.blocks if b.kind == "paragraph"]
     assert any("120 ms" in p for p in paragraphs)
     assert "=====" not in d.view
+
+
+def test_ingest_section_at_is_the_innermost_section_before_an_offset():
+    d = ingest(MARKDOWN, "doc.md", "markdown")
+
+    def by_scan(offset: int) -> int | None:
+        found = None
+        for i, s in enumerate(d.sections):
+            if s.start > offset:
+                break
+            if offset < s.body_end:
+                found = i
+        return found
+
+    assert d.section_at(0) is None
+    assert d.section_at(MARKDOWN.index("Table 1")) == 1
+    assert d.section_at(MARKDOWN.index("~~old")) == 2
+    assert all(d.section_at(o) == by_scan(o) for o in range(len(MARKDOWN) + 1))

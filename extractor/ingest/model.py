@@ -6,9 +6,10 @@ view is an offset into the original text as read from the file.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 BlockKind = Literal["heading", "paragraph", "list_item", "code", "table", "caption", "image", "quote"]
 
@@ -82,6 +83,7 @@ class Document(BaseModel):
     tables: list[Table] = Field(default_factory=list)
     links: list[Link] = Field(default_factory=list)
     images: list[Image] = Field(default_factory=list)
+    _section_starts: list[int] | None = PrivateAttr(default=None)
 
     def section_path(self, index: int | None) -> list[str]:
         """Heading titles from the top level down to section `index`."""
@@ -93,6 +95,16 @@ class Document(BaseModel):
 
     def section_at(self, offset: int) -> int | None:
         """Index of the innermost section whose heading precedes `offset`."""
+        starts = self._section_starts
+        if starts is None or len(starts) != len(self.sections):
+            starts = [s.start for s in self.sections]
+            in_order = all(a <= b for a, b in zip(starts, starts[1:]))
+            starts = self._section_starts = starts if in_order else []
+        if starts or not self.sections:  # in document order: the last section before it that holds it
+            for i in range(bisect_right(starts, offset) - 1, -1, -1):
+                if offset < self.sections[i].body_end:
+                    return i
+            return None
         found = None
         for i, s in enumerate(self.sections):
             if s.start > offset:
