@@ -1,0 +1,34 @@
+"""The quantity component places records a caller already found instead of searching again."""
+from __future__ import annotations
+
+import spacy
+
+from extractor.quantity_component import PRECOMPUTED, quantities_of
+
+
+def _nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("benchclaims_quantities")
+    return nlp
+
+
+def test_precomputed_records_are_placed_like_found_ones():
+    nlp = _nlp()
+    text = "Decode ran at 1,250 tokens/s per GPU with a TTFT of 85 ms."
+    searched = nlp(text)
+    doc = nlp.make_doc(text)
+    doc.user_data[PRECOMPUTED] = quantities_of(searched)
+    doc = nlp.get_pipe("benchclaims_quantities")(doc)
+    assert quantities_of(doc) == quantities_of(searched)
+    assert [s.text for s in doc.spans["quantities"]] == [s.text for s in searched.spans["quantities"]]
+    assert PRECOMPUTED not in doc.user_data          # consumed: not carried along with the doc
+
+
+def test_precomputed_records_are_trusted():
+    nlp = _nlp()
+    text = "Peak memory was 71 GB."
+    doc = nlp.make_doc(text)
+    doc.user_data[PRECOMPUTED] = []                   # the caller found nothing: nothing is placed
+    doc = nlp.get_pipe("benchclaims_quantities")(doc)
+    assert quantities_of(doc) == []
+    assert quantities_of(nlp(text))                   # without them the component searches
