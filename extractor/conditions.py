@@ -399,6 +399,9 @@ class ConditionResolver:
             levels.append(("setup_section", [x for i in covering
                                              for x in ctx.between(d.sections[i].start, d.sections[i].body_end)
                                              if x.block not in siblings]))
+        if section is not None or unit.kind == "front_matter":
+            # the untitled introduction describes what the whole post measured
+            levels.append(("document", [x for x in ctx.prose.get(None, []) if x.block not in siblings]))
         fm: list[Located] = []
         if d.meta_span:
             fm += ctx.between(*d.meta_span)

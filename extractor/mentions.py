@@ -436,8 +436,9 @@ class MentionFinder:
         """Canonical name for `surface` as `kind` (None when unknown)."""
         return self.canonicalizer.canonical(kind, surface)
 
-    def infer_k_base(self, text: str) -> int:
-        """1024 when the text's written-out lengths >= 1000 are mostly powers of two, else 1000."""
+    def infer_k_base(self, text: str) -> int | None:
+        """1024 when the text's written-out lengths >= 1000 are mostly powers of two, 1000 when mostly not,
+        None when it writes out none."""
         pow2 = other = 0
         for _task, m in self._matches(text, self._length_tasks):
             for g in ("isl", "osl", "n"):
@@ -454,6 +455,8 @@ class MentionFinder:
                     pow2 += 1
                 else:
                     other += 1
+        if pow2 == other == 0:
+            return None   # no evidence in the document: each mention decides from its own numbers
         return 1024 if pow2 > other else 1000
 
     # -- gazetteer matches --
