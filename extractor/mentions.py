@@ -224,6 +224,7 @@ def lengths(raws: list[str], k_base: int | None) -> list[int | float]:
 
 _BLANK_RE = re.compile(r"\n[ \t]*\n")
 TRY_COST = 16  # a regex tried at one position costs about as much as scanning this many positions
+SCAN_MIN = 4000  # characters: a shorter text looks each cue up instead of scanning once for all
 _KNUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![A-Za-z]))?")
 
 
@@ -315,18 +316,10 @@ class MentionFinder:
             if isinstance(t, CompiledPattern) and t.entry.kind in ("io_length", "input_length", "output_length"))
         # shortest cues first; a cue is skipped when a shorter cue inside it is absent
         self._cue_index = dict(sorted(self._cue_index.items(), key=lambda kv: (len(kv[0]), kv[0])))
-        # The strings a task's matches can begin with (extractor/regex_starts.py): where they are
-        # rare, the regex is tried only where one of them starts instead of at every position.
-        self._start_index: dict[str, list[int]] = {}
-        for i, task in enumerate(self._tasks):
-            for w in _shortest(start_strings(task.rx.pattern, task.rx.flags) or ()):
-                self._start_index.setdefault(w, []).append(i)
-        # One scan for every cue and start string: at each position the longest such word starting
-        # there, whose prefixes start there too (a trie-shaped alternation: a position costs one branch).
-        words = sorted({*self._cue_index, *self._start_index})
-        self._scan = re.compile(f"(?=({_trie_regex(words)}))") if words else None
-        self._words = frozenset(words)
-        self._has_starts = frozenset(t for ts in self._start_index.values() for t in ts)
+        # Long texts are scanned once for every cue and every start string (see `_index`), built on
+        # the first long text: a short one (and a one-file run on it) does not pay for it.
+        self.scan_min = SCAN_MIN
+        self._index: tuple | None = None
         self._prefixes: dict[str, tuple[str, ...]] = {}
         self._last: tuple | None = None
 
@@ -391,27 +384,28 @@ class MentionFinder:
         sets: dict[int, set[int]] = {}
         starts: dict[int, list[int]] = {}
         low = text.lower()
-        if len(low) == len(text) and self._scan is not None:
+        if len(low) == len(text) and len(text) >= self.scan_min and self._cue_index:
+            scan, words, start_index, has_starts = self._index or self._build_index()
             at: dict[str, list[int]] = {}
-            for m in self._scan.finditer(low):
+            for m in scan.finditer(low):
                 at.setdefault(m.group(1), []).append(m.start())
             block_starts = [b[0] for b in blocks]
             cue_blocks: dict[str, set[int]] = {}
             trusted = not any(c in text for c in CASE_TRAPS)
             if trusted:  # a task with start strings none of which occurs has no start: an empty list
-                starts = {t: [] for t in self._has_starts}
+                starts = {t: [] for t in has_starts}
             for longest, where in at.items():
-                for w in self._prefixes_of(longest):
+                for w in self._prefixes_of(longest, words):
                     if w in self._cue_index:
                         cue_blocks.setdefault(w, set()).update(bisect_right(block_starts, i) - 1 for i in where)
                     if trusted:
-                        for t in self._start_index.get(w, ()):
+                        for t in start_index.get(w, ()):
                             starts[t].extend(where)
             for w, bs in cue_blocks.items():
                 for t in self._cue_index[w]:
                     sets.setdefault(t, set()).update(bs)
             starts = {t: sorted(set(ps)) for t, ps in starts.items()}
-        else:  # lowercasing changed the length ("İ"): offsets in `low` are not those of `text`
+        else:  # a short text, or lowercasing changed the length ("İ"): look each cue up
             block_starts = [b[0] for b in blocks]
             for cue, ids in self._cue_index.items():
                 i = low.find(cue)
@@ -424,12 +418,29 @@ class MentionFinder:
             sets[t] = set(range(len(blocks)))
         return {t: sorted(sets[t]) for t in sorted(sets)}, starts
 
-    def _prefixes_of(self, longest: str) -> tuple[str, ...]:
+    def _build_index(self) -> tuple:
+        """(scan, words, start index, tasks with start strings), built once.
+
+        The strings a task's matches can begin with (extractor/regex_starts.py): where they are
+        rare, its regex is tried only where one of them starts instead of at every position. The
+        scan finds, at each position, the longest cue or start string starting there, whose
+        prefixes start there too (a trie-shaped alternation: a position costs one branch)."""
+        start_index: dict[str, list[int]] = {}
+        for i, task in enumerate(self._tasks):
+            for w in _shortest(start_strings(task.rx.pattern, task.rx.flags) or ()):
+                start_index.setdefault(w, []).append(i)
+        words = frozenset({*self._cue_index, *start_index})
+        scan = re.compile(f"(?=({_trie_regex(sorted(words))}))")
+        has_starts = frozenset(t for ts in start_index.values() for t in ts)
+        self._index = (scan, words, start_index, has_starts)
+        return self._index
+
+    def _prefixes_of(self, longest: str, words: frozenset[str]) -> tuple[str, ...]:
         """The scanned words that are prefixes of `longest` (itself included)."""
         found = self._prefixes.get(longest)
         if found is None:
             found = self._prefixes[longest] = tuple(longest[:n] for n in range(len(longest) + 1)
-                                                    if longest[:n] in self._words)
+                                                    if longest[:n] in words)
         return found
 
     def canonical(self, kind: str, surface: str) -> str | None:

@@ -29,7 +29,9 @@ PIECES = [
 
 @lru_cache(maxsize=1)
 def finder() -> MentionFinder:
-    return MentionFinder()
+    f = MentionFinder()
+    f.scan_min = 0  # scan every text once for all cues and start strings, however short
+    return f
 
 
 def texts():
@@ -88,3 +90,12 @@ def test_start_positions_are_skipped_on_case_traps():
         blocks = _blocks(text)
         _, starts = f._todo(text, blocks)
         assert starts == {}
+
+
+def test_short_and_long_texts_find_the_same_mentions():
+    scanning, looking_up = MentionFinder(), MentionFinder()
+    scanning.scan_min, looking_up.scan_min = 0, 10**9
+    text = ("We served Llama-3.1-70B with vLLM v0.10.1 on 8x H100 at TP=8, input length 1024 and "
+            "output length of 128 tokens, batch size 64, after 3 warm-up runs.\n\n") * 3
+    assert scanning.find(text) == looking_up.find(text)
+    assert {m.kind for m in scanning.find(text)} >= {"model", "engine", "hardware", "parallelism"}
