@@ -31,6 +31,7 @@ class ScopeRules(_Strict):
     supporting_engines: list[str] = Field(default_factory=list)
     sweepable: list[str] = Field(default_factory=list)
     composite: list[str] = Field(default_factory=list)
+    column_labels: dict[str, list[str]] = Field(default_factory=dict)
     baseline_cues: list[str] = Field(default_factory=list)
     benchmark_command: str = r"bench|perf|loadgen|lm_eval"
     bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
@@ -44,6 +45,14 @@ class ScopeRules(_Strict):
             re.compile(v)
         except re.error as err:
             raise ValueError(f"pattern does not compile ({err})") from None
+        return v
+
+    @field_validator("column_labels")
+    @classmethod
+    def _known_labels(cls, v: dict[str, list[str]]) -> dict[str, list[str]]:
+        for name in v:
+            if name not in CONDITIONS:
+                raise ValueError(f"unknown condition {name!r}")
         return v
 
     @field_validator("sweepable", "composite")

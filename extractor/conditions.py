@@ -25,6 +25,7 @@ from extractor.segment import Unit
 
 KIND_TO_CONDITION = {"engine": "engine_version"}
 RATIO_OBJECT_CHARS = 40
+_PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 NEAR_FIGURE_BLOCKS = 3
 # Metric families whose figures a caption may name ("max throughput", "1st token latency").
 FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency", "tpot": "latency",
@@ -129,6 +130,8 @@ class ConditionResolver:
                                                   re.I)
         self.supporting = {_norm(e) for e in self.scopes.supporting_engines}
         self.composite = set(self.scopes.composite)
+        self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
+                             for name, labels in self.scopes.column_labels.items() if labels}
         self.offer_rx = {name: {k: re.compile(v) for k, v in o.model_dump().items() if v}
                          for name, o in self.where.offers.items()}
 
@@ -580,7 +583,9 @@ class ConditionResolver:
             for h in table.header:
                 labels = [x for x in ctx.by_table.get(t, []) if x.row == -1 and x.col == h.col
                           and x.m.value == "header" and KIND_TO_CONDITION.get(x.m.kind, x.m.kind) == name]
-                if not labels:
+                label_rx = self.column_label.get(name)
+                header_text = _PAREN.sub("", d.view[h.start:h.end]).strip()
+                if not labels and not (label_rx and label_rx.fullmatch(header_text)):
                     continue
                 row = next((r for r in table.rows if r and r[0].start <= claim.span[0] <= r[-1].end), None)
                 if row is None:

@@ -64,9 +64,11 @@ def test_conditions_scopes_column_header_labels_a_condition_column():
 def test_conditions_scopes_figure_caption_under_a_chart():
     record = extract_path(CORPUS / "figure-caption-footnote.md")
     c = claim(record, 2940, "throughput")
-    assert c.conditions["input_length"].status == "stated"
-    assert c.conditions["input_length"].value == 2048
-    assert c.conditions["input_length"].scope == "figure_caption"
+    for name in ("input_length", "output_length", "batch_or_concurrency", "engine_version"):
+        assert c.conditions[name].status == "stated", name
+        assert c.conditions[name].scope == "figure_caption", name
+    assert c.conditions["output_length"].value == 256
+    assert c.conditions["batch_or_concurrency"].value == 512
 
 
 def test_conditions_scopes_lead_in_paragraph_covers_its_list():
@@ -97,10 +99,12 @@ def test_conditions_scopes_usage_example_is_not_the_benchmark():
 
 
 def test_conditions_scopes_front_matter_names_the_hardware():
-    record = extract_path(CORPUS / "recipe-repo-command.md")
-    c = claim(record, 38400, "throughput")
-    assert c.conditions["hardware"].status == "stated"
-    assert c.conditions["hardware"].scope in ("front_matter", "restatement")
+    text = ('---\ntitle: "Serving notes"\nhardware: "4x L40S"\n---\n\n## Results\n\n'
+            "Mistral-7B reached a median TTFT of 85 ms.\n")
+    c = claim(extract_text(text, "t.md"), 85, "ttft")
+    hw = c.conditions["hardware"]
+    assert (hw.status, hw.scope, hw.count) == ("stated", "front_matter", 4)
+    assert text[hw.span[0]:hw.span[1]] == hw.quote
 
 
 def test_conditions_scopes_ambiguous_setups_are_never_picked():
