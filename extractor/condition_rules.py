@@ -31,6 +31,8 @@ class ScopeRules(_Strict):
     supporting_engines: list[str] = Field(default_factory=list)
     sweepable: list[str] = Field(default_factory=list)
     composite: list[str] = Field(default_factory=list)
+    after_claim: list[str] = Field(default_factory=list)
+    refinable: list[str] = Field(default_factory=list)
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
     baseline_cues: list[str] = Field(default_factory=list)
     benchmark_command: str = r"bench|perf|loadgen|lm_eval"
@@ -55,7 +57,7 @@ class ScopeRules(_Strict):
                 raise ValueError(f"unknown condition {name!r}")
         return v
 
-    @field_validator("sweepable", "composite")
+    @field_validator("sweepable", "composite", "after_claim", "refinable")
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
         for name in v:

@@ -130,6 +130,8 @@ class ConditionResolver:
                                                   re.I)
         self.supporting = {_norm(e) for e in self.scopes.supporting_engines}
         self.composite = set(self.scopes.composite)
+        self.after_claim = set(self.scopes.after_claim)
+        self.refinable = set(self.scopes.refinable)
         self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
                              for name, labels in self.scopes.column_labels.items() if labels}
         self.offer_rx = {name: {k: re.compile(v) for k, v in o.model_dump().items() if v}
@@ -369,7 +371,12 @@ class ConditionResolver:
             if d.blocks[unit.block].kind == "caption":
                 levels.append(("figure_caption", ctx.by_block.get(unit.block, [])))
             blocks = self._lead_in(d, unit.block)
-            levels.append(("paragraph", [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])]))
+            # the paragraph up to the claim; what follows it in the paragraph may describe something else
+            # ("... fixed at a single 8xGB200 endpoint"), except the workload kinds a paragraph often gives
+            # after its result ("Concurrency was swept from 64 up to 5120.")
+            levels.append(("paragraph", [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
+                                         if x.m.span[0] < unit.start or KIND_TO_CONDITION.get(x.m.kind, x.m.kind)
+                                         in self.after_claim]))
         # captions and footnotes of the figures in the claim's section describe the measurement the
         # figures show, which the section's claims report
         section = unit.section
@@ -563,6 +570,8 @@ class ConditionResolver:
                 values = ", ".join(sorted({_show(m) for m in picked}))
                 return self._unrecoverable(ctx, claim, name, "ambiguous", values=values)
             m = picked[0]
+            if name in self.refinable:
+                m, scope = self._refined(m, scope, name, levels)
             return self._stated(ctx, claim, name, m, scope)
         cell = self._column_value(ctx, claim, name, levels)
         if cell is not None:
@@ -643,6 +652,22 @@ class ConditionResolver:
         if named:
             cond.value_partial = named
         return cond
+
+    @staticmethod
+    def _refined(m: Mention, scope: str, name: str, levels) -> tuple[Mention, str]:
+        """The same name written out more fully in a broader scope ("Qwen3.5" in the sentence,
+        "Qwen3.5-397B-A17B-NVFP4" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
+        base = _norm(m.quote)
+        best, best_scope = m, scope
+        for lvl_scope, located in levels:
+            for x in located:
+                if KIND_TO_CONDITION.get(x.m.kind, x.m.kind) != name:
+                    continue
+                full = _norm(x.m.quote)
+                if len(full) > len(_norm(best.quote)) and full.startswith(base) and \
+                        (len(full) == len(base) or not full[len(base)].isalnum()):
+                    best, best_scope = x.m, lvl_scope
+        return best, best_scope
 
     @staticmethod
     def _composite(name: str, picked: list[Mention], scope: str) -> Condition:
