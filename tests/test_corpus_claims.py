@@ -426,14 +426,6 @@ KNOWN_GAPS: frozenset[str] = frozenset({
     'setup-section-h200.md::cond::throughput=4812 token/second::batch_or_concurrency=stated:64',
     # two-isl-ambiguous.md: conditions of the untitled intro paragraph are not applied; an ISL stated
     #   twice is 'not stated' instead of ambiguous
-    'two-isl-ambiguous.md::cond::throughput=9640 token/second::output_length=stated:256',
-    'two-isl-ambiguous.md::cond::throughput=9640 token/second::batch_or_concurrency=stated:128',
-    'two-isl-ambiguous.md::cond::throughput=9640 token/second::engine_version=stated:0.4.6',
-    'two-isl-ambiguous.md::cond::throughput=9640 token/second::model=stated:Qwen2.5-72B',
-    'two-isl-ambiguous.md::cond::relative_change=22 percent::input_length=unrecoverable',
-    'two-isl-ambiguous.md::cond::relative_change=22 percent::output_length=stated:256',
-    'two-isl-ambiguous.md::cond::relative_change=22 percent::model=stated:Qwen2.5-72B',
-    'two-isl-ambiguous.md::cond::itl=35 millisecond::input_length=unrecoverable',
     # sweep-pareto-figure.md: the sweep range of the 'How we measured' section is not read
     'sweep-pareto-figure.md::cond::throughput=21500 token/second/node::batch_or_concurrency=stated:[16, 512]',
     # html-full-page.html: '3.1x the output throughput of H100' names its baseline with 'of'; the
@@ -442,29 +434,18 @@ KNOWN_GAPS: frozenset[str] = frozenset({
     'html-full-page.html::cond::speedup=3.1 x::hardware=stated:B200',
     # html-results-table.html: the HTML <caption> and the row's batch/ISL cells do not reach its claims;
     #   'at batch 256' in the claim sentence
-    'html-results-table.html::cond::throughput=7315 token/second::batch_or_concurrency=stated:64',
-    'html-results-table.html::cond::throughput=7315 token/second::output_length=stated:128',
-    'html-results-table.html::cond::throughput=7315 token/second::model=stated:Llama-3.1-8B',
     'html-results-table.html::cond::throughput=14880 token/second::batch_or_concurrency=stated:256',
     # html-malformed.html: ingest masks the whole page (mixed-case <TITLE>...</title> is never closed),
     #   so no claim at all
-    'html-malformed.html::claim::throughput=52300 token/second',
     'html-malformed.html::claim::speedup=2.4 x',
     'html-malformed.html::attrs::speedup=2.4 x',
-    'html-malformed.html::claim::relative_change=-45 percent',
-    'html-malformed.html::claim::itl=11 millisecond',
     'html-malformed.html::cond::throughput=52300 token/second::hardware=stated:MI300X',
-    'html-malformed.html::cond::throughput=52300 token/second::model=stated:Mixtral-8x22B',
-    'html-malformed.html::cond::throughput=52300 token/second::batch_or_concurrency=stated:512',
-    'html-malformed.html::cond::throughput=52300 token/second::engine_version=stated:0.8.3',
     'html-malformed.html::cond::throughput=52300 token/second::warmup=stated:no warm-up',
     # plain-text-latency.txt: dotted key/value lines ('TTFT p99 ..... 61 ms') are cut into sentences at
     #   the dot leaders, so values get the next line's metric or none; the heading 'Scenario A: single
     #   stream' does not scope its claims
     'plain-text-latency.txt::claim::ttft=61 millisecond',
-    'plain-text-latency.txt::claim::itl=6.9 millisecond',
     'plain-text-latency.txt::claim::e2e_latency=2.7 second',
-    'plain-text-latency.txt::claim::tpot=9.4 millisecond',
     'plain-text-latency.txt::cond::ttft=23 millisecond::scenario=stated:single stream',
     'plain-text-latency.txt::cond::e2e_latency=2.7 second::scenario=stated:fixed request rate',
     'plain-text-latency.txt::cond::e2e_latency=2.7 second::batch_or_concurrency=stated:4',
@@ -475,22 +456,14 @@ KNOWN_GAPS: frozenset[str] = frozenset({
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::batch_or_concurrency=stated:64',
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::precision=stated:FP8',
     # suffixes-and-words.md: conditions of the intro paragraph
-    'suffixes-and-words.md::cond::throughput=25000 token/second::hardware=stated:H100',
-    'suffixes-and-words.md::cond::throughput=25000 token/second::engine_version=stated:0.4.3',
     'suffixes-and-words.md::cond::speedup=3 x::batch_or_concurrency=stated:8',
     # ranges-and-qualifiers.md: hardware from '4-8 H100 GPUs' in the intro
-    'ranges-and-qualifiers.md::cond::speedup=1.1..2.4 x::hardware=stated:H100',
     # recipe-repo-command.md: 'vLLM nightly-<hash>' not read as an engine version
-    'recipe-repo-command.md::cond::throughput=38400 token/second::engine_version=stated:nightly-4e8a91c',
     # mlperf-offline-server.md: intro-paragraph conditions (engine name and version split by a line
     #   break, dataset, precision)
-    'mlperf-offline-server.md::cond::throughput=34250 token/second::engine_version=stated:0.6.2',
-    'mlperf-offline-server.md::cond::throughput=34250 token/second::dataset=stated:OpenOrca',
-    'mlperf-offline-server.md::cond::throughput=34250 token/second::precision=stated:FP8',
     # figure-caption-footnote.md: '2k' read as 2000 although the post's other lengths are powers of two
     'figure-caption-footnote.md::cond::throughput=2940 token/second/gpu::input_length=stated:2048',
     # quantization-accuracy-memory.md: engine version from the intro
-    'quantization-accuracy-memory.md::cond::accuracy=95.1 percent::engine_version=stated:0.20',
 })
 
 
