@@ -1,7 +1,9 @@
 """The extraction pipeline: ingest -> spaCy doc -> quantities -> claims -> conditions -> record.
 
-spaCy runs only on the text units that can hold a claim (sentences and table cells
-with a number in them), which keeps extraction close to tokenizer speed.
+spaCy runs only on the text units that can hold a claim: table cells with a number in
+them, and sentences in which the quantity finder (run first, its results handed to the
+spaCy component) saw a quantity with a unit class, or a bare number with a possible
+metric cue in the sentence. This keeps extraction close to tokenizer speed.
 """
 from __future__ import annotations
 
