@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from extractor.records import CONDITIONS
-from extractor.rules_io import load_yaml
+from extractor.rules_io import compiled, load_yaml
 
 SCOPES_FILE = "scopes.yaml"
 WHERE_FILE = "where_notes.yaml"
@@ -43,11 +43,7 @@ class ScopeRules(_Strict):
     @field_validator("benchmark_command", "bare_version")
     @classmethod
     def _regex(cls, v: str) -> str:
-        try:
-            re.compile(v)
-        except re.error as err:
-            raise ValueError(f"pattern does not compile ({err})") from None
-        return v
+        return compiled(v)
 
     @field_validator("column_labels")
     @classmethod
@@ -96,12 +92,7 @@ class Offer(_Strict):
     @field_validator("link_target", "link_text", "text")
     @classmethod
     def _compiles(cls, v: str | None) -> str | None:
-        if v is not None:
-            try:
-                re.compile(v)
-            except re.error as err:
-                raise ValueError(f"pattern does not compile ({err})") from None
-        return v
+        return compiled(v)
 
 
 class WhereNote(_Strict):

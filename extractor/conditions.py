@@ -19,7 +19,7 @@ from extractor.headlines import same_figure
 from extractor.claim_rules import load_claim_rules
 from extractor.condition_rules import ScopeRules, WhereRules, load_scope_rules, load_where_rules
 from extractor.ingest import Document
-from extractor.mentions import Mention, MentionFinder, infer_k_base
+from extractor.mentions import Mention, MentionFinder
 from extractor.records import CONDITIONS, Claim, Condition
 from extractor.segment import Unit
 

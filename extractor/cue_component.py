@@ -15,7 +15,7 @@ from pathlib import Path
 
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from extractor.claim_rules import ClaimRules, load_claim_rules
 from extractor.rules_io import default_rules_dir

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from extractor.rules_io import RuleError, default_rules_dir, load_jsonl, load_yaml
+from extractor.rules_io import RuleError, compiled, default_rules_dir, load_jsonl, load_yaml
 from extractor.units import has_dimension, parse_unit, registry
 
 SPELLINGS_FILE = "unit_spellings.jsonl"
@@ -102,11 +102,7 @@ class Exclusion(_Strict):
     @field_validator("pattern")
     @classmethod
     def _compiles(cls, v: str) -> str:
-        try:
-            re.compile(v)
-        except re.error as err:
-            raise ValueError(f"pattern does not compile ({err})") from None
-        return v
+        return compiled(v)
 
 
 class NumberRules(_Strict):
@@ -129,12 +125,7 @@ class NumberRules(_Strict):
     @field_validator("count_multiplier_next")
     @classmethod
     def _compiles(cls, v: str | None) -> str | None:
-        if v is not None:
-            try:
-                re.compile(v)
-            except re.error as err:
-                raise ValueError(f"pattern does not compile ({err})") from None
-        return v
+        return compiled(v)
 
 
 class QuantityRules(BaseModel):

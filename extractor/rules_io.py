@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from importlib import resources
 from pathlib import Path
 from typing import TypeVar
@@ -43,6 +44,16 @@ def _reason(err: ValidationError) -> str:
         loc = ".".join(str(x) for x in e["loc"])
         parts.append(f"{loc}: {e['msg']}" if loc else e["msg"])
     return "; ".join(parts)
+
+
+def compiled(pattern: str | None) -> str | None:
+    """Pydantic validator body: the pattern must compile (the reason names the regex error)."""
+    if pattern is not None:
+        try:
+            re.compile(pattern)
+        except re.error as err:
+            raise ValueError(f"pattern does not compile ({err})") from None
+    return pattern
 
 
 def load_jsonl(path: Path, model: type[M]) -> list[M]:

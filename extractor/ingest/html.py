@@ -7,7 +7,6 @@ tags become spaces in the view, entities their character padded with spaces.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from html import unescape
 from html.parser import HTMLParser
 
