@@ -140,8 +140,9 @@ class ConditionResolver:
     # -- per document --------------------------------------------------------------
     def mentions(self, d: Document) -> list[Mention]:
         """Every condition mention of a document: its view, front matter and (HTML) title."""
-        k_base = self.finder.infer_k_base(d.view)  # this resolver's rules, not the default finder's
-        found = self.finder.find(_flat_prose(d), k_base=k_base)
+        flat = _flat_prose(d)
+        k_base = self.finder.infer_k_base(flat)  # this resolver's rules; the same text lets find() reuse its scan
+        found = self.finder.find(flat, k_base=k_base)
         if d.meta_span:
             lo, hi = d.meta_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
