@@ -8,6 +8,7 @@ the setup sections that cover it, and the front matter / title.
 """
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
@@ -559,7 +560,7 @@ class ConditionResolver:
             return self._engine(ctx, claim, levels)
         for scope, located in levels:
             cands = [x.m for x in located if KIND_TO_CONDITION.get(x.m.kind, x.m.kind) == name
-                     and x.m.value != "header"]
+                     and x.m.value != "header" and _finite(x.m.value)]
             if scope == "table_column":
                 continue
             if not cands:
@@ -722,6 +723,15 @@ class ConditionResolver:
         why = self.where.why[reason].format(values=extra.get("values", ""), engine=extra.get("engine", ""),
                                             figure=fig or "a chart")
         return Condition(status="unrecoverable", where=where, why=why)
+
+
+def _finite(value) -> bool:
+    """A number too large for a float (a 400-digit "rate") states nothing usable."""
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return not isinstance(value, float) or math.isfinite(value)
 
 
 def _flat_prose(d: Document) -> str:
