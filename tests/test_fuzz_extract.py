@@ -195,4 +195,6 @@ def test_ten_megabyte_document():
         assert err.doc == "ten-mb.md"
     else:
         check_record(text, rec)
-    assert time.monotonic() - t0 < 20
+    # the budget interrupts between Python steps; a long C-level step (regex, tokenizer) on a loaded
+    # machine can overrun it, so the bound is generous: the point is a clean stop, not a precise one
+    assert time.monotonic() - t0 < 60
