@@ -71,6 +71,9 @@ class DocContext:
     code: dict[int | None, list[Located]] = field(default_factory=dict)
     captions: dict[int | None, list[Located]] = field(default_factory=dict)
     table_block: dict[int, int] = field(default_factory=dict)
+    block_starts: list[int] = field(default_factory=list)
+    table_starts: list[int] = field(default_factory=list)
+    caption_runs: dict[int | None, list[list[int]]] = field(default_factory=dict)
 
     def index(self) -> None:
         """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
@@ -88,9 +91,19 @@ class DocContext:
                 b = self.d.blocks[x.block]
                 if b.kind == "caption" and b.start not in table_captions:
                     self.captions.setdefault(x.section, []).append(x)
+        self.block_starts = [b.start for b in self.d.blocks]
+        self.table_starts = [t.start for t in self.d.tables]
+        table_blocks = {b.start: i for i, b in enumerate(self.d.blocks) if b.kind == "table"}
         for t, table in enumerate(self.d.tables):
-            self.table_block[t] = next((i for i, b in enumerate(self.d.blocks)
-                                        if b.kind == "table" and b.start <= table.start < b.end + 1), -1)
+            i = bisect_right(self.block_starts, table.start) - 1
+            self.table_block[t] = i if i >= 0 and self.d.blocks[i].kind == "table" else table_blocks.get(table.start, -1)
+        for i, b in enumerate(self.d.blocks):   # runs of consecutive caption blocks: one figure's captions
+            if b.kind == "caption":
+                runs = self.caption_runs.setdefault(b.section, [])
+                if runs and runs[-1][-1] == i - 1:
+                    runs[-1].append(i)
+                else:
+                    runs.append([i])
 
     def between(self, start: int, end: int) -> list[Located]:
         """Mentions that start in [start, end)."""
@@ -213,16 +226,10 @@ class ConditionResolver:
         """Caption blocks of the figures next to a claim: the nearest run of captions in its section and any
         run within a few blocks of that one (a figure, its table and the notes under them), not the
         captions of figures further along that show something else."""
-        runs: list[list[int]] = []
-        for i, b in enumerate(ctx.d.blocks):
-            if b.kind == "caption" and b.section == section:
-                if runs and runs[-1][-1] == i - 1:
-                    runs[-1].append(i)
-                else:
-                    runs.append([i])
+        runs = ctx.caption_runs.get(section, [])
         if not runs or block < 0:
             return {i for r in runs for i in r}
-        dist = [min(abs(i - block) for i in r) for r in runs]
+        dist = [0 if r[0] <= block <= r[-1] else min(abs(r[0] - block), abs(r[-1] - block)) for r in runs]
         best = min(dist)
         return {i for r, dd in zip(runs, dist) if dd <= best + NEAR_FIGURE_BLOCKS for i in r}
 
@@ -364,7 +371,7 @@ class ConditionResolver:
             table = d.tables[t]
             if table.caption:
                 levels.append(("table_caption", ctx.between(table.caption.start, table.caption.end)))
-            levels.append(("footnote", [x for b in sorted(self._footnotes(d, table.end))
+            levels.append(("footnote", [x for b in sorted(self._footnotes(d, table.end, ctx.block_starts))
                                         for x in ctx.by_block.get(b, [])]))
             blocks = self._lead_in(d, ctx.table_block.get(t, -1))
             levels.append(("paragraph", [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
@@ -497,10 +504,10 @@ class ConditionResolver:
                 blocks.add(i)
         return blocks
 
-    def _footnotes(self, d: Document, after: int) -> set[int]:
+    def _footnotes(self, d: Document, after: int, block_starts: list[int]) -> set[int]:
         marks = tuple(self.scopes.footnote_marks)
         found = set()
-        first = bisect_right([b.start for b in d.blocks], after - 1)  # blocks before `after` cannot qualify
+        first = bisect_right(block_starts, after - 1)  # blocks before `after` cannot qualify
         for i, b in enumerate(d.blocks[first:], first):
             if b.start >= after and b.start - after < 600 and b.kind in ("paragraph", "caption", "quote"):
                 if d.text[b.start:b.end].lstrip("*_ ").startswith(marks) or d.text[b.start:b.end].startswith(marks):
@@ -586,9 +593,8 @@ class ConditionResolver:
         if cols is None:
             return None
         d = ctx.d
-        row_level = dict(levels).get("table_row", [])
-        del row_level
-        for t, table in enumerate(d.tables):
+        t = bisect_right(ctx.table_starts, claim.span[0]) - 1
+        for t, table in ([(t, d.tables[t])] if t >= 0 else []):
             if not (table.start <= claim.span[0] <= table.end):
                 continue
             for h in table.header:
