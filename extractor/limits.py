@@ -95,12 +95,19 @@ def time_budget(seconds: float | None, doc: str) -> Iterator[None]:
         yield
         check()
     finally:
-        if armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old_handler)
-            if old_timer[0] > 0:
-                signal.setitimer(signal.ITIMER_REAL, *old_timer)
-        _deadline.reset(token)
+        # the alarm may fire while this runs (a body that ends right at the budget): each step sits in its own
+        # finally so the handler is restored and the deadline reset whatever raises
+        try:
+            if armed:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        finally:
+            try:
+                if armed:
+                    signal.signal(signal.SIGALRM, old_handler)
+                    if old_timer[0] > 0:
+                        signal.setitimer(signal.ITIMER_REAL, *old_timer)
+            finally:
+                _deadline.reset(token)
 
 
 def _deadline_outer(token: contextvars.Token) -> object:
