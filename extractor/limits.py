@@ -84,14 +84,15 @@ def time_budget(seconds: float | None, doc: str) -> Iterator[None]:
     armed = False
     old_handler = None
     old_timer = (0.0, 0.0)
-    if _can_signal() and _deadline_outer(token) is None:
-        def on_alarm(signum, frame):  # noqa: ARG001
-            raise DocumentTimeout(doc, f"over the {seconds:g} s time budget")
-
-        old_handler = signal.signal(signal.SIGALRM, on_alarm)
-        old_timer = signal.setitimer(signal.ITIMER_REAL, seconds)
-        armed = True
     try:
+        # armed inside the try: a tiny budget can fire before the body starts, and must still be cleaned up
+        if _can_signal() and _deadline_outer(token) is None:
+            def on_alarm(signum, frame):  # noqa: ARG001
+                raise DocumentTimeout(doc, f"over the {seconds:g} s time budget")
+
+            old_handler = signal.signal(signal.SIGALRM, on_alarm)
+            armed = True
+            old_timer = signal.setitimer(signal.ITIMER_REAL, seconds)
         yield
         check()
     finally:
