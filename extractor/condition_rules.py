@@ -34,6 +34,8 @@ class ScopeRules(_Strict):
     after_claim: list[str] = Field(default_factory=list)
     refinable: list[str] = Field(default_factory=list)
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
+    count_words: list[str] = Field(default_factory=list)
+    unit_nouns: list[str] = Field(default_factory=list)
     baseline_cues: list[str] = Field(default_factory=list)
     benchmark_command: str = r"bench|perf|loadgen|lm_eval"
     bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
@@ -68,6 +70,15 @@ class ScopeRules(_Strict):
         words = sorted((re.escape(s) for s in self.setup_sections), key=len, reverse=True)
         multi = [w for w in words if "\\ " in w or " " in w]
         return re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$|\b(?:{'|'.join(multi)})\b", re.I)
+
+    def hardware_name_parts(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        """(leading count, trailing unit noun) of a hardware mention: "8x H200 GPUs" -> "H200"."""
+        words = "|".join(sorted((re.escape(w).replace("\\ ", "\\s+") for w in self.count_words),
+                                key=len, reverse=True)) or "(?!)"
+        nouns = "|".join(sorted((re.escape(w) for w in self.unit_nouns), key=len, reverse=True)) or "(?!)"
+        count = re.compile(r"^\s*\d+\s*(?:nodes?|servers?|systems?)\s*,?\s*(?:each\s+)?(?:with\s+)?\d*\s*[x×*]?\s*"
+                           r"|^\s*(?:(?:" + words + r")(?![a-z0-9])|\d+)\s*(?:[x×*]\s*)?", re.I)
+        return count, re.compile(r"\s+(?:" + nouns + r")$", re.I)
 
     def baseline_tail(self) -> re.Pattern[str]:
         """Matches text ending in a baseline cue ("... compared with the ") right before a name."""

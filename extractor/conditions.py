@@ -34,10 +34,6 @@ FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency
 BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
-_COUNT_WORDS = re.compile(r"^\s*(?:an?\s+single|\d+|an?|one|two|three|four|eight|sixteen|single|dual)\s*(?:[x×*]\s*)?"
-                          r"|^\s*\d+\s*(?:nodes?|servers?|systems?)\s*,?\s*(?:each\s+)?(?:with\s+)?\d*\s*[x×*]?\s*",
-                          re.I)
-_UNIT_NOUN = re.compile(r"\s+(?:GPUs?|accelerators?|chips?|cards?|devices?)$", re.I)
 _FIGURE = re.compile(r"\b(?:figure|fig\.)\s*(\d+)", re.I)
 
 
@@ -145,6 +141,7 @@ class ConditionResolver:
         self.supporting = {_norm(e) for e in self.scopes.supporting_engines}
         self.composite = set(self.scopes.composite)
         self.after_claim = set(self.scopes.after_claim)
+        self.count_words, self.unit_noun = self.scopes.hardware_name_parts()
         self.refinable = set(self.scopes.refinable)
         self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
                              for name, labels in self.scopes.column_labels.items() if labels}
@@ -691,8 +688,8 @@ class ConditionResolver:
         sweep = True if m.sweep else None
         if name == "hardware":
             # the name as written, without its count ("8xH200" -> "H200", count 8; "16 GB300 GPUs" -> "GB300")
-            value = _COUNT_WORDS.sub("", m.quote).strip() if m.count else m.quote
-            value = _UNIT_NOUN.sub("", value).strip() or m.quote
+            value = self.count_words.sub("", m.quote).strip() if m.count else m.quote
+            value = self.unit_noun.sub("", value).strip() or m.quote
             value += ")" * max(0, value.count("(") - value.count(")"))
         elif name == "gpu_count" and isinstance(value, dict):
             value = value.get("total") or value.get("gpus") or value
