@@ -1,4 +1,7 @@
-"""Shared pytest options."""
+"""Shared pytest options and fixtures."""
+import sqlite3
+from pathlib import Path
+
 import pytest
 
 
@@ -11,3 +14,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def update_expected(request: pytest.FixtureRequest) -> bool:
     """True when the run should rewrite expected records (`pytest --update-expected`)."""
     return bool(request.config.getoption("--update-expected"))
+
+
+def _db_rows(db: Path) -> dict[str, list[tuple]]:
+    con = sqlite3.connect(db)
+    try:
+        return {t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2, 3").fetchall()
+                for t in ("documents", "claims", "conditions")}
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def db_rows():
+    """Every row of a claims database's documents, claims and conditions tables, in a stable order."""
+    return _db_rows

@@ -34,14 +34,6 @@ def write_posts(folder: Path, n: int) -> list[Path]:
     return out
 
 
-def rows(db: Path) -> dict[str, list[tuple]]:
-    con = sqlite3.connect(db)
-    try:
-        return {t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2, 3").fetchall()
-                for t in ("documents", "claims", "conditions")}
-    finally:
-        con.close()
-
 
 def test_batch_collects_files_folders_and_globs(tmp_path):
     write_posts(tmp_path / "a", 3)
@@ -57,15 +49,15 @@ def test_batch_collects_files_folders_and_globs(tmp_path):
         collect_paths([tmp_path / "missing"])
 
 
-def test_batch_second_run_skips_and_changes_are_reextracted(tmp_path):
+def test_batch_second_run_skips_and_changes_are_reextracted(db_rows, tmp_path):
     posts = write_posts(tmp_path / "posts", 12)
     db = tmp_path / "c.db"
     first = run_batch([tmp_path / "posts"], db=db, progress=False)
     assert (first.total, first.new, first.changed, first.skipped, first.failed) == (12, 12, 0, 0, 0)
-    before = rows(db)
+    before = db_rows(db)
     second = run_batch([tmp_path / "posts"], db=db, progress=False)
     assert (second.new, second.changed, second.skipped) == (0, 0, 12)
-    assert rows(db) == before
+    assert db_rows(db) == before
     posts[5].write_text(posts[5].read_text() + "\nOne more line.\n")
     write_posts(tmp_path / "more", 1)
     third = run_batch([tmp_path / "posts", tmp_path / "more"], db=db, progress=False)
@@ -137,13 +129,13 @@ def test_batch_unexpected_exception_is_recorded(tmp_path, monkeypatch):
     assert kind == "error" and "KeyError" in err
 
 
-def test_batch_parallel_equals_serial(tmp_path):
+def test_batch_parallel_equals_serial(db_rows, tmp_path):
     write_posts(tmp_path / "p", 30)
     run_batch([tmp_path / "p"], db=tmp_path / "one.db", jobs=1, progress=False,
               jsonl=tmp_path / "one.jsonl")
     run_batch([tmp_path / "p"], db=tmp_path / "two.db", jobs=2, progress=False,
               jsonl=tmp_path / "two.jsonl")
-    assert rows(tmp_path / "one.db") == rows(tmp_path / "two.db")
+    assert db_rows(tmp_path / "one.db") == db_rows(tmp_path / "two.db")
     assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
 
 

@@ -26,14 +26,6 @@ def write_posts(folder: Path, n: int) -> None:
             encoding="utf-8")
 
 
-def dump(db: Path) -> dict[str, list[tuple]]:
-    con = sqlite3.connect(db)
-    try:
-        return {t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2, 3").fetchall()
-                for t in ("documents", "claims", "conditions")}
-    finally:
-        con.close()
-
 
 def stored(db: Path) -> int:
     try:
@@ -50,7 +42,7 @@ def batch_cmd(folder: Path, db: Path) -> list[str]:
     return [sys.executable, "-m", "extractor", "batch", str(folder), "--db", str(db), "--jobs", "2"]
 
 
-def test_batch_sigkill_then_rerun_matches_uninterrupted_run(tmp_path):
+def test_batch_sigkill_then_rerun_matches_uninterrupted_run(db_rows, tmp_path):
     folder = tmp_path / "posts"
     write_posts(folder, N_POSTS)
     db = tmp_path / "killed.db"
@@ -78,7 +70,7 @@ def test_batch_sigkill_then_rerun_matches_uninterrupted_run(tmp_path):
 
     clean = tmp_path / "clean.db"
     run_batch([folder], db=clean, jobs=2, progress=False)
-    assert dump(db) == dump(clean)
+    assert db_rows(db) == db_rows(clean)
     con = sqlite3.connect(db)
     assert con.execute("SELECT count(DISTINCT path), count(*) FROM documents").fetchone() == \
         (N_POSTS, N_POSTS)

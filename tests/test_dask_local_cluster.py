@@ -1,7 +1,6 @@
 """`--engine dask` on a LocalCluster stores exactly what the local process pool stores."""
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -20,16 +19,8 @@ def write_posts(folder: Path, n: int) -> None:
     (folder / "broken.md").write_bytes(b"\x00\x01binary")
 
 
-def dump(db: Path) -> dict[str, list[tuple]]:
-    con = sqlite3.connect(db)
-    try:
-        return {t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2, 3").fetchall()
-                for t in ("documents", "claims", "conditions")}
-    finally:
-        con.close()
 
-
-def test_dask_local_cluster_matches_local_run(tmp_path):
+def test_dask_local_cluster_matches_local_run(db_rows, tmp_path):
     folder = tmp_path / "posts"
     write_posts(folder, 20)
     local = run_batch([folder], db=tmp_path / "local.db", jsonl=tmp_path / "local.jsonl", jobs=2,
@@ -37,7 +28,7 @@ def test_dask_local_cluster_matches_local_run(tmp_path):
     dask = run_batch([folder], db=tmp_path / "dask.db", jsonl=tmp_path / "dask.jsonl", jobs=2,
                      engine="dask", progress=False)
     assert local == dask and (dask.new, dask.failed) == (20, 1)
-    assert dump(tmp_path / "local.db") == dump(tmp_path / "dask.db")
+    assert db_rows(tmp_path / "local.db") == db_rows(tmp_path / "dask.db")
     assert (tmp_path / "local.jsonl").read_bytes() == (tmp_path / "dask.jsonl").read_bytes()
     again = run_batch([folder], db=tmp_path / "dask.db", engine="dask", jobs=1, progress=False)
     assert (again.skipped, again.failed) == (20, 1)   # incremental on Dask too
