@@ -15,8 +15,9 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
+import ahocorasick
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.canonical import Canonicalizer, CompiledEntry, expand, load_gazetteers, render_id
@@ -224,7 +225,6 @@ def lengths(raws: list[str], k_base: int | None) -> list[int | float]:
 
 _BLANK_RE = re.compile(r"\n[ \t]*\n")
 TRY_COST = 16  # a regex tried at one position costs about as much as scanning this many positions
-SCAN_MIN = 4000  # characters: a shorter text looks each cue up instead of scanning once for all
 _KNUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![A-Za-z]))?")
 
 
@@ -247,23 +247,24 @@ def _blocks(text: str, max_len: int = 4000) -> list[tuple[int, int]]:
     return res
 
 
-def _trie_regex(words: list[str]) -> str:
-    """An alternation matching the longest of `words` at a position (branches share prefixes)."""
-    trie: dict = {}
-    for w in words:
-        node = trie
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[""] = {}
+# The characters whose lowercase is not one character, or that `re.IGNORECASE` matches with an ASCII
+# letter they do not lowercase to: folded to that letter so the folded text keeps every offset.
+_FOLD = str.maketrans(CASE_TRAPS, "iis")
 
-    def emit(node: dict) -> str:
-        alts = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items()) if ch]
-        if not alts:
-            return ""
-        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-        return f"(?:{body})?" if "" in node else body
 
-    return emit(trie)
+def _fold(text: str) -> str:
+    """`text` lowercased for cue look-up, one character for one (offsets are those of `text`)."""
+    if any(c in text for c in CASE_TRAPS):  # translate is slow: only when it has work to do
+        text = text.translate(_FOLD)
+    return text.lower()
+
+
+class _Scanner(NamedTuple):
+    """Every cue word and start string, found in one pass; start string -> tasks; tasks with any."""
+
+    automaton: ahocorasick.Automaton
+    start_index: dict[str, list[int]]
+    has_starts: frozenset[int]
 
 
 def matches_at(rx: re.Pattern[str], text: str, spans: list[tuple[int, int]],
@@ -314,13 +315,9 @@ class MentionFinder:
         self._length_tasks = frozenset(
             i for i, t in enumerate(self._tasks)
             if isinstance(t, CompiledPattern) and t.entry.kind in ("io_length", "input_length", "output_length"))
-        # shortest cues first; a cue is skipped when a shorter cue inside it is absent
-        self._cue_index = dict(sorted(self._cue_index.items(), key=lambda kv: (len(kv[0]), kv[0])))
-        # Long texts are scanned once for every cue and every start string (see `_index`), built on
-        # the first long text: a short one (and a one-file run on it) does not pay for it.
-        self.scan_min = SCAN_MIN
-        self._index: tuple | None = None
-        self._prefixes: dict[str, tuple[str, ...]] = {}
+        # Texts are scanned once for every cue and every start string (see `_build_scanner`), built on
+        # the first text.
+        self._scanner: _Scanner | None = None
         self._last: tuple | None = None
 
     # -- public --
@@ -381,67 +378,45 @@ class MentionFinder:
     def _todo(self, text: str, blocks: list[tuple[int, int]]) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
         """Task index -> sorted indices of the blocks holding one of its cues (tasks in rule order),
         and task index -> sorted positions where one of its start strings begins (when known)."""
+        scanner = self._scanner or self._build_scanner()
+        hits: dict[str, list[int]] = {}
+        found_any = scanner.automaton.kind == ahocorasick.AHOCORASICK  # an empty automaton cannot iterate
+        for end, (word, last) in scanner.automaton.iter(_fold(text)) if found_any else ():
+            hits.setdefault(word, []).append(end - last)
+        block_starts = [b[0] for b in blocks]
         sets: dict[int, set[int]] = {}
-        starts: dict[int, list[int]] = {}
-        low = text.lower()
-        if len(low) == len(text) and len(text) >= self.scan_min and self._cue_index:
-            scan, words, start_index, has_starts = self._index or self._build_index()
-            at: dict[str, list[int]] = {}
-            for m in scan.finditer(low):
-                at.setdefault(m.group(1), []).append(m.start())
-            block_starts = [b[0] for b in blocks]
-            cue_blocks: dict[str, set[int]] = {}
-            trusted = not any(c in text for c in CASE_TRAPS)
-            if trusted:  # a task with start strings none of which occurs has no start: an empty list
-                starts = {t: [] for t in has_starts}
-            for longest, where in at.items():
-                for w in self._prefixes_of(longest, words):
-                    if w in self._cue_index:
-                        cue_blocks.setdefault(w, set()).update(bisect_right(block_starts, i) - 1 for i in where)
-                    if trusted:
-                        for t in start_index.get(w, ()):
-                            starts[t].extend(where)
-            for w, bs in cue_blocks.items():
-                for t in self._cue_index[w]:
+        for word, where in hits.items():
+            ids = self._cue_index.get(word)
+            if ids:
+                bs = {bisect_right(block_starts, i) - 1 for i in where}
+                for t in ids:
                     sets.setdefault(t, set()).update(bs)
-            starts = {t: sorted(set(ps)) for t, ps in starts.items()}
-        else:  # a short text, or lowercasing changed the length ("İ"): look each cue up
-            block_starts = [b[0] for b in blocks]
-            for cue, ids in self._cue_index.items():
-                i = low.find(cue)
-                while i != -1:
-                    b = bisect_right(block_starts, i) - 1
-                    for t in ids:
-                        sets.setdefault(t, set()).add(b)
-                    i = low.find(cue, blocks[b][1])
         for t in self._always:
             sets[t] = set(range(len(blocks)))
+        starts: dict[int, list[int]] = {}
+        if not any(c in text for c in CASE_TRAPS):  # a task none of whose start strings occurs has no start
+            found: dict[int, list[int]] = {t: [] for t in scanner.has_starts}
+            for word, where in hits.items():
+                for t in scanner.start_index.get(word, ()):
+                    found[t].extend(where)
+            starts = {t: sorted(set(ps)) for t, ps in found.items()}
         return {t: sorted(sets[t]) for t in sorted(sets)}, starts
 
-    def _build_index(self) -> tuple:
-        """(scan, words, start index, tasks with start strings), built once.
-
-        The strings a task's matches can begin with (extractor/regex_starts.py): where they are
-        rare, its regex is tried only where one of them starts instead of at every position. The
-        scan finds, at each position, the longest cue or start string starting there, whose
-        prefixes start there too (a trie-shaped alternation: a position costs one branch)."""
+    def _build_scanner(self) -> _Scanner:
+        """The strings a task's matches can begin with (extractor/regex_starts.py): where they are
+        rare, its regex is tried only where one of them starts instead of at every position. One
+        Aho-Corasick pass over the folded text finds every cue and every start string."""
         start_index: dict[str, list[int]] = {}
         for i, task in enumerate(self._tasks):
             for w in _shortest(start_strings(task.rx.pattern, task.rx.flags) or ()):
                 start_index.setdefault(w, []).append(i)
-        words = frozenset({*self._cue_index, *start_index})
-        scan = re.compile(f"(?=({_trie_regex(sorted(words))}))")
+        automaton = ahocorasick.Automaton()
+        for w in sorted({*self._cue_index, *start_index}):
+            automaton.add_word(w, (w, len(w) - 1))
+        automaton.make_automaton()
         has_starts = frozenset(t for ts in start_index.values() for t in ts)
-        self._index = (scan, words, start_index, has_starts)
-        return self._index
-
-    def _prefixes_of(self, longest: str, words: frozenset[str]) -> tuple[str, ...]:
-        """The scanned words that are prefixes of `longest` (itself included)."""
-        found = self._prefixes.get(longest)
-        if found is None:
-            found = self._prefixes[longest] = tuple(longest[:n] for n in range(len(longest) + 1)
-                                                    if longest[:n] in words)
-        return found
+        self._scanner = _Scanner(automaton, start_index, has_starts)
+        return self._scanner
 
     def canonical(self, kind: str, surface: str) -> str | None:
         """Canonical name for `surface` as `kind` (None when unknown)."""
