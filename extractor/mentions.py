@@ -12,7 +12,7 @@ blocks: command-line flags (`--tp 8`, `--max-concurrency 64`) are rules too.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
@@ -588,15 +588,26 @@ def _resolve(mentions: list[Mention]) -> list[Mention]:
     kept: list[Mention] = []
     for kind, xs in by_kind.items():
         xs.sort(key=lambda x: (-(x.span[1] - x.span[0]), x.span[0], x.rule))
-        taken: list[tuple[int, int]] = []
+        taken: list[tuple[int, int]] = []   # sorted, pairwise not overlapping
         for x in xs:
-            a, b = x.span
-            if any(a < tb and ta < b for ta, tb in taken):
-                continue
-            taken.append((a, b))
-            kept.append(x)
+            if not _overlaps_taken(taken, *x.span):
+                insort(taken, x.span)
+                kept.append(x)
     kept.sort(key=lambda x: (x.span[0], x.span[1], x.kind, x.rule))
     return kept
+
+
+def _overlaps_taken(taken: list[tuple[int, int]], a: int, b: int) -> bool:
+    """Whether [a, b) overlaps one of `taken` (sorted spans, no two of which overlap): only the span
+    starting last before `a` and those starting inside [a, b) can."""
+    i = bisect_left(taken, (a, -1))
+    if i and taken[i - 1][1] > a:
+        return True
+    while i < len(taken) and taken[i][0] < b:
+        if a < taken[i][1]:
+            return True
+        i += 1
+    return False
 
 
 @lru_cache(maxsize=4)

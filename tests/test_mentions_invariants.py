@@ -1,9 +1,11 @@
 """Span invariants, URL exclusion, offsets, determinism."""
 from __future__ import annotations
 
+from bisect import insort
+
 from hypothesis import given, settings, strategies as st
 
-from extractor.mentions import MentionFinder, find_mentions
+from extractor.mentions import MentionFinder, _overlaps_taken, find_mentions
 
 SAMPLE = (
     "Setup: 2 nodes, each with 8 H200 GPUs, running DeepSeek-V3 with SGLang v0.4.3 at TP8 and\n"
@@ -63,3 +65,19 @@ def test_infer_k_base() -> None:
     f = MentionFinder()
     assert f.infer_k_base("We used ISL/OSL = 8192/1024 and later 8K/1.") == 1024
     assert f.infer_k_base("inputs of 2000 tokens, then 1K/2K") == 1000
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 6)), max_size=25))
+def test_overlap_check_agrees_with_its_definition(spans: list[tuple[int, int]]) -> None:
+    """Overlap resolution looks only at the neighbours of a span in the sorted kept spans; it must
+    decide as the pairwise definition does, zero-width spans included."""
+    taken: list[tuple[int, int]] = []
+    kept: list[tuple[int, int]] = []
+    for a, width in spans:
+        b = a + width
+        pairwise = any(a < tb and ta < b for ta, tb in kept)
+        assert _overlaps_taken(taken, a, b) == pairwise
+        if not pairwise:
+            kept.append((a, b))
+            insort(taken, (a, b))
