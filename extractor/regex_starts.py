@@ -46,6 +46,11 @@ def _seq(items) -> tuple[frozenset[str], frozenset[str]]:
     done: set[str] = set()
     for op, av in items:
         full, part = _item(op, av)
+        if len(pending) * (len(full) + len(part)) > MAX_SET:
+            # too many combinations: a string begun so far is a start string as it is; only a match that
+            # has begun with nothing yet ("" pending: what came before was optional) goes on
+            done |= pending - {""}
+            pending &= {""}
         done |= {p + x for p in pending for x in part}
         pending = {p + f for p in pending for f in full}
         long = {p for p in pending if len(p) >= LONG_ENOUGH}   # long enough to look for: stop there
