@@ -15,7 +15,7 @@ from pathlib import Path
 
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from extractor.claim_rules import ClaimRules, load_claim_rules
 from extractor.rules_io import default_rules_dir
@@ -77,21 +77,29 @@ class CueMarker:
             self.matcher.add(label, list(nlp.tokenizer.pipe(phrases)))
 
     def __call__(self, doc: Doc) -> Doc:
-        found = [(self.nlp.vocab.strings[m], doc[s].idx, doc[e - 1].idx + len(doc[e - 1]))
-                 for m, s, e in self.matcher(doc)]
-        if "\n" in doc.text:
+        strings = self.nlp.vocab.strings
+        tokens: dict[tuple[str, int, int], tuple[int, int]] = {}   # a match -> its tokens
+        for m, s, e in self.matcher(doc):
+            span = doc[s:e]
+            tokens[(strings[m], span.start_char, span.end_char)] = (s, e)
+        found = list(tokens)
+        text = doc.text
+        if "\n" in text:
             # a line break ends a clause as punctuation does ("dropped by 40%\nThese gains ...")
             found += [("break", t.idx, t.idx + len(t)) for t in doc if "\n" in t.text]
             # a soft line break inside a phrase: match again on the text with breaks as spaces
-            flat = self.nlp.make_doc(doc.text.replace("\r", " ").replace("\n", " "))
+            flat = self.nlp.make_doc(text.replace("\r", " ").replace("\n", " "))
             seen = set(found)
             for m, s, e in self.matcher(flat):
-                hit = (self.nlp.vocab.strings[m], flat[s].idx, flat[e - 1].idx + len(flat[e - 1]))
-                if hit not in seen and "\n" in doc.text[hit[1]:hit[2]]:
+                span = flat[s:e]
+                hit = (strings[m], span.start_char, span.end_char)
+                if hit not in seen and "\n" in text[hit[1]:hit[2]]:
                     found.append(hit)
         spans = []
         for label, start, end in sorted(keep_longest(found), key=lambda f: (f[1], f[2], f[0])):
-            span = doc.char_span(start, end, label=label, alignment_mode="expand")
+            at = tokens.get((label, start, end))
+            span = Span(doc, *at, label=label) if at else doc.char_span(start, end, label=label,
+                                                                        alignment_mode="expand")
             if span is not None:
                 spans.append(span)
         doc.spans[CUES_KEY] = spans
