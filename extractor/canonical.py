@@ -34,6 +34,7 @@ FRAGMENT_RE = re.compile(r"<<([A-Z_][A-Z0-9_]*)>>")
 TEMPLATE_RE = re.compile(r"\{(\w+)\}")
 SIZE_RE = re.compile(r"(?<![A-Za-z0-9])(\d+x\d+[Bb]|\d+(?:\.\d+)?[BbMmTt])(?![A-Za-z0-9])")
 FAMILY_CUT_RE = re.compile(r"[-_ ](?=\d|[A-Za-z]\d|Instruct|Chat|Base)")
+_BLANKS = re.compile(r"\s+")
 FUZZ_THRESHOLD = 90.0
 
 
@@ -114,8 +115,13 @@ def family_of(surface: str) -> str:
 
 def render_id(template: str, m: re.Match[str]) -> str | None:
     """Fill an id template from a match; None when nothing is left."""
-    groups = m.groupdict()
-    surface = m.group(0)
+    return _render(template, m.group(0), tuple(m.groupdict().items()))
+
+
+@lru_cache(maxsize=4096)
+def _render(template: str, surface: str, group_items: tuple[tuple[str, str | None], ...]) -> str | None:
+    """`render_id` for a surface and its named groups (a name recurs through a post: filled once)."""
+    groups = dict(group_items)
 
     def sub(t: re.Match[str]) -> str:
         key = t.group(1)
@@ -126,7 +132,7 @@ def render_id(template: str, m: re.Match[str]) -> str | None:
             return family_of(surface)
         return (groups.get(key) or "").strip()
 
-    out = re.sub(r"\s+", " ", TEMPLATE_RE.sub(sub, template)).strip(" -")
+    out = _BLANKS.sub(" ", TEMPLATE_RE.sub(sub, template)).strip(" -")
     return out or None
 
 

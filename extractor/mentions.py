@@ -224,6 +224,7 @@ def lengths(raws: list[str], k_base: int | None) -> list[int | float]:
 
 
 _BLANK_RE = re.compile(r"\n[ \t]*\n")
+_BLANKS = re.compile(r"\s+")
 TRY_COST = 16  # a regex tried at one position costs about as much as scanning this many positions
 _KNUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![A-Za-z]))?")
 
@@ -467,7 +468,7 @@ class MentionFinder:
             extra.append(Mention(kind="precision", value=groups["quant"], canonical=groups["quant"].upper(),
                                  quote=text[qs:qe], span=(qs, qe), rule=where))
         quote = text[start:end]
-        value: str | int | float | dict[str, Any] = re.sub(r"\s+", " ", quote.strip())
+        value: str | int | float | dict[str, Any] = _BLANKS.sub(" ", quote.strip())
         if kind == "dataset" and groups.get("r"):
             value = {"name": "random", "random_range_ratio": float(groups["r"])}
         return [Mention(kind=kind, value=value, canonical=canon, count=count, version=version,
@@ -488,7 +489,7 @@ class MentionFinder:
             if g.get("count"):
                 n = int(g["count"])
             else:
-                n = self.rules.hw_words.get(re.sub(r"\s+", " ", (g.get("word") or "").lower()))
+                n = self.rules.hw_words.get(_BLANKS.sub(" ", (g.get("word") or "").lower()))
                 if n is None:
                     continue
             return start - (len(left) - lm.start()), n * per_unit
@@ -558,11 +559,11 @@ class MentionFinder:
                         return []
                     value = int(value)
             elif "text" in g:
-                value = re.sub(r"\s+", " ", g["text"].strip())
+                value = _BLANKS.sub(" ", g["text"].strip())
                 span = m.span(tname)
                 quote = g["text"]
             else:
-                value = re.sub(r"\s+", " ", quote.strip())
+                value = _BLANKS.sub(" ", quote.strip())
         except (ValueError, KeyError):
             return []
         canon = self._canonical_word(e.kind, quote)
