@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from extractor.claims import Cue, nearest, unit_class
@@ -34,7 +35,7 @@ class Header:
 
 
 def _text(d: Document, c: Cell | None) -> str:
-    return re.sub(r"\s+", " ", d.view[c.start:c.end]).strip() if c else ""
+    return " ".join(d.view[c.start:c.end].split()) if c else ""
 
 
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
@@ -58,21 +59,22 @@ class TableReader:
 
     def __init__(self, x: "Extractor"):
         self.x = x
+        # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
+        self.header = lru_cache(maxsize=4096)(self._read_header)
 
-    def header(self, text: str) -> Header:
+    def _read_header(self, text: str) -> Header:
         """Cues and unit of a header: the unit is read from its parenthesised part or its whole text."""
         h = Header(text)
         if not text:
             return h
+        (_, h.cues), = self.x.analyse([text], [0])
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
-        candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
-        pieces = [text] + [f"1 {c.strip()}" for c in candidates if c and c.strip()]
-        analysed = list(self.x.analyse(pieces, [0] * len(pieces)))
-        h.cues = analysed[0][1]
         if nearest(h.cues, 0, 0, "change:up", 10**9) or nearest(h.cues, 0, 0, "change:down", 10**9):
             h.cls, h.unit = "ratio", "x"
             return h
-        for (qs, _), piece in zip(analysed[1:], pieces[1:]):
+        candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
+        pieces = [f"1 {c.strip()}" for c in candidates if c and c.strip()]
+        for qs, _ in self.x.analyse(pieces, [0] * len(pieces)):   # lazily: the first piece with a unit wins
             unit_q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
             if unit_q and unit_class(unit_q.unit):
                 h.unit, h.cls = unit_q.unit, unit_class(unit_q.unit)
@@ -125,10 +127,10 @@ class TableReader:
             unit_place = Unit(c.start, c.end, "cell", -1, table.section, t, r, c.col)
             headers = [h for h in (col, row_info, group_info.get(grp)) if h is not None and h.text]
             header_cues = [cue for h in headers for cue in h.cues]
-            context = ClaimContext(section=d.section_path(table.section), block="table",
-                                   row_header=row_head or None, column_header=col.text if col else None)
             if any(h.counts for h in headers):
                 continue
+            context = ClaimContext(section=d.section_path(table.section), block="table",
+                                   row_header=row_head or None, column_header=col.text if col else None)
             cell_text = d.view[c.start:c.end]
             for i, q in enumerate(qs):
                 cls = unit_class(q.unit)
