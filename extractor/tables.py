@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 _PAREN = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Header:
-    """What a header cell says about the values under (or beside) it."""
+    """What a header cell says about the values under (or beside) it (shared: headers are cached)."""
 
     text: str
     unit: str | None = None
@@ -64,24 +64,21 @@ class TableReader:
 
     def _read_header(self, text: str) -> Header:
         """Cues and unit of a header: the unit is read from its parenthesised part or its whole text."""
-        h = Header(text)
         if not text:
-            return h
-        (_, h.cues), = self.x.analyse([text], [0])
+            return Header(text)
+        (_, cues), = self.x.analyse([text], [0])
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
-        if nearest(h.cues, 0, 0, "change:up", 10**9) or nearest(h.cues, 0, 0, "change:down", 10**9):
-            h.cls, h.unit = "ratio", "x"
-            return h
+        if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9):
+            return Header(text, "x", "ratio", cues)
         candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
         pieces = [f"1 {c.strip()}" for c in candidates if c and c.strip()]
         for qs, _ in self.x.analyse(pieces, [0] * len(pieces)):   # lazily: the first piece with a unit wins
             unit_q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
             if unit_q and unit_class(unit_q.unit):
-                h.unit, h.cls = unit_q.unit, unit_class(unit_q.unit)
-                break
-        if h.cls is None and nearest(h.cues, 0, 0, "metric:accuracy", 10**9):
-            h.cls, h.unit = "score", "dimensionless"
-        return h
+                return Header(text, unit_q.unit, unit_class(unit_q.unit), cues)
+        if nearest(cues, 0, 0, "metric:accuracy", 10**9):
+            return Header(text, "dimensionless", "score", cues)
+        return Header(text, cues=cues)
 
     def lead_header(self, text: str) -> Header:
         """What a table's caption or lead-in paragraph says about bare cells: only an accuracy metric
@@ -89,10 +86,8 @@ class TableReader:
         if not text:
             return Header("")
         (_, cues), = list(self.x.analyse([text], [0]))
-        h = Header(text, cues=[c for c in cues if c.label == "metric:accuracy"])
-        if h.cues:
-            h.cls, h.unit = "score", "dimensionless"
-        return h
+        accuracy = [c for c in cues if c.label == "metric:accuracy"]
+        return Header(text, "dimensionless", "score", accuracy) if accuracy else Header(text, cues=accuracy)
 
     def claims(self, d: Document) -> list[tuple[Claim, Unit]]:
         out: list[tuple[Claim, Unit]] = []
