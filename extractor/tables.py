@@ -95,14 +95,16 @@ class TableReader:
             out.extend(self.table_claims(d, t, table))
         return out
 
-    def table_claims(self, d: Document, t: int, table: Table) -> list[tuple[Claim, Unit]]:
+    def result_cells(self, d: Document, table: Table) -> list[tuple[Cell, Header | None, str, int, list[Header]]]:
+        """Body cells that can hold a result: (cell, column header, row header text, body row, the headers
+        that qualify it). Cells under a header of counts or settings are left out before any reading."""
         cols = [self.header(_text(d, c)) for c in table.header]
-        cells: list[tuple[Cell, Header | None, Header, str | None, str, int]] = []
-        group: str | None = None
+        cells: list[tuple[Cell, Header | None, str, int, list[Header]]] = []
+        group: Header | None = None
         for r, row in enumerate(table.rows):
             filled = [c for c in row if c.end > c.start]
             if len(filled) == 1 and len(row) > 1 and not any(ch.isdigit() for ch in _text(d, filled[0])):
-                group = _text(d, filled[0])      # a group label row ("H100", "Speedup")
+                group = self.header(_text(d, filled[0]))      # a group label row ("H100", "Speedup")
                 continue
             row_head = _text(d, row[0]) if row else ""
             row_info = self.header(row_head) if row_head and not row_head[:1].isdigit() else Header("")
@@ -111,19 +113,21 @@ class TableReader:
                     col = cols[c.col] if c.col < len(cols) else None
                     if c.col == 0 and row_info.text:
                         continue
-                    cells.append((c, col, row_info, group, row_head, r))
+                    headers = [h for h in (col, row_info, group) if h is not None and h.text]
+                    if not any(h.counts for h in headers):
+                        cells.append((c, col, row_head, r, headers))
+        return cells
+
+    def table_claims(self, d: Document, t: int, table: Table) -> list[tuple[Claim, Unit]]:
+        cells = self.result_cells(d, table)
         if not cells:
             return []
-        group_info = {g: self.header(g) for g in sorted({cell[3] for cell in cells if cell[3]})}
         lead: Header | None = None
         analysed = self.x.analyse([d.view[c.start:c.end] for c, *_ in cells], [c.start for c, *_ in cells])
         out: list[tuple[Claim, Unit]] = []
-        for (c, col, row_info, grp, row_head, r), (qs, cues) in zip(cells, analysed):
+        for (c, col, row_head, r, headers), (qs, cues) in zip(cells, analysed):
             unit_place = Unit(c.start, c.end, "cell", -1, table.section, t, r, c.col)
-            headers = [h for h in (col, row_info, group_info.get(grp)) if h is not None and h.text]
             header_cues = [cue for h in headers for cue in h.cues]
-            if any(h.counts for h in headers):
-                continue
             context = ClaimContext(section=d.section_path(table.section), block="table",
                                    row_header=row_head or None, column_header=col.text if col else None)
             cell_text = d.view[c.start:c.end]
