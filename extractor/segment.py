@@ -28,19 +28,22 @@ class Unit:
 
 
 # End punctuation, blanks, then something that can open a sentence; or a blank line.
-# Dot leaders and ellipses ("TTFT p99 ....... 61 ms") do not end a sentence.
-BOUNDARY = re.compile(r"(?<=[.!?])(?<!\.\.)(?<!…)[\"')\]]*\s+(?=[\"'(\[]*[A-Z0-9$~<>*_#(\[])|\n\s*\n")
+# Dot leaders and ellipses ("TTFT p99 ....... 61 ms") do not end a sentence. The end punctuation is
+# part of the match (group 1) rather than a lookbehind so the scan can skip to candidate characters.
+BOUNDARY = re.compile(r"([.!?])(?<!\.\.)[\"')\]]*\s+(?=[\"'(\[]*[A-Z0-9$~<>*_#(\[])|\n\s*\n")
 
 
 def split_sentences(view: str, start: int, end: int, abbreviations: frozenset[str]) -> list[tuple[int, int]]:
     """[start, end) of each sentence in view[start:end], trimmed of surrounding blanks."""
     out: list[tuple[int, int]] = []
     s = start
-    for m in BOUNDARY.finditer(view, start, end):
-        before = view[max(start, m.start() - 12):m.start()].split()
-        if before and before[-1].lower() in abbreviations and m.group().count("\n") < 2:
+    scan = start - 1 if start > 0 and view[start - 1] in ".!?" else start   # punctuation just before ends one
+    for m in BOUNDARY.finditer(view, scan, end):
+        cut = m.start() if m.lastindex is None else m.end(1)
+        before = view[max(start, cut - 12):cut].split()
+        if before and before[-1].lower() in abbreviations and view.count("\n", cut, m.end()) < 2:
             continue
-        _push(view, s, m.start(), out)
+        _push(view, s, cut, out)
         s = m.end()
     _push(view, s, end, out)
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from extractor.claims import Cue, nearest, unit_class
@@ -18,9 +19,9 @@ if TYPE_CHECKING:
 _PAREN = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Header:
-    """What a header cell says about the values under (or beside) it."""
+    """What a header cell says about the values under (or beside) it (shared: headers are cached)."""
 
     text: str
     unit: str | None = None
@@ -34,7 +35,7 @@ class Header:
 
 
 def _text(d: Document, c: Cell | None) -> str:
-    return re.sub(r"\s+", " ", d.view[c.start:c.end]).strip() if c else ""
+    return " ".join(d.view[c.start:c.end].split()) if c else ""
 
 
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
@@ -58,28 +59,26 @@ class TableReader:
 
     def __init__(self, x: "Extractor"):
         self.x = x
+        # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
+        self.header = lru_cache(maxsize=4096)(self._read_header)
 
-    def header(self, text: str) -> Header:
+    def _read_header(self, text: str) -> Header:
         """Cues and unit of a header: the unit is read from its parenthesised part or its whole text."""
-        h = Header(text)
         if not text:
-            return h
+            return Header(text)
+        (_, cues), = self.x.analyse([text], [0])
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
+        if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9):
+            return Header(text, "x", "ratio", cues)
         candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
-        pieces = [text] + [f"1 {c.strip()}" for c in candidates if c and c.strip()]
-        analysed = list(self.x.analyse(pieces, [0] * len(pieces)))
-        h.cues = analysed[0][1]
-        if nearest(h.cues, 0, 0, "change:up", 10**9) or nearest(h.cues, 0, 0, "change:down", 10**9):
-            h.cls, h.unit = "ratio", "x"
-            return h
-        for (qs, _), piece in zip(analysed[1:], pieces[1:]):
+        pieces = [f"1 {c.strip()}" for c in candidates if c and c.strip()]
+        for qs, _ in self.x.analyse(pieces, [0] * len(pieces)):   # lazily: the first piece with a unit wins
             unit_q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
             if unit_q and unit_class(unit_q.unit):
-                h.unit, h.cls = unit_q.unit, unit_class(unit_q.unit)
-                break
-        if h.cls is None and nearest(h.cues, 0, 0, "metric:accuracy", 10**9):
-            h.cls, h.unit = "score", "dimensionless"
-        return h
+                return Header(text, unit_q.unit, unit_class(unit_q.unit), cues)
+        if nearest(cues, 0, 0, "metric:accuracy", 10**9):
+            return Header(text, "dimensionless", "score", cues)
+        return Header(text, cues=cues)
 
     def lead_header(self, text: str) -> Header:
         """What a table's caption or lead-in paragraph says about bare cells: only an accuracy metric
@@ -87,10 +86,8 @@ class TableReader:
         if not text:
             return Header("")
         (_, cues), = list(self.x.analyse([text], [0]))
-        h = Header(text, cues=[c for c in cues if c.label == "metric:accuracy"])
-        if h.cues:
-            h.cls, h.unit = "score", "dimensionless"
-        return h
+        accuracy = [c for c in cues if c.label == "metric:accuracy"]
+        return Header(text, "dimensionless", "score", accuracy) if accuracy else Header(text, cues=accuracy)
 
     def claims(self, d: Document) -> list[tuple[Claim, Unit]]:
         out: list[tuple[Claim, Unit]] = []
@@ -98,14 +95,16 @@ class TableReader:
             out.extend(self.table_claims(d, t, table))
         return out
 
-    def table_claims(self, d: Document, t: int, table: Table) -> list[tuple[Claim, Unit]]:
+    def result_cells(self, d: Document, table: Table) -> list[tuple[Cell, Header | None, str, int, list[Header]]]:
+        """Body cells that can hold a result: (cell, column header, row header text, body row, the headers
+        that qualify it). Cells under a header of counts or settings are left out before any reading."""
         cols = [self.header(_text(d, c)) for c in table.header]
-        cells: list[tuple[Cell, Header | None, Header, str | None, str, int]] = []
-        group: str | None = None
+        cells: list[tuple[Cell, Header | None, str, int, list[Header]]] = []
+        group: Header | None = None
         for r, row in enumerate(table.rows):
             filled = [c for c in row if c.end > c.start]
             if len(filled) == 1 and len(row) > 1 and not any(ch.isdigit() for ch in _text(d, filled[0])):
-                group = _text(d, filled[0])      # a group label row ("H100", "Speedup")
+                group = self.header(_text(d, filled[0]))      # a group label row ("H100", "Speedup")
                 continue
             row_head = _text(d, row[0]) if row else ""
             row_info = self.header(row_head) if row_head and not row_head[:1].isdigit() else Header("")
@@ -114,21 +113,23 @@ class TableReader:
                     col = cols[c.col] if c.col < len(cols) else None
                     if c.col == 0 and row_info.text:
                         continue
-                    cells.append((c, col, row_info, group, row_head, r))
+                    headers = [h for h in (col, row_info, group) if h is not None and h.text]
+                    if not any(h.counts for h in headers):
+                        cells.append((c, col, row_head, r, headers))
+        return cells
+
+    def table_claims(self, d: Document, t: int, table: Table) -> list[tuple[Claim, Unit]]:
+        cells = self.result_cells(d, table)
         if not cells:
             return []
-        group_info = {g: self.header(g) for g in sorted({cell[3] for cell in cells if cell[3]})}
         lead: Header | None = None
         analysed = self.x.analyse([d.view[c.start:c.end] for c, *_ in cells], [c.start for c, *_ in cells])
         out: list[tuple[Claim, Unit]] = []
-        for (c, col, row_info, grp, row_head, r), (qs, cues) in zip(cells, analysed):
+        for (c, col, row_head, r, headers), (qs, cues) in zip(cells, analysed):
             unit_place = Unit(c.start, c.end, "cell", -1, table.section, t, r, c.col)
-            headers = [h for h in (col, row_info, group_info.get(grp)) if h is not None and h.text]
             header_cues = [cue for h in headers for cue in h.cues]
             context = ClaimContext(section=d.section_path(table.section), block="table",
                                    row_header=row_head or None, column_header=col.text if col else None)
-            if any(h.counts for h in headers):
-                continue
             cell_text = d.view[c.start:c.end]
             for i, q in enumerate(qs):
                 cls = unit_class(q.unit)

@@ -16,12 +16,15 @@ from extractor.ingest.structure import CAPTION, attach_captions, finish_sections
 
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
 _PIPE = re.compile(r"(?<!\\)\|")
+_DELIMITER_ROW = re.compile(r"\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*")
 _IMAGE = re.compile(r"!\[(?P<alt>[^\]\n]*)\]\((?P<src>[^)\s]*)[^)\n]*\)")
 CAPTION_MAX = 300  # a caption under a figure is one short line; a long paragraph after it is body text
 _IMG_TAG = re.compile(r"<img\b[^>]*>", re.I)
 _ATTR = re.compile(r"""(?P<name>[\w:-]+)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
 # A paragraph set in small print or as a caption element right under a figure or table is its caption.
 _CAPTION_WRAP = re.compile(r"^\s*<(?:sub|sup|small|figcaption|caption|em|i)\b", re.I)
+# The tokens that make blocks; the others only open and close containers.
+_BLOCK_TOKENS = {"heading_open", "paragraph_open", "fence", "code_block", "table_open", "html_block"}
 
 
 @lru_cache(maxsize=1)
@@ -60,33 +63,32 @@ def _front_matter(text: str) -> tuple[dict, tuple[int, int] | None]:
     return (data if isinstance(data, dict) else {}), (m.start(), m.end())
 
 
-def _strip(view: str | list[str], start: int, end: int) -> tuple[int, int]:
-    """Shrink [start, end) to its non-blank content in the view."""
-    while start < end and view[start].isspace():
-        start += 1
-    while end > start and view[end - 1].isspace():
-        end -= 1
-    return start, end
+def _strip(view: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink [start, end) (start <= end) to its non-blank content in the view."""
+    part = view[start:end]
+    s = start + len(part) - len(part.lstrip())
+    return s, max(s, start + len(part.rstrip()))
 
 
 def _table(text: str, chars: list[str], lines: _Lines, first: int, last: int, section: int | None) -> Table:
     """Split pipe-table lines into cells with offsets; the delimiter row is dropped."""
     rows: list[list[Cell]] = []
-    for r, line_no in enumerate(range(first, last)):
+    for line_no in range(first, last):
         ls, le = lines.span(line_no, line_no + 1)
         line = text[ls:le]
-        if re.fullmatch(r"\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*", line):
+        if _DELIMITER_ROW.fullmatch(line):
             continue
-        bounds = [ls + m.start() for m in _PIPE.finditer(line)]
-        edges = ([ls - 1] if not line.lstrip().startswith("|") else []) + bounds
+        pipes = [m.start() for m in _PIPE.finditer(line)]
+        edges = ([-1] if not line.lstrip().startswith("|") else []) + pipes
         if not line.rstrip().endswith("|"):
-            edges.append(le)
+            edges.append(le - ls)
+        row_view = "".join(chars[ls:le])  # this row's characters: no pipe blanked yet
         cells = []
         for c, (a, b) in enumerate(zip(edges, edges[1:])):
-            s, e = _strip(chars, a + 1, b)  # this row's characters: no pipe blanked yet
-            cells.append(Cell(start=s, end=max(s, e), row=len(rows), col=c))
-        for m in _PIPE.finditer(line):
-            chars[ls + m.start()] = " "
+            s, e = _strip(row_view, a + 1, b)
+            cells.append(Cell(start=ls + s, end=ls + e, row=len(rows), col=c))
+        for pipe in pipes:
+            chars[ls + pipe] = " "
         rows.append(cells)
     start, end = lines.span(first, last)
     return Table(start=start, end=end, section=section, header=rows[0] if rows else [], rows=rows[1:])
@@ -128,9 +130,8 @@ def parse(text: str, name: str) -> Document:
     in_item = 0
     in_quote = 0
     current: int | None = None
-    code_ranges: list[tuple[int, int]] = []
 
-    for i, tok in enumerate(tokens):
+    for tok in tokens:
         t = tok.type
         if t == "list_item_open":
             in_item += 1
@@ -140,7 +141,7 @@ def parse(text: str, name: str) -> Document:
             in_quote += 1
         elif t == "blockquote_close":
             in_quote -= 1
-        if not tok.map:
+        if t not in _BLOCK_TOKENS or not tok.map:
             continue
         first, last = tok.map
         start, end = lines.span(first, last)
@@ -182,7 +183,6 @@ def parse(text: str, name: str) -> Document:
         elif t in ("fence", "code_block"):
             blocks.append(Block(kind="code", start=start, end=end, section=current,
                                 lang=(tok.info or "").strip() or None))
-            code_ranges.append((start, end))
         elif t == "table_open":
             for s, e, target in mask_inline_markdown(chars, text, start, end):
                 links.append(Link(start=s, end=e, target=target))

@@ -11,19 +11,25 @@ _REF_LINK = re.compile(r"\[(?P<keep>[^\]\n]+)\]\[[^\]\n]*\]")
 _AUTOLINK = re.compile(r"<(?P<target>https?://[^>\s]+)>")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*?)?/?>|<!--.*?-->", re.S)
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)|(?<=\S)(\*{1,3}|_{1,3})(?![\w*])")
-_STRIKE = re.compile(r"~~")
-_CODE_TICKS = re.compile(r"`+")
-_ESCAPE = re.compile(r"\\(?=[\\`*_{}\[\]()#+\-.!|<>~$])")
+# Emphasis runs of 1-3 `*` or `_` that open (no word character or `*` before, something after) or
+# close (something before, no word character or `*` after), strikethrough, code ticks and escaping
+# backslashes are blanked whole. Their characters differ, so no two of their matches overlap and one
+# alternation finds what separate passes would. Each branch opens with its character (the lookbehinds
+# come after it) so the scan skips to the next candidate character.
+_MARKS = re.compile(r"(?:\*(?<![\w*]\*)\*{0,2}|_(?<![\w*]_)_{0,2})(?=\S)"
+                    r"|(?:\*(?<=\S\*)\*{0,2}|_(?<=\S_)_{0,2})(?![\w*])"
+                    r"|~~|`+|\\(?=[\\`*_{}\[\]()#+\-.!|<>~$])")
+_MARK_CHARS = re.compile(r"[*_~`\\]")
 _LINE_PREFIX = re.compile(r"^(?P<p>[ \t]{0,3}(?:#{1,6}[ \t]+|>[ \t]?)+|[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)",
                           re.M)
 _HEADING_TAIL = re.compile(r"[ \t]+#+[ \t]*$", re.M)
-# The patterns blanked whole, each with the strings one of which every match holds.
-_PLAIN = ((_EMPHASIS, ("*", "_")), (_STRIKE, ("~~",)), (_CODE_TICKS, ("`",)), (_ESCAPE, ("\\",)))
 
 
 def blank(chars: list[str], start: int, end: int) -> None:
     """Replace chars[start:end] by spaces, keeping newlines."""
+    if 0 <= start and end <= len(chars) and "\n" not in chars[start:end]:
+        chars[start:end] = " " * (end - start)   # one slice write for the common single-line run
+        return
     for i in range(start, end):
         if chars[i] != "\n":
             chars[i] = " "
@@ -63,10 +69,10 @@ def mask_inline_markdown(chars: list[str], text: str, start: int, end: int) -> l
             links.append((m.start("target"), m.end("target"), m.group("target")))
         for m in _HTML_TAG.finditer(text, start, end):
             blank(chars, m.start(), m.end())
-    for pattern, needs in _PLAIN:
-        if any(n in seg for n in needs):
-            for m in pattern.finditer(text, start, end):
-                blank(chars, m.start(), m.end())
+    first = _MARK_CHARS.search(text, start, end)   # every match opens with one of these characters
+    if first:
+        for m in _MARKS.finditer(text, first.start(), end):
+            blank(chars, m.start(), m.end())
     if "&" in seg:
         mask_entities(chars, text, start, end)
     return links
@@ -74,10 +80,18 @@ def mask_inline_markdown(chars: list[str], text: str, start: int, end: int) -> l
 
 def mask_line_prefixes(chars: list[str], text: str, start: int, end: int) -> None:
     """Blank heading hashes, quote markers and list bullets at line starts."""
-    for m in _LINE_PREFIX.finditer(text, start, end):
-        blank(chars, m.start(), m.end())
-    for m in _HEADING_TAIL.finditer(text, start, end):
-        blank(chars, m.start(), m.end())
+    line = start
+    while line < end:   # a prefix never crosses a line: try it at each line start only
+        m = _LINE_PREFIX.match(text, line, end)
+        if m:
+            blank(chars, m.start(), m.end())
+        newline = text.find("\n", line, end)
+        if newline < 0:
+            break
+        line = newline + 1
+    if "#" in text[start:end]:
+        for m in _HEADING_TAIL.finditer(text, start, end):
+            blank(chars, m.start(), m.end())
 
 
 def html_tags(text: str, start: int, end: int):
