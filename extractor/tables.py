@@ -109,7 +109,7 @@ class TableReader:
             row_head = _text(d, row[0]) if row else ""
             row_info = self.header(row_head) if row_head and not row_head[:1].isdigit() else Header("")
             for c in row:
-                if c.end > c.start and self.x.candidate.search(d.view, c.start, c.end):
+                if c.end > c.start and self.x.may_hold_number(d.view, c.start, c.end):
                     col = cols[c.col] if c.col < len(cols) else None
                     if c.col == 0 and row_info.text:
                         continue
