@@ -12,6 +12,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from rapidfuzz import fuzz
@@ -20,6 +21,7 @@ from extractor.headlines import same_figure
 from extractor.claim_rules import load_claim_rules
 from extractor.condition_rules import ScopeRules, WhereRules, load_scope_rules, load_where_rules
 from extractor.ingest import Document
+from extractor.ingest.model import Cell
 from extractor.mentions import Mention, MentionFinder
 from extractor.records import CONDITIONS, Claim, Condition
 from extractor.segment import Unit
@@ -33,6 +35,8 @@ FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency
             "itl": "latency", "e2e_latency": "latency", "latency": "latency"}
 BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
+_NEWLINE = re.compile(r"\n")
+_WORD = re.compile(r"\w")
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
 _FIGURE = re.compile(r"\b(?:figure|fig\.)\s*(\d+)", re.I)
 
@@ -48,6 +52,12 @@ class Located:
     row: int | None = None   # -1: header row
     col: int | None = None
     code: bool = False       # inside a code block that holds a benchmark or launch command
+    name: str = field(init=False)     # the condition it states
+    usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
+
+    def __post_init__(self) -> None:
+        self.name = KIND_TO_CONDITION.get(self.m.kind, self.m.kind)
+        self.usable = self.m.value != "header" and _finite(self.m.value)
 
 
 @dataclass(slots=True)
@@ -59,6 +69,7 @@ class DocContext:
     setup: list[int]
     offers: dict[str, str]
     figures: list[tuple[int, str]]
+    section_of: SectionLookup
     groups: dict[tuple[int, int], int | None] = field(default_factory=dict)
     starts: list[int] = field(default_factory=list)
     by_block: dict[int, list[Located]] = field(default_factory=dict)
@@ -70,6 +81,10 @@ class DocContext:
     block_starts: list[int] = field(default_factory=list)
     table_starts: list[int] = field(default_factory=list)
     caption_runs: dict[int | None, list[list[int]]] = field(default_factory=dict)
+    # per-document memos of what many claims ask alike
+    figure_after: dict[int, str | None] = field(default_factory=dict)
+    notes: dict[tuple[str, str, str, str, str | None], tuple[str, str]] = field(default_factory=dict)
+    columns: dict[tuple[int, str], list[Cell]] = field(default_factory=dict)
 
     def index(self) -> None:
         """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
@@ -106,8 +121,47 @@ class DocContext:
         return self.mentions[bisect_left(self.starts, start):bisect_left(self.starts, end)]
 
 
+@dataclass(slots=True)
+class Scopes:
+    """A claim's scopes, most specific first: their mentions, and the usable ones by condition name."""
+
+    levels: list[tuple[str, list[Located]]]
+    usable: list[tuple[str, dict[str, list[Located]]]] = field(init=False)
+    in_table: bool = field(init=False)   # the claim sits in a table whose column headers may name a condition
+
+    def __post_init__(self) -> None:
+        self.usable = [(scope, _by_condition(located)) for scope, located in self.levels]
+        self.in_table = any(scope == "table_column" for scope, _ in self.levels)
+
+
+def _by_condition(located: list[Located]) -> dict[str, list[Located]]:
+    """The usable mentions of one scope, grouped by the condition they state (in document order)."""
+    out: dict[str, list[Located]] = {}
+    for x in located:
+        if x.usable:
+            out.setdefault(x.name, []).append(x)
+    return out
+
+
+class SectionLookup:
+    """`Document.section_at` for many offsets: its answer changes only at a section's start or body end,
+    so it is asked once per stretch between those and looked up by bisection."""
+
+    def __init__(self, d: Document):
+        self.bounds = sorted({0, *(s.start for s in d.sections), *(s.body_end for s in d.sections)})
+        self.sections = [d.section_at(b) for b in self.bounds]
+
+    def __call__(self, offset: int) -> int | None:
+        return self.sections[bisect_right(self.bounds, offset) - 1]
+
+
+_NON_NAME = re.compile(r"[^a-z0-9.]+")
+
+
+@lru_cache(maxsize=65536)
 def _norm(s: str) -> str:
-    return re.sub(r"[^a-z0-9.]+", " ", s.lower()).strip()
+    """Lower case, runs of other characters than letters, digits and dots made one space."""
+    return _NON_NAME.sub(" ", s.lower()).strip()
 
 
 def _key(m: Mention) -> str:
@@ -191,6 +245,7 @@ class ConditionResolver:
         cells.sort()
         cell_starts = [c[0] for c in cells]
         located: list[Located] = []
+        section_of = SectionLookup(d)
         commands = [m for m in found if m.kind == "command_line"]
         # a code block states conditions when it runs a benchmark; a launch-only block is a usage example
         command_blocks = {i for i, b in enumerate(d.blocks) if b.kind == "code"
@@ -202,7 +257,7 @@ class ConditionResolver:
                 else -1
             if m.kind == "command_line":
                 continue
-            loc = Located(m, block, d.section_at(m.span[0]) if block >= 0 or not d.meta_span else None)
+            loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None)
             if block >= 0 and d.blocks[block].kind == "code":
                 if block not in command_blocks:
                     continue
@@ -211,10 +266,11 @@ class ConditionResolver:
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
             located.append(loc)
+        line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
         setup = [i for i, s in enumerate(d.sections) if self.setup_heading.search(s.title)
-                 or self._labelled_setup(d, i)]
+                 or self._labelled_setup(d, i, line_starts)]
         figures = self._figures(d)
-        ctx = DocContext(d, located, setup, self._offers(d, commands, figures), figures)
+        ctx = DocContext(d, located, setup, self._offers(d, commands, figures), figures, section_of)
         ctx.groups = self._groups(d)
         ctx.index()
         return ctx
@@ -255,12 +311,26 @@ class ConditionResolver:
             return False
         return self.baseline_tail.search(d.view, max(0, m.span[0] - 40), m.span[0]) is not None
 
-    def _labelled_setup(self, d: Document, section: int) -> bool:
+    def _labelled_setup(self, d: Document, section: int, line_starts: list[int]) -> bool:
         """A section whose own text has several 'Label: value' set-up lines ("Hardware: 4x A100")."""
         sec = d.sections[section]
         own_end = next((s.start for s in d.sections if sec.start < s.start < sec.body_end), sec.body_end)
-        lines = self.setup_label.findall(d.view, sec.end, own_end)
-        return len(lines) >= self.scopes.setup_label_min
+        return self._label_lines(d.view, line_starts, sec.end, own_end) >= self.scopes.setup_label_min
+
+    def _label_lines(self, view: str, line_starts: list[int], lo: int, hi: int) -> int:
+        """len(setup_label.findall(view, lo, hi)), tried only where it can match: the pattern is
+        `^\\W*label...`, so it starts at a line start, and where it fails it also fails at the later line
+        starts of the same run of non-word characters (blank lines, masked code)."""
+        n, free = 0, lo
+        for p in line_starts[bisect_left(line_starts, lo):bisect_left(line_starts, hi)]:
+            if p < free:
+                continue
+            if m := self.setup_label.match(view, p, hi):
+                n, free = n + 1, m.end()
+            else:
+                word = _WORD.search(view, p, hi)
+                free = word.start() + 1 if word else hi
+        return n
 
     def _groups(self, d: Document) -> dict[tuple[int, int], int | None]:
         """(table, row) -> index of the group-label row governing it, if any."""
@@ -332,9 +402,10 @@ class ConditionResolver:
         if source:
             # a result the post cites from elsewhere: only what its own sentence says is stated here
             levels = levels[:1]
+        scopes = Scopes(levels)
         out: dict[str, Condition] = {}
         for name in CONDITIONS:
-            out[name] = self._condition(ctx, claim, name, levels)
+            out[name] = self._condition(ctx, claim, name, scopes)
             if source and out[name].status == "unrecoverable":
                 out[name] = Condition(status="unrecoverable",
                                       where=self.where.external_where.format(source=source),
@@ -558,16 +629,12 @@ class ConditionResolver:
                                                                  f"({twin.quote!r})") if x)})
 
     # -- one condition ---------------------------------------------------------
-    def _condition(self, ctx: DocContext, claim: Claim, name: str,
-                   levels: list[tuple[str, list[Located]]]) -> Condition:
+    def _condition(self, ctx: DocContext, claim: Claim, name: str, scopes: Scopes) -> Condition:
         if name == "engine_version":
-            return self._engine(ctx, claim, levels)
-        for scope, located in levels:
-            cands = [x.m for x in located if KIND_TO_CONDITION.get(x.m.kind, x.m.kind) == name
-                     and x.m.value != "header" and _finite(x.m.value)]
-            if scope == "table_column":
-                continue
-            if not cands:
+            return self._engine(ctx, claim, scopes)
+        for scope, by_name in scopes.usable:
+            cands = by_name.get(name)
+            if not cands or scope == "table_column":
                 continue
             picked = _most_specific(cands)
             if len(picked) > 1 and name in self.composite:
@@ -577,30 +644,21 @@ class ConditionResolver:
                 return self._unrecoverable(ctx, claim, name, "ambiguous", values=values)
             m = picked[0]
             if name in self.refinable:
-                m, scope = self._refined(m, scope, name, levels)
+                m, scope = self._refined(m, scope, name, scopes.levels)
             return self._stated(ctx, claim, name, m, scope)
-        cell = self._column_value(ctx, claim, name, levels)
+        cell = self._column_value(ctx, claim, name) if scopes.in_table else None
         if cell is not None:
             return cell
         return self._unrecoverable(ctx, claim, name, "absent")
 
-    def _column_value(self, ctx, claim, name, levels) -> Condition | None:
+    def _column_value(self, ctx: DocContext, claim: Claim, name: str) -> Condition | None:
         """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
-        cols = dict(levels).get("table_column")
-        if cols is None:
-            return None
         d = ctx.d
         t = bisect_right(ctx.table_starts, claim.span[0]) - 1
         for t, table in ([(t, d.tables[t])] if t >= 0 else []):
             if not (table.start <= claim.span[0] <= table.end):
                 continue
-            for h in table.header:
-                labels = [x for x in ctx.by_table.get(t, []) if x.row == -1 and x.col == h.col
-                          and x.m.value == "header" and KIND_TO_CONDITION.get(x.m.kind, x.m.kind) == name]
-                label_rx = self.column_label.get(name)
-                header_text = _PAREN.sub("", d.view[h.start:h.end]).strip()
-                if not labels and not (label_rx and label_rx.fullmatch(header_text)):
-                    continue
+            for h in self._labelled_columns(ctx, t, name):
                 row = next((r for r in table.rows if r and r[0].start <= claim.span[0] <= r[-1].end), None)
                 if row is None:
                     return None
@@ -621,10 +679,23 @@ class ConditionResolver:
                         return None
         return None
 
-    def _engine(self, ctx: DocContext, claim: Claim, levels) -> Condition:
+    def _labelled_columns(self, ctx: DocContext, t: int, name: str) -> list[Cell]:
+        """The header cells of table `t` that name condition `name`: by a mention, or by a column label
+        ("Batch Size"; a parenthesised unit aside)."""
+        key = (t, name)
+        if key not in ctx.columns:
+            view = ctx.d.view
+            label_rx = self.column_label.get(name)
+            named = {x.col for x in ctx.by_table.get(t, []) if x.row == -1 and x.m.value == "header"
+                     and x.name == name}
+            ctx.columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
+                label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
+        return ctx.columns[key]
+
+    def _engine(self, ctx: DocContext, claim: Claim, scopes: Scopes) -> Condition:
         named = None
-        for scope, located in levels:
-            engines = [x.m for x in located if x.m.kind == "engine" and x.m.value != "header"]
+        for scope, by_name in scopes.usable:
+            engines = [x.m for x in by_name.get("engine_version", ())]
             primary = [m for m in engines if _norm(m.canonical or str(m.value)) not in self.supporting]
             if named is None and primary:
                 named = primary[0].canonical or str(primary[0].value)
@@ -666,7 +737,7 @@ class ConditionResolver:
         best, best_scope = m, scope
         for lvl_scope, located in levels:
             for x in located:
-                if KIND_TO_CONDITION.get(x.m.kind, x.m.kind) != name:
+                if x.name != name:
                     continue
                 full = _norm(x.m.quote)
                 if len(full) > len(_norm(best.quote)) and full.startswith(base) and \
@@ -705,27 +776,39 @@ class ConditionResolver:
         return Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
                          scope=scope, sweep=sweep, count=m.count if name == "hardware" else None, note=note)
 
-    def _figure_near(self, ctx: DocContext, claim: Claim) -> str | None:
+    @staticmethod
+    def _figure_near(ctx: DocContext, claim: Claim) -> str | None:
         """The figure a swept claim is read from: the next figure in its section, else the nearest one."""
-        d = ctx.d
-        sec = d.section_at(claim.span[0])
-        end = d.sections[sec].body_end if sec is not None else len(d.text)
-        after = [label for pos, label in ctx.figures if claim.span[0] <= pos < end]
-        if after:
-            return after[-1] if len(after) > 1 and "Figure" in after[-1] else after[0]
-        return None
+        pos = claim.span[0]
+        if pos not in ctx.figure_after:
+            d = ctx.d
+            sec = ctx.section_of(pos)
+            end = d.sections[sec].body_end if sec is not None else len(d.text)
+            after = [label for at, label in ctx.figures if pos <= at < end]
+            ctx.figure_after[pos] = (after[-1] if len(after) > 1 and "Figure" in after[-1] else after[0]) \
+                if after else None
+        return ctx.figure_after[pos]
 
-    def _unrecoverable(self, ctx: DocContext, claim: Claim, name: str, reason: str, **extra) -> Condition:
-        offers = dict(ctx.offers)
+    def _unrecoverable(self, ctx: DocContext, claim: Claim, name: str, reason: str, values: str = "",
+                       engine: str = "") -> Condition:
         fig = self._figure_near(ctx, claim)
+        key = (name, reason, values, engine, fig)
+        if key not in ctx.notes:
+            ctx.notes[key] = self._where_why(ctx, *key)
+        where, why = ctx.notes[key]
+        return Condition(status="unrecoverable", where=where, why=why)
+
+    def _where_why(self, ctx: DocContext, name: str, reason: str, values: str, engine: str,
+                   fig: str | None) -> tuple[str, str]:
+        """The where-note (the first whose needs the document offers) and the why of an unstated condition."""
+        offers = dict(ctx.offers)
         if fig:
             offers["figure"] = fig
-        if extra.get("engine"):
-            offers["engine"] = extra["engine"]
+        if engine:
+            offers["engine"] = engine
         where = next(n.where.format(**offers) for n in self.where.notes[name] if all(k in offers for k in n.needs))
-        why = self.where.why[reason].format(values=extra.get("values", ""), engine=extra.get("engine", ""),
-                                            figure=fig or "a chart")
-        return Condition(status="unrecoverable", where=where, why=why)
+        why = self.where.why[reason].format(values=values, engine=engine, figure=fig or "a chart")
+        return where, why
 
 
 def _finite(value) -> bool:
@@ -764,23 +847,19 @@ def _overlaps(spans: list[tuple[int, int]], span: tuple[int, int]) -> bool:
     return any(s < span[1] and span[0] < e for s, e in spans[max(0, i - 8):i])
 
 
-def _most_specific(cands: list[Mention]) -> list[Mention]:
+def _most_specific(cands: list[Located]) -> list[Mention]:
     """One mention per distinct value; a value contained in a longer one of the same kind is dropped
     ("Qwen3.5" inside "Qwen3.5-397B-A17B")."""
     by_key: dict[str, Mention] = {}
-    for m in cands:
+    for x in cands:
+        m = x.m
         k = _key(m)
         if k not in by_key or len(m.quote) > len(by_key[k].quote) or (m.count and not by_key[k].count):
             by_key[k] = m
-    keys = list(by_key)
-    kept = []
-    for k in keys:
-        surface = _norm(str(by_key[k].quote))
-        if any(k2 != k and (k in k2 or surface in _norm(str(by_key[k2].quote))) and len(k2) >= len(k)
-               for k2 in keys if _norm(str(by_key[k2].quote)) != surface):
-            continue
-        kept.append(by_key[k])
-    return kept or [cands[0]]
+    surfaces = {k: _norm(str(m.quote)) for k, m in by_key.items()}
+    return [by_key[k] for k, surface in surfaces.items()
+            if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
+                       for k2, s2 in surfaces.items() if s2 != surface)] or [cands[0].m]
 
 
 def _show(m: Mention) -> str:
