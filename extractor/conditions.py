@@ -85,6 +85,8 @@ class DocContext:
     figure_after: dict[int, str | None] = field(default_factory=dict)
     notes: dict[tuple[str, str, str, str, str | None], tuple[str, str]] = field(default_factory=dict)
     columns: dict[tuple[int, str], list[Cell]] = field(default_factory=dict)
+    caption_families: dict[int, set[str]] = field(default_factory=dict)
+    specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
 
     def index(self) -> None:
         """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
@@ -120,6 +122,14 @@ class DocContext:
         """Mentions that start in [start, end)."""
         return self.mentions[bisect_left(self.starts, start):bisect_left(self.starts, end)]
 
+    def most_specific(self, cands: list[Located]) -> list[Mention]:
+        """`_most_specific`, once per set of candidates: the claims of a section share its broader scopes.
+        Keyed by identity: the located mentions live as long as this context."""
+        key = tuple(map(id, cands))
+        if key not in self.specific:
+            self.specific[key] = _most_specific(cands)
+        return self.specific[key]
+
 
 @dataclass(slots=True)
 class Scopes:
@@ -127,10 +137,16 @@ class Scopes:
 
     levels: list[tuple[str, list[Located]]]
     usable: list[tuple[str, dict[str, list[Located]]]] = field(init=False)
+    first: dict[str, tuple[str, list[Located]]] = field(init=False)   # condition -> its most specific scope
     in_table: bool = field(init=False)   # the claim sits in a table whose column headers may name a condition
 
     def __post_init__(self) -> None:
         self.usable = [(scope, _by_condition(located)) for scope, located in self.levels]
+        self.first = {}
+        for scope, by_name in self.usable:
+            if scope != "table_column":   # a column's header states a condition through the row's cell
+                for name, cands in by_name.items():
+                    self.first.setdefault(name, (scope, cands))
         self.in_table = any(scope == "table_column" for scope, _ in self.levels)
 
 
@@ -296,13 +312,16 @@ class ConditionResolver:
         hits = [(m.start(), f) for m, f in hits if m]
         return min(hits)[1] if hits else None
 
-    def _caption_fits(self, d: Document, block: int, family: str | None) -> bool:
+    def _caption_fits(self, ctx: DocContext, block: int, family: str | None) -> bool:
         """A caption that names what its figure shows ("1st token latency") describes claims of that kind
         only; one naming nothing, or a claim of no such kind, fits any."""
         if family is None:
             return True
-        text = d.view[d.blocks[block].start:d.blocks[block].end]
-        named = {f for f, rx in self.family_cues.items() if rx.search(text)}
+        if block not in ctx.caption_families:
+            b = ctx.d.blocks[block]
+            ctx.caption_families[block] = {f for f, rx in self.family_cues.items()
+                                           if rx.search(ctx.d.view, b.start, b.end)}
+        named = ctx.caption_families[block]
         return not named or family in named
 
     def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
@@ -463,7 +482,7 @@ class ConditionResolver:
             near = self._near_captions(ctx, section, unit.block if unit.block >= 0 else ctx.table_block.get(
                 unit.table, -1) if unit.table is not None else -1)
             levels.append(("figure_caption", [x for x in ctx.captions.get(section, []) if x.block != unit.block
-                                              and x.block in near and self._caption_fits(d, x.block, family)]))
+                                              and x.block in near and self._caption_fits(ctx, x.block, family)]))
         # the claim's section and the lead text of the sections above it, up to the claim: set-up is
         # stated before the results it governs; other items of the claim's list are parallel statements
         chain = self._ancestors(d, section) or [None]
@@ -632,11 +651,9 @@ class ConditionResolver:
     def _condition(self, ctx: DocContext, claim: Claim, name: str, scopes: Scopes) -> Condition:
         if name == "engine_version":
             return self._engine(ctx, claim, scopes)
-        for scope, by_name in scopes.usable:
-            cands = by_name.get(name)
-            if not cands or scope == "table_column":
-                continue
-            picked = _most_specific(cands)
+        if name in scopes.first:
+            scope, cands = scopes.first[name]
+            picked = ctx.most_specific(cands)
             if len(picked) > 1 and name in self.composite:
                 return self._composite(name, picked, scope)
             if len(picked) > 1:
