@@ -75,6 +75,7 @@ class DocContext:
     by_block: dict[int, list[Located]] = field(default_factory=dict)
     by_table: dict[int, list[Located]] = field(default_factory=dict)
     prose: dict[int | None, list[Located]] = field(default_factory=dict)
+    prose_starts: dict[int | None, list[int]] = field(default_factory=dict)
     code: dict[int | None, list[Located]] = field(default_factory=dict)
     captions: dict[int | None, list[Located]] = field(default_factory=dict)
     table_block: dict[int, int] = field(default_factory=dict)
@@ -87,6 +88,7 @@ class DocContext:
     columns: dict[tuple[int, str], list[Cell]] = field(default_factory=dict)
     caption_families: dict[int, set[str]] = field(default_factory=dict)
     specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
+    external_cue: dict[int, bool] = field(default_factory=dict)
 
     def index(self) -> None:
         """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
@@ -104,6 +106,7 @@ class DocContext:
                 b = self.d.blocks[x.block]
                 if b.kind == "caption" and b.start not in table_captions:
                     self.captions.setdefault(x.section, []).append(x)
+        self.prose_starts = {s: [x.m.span[0] for x in located] for s, located in self.prose.items()}
         self.block_starts = [b.start for b in self.d.blocks]
         self.table_starts = [t.start for t in self.d.tables]
         table_blocks = {b.start: i for i, b in enumerate(self.d.blocks) if b.kind == "table"}
@@ -121,6 +124,11 @@ class DocContext:
     def between(self, start: int, end: int) -> list[Located]:
         """Mentions that start in [start, end)."""
         return self.mentions[bisect_left(self.starts, start):bisect_left(self.starts, end)]
+
+    def prose_before(self, section: int | None, end: int) -> list[Located]:
+        """The prose mentions of a section that start before `end`."""
+        located = self.prose.get(section, [])
+        return located[:bisect_left(self.prose_starts[section], end)] if located else located
 
     def most_specific(self, cands: list[Located]) -> list[Mention]:
         """`_most_specific`, once per set of candidates: the claims of a section share its broader scopes.
@@ -253,7 +261,6 @@ class ConditionResolver:
         # a number that states a claim ("22.3k output tokens per second") is not also a condition
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if m.kind not in NUMERIC_KINDS or not _overlaps(claimed, m.span)]
-        found = [m for m in found if not self._after_baseline_cue(d, m)]
         starts = [b.start for b in d.blocks]
         cells = [(c.start, c.end, t, -1 if r == 0 else r - 1, c.col)
                  for t, table in enumerate(d.tables)
@@ -268,16 +275,15 @@ class ConditionResolver:
                           and any(b.start <= m.span[0] < b.end and self.bench_command.search(m.quote)
                                   for m in commands)}
         for m in found:
+            if m.kind == "command_line":
+                continue
             i = bisect_right(starts, m.span[0]) - 1
             block = i if i >= 0 and d.blocks[i].start <= m.span[0] < max(d.blocks[i].end, d.blocks[i].start + 1) \
                 else -1
-            if m.kind == "command_line":
+            code = block >= 0 and d.blocks[block].kind == "code"
+            if code and block not in command_blocks or self._after_baseline_cue(d, m):
                 continue
-            loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None)
-            if block >= 0 and d.blocks[block].kind == "code":
-                if block not in command_blocks:
-                    continue
-                loc.code = True
+            loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None, code=code)
             j = bisect_right(cell_starts, m.span[0]) - 1
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
@@ -434,8 +440,8 @@ class ConditionResolver:
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
                                          scope=hw.scope)
         for cond in out.values():  # provenance: quote the original text (mentions are found in the masked view)
-            if cond.span is not None:
-                cond.quote = ctx.d.text[cond.span[0]:cond.span[1]]
+            if cond.span is not None and cond.quote != (quote := ctx.d.text[cond.span[0]:cond.span[1]]):
+                cond.quote = quote
         return out
 
     def _levels(self, ctx: DocContext, claim: Claim, unit: Unit) -> list[tuple[str, list[Located]]]:
@@ -486,8 +492,8 @@ class ConditionResolver:
         # the claim's section and the lead text of the sections above it, up to the claim: set-up is
         # stated before the results it governs; other items of the claim's list are parallel statements
         chain = self._ancestors(d, section) or [None]
-        levels.append(("section", [x for s in chain for x in ctx.prose.get(s, [])
-                                   if x.m.span[0] < unit.start and x.block not in siblings]))
+        levels.append(("section", [x for s in chain for x in ctx.prose_before(s, unit.start)
+                                   if x.block not in siblings]))
         if section is not None:
             # a benchmark command shown in the claim's section (or above it) states what it passes
             levels.append(("command_line", [x for s in chain for x in ctx.code.get(s, [])]))
@@ -530,7 +536,9 @@ class ConditionResolver:
                        and re.search(rf"(?<![\d.]){number}(?![\d])", d.view[b.start:b.end])]
         for i in blocks:
             b = d.blocks[i]
-            if not self.external_cue.search(d.view, b.start, b.end):
+            if i not in ctx.external_cue:
+                ctx.external_cue[i] = self.external_cue.search(d.view, b.start, b.end) is not None
+            if not ctx.external_cue[i]:
                 continue
             span_end = d.blocks[i + 1].end if i + 1 < len(d.blocks) else b.end
             link = next((ln.target for ln in d.links if b.start <= ln.start < span_end
@@ -712,7 +720,9 @@ class ConditionResolver:
     def _engine(self, ctx: DocContext, claim: Claim, scopes: Scopes) -> Condition:
         named = None
         for scope, by_name in scopes.usable:
-            engines = [x.m for x in by_name.get("engine_version", ())]
+            if "engine_version" not in by_name:
+                continue
+            engines = [x.m for x in by_name["engine_version"]]
             primary = [m for m in engines if _norm(m.canonical or str(m.value)) not in self.supporting]
             if named is None and primary:
                 named = primary[0].canonical or str(primary[0].value)
