@@ -344,10 +344,11 @@ class ConditionResolver:
 
     def _label_lines(self, view: str, line_starts: list[int], lo: int, hi: int) -> int:
         """len(setup_label.findall(view, lo, hi)), tried only where it can match: the pattern is
-        `^\\W*label...`, so it starts at a line start, and where it fails it also fails at the later line
-        starts of the same run of non-word characters (blank lines, masked code)."""
+        `^\\W*label\\W*:`, so it starts at a line start up to the last colon, and where it fails it also
+        fails at the later line starts of the same run of non-word characters (blank lines, masked code)."""
         n, free = 0, lo
-        for p in line_starts[bisect_left(line_starts, lo):bisect_left(line_starts, hi)]:
+        last_colon = view.rfind(":", lo, hi)
+        for p in line_starts[bisect_left(line_starts, lo):bisect_right(line_starts, last_colon)]:
             if p < free:
                 continue
             if m := self.setup_label.match(view, p, hi):
