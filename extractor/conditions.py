@@ -851,16 +851,16 @@ def _finite(value) -> bool:
 def _flat_prose(d: Document) -> str:
     """The view with the soft line breaks inside prose blocks made spaces (same length), so a phrase
     wrapped across lines ("1,000\\ninput tokens") reads as written; code keeps its lines."""
-    chars = None
-    for b in d.blocks:
-        if b.kind in ("code", "table") or "\n" not in d.view[b.start:b.end]:
-            continue
-        if chars is None:
-            chars = list(d.view)
-        for i in range(b.start, b.end):
-            if chars[i] == "\n":
-                chars[i] = " "
-    return d.view if chars is None else "".join(chars)
+    view = d.view
+    spans = sorted((b.start, b.end) for b in d.blocks
+                   if b.kind not in ("code", "table") and view.find("\n", b.start, b.end) >= 0)
+    parts, done = [], 0
+    for start, end in spans:   # (overlapping blocks: each stretch is flattened once)
+        start = max(start, done)
+        if end > start:
+            parts += [view[done:start], view[start:end].replace("\n", " ")]
+            done = end
+    return "".join(parts) + view[done:] if parts else view
 
 
 def _distinctive(value: float, value_max: float | None = None) -> bool:
