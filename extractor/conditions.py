@@ -12,6 +12,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from rapidfuzz import fuzz
@@ -20,6 +21,7 @@ from extractor.headlines import same_figure
 from extractor.claim_rules import load_claim_rules
 from extractor.condition_rules import ScopeRules, WhereRules, load_scope_rules, load_where_rules
 from extractor.ingest import Document
+from extractor.ingest.model import Cell
 from extractor.mentions import Mention, MentionFinder
 from extractor.records import CONDITIONS, Claim, Condition
 from extractor.segment import Unit
@@ -33,6 +35,8 @@ FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency
             "itl": "latency", "e2e_latency": "latency", "latency": "latency"}
 BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
+_NEWLINE = re.compile(r"\n")
+_WORD = re.compile(r"\w")
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
 _FIGURE = re.compile(r"\b(?:figure|fig\.)\s*(\d+)", re.I)
 
@@ -48,6 +52,12 @@ class Located:
     row: int | None = None   # -1: header row
     col: int | None = None
     code: bool = False       # inside a code block that holds a benchmark or launch command
+    name: str = field(init=False)     # the condition it states
+    usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
+
+    def __post_init__(self) -> None:
+        self.name = KIND_TO_CONDITION.get(self.m.kind, self.m.kind)
+        self.usable = self.m.value != "header" and _finite(self.m.value)
 
 
 @dataclass(slots=True)
@@ -59,17 +69,26 @@ class DocContext:
     setup: list[int]
     offers: dict[str, str]
     figures: list[tuple[int, str]]
+    section_of: SectionLookup
     groups: dict[tuple[int, int], int | None] = field(default_factory=dict)
     starts: list[int] = field(default_factory=list)
     by_block: dict[int, list[Located]] = field(default_factory=dict)
     by_table: dict[int, list[Located]] = field(default_factory=dict)
     prose: dict[int | None, list[Located]] = field(default_factory=dict)
+    prose_starts: dict[int | None, list[int]] = field(default_factory=dict)
     code: dict[int | None, list[Located]] = field(default_factory=dict)
     captions: dict[int | None, list[Located]] = field(default_factory=dict)
     table_block: dict[int, int] = field(default_factory=dict)
     block_starts: list[int] = field(default_factory=list)
     table_starts: list[int] = field(default_factory=list)
     caption_runs: dict[int | None, list[list[int]]] = field(default_factory=dict)
+    # per-document memos of what many claims ask alike
+    figure_after: dict[int, str | None] = field(default_factory=dict)
+    notes: dict[tuple[str, str, str, str, str | None], tuple[str, str]] = field(default_factory=dict)
+    columns: dict[tuple[int, str], list[Cell]] = field(default_factory=dict)
+    caption_families: dict[int, set[str]] = field(default_factory=dict)
+    specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
+    external_cue: dict[int, bool] = field(default_factory=dict)
 
     def index(self) -> None:
         """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
@@ -87,6 +106,7 @@ class DocContext:
                 b = self.d.blocks[x.block]
                 if b.kind == "caption" and b.start not in table_captions:
                     self.captions.setdefault(x.section, []).append(x)
+        self.prose_starts = {s: [x.m.span[0] for x in located] for s, located in self.prose.items()}
         self.block_starts = [b.start for b in self.d.blocks]
         self.table_starts = [t.start for t in self.d.tables]
         table_blocks = {b.start: i for i, b in enumerate(self.d.blocks) if b.kind == "table"}
@@ -105,9 +125,67 @@ class DocContext:
         """Mentions that start in [start, end)."""
         return self.mentions[bisect_left(self.starts, start):bisect_left(self.starts, end)]
 
+    def prose_before(self, section: int | None, end: int) -> list[Located]:
+        """The prose mentions of a section that start before `end`."""
+        located = self.prose.get(section, [])
+        return located[:bisect_left(self.prose_starts[section], end)] if located else located
 
+    def most_specific(self, cands: list[Located]) -> list[Mention]:
+        """`_most_specific`, once per set of candidates: the claims of a section share its broader scopes.
+        Keyed by identity: the located mentions live as long as this context."""
+        key = tuple(map(id, cands))
+        if key not in self.specific:
+            self.specific[key] = _most_specific(cands)
+        return self.specific[key]
+
+
+@dataclass(slots=True)
+class Scopes:
+    """A claim's scopes, most specific first: their mentions, and the usable ones by condition name."""
+
+    levels: list[tuple[str, list[Located]]]
+    usable: list[tuple[str, dict[str, list[Located]]]] = field(init=False)
+    first: dict[str, tuple[str, list[Located]]] = field(init=False)   # condition -> its most specific scope
+    in_table: bool = field(init=False)   # the claim sits in a table whose column headers may name a condition
+
+    def __post_init__(self) -> None:
+        self.usable = [(scope, _by_condition(located)) for scope, located in self.levels]
+        self.first = {}
+        for scope, by_name in self.usable:
+            if scope != "table_column":   # a column's header states a condition through the row's cell
+                for name, cands in by_name.items():
+                    self.first.setdefault(name, (scope, cands))
+        self.in_table = any(scope == "table_column" for scope, _ in self.levels)
+
+
+def _by_condition(located: list[Located]) -> dict[str, list[Located]]:
+    """The usable mentions of one scope, grouped by the condition they state (in document order)."""
+    out: dict[str, list[Located]] = {}
+    for x in located:
+        if x.usable:
+            out.setdefault(x.name, []).append(x)
+    return out
+
+
+class SectionLookup:
+    """`Document.section_at` for many offsets: its answer changes only at a section's start or body end,
+    so it is asked once per stretch between those and looked up by bisection."""
+
+    def __init__(self, d: Document):
+        self.bounds = sorted({0, *(s.start for s in d.sections), *(s.body_end for s in d.sections)})
+        self.sections = [d.section_at(b) for b in self.bounds]
+
+    def __call__(self, offset: int) -> int | None:
+        return self.sections[bisect_right(self.bounds, offset) - 1]
+
+
+_NON_NAME = re.compile(r"[^a-z0-9.]+")
+
+
+@lru_cache(maxsize=65536)
 def _norm(s: str) -> str:
-    return re.sub(r"[^a-z0-9.]+", " ", s.lower()).strip()
+    """Lower case, runs of other characters than letters, digits and dots made one space."""
+    return _NON_NAME.sub(" ", s.lower()).strip()
 
 
 def _key(m: Mention) -> str:
@@ -183,7 +261,6 @@ class ConditionResolver:
         # a number that states a claim ("22.3k output tokens per second") is not also a condition
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if m.kind not in NUMERIC_KINDS or not _overlaps(claimed, m.span)]
-        found = [m for m in found if not self._after_baseline_cue(d, m)]
         starts = [b.start for b in d.blocks]
         cells = [(c.start, c.end, t, -1 if r == 0 else r - 1, c.col)
                  for t, table in enumerate(d.tables)
@@ -191,30 +268,31 @@ class ConditionResolver:
         cells.sort()
         cell_starts = [c[0] for c in cells]
         located: list[Located] = []
+        section_of = SectionLookup(d)
         commands = [m for m in found if m.kind == "command_line"]
         # a code block states conditions when it runs a benchmark; a launch-only block is a usage example
         command_blocks = {i for i, b in enumerate(d.blocks) if b.kind == "code"
                           and any(b.start <= m.span[0] < b.end and self.bench_command.search(m.quote)
                                   for m in commands)}
         for m in found:
+            if m.kind == "command_line":
+                continue
             i = bisect_right(starts, m.span[0]) - 1
             block = i if i >= 0 and d.blocks[i].start <= m.span[0] < max(d.blocks[i].end, d.blocks[i].start + 1) \
                 else -1
-            if m.kind == "command_line":
+            code = block >= 0 and d.blocks[block].kind == "code"
+            if code and block not in command_blocks or self._after_baseline_cue(d, m):
                 continue
-            loc = Located(m, block, d.section_at(m.span[0]) if block >= 0 or not d.meta_span else None)
-            if block >= 0 and d.blocks[block].kind == "code":
-                if block not in command_blocks:
-                    continue
-                loc.code = True
+            loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None, code=code)
             j = bisect_right(cell_starts, m.span[0]) - 1
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
             located.append(loc)
+        line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
         setup = [i for i, s in enumerate(d.sections) if self.setup_heading.search(s.title)
-                 or self._labelled_setup(d, i)]
+                 or self._labelled_setup(d, i, line_starts)]
         figures = self._figures(d)
-        ctx = DocContext(d, located, setup, self._offers(d, commands, figures), figures)
+        ctx = DocContext(d, located, setup, self._offers(d, commands, figures), figures, section_of)
         ctx.groups = self._groups(d)
         ctx.index()
         return ctx
@@ -240,13 +318,16 @@ class ConditionResolver:
         hits = [(m.start(), f) for m, f in hits if m]
         return min(hits)[1] if hits else None
 
-    def _caption_fits(self, d: Document, block: int, family: str | None) -> bool:
+    def _caption_fits(self, ctx: DocContext, block: int, family: str | None) -> bool:
         """A caption that names what its figure shows ("1st token latency") describes claims of that kind
         only; one naming nothing, or a claim of no such kind, fits any."""
         if family is None:
             return True
-        text = d.view[d.blocks[block].start:d.blocks[block].end]
-        named = {f for f, rx in self.family_cues.items() if rx.search(text)}
+        if block not in ctx.caption_families:
+            b = ctx.d.blocks[block]
+            ctx.caption_families[block] = {f for f, rx in self.family_cues.items()
+                                           if rx.search(ctx.d.view, b.start, b.end)}
+        named = ctx.caption_families[block]
         return not named or family in named
 
     def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
@@ -255,12 +336,27 @@ class ConditionResolver:
             return False
         return self.baseline_tail.search(d.view, max(0, m.span[0] - 40), m.span[0]) is not None
 
-    def _labelled_setup(self, d: Document, section: int) -> bool:
+    def _labelled_setup(self, d: Document, section: int, line_starts: list[int]) -> bool:
         """A section whose own text has several 'Label: value' set-up lines ("Hardware: 4x A100")."""
         sec = d.sections[section]
         own_end = next((s.start for s in d.sections if sec.start < s.start < sec.body_end), sec.body_end)
-        lines = self.setup_label.findall(d.view, sec.end, own_end)
-        return len(lines) >= self.scopes.setup_label_min
+        return self._label_lines(d.view, line_starts, sec.end, own_end) >= self.scopes.setup_label_min
+
+    def _label_lines(self, view: str, line_starts: list[int], lo: int, hi: int) -> int:
+        """len(setup_label.findall(view, lo, hi)), tried only where it can match: the pattern is
+        `^\\W*label\\W*:`, so it starts at a line start up to the last colon, and where it fails it also
+        fails at the later line starts of the same run of non-word characters (blank lines, masked code)."""
+        n, free = 0, lo
+        last_colon = view.rfind(":", lo, hi)
+        for p in line_starts[bisect_left(line_starts, lo):bisect_right(line_starts, last_colon)]:
+            if p < free:
+                continue
+            if m := self.setup_label.match(view, p, hi):
+                n, free = n + 1, m.end()
+            else:
+                word = _WORD.search(view, p, hi)
+                free = word.start() + 1 if word else hi
+        return n
 
     def _groups(self, d: Document) -> dict[tuple[int, int], int | None]:
         """(table, row) -> index of the group-label row governing it, if any."""
@@ -332,9 +428,10 @@ class ConditionResolver:
         if source:
             # a result the post cites from elsewhere: only what its own sentence says is stated here
             levels = levels[:1]
+        scopes = Scopes(levels)
         out: dict[str, Condition] = {}
         for name in CONDITIONS:
-            out[name] = self._condition(ctx, claim, name, levels)
+            out[name] = self._condition(ctx, claim, name, scopes)
             if source and out[name].status == "unrecoverable":
                 out[name] = Condition(status="unrecoverable",
                                       where=self.where.external_where.format(source=source),
@@ -344,8 +441,8 @@ class ConditionResolver:
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
                                          scope=hw.scope)
         for cond in out.values():  # provenance: quote the original text (mentions are found in the masked view)
-            if cond.span is not None:
-                cond.quote = ctx.d.text[cond.span[0]:cond.span[1]]
+            if cond.span is not None and cond.quote != (quote := ctx.d.text[cond.span[0]:cond.span[1]]):
+                cond.quote = quote
         return out
 
     def _levels(self, ctx: DocContext, claim: Claim, unit: Unit) -> list[tuple[str, list[Located]]]:
@@ -392,12 +489,12 @@ class ConditionResolver:
             near = self._near_captions(ctx, section, unit.block if unit.block >= 0 else ctx.table_block.get(
                 unit.table, -1) if unit.table is not None else -1)
             levels.append(("figure_caption", [x for x in ctx.captions.get(section, []) if x.block != unit.block
-                                              and x.block in near and self._caption_fits(d, x.block, family)]))
+                                              and x.block in near and self._caption_fits(ctx, x.block, family)]))
         # the claim's section and the lead text of the sections above it, up to the claim: set-up is
         # stated before the results it governs; other items of the claim's list are parallel statements
         chain = self._ancestors(d, section) or [None]
-        levels.append(("section", [x for s in chain for x in ctx.prose.get(s, [])
-                                   if x.m.span[0] < unit.start and x.block not in siblings]))
+        levels.append(("section", [x for s in chain for x in ctx.prose_before(s, unit.start)
+                                   if x.block not in siblings]))
         if section is not None:
             # a benchmark command shown in the claim's section (or above it) states what it passes
             levels.append(("command_line", [x for s in chain for x in ctx.code.get(s, [])]))
@@ -440,7 +537,9 @@ class ConditionResolver:
                        and re.search(rf"(?<![\d.]){number}(?![\d])", d.view[b.start:b.end])]
         for i in blocks:
             b = d.blocks[i]
-            if not self.external_cue.search(d.view, b.start, b.end):
+            if i not in ctx.external_cue:
+                ctx.external_cue[i] = self.external_cue.search(d.view, b.start, b.end) is not None
+            if not ctx.external_cue[i]:
                 continue
             span_end = d.blocks[i + 1].end if i + 1 < len(d.blocks) else b.end
             link = next((ln.target for ln in d.links if b.start <= ln.start < span_end
@@ -558,18 +657,12 @@ class ConditionResolver:
                                                                  f"({twin.quote!r})") if x)})
 
     # -- one condition ---------------------------------------------------------
-    def _condition(self, ctx: DocContext, claim: Claim, name: str,
-                   levels: list[tuple[str, list[Located]]]) -> Condition:
+    def _condition(self, ctx: DocContext, claim: Claim, name: str, scopes: Scopes) -> Condition:
         if name == "engine_version":
-            return self._engine(ctx, claim, levels)
-        for scope, located in levels:
-            cands = [x.m for x in located if KIND_TO_CONDITION.get(x.m.kind, x.m.kind) == name
-                     and x.m.value != "header" and _finite(x.m.value)]
-            if scope == "table_column":
-                continue
-            if not cands:
-                continue
-            picked = _most_specific(cands)
+            return self._engine(ctx, claim, scopes)
+        if name in scopes.first:
+            scope, cands = scopes.first[name]
+            picked = ctx.most_specific(cands)
             if len(picked) > 1 and name in self.composite:
                 return self._composite(name, picked, scope)
             if len(picked) > 1:
@@ -577,30 +670,21 @@ class ConditionResolver:
                 return self._unrecoverable(ctx, claim, name, "ambiguous", values=values)
             m = picked[0]
             if name in self.refinable:
-                m, scope = self._refined(m, scope, name, levels)
+                m, scope = self._refined(m, scope, name, scopes.levels)
             return self._stated(ctx, claim, name, m, scope)
-        cell = self._column_value(ctx, claim, name, levels)
+        cell = self._column_value(ctx, claim, name) if scopes.in_table else None
         if cell is not None:
             return cell
         return self._unrecoverable(ctx, claim, name, "absent")
 
-    def _column_value(self, ctx, claim, name, levels) -> Condition | None:
+    def _column_value(self, ctx: DocContext, claim: Claim, name: str) -> Condition | None:
         """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
-        cols = dict(levels).get("table_column")
-        if cols is None:
-            return None
         d = ctx.d
         t = bisect_right(ctx.table_starts, claim.span[0]) - 1
         for t, table in ([(t, d.tables[t])] if t >= 0 else []):
             if not (table.start <= claim.span[0] <= table.end):
                 continue
-            for h in table.header:
-                labels = [x for x in ctx.by_table.get(t, []) if x.row == -1 and x.col == h.col
-                          and x.m.value == "header" and KIND_TO_CONDITION.get(x.m.kind, x.m.kind) == name]
-                label_rx = self.column_label.get(name)
-                header_text = _PAREN.sub("", d.view[h.start:h.end]).strip()
-                if not labels and not (label_rx and label_rx.fullmatch(header_text)):
-                    continue
+            for h in self._labelled_columns(ctx, t, name):
                 row = next((r for r in table.rows if r and r[0].start <= claim.span[0] <= r[-1].end), None)
                 if row is None:
                     return None
@@ -621,10 +705,25 @@ class ConditionResolver:
                         return None
         return None
 
-    def _engine(self, ctx: DocContext, claim: Claim, levels) -> Condition:
+    def _labelled_columns(self, ctx: DocContext, t: int, name: str) -> list[Cell]:
+        """The header cells of table `t` that name condition `name`: by a mention, or by a column label
+        ("Batch Size"; a parenthesised unit aside)."""
+        key = (t, name)
+        if key not in ctx.columns:
+            view = ctx.d.view
+            label_rx = self.column_label.get(name)
+            named = {x.col for x in ctx.by_table.get(t, []) if x.row == -1 and x.m.value == "header"
+                     and x.name == name}
+            ctx.columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
+                label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
+        return ctx.columns[key]
+
+    def _engine(self, ctx: DocContext, claim: Claim, scopes: Scopes) -> Condition:
         named = None
-        for scope, located in levels:
-            engines = [x.m for x in located if x.m.kind == "engine" and x.m.value != "header"]
+        for scope, by_name in scopes.usable:
+            if "engine_version" not in by_name:
+                continue
+            engines = [x.m for x in by_name["engine_version"]]
             primary = [m for m in engines if _norm(m.canonical or str(m.value)) not in self.supporting]
             if named is None and primary:
                 named = primary[0].canonical or str(primary[0].value)
@@ -666,7 +765,7 @@ class ConditionResolver:
         best, best_scope = m, scope
         for lvl_scope, located in levels:
             for x in located:
-                if KIND_TO_CONDITION.get(x.m.kind, x.m.kind) != name:
+                if x.name != name:
                     continue
                 full = _norm(x.m.quote)
                 if len(full) > len(_norm(best.quote)) and full.startswith(base) and \
@@ -705,27 +804,39 @@ class ConditionResolver:
         return Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
                          scope=scope, sweep=sweep, count=m.count if name == "hardware" else None, note=note)
 
-    def _figure_near(self, ctx: DocContext, claim: Claim) -> str | None:
+    @staticmethod
+    def _figure_near(ctx: DocContext, claim: Claim) -> str | None:
         """The figure a swept claim is read from: the next figure in its section, else the nearest one."""
-        d = ctx.d
-        sec = d.section_at(claim.span[0])
-        end = d.sections[sec].body_end if sec is not None else len(d.text)
-        after = [label for pos, label in ctx.figures if claim.span[0] <= pos < end]
-        if after:
-            return after[-1] if len(after) > 1 and "Figure" in after[-1] else after[0]
-        return None
+        pos = claim.span[0]
+        if pos not in ctx.figure_after:
+            d = ctx.d
+            sec = ctx.section_of(pos)
+            end = d.sections[sec].body_end if sec is not None else len(d.text)
+            after = [label for at, label in ctx.figures if pos <= at < end]
+            ctx.figure_after[pos] = (after[-1] if len(after) > 1 and "Figure" in after[-1] else after[0]) \
+                if after else None
+        return ctx.figure_after[pos]
 
-    def _unrecoverable(self, ctx: DocContext, claim: Claim, name: str, reason: str, **extra) -> Condition:
-        offers = dict(ctx.offers)
+    def _unrecoverable(self, ctx: DocContext, claim: Claim, name: str, reason: str, values: str = "",
+                       engine: str = "") -> Condition:
         fig = self._figure_near(ctx, claim)
+        key = (name, reason, values, engine, fig)
+        if key not in ctx.notes:
+            ctx.notes[key] = self._where_why(ctx, *key)
+        where, why = ctx.notes[key]
+        return Condition(status="unrecoverable", where=where, why=why)
+
+    def _where_why(self, ctx: DocContext, name: str, reason: str, values: str, engine: str,
+                   fig: str | None) -> tuple[str, str]:
+        """The where-note (the first whose needs the document offers) and the why of an unstated condition."""
+        offers = dict(ctx.offers)
         if fig:
             offers["figure"] = fig
-        if extra.get("engine"):
-            offers["engine"] = extra["engine"]
+        if engine:
+            offers["engine"] = engine
         where = next(n.where.format(**offers) for n in self.where.notes[name] if all(k in offers for k in n.needs))
-        why = self.where.why[reason].format(values=extra.get("values", ""), engine=extra.get("engine", ""),
-                                            figure=fig or "a chart")
-        return Condition(status="unrecoverable", where=where, why=why)
+        why = self.where.why[reason].format(values=values, engine=engine, figure=fig or "a chart")
+        return where, why
 
 
 def _finite(value) -> bool:
@@ -740,16 +851,16 @@ def _finite(value) -> bool:
 def _flat_prose(d: Document) -> str:
     """The view with the soft line breaks inside prose blocks made spaces (same length), so a phrase
     wrapped across lines ("1,000\\ninput tokens") reads as written; code keeps its lines."""
-    chars = None
-    for b in d.blocks:
-        if b.kind in ("code", "table") or "\n" not in d.view[b.start:b.end]:
-            continue
-        if chars is None:
-            chars = list(d.view)
-        for i in range(b.start, b.end):
-            if chars[i] == "\n":
-                chars[i] = " "
-    return d.view if chars is None else "".join(chars)
+    view = d.view
+    spans = sorted((b.start, b.end) for b in d.blocks
+                   if b.kind not in ("code", "table") and view.find("\n", b.start, b.end) >= 0)
+    parts, done = [], 0
+    for start, end in spans:   # (overlapping blocks: each stretch is flattened once)
+        start = max(start, done)
+        if end > start:
+            parts += [view[done:start], view[start:end].replace("\n", " ")]
+            done = end
+    return "".join(parts) + view[done:] if parts else view
 
 
 def _distinctive(value: float, value_max: float | None = None) -> bool:
@@ -764,23 +875,19 @@ def _overlaps(spans: list[tuple[int, int]], span: tuple[int, int]) -> bool:
     return any(s < span[1] and span[0] < e for s, e in spans[max(0, i - 8):i])
 
 
-def _most_specific(cands: list[Mention]) -> list[Mention]:
+def _most_specific(cands: list[Located]) -> list[Mention]:
     """One mention per distinct value; a value contained in a longer one of the same kind is dropped
     ("Qwen3.5" inside "Qwen3.5-397B-A17B")."""
     by_key: dict[str, Mention] = {}
-    for m in cands:
+    for x in cands:
+        m = x.m
         k = _key(m)
         if k not in by_key or len(m.quote) > len(by_key[k].quote) or (m.count and not by_key[k].count):
             by_key[k] = m
-    keys = list(by_key)
-    kept = []
-    for k in keys:
-        surface = _norm(str(by_key[k].quote))
-        if any(k2 != k and (k in k2 or surface in _norm(str(by_key[k2].quote))) and len(k2) >= len(k)
-               for k2 in keys if _norm(str(by_key[k2].quote)) != surface):
-            continue
-        kept.append(by_key[k])
-    return kept or [cands[0]]
+    surfaces = {k: _norm(str(m.quote)) for k, m in by_key.items()}
+    return [by_key[k] for k, surface in surfaces.items()
+            if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
+                       for k2, s2 in surfaces.items() if s2 != surface)] or [cands[0].m]
 
 
 def _show(m: Mention) -> str:
