@@ -7,6 +7,9 @@ How the time budget is enforced (no thread is ever killed, so no state is left h
 
 * In the main thread of a process (the CLI, batch workers), `signal.setitimer(ITIMER_REAL)`
   arms a SIGALRM whose handler raises `DocumentTimeout` at the next Python bytecode boundary.
+  Past the budget the alarm repeats every `REPEAT_S`: Python discards an exception raised while
+  it runs a garbage-collector callback or a `__del__`, so a first alarm landing there must not
+  be the last.
   The extractor keeps no per-document state between calls and its caches are filled by pure
   functions (an interrupted call caches nothing), so the next document starts clean. The
   previous SIGALRM handler and timer are restored on exit.
@@ -33,6 +36,7 @@ MAX_BYTES_ENV = "BENCHCLAIMS_MAX_BYTES"
 TIMEOUT_ENV = "BENCHCLAIMS_TIMEOUT"
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 DEFAULT_TIMEOUT = 60.0
+REPEAT_S = 0.05
 
 _deadline: contextvars.ContextVar[tuple[float, str, float] | None] = contextvars.ContextVar(
     "benchclaims_deadline", default=None)
@@ -92,7 +96,7 @@ def time_budget(seconds: float | None, doc: str) -> Iterator[None]:
 
             old_handler = signal.signal(signal.SIGALRM, on_alarm)
             armed = True
-            old_timer = signal.setitimer(signal.ITIMER_REAL, seconds)
+            old_timer = signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_S)
         yield
         check()
     finally:
