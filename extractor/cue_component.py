@@ -77,12 +77,10 @@ class CueMarker:
             self.matcher.add(label, list(nlp.tokenizer.pipe(phrases)))
 
     def __call__(self, doc: Doc) -> Doc:
-        strings = self.nlp.vocab.strings
-        tokens: dict[tuple[str, int, int], tuple[int, int]] = {}   # a match -> its tokens
-        for m, s, e in self.matcher(doc):
-            span = doc[s:e]
-            tokens[(strings[m], span.start_char, span.end_char)] = (s, e)
-        found = list(tokens)
+        matched: dict[tuple[str, int, int], Span] = {}   # (label, start, end) -> the matcher's span
+        for span in self.matcher(doc, as_spans=True):
+            matched[(span.label_, span.start_char, span.end_char)] = span
+        found = list(matched)
         text = doc.text
         if "\n" in text:
             # a line break ends a clause as punctuation does ("dropped by 40%\nThese gains ...")
@@ -90,16 +88,13 @@ class CueMarker:
             # a soft line break inside a phrase: match again on the text with breaks as spaces
             flat = self.nlp.make_doc(text.replace("\r", " ").replace("\n", " "))
             seen = set(found)
-            for m, s, e in self.matcher(flat):
-                span = flat[s:e]
-                hit = (strings[m], span.start_char, span.end_char)
+            for span in self.matcher(flat, as_spans=True):
+                hit = (span.label_, span.start_char, span.end_char)
                 if hit not in seen and "\n" in text[hit[1]:hit[2]]:
                     found.append(hit)
         spans = []
-        for label, start, end in sorted(keep_longest(found), key=lambda f: (f[1], f[2], f[0])):
-            at = tokens.get((label, start, end))
-            span = Span(doc, *at, label=label) if at else doc.char_span(start, end, label=label,
-                                                                        alignment_mode="expand")
+        for hit in sorted(keep_longest(found), key=lambda f: (f[1], f[2], f[0])):
+            span = matched.get(hit) or doc.char_span(hit[1], hit[2], label=hit[0], alignment_mode="expand")
             if span is not None:
                 spans.append(span)
         doc.spans[CUES_KEY] = spans
