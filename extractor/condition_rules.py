@@ -99,11 +99,19 @@ class Offer(_Strict):
     link_target: str | None = None
     link_text: str | None = None
     text: str | None = None
+    # every `text` match lies in one run of non-blank characters holding this string: only those runs are
+    # searched (a whole post is not)
+    text_holds: str | None = Field(None, min_length=1)
 
     @field_validator("link_target", "link_text", "text")
     @classmethod
     def _compiles(cls, v: str | None) -> str | None:
         return compiled(v)
+
+    def patterns(self) -> dict[str, re.Pattern[str]]:
+        """The compiled patterns this offer sets, by field name."""
+        return {k: re.compile(v) for k, v in (("link_target", self.link_target), ("link_text", self.link_text),
+                                                ("text", self.text)) if v}
 
 
 class WhereNote(_Strict):

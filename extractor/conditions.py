@@ -22,7 +22,7 @@ from extractor.claim_rules import load_claim_rules
 from extractor.condition_rules import ScopeRules, WhereRules, load_scope_rules, load_where_rules
 from extractor.ingest import Document
 from extractor.ingest.model import Cell
-from extractor.mentions import Mention, MentionFinder
+from extractor.mentions import Mention, MentionFinder, blank_free_runs
 from extractor.records import CONDITIONS, Claim, Condition
 from extractor.segment import Unit
 
@@ -223,8 +223,9 @@ class ConditionResolver:
         self.refinable = set(self.scopes.refinable)
         self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
                              for name, labels in self.scopes.column_labels.items() if labels}
-        self.offer_rx = {name: {k: re.compile(v) for k, v in o.model_dump().items() if v}
-                         for name, o in self.where.offers.items()}
+        self.offer_rx = {name: o.patterns() for name, o in self.where.offers.items()}
+        self.offer_holds = {name: re.compile(re.escape(o.text_holds))
+                            for name, o in self.where.offers.items() if o.text_holds}
 
     # -- per document --------------------------------------------------------------
     def mentions(self, d: Document) -> list[Mention]:
@@ -413,13 +414,20 @@ class ConditionResolver:
             if best and best_score >= 2:
                 offers[name] = best
         if "image" in self.offer_rx and "text" in self.offer_rx["image"]:
-            m = self.offer_rx["image"]["text"].search(d.view)
+            m = self._offer_text("image", d.view)
             if m:
                 offers["image"] = m.group()
         if commands:
             first = commands[0].quote.strip().splitlines()[0]
             offers["command"] = first if len(first) <= 90 else first[:87] + "..."
         return offers
+
+    def _offer_text(self, name: str, view: str) -> re.Match[str] | None:
+        """The first match of an offer's `text` pattern in the view."""
+        rx, holds = self.offer_rx[name]["text"], self.offer_holds.get(name)
+        if holds is None:
+            return rx.search(view)
+        return next((m for a, e in blank_free_runs(view, holds) if (m := rx.search(view, a, e))), None)
 
     # -- per claim -------------------------------------------------------------
     def resolve(self, ctx: DocContext, claim: Claim, unit: Unit) -> dict[str, Condition]:

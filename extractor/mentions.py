@@ -15,7 +15,7 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, Iterator, Literal, NamedTuple
 
 import ahocorasick
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -180,9 +180,14 @@ _NON_BLANK = re.compile(r"\S*")
 
 def url_spans(text: str) -> list[tuple[int, int]]:
     """Spans of URL_RE's matches in `text` (as `URL_RE.finditer`, but it only reads around the triggers)."""
-    out: list[tuple[int, int]] = []
+    return [m.span() for a, e in blank_free_runs(text, _URL_TRIGGER) for m in URL_RE.finditer(text, a, e)]
+
+
+def blank_free_runs(text: str, trigger: re.Pattern[str]) -> Iterator[tuple[int, int]]:
+    """The runs of non-blank characters of `text` that hold a match of `trigger`, in order: a regex whose
+    matches are such runs need only be tried there."""
     done = 0
-    for t in _URL_TRIGGER.finditer(text):
+    for t in trigger.finditer(text):
         i = t.start()
         if i < done:
             continue
@@ -190,8 +195,7 @@ def url_spans(text: str) -> list[tuple[int, int]]:
         while s > done and not text[s - 1].isspace():
             s -= 1
         done = _NON_BLANK.match(text, i).end()
-        out += [m.span() for m in URL_RE.finditer(text, s, done)]
-    return out
+        yield s, done
 
 
 def _pow2(n: float) -> bool:
