@@ -81,7 +81,8 @@ class ScopeRules(_Strict):
         return count, re.compile(r"\s+(?:" + nouns + r")$", re.I)
 
     def baseline_tail(self) -> re.Pattern[str]:
-        """Matches text ending in a baseline cue ("... compared with the ") right before a name."""
+        """Matches text ending in a baseline cue ("... compared with the ") right before a name; the text
+        always ends in a blank (callers skip names with none before them)."""
         words = sorted((re.escape(s) for s in self.baseline_cues), key=len, reverse=True)
         if not words:
             return re.compile(r"(?!)")
