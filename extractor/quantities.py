@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from itertools import groupby
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
@@ -40,7 +41,7 @@ class UnitInfo(NamedTuple):
     per: str | None
 
 
-def _phrase(text: str, case_sensitive: bool, boundary: bool = True) -> str:
+def _literal(text: str) -> str:
     """Regex for a literal phrase: any horizontal space for a space, optional spaces around '/'."""
     parts = []
     for ch in text:
@@ -50,19 +51,28 @@ def _phrase(text: str, case_sensitive: bool, boundary: bool = True) -> str:
             parts.append(f"{SP}*/{SP}*")
         else:
             parts.append(re.escape(ch))
-    body = "".join(parts)
-    body = body if case_sensitive else f"(?i:{body})"
-    if boundary and text[-1:].isalnum():
-        body += WORD_END
-    return body
+    return "".join(parts)
+
+
+def _phrase(text: str, case_sensitive: bool, boundary: bool = True) -> str:
+    """`_literal`, case-insensitive unless `case_sensitive`, ending on a word boundary if it ends in a word."""
+    return _alt([(text, case_sensitive)], boundary)
 
 
 def _alt(entries: list[tuple[str, bool]], boundary: bool = True) -> str:
-    """Alternation of phrases, longest first (deterministic order)."""
+    """Alternation of phrases, longest first (deterministic order).
+
+    Neighbours that share their case handling and word-boundary check share one group and one
+    check: `(?i:ab|cd)(?!x)` tries the same strings in the same order as `(?i:ab)(?!x)|(?i:cd)(?!x)`
+    but is much faster to compile."""
     uniq = sorted(set(entries), key=lambda e: (-len(e[0]), e[0], e[1]))
     if not uniq:
         return "(?!)"
-    return "(?:" + "|".join(_phrase(t, cs, boundary) for t, cs in uniq) + ")"
+    runs = []
+    for (case_sensitive, bounded), run in groupby(uniq, key=lambda e: (e[1], boundary and e[0][-1:].isalnum())):
+        body = "|".join(_literal(t) for t, _ in run)
+        runs.append(("(?:" if case_sensitive else "(?i:") + body + ")" + (WORD_END if bounded else ""))
+    return "(?:" + "|".join(runs) + ")"
 
 
 class QuantityFinder:
