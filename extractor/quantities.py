@@ -12,9 +12,9 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from itertools import groupby
 from decimal import Decimal
 from functools import lru_cache
+from itertools import groupby
 from pathlib import Path
 from typing import NamedTuple
 
@@ -547,6 +547,7 @@ class _Scan(NamedTuple):
 
     @classmethod
     def of(cls, pattern: str) -> "_Scan":
+        """The scan of `pattern`, with a finder of its start strings when they are known."""
         rx = re.compile(pattern)
         starts = start_strings(rx.pattern, rx.flags, min_len=1)
         if not starts:
