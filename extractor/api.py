@@ -15,8 +15,6 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from charset_normalizer import from_bytes
-
 from extractor import __version__, limits
 from extractor.errors import DocumentFailure, DocumentTooLarge, UnreadableDocument
 from extractor.records import DocumentRecord
@@ -58,6 +56,8 @@ def decode(data: bytes, doc: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         pass
+    from charset_normalizer import from_bytes  # slow to import; needed only for non-UTF-8 documents
+
     results = from_bytes(data)
     best = results.best()
     if best is None:

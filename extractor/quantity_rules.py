@@ -159,7 +159,7 @@ def load_spellings(path: Path, rules_dir: Path | None = None) -> tuple[list[Unit
     entries = load_jsonl(path, UnitSpelling)
     lines = _entry_lines(path)
     seen: dict[tuple[str, str], int] = {}
-    token_units: set[str] = set()
+    counts_tokens: dict[str, bool] = {}  # each unit (shared by many spellings) is read by pint once
     for entry, lineno in zip(entries, lines):
         for slot in _SLOTS[entry.role]:
             key = (slot, entry.key())
@@ -167,14 +167,13 @@ def load_spellings(path: Path, rules_dir: Path | None = None) -> tuple[list[Unit
                 raise RuleError(path, f"line {lineno}",
                                 f"duplicate {slot} spelling {entry.spelling!r} (first on line {seen[key]})")
             seen[key] = lineno
-        if entry.unit is not None:
+        if entry.unit is not None and entry.unit not in counts_tokens:
             try:
                 parse_unit(entry.unit, rules_dir)
             except ValueError as err:
                 raise RuleError(path, f"line {lineno}", str(err)) from None
-            if has_dimension(entry.unit, "[token]", rules_dir):
-                token_units.add(entry.unit)
-    return entries, frozenset(token_units)
+            counts_tokens[entry.unit] = has_dimension(entry.unit, "[token]", rules_dir)
+    return entries, frozenset(unit for unit, tokens in counts_tokens.items() if tokens)
 
 
 _lock = threading.Lock()

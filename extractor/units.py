@@ -25,7 +25,7 @@ _registries: dict[Path, "pint.UnitRegistry"] = {}
 
 def registry(rules_dir: Path | None = None) -> "pint.UnitRegistry":
     """The cached registry for `rules_dir` (default rules when None)."""
-    path = Path(rules_dir or default_rules_dir()).resolve() / UNITS_FILE
+    path = _units_file(Path(rules_dir or default_rules_dir()))
     reg = _registries.get(path)
     if reg is not None:
         return reg
@@ -35,6 +35,12 @@ def registry(rules_dir: Path | None = None) -> "pint.UnitRegistry":
             reg = _build(path)
             _registries[path] = reg
     return reg
+
+
+@lru_cache(maxsize=64)
+def _units_file(folder: Path) -> Path:
+    """The resolved path of a rules folder's units.txt (resolving costs a system call per path part)."""
+    return folder.resolve() / UNITS_FILE
 
 
 def _build(path: Path) -> "pint.UnitRegistry":

@@ -1,7 +1,8 @@
 """Numbers that are not quantities: identifiers, versions, dates, references, labels, URLs."""
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from extractor.quantities import find_quantities
+from extractor.quantities import _lower, _merge, default_finder, find_quantities
 
 
 @pytest.mark.parametrize("text", [
@@ -52,3 +53,17 @@ def test_quantities_exclusions_list_and_heading_numbers(text):
 ])
 def test_quantities_exclusions_keep_the_real_quantity(text, kept):
     assert [q.value for q in find_quantities(text)] == kept
+
+
+PIECES = ["Llama", "LLAMA-3", "qwen 2.5", "Phı-3", "İnternLM 2", "ſtarcoder 7", "GPT-4", "yi-34", "<b>",
+          "</td>", "&#8211;", "[^3]", "[2]", "](https://x.org/1)", "HTTP://A.B/9", "www.x.io/4", " ", "\n",
+          "12", "7%", "tok/s"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=12).map("".join))
+def test_quantities_exclusion_prefilter_skips_only_scans_that_cannot_match(text):
+    finder = default_finder()
+    every_scan = _merge([m.span() for scan in finder._scan_excl for m in scan.rx.finditer(text)
+                         if m.end() > m.start()])
+    assert finder._excluded(text, _lower(text)) == every_scan

@@ -1,19 +1,13 @@
 """`benchclaims extract` and `benchclaims schema`: one document's record, and the record's JSON Schema."""
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from extractor.api import extract_path, extract_text, decode
 from extractor.cli.app import app
-from extractor.errors import DocumentFailure
-from extractor.records import DocumentRecord
-from extractor.render import record_json, record_text
-from extractor.rules_io import RuleError
 
 
 @app.command("extract")
@@ -28,6 +22,11 @@ def extract_cmd(
                                             help="Time budget in seconds, 0 = none (default: $BENCHCLAIMS_TIMEOUT, else 60)."),
 ) -> None:
     """Extract every claim of one document with its conditions, as JSON or text."""
+    from extractor.api import decode, extract_path, extract_text
+    from extractor.errors import DocumentFailure
+    from extractor.render import record_json, record_text
+    from extractor.rules_io import RuleError
+
     if fmt not in ("json", "text"):
         raise typer.BadParameter("--format must be json or text")
     rules_dir = str(rules) if rules else None
@@ -55,4 +54,8 @@ def extract_cmd(
 @app.command("schema")
 def schema_cmd() -> None:
     """Print the JSON Schema of the document record."""
+    import json
+
+    from extractor.records import DocumentRecord
+
     typer.echo(json.dumps(DocumentRecord.model_json_schema(), indent=2, sort_keys=True))

@@ -4,14 +4,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from extractor.cli.app import app
-from extractor.quantities import default_finder
-from extractor.records import QuantityRecord
-from extractor.rules_io import RuleError
+
+if TYPE_CHECKING:
+    from extractor.records import QuantityRecord
 
 FIELDS = ("value", "value_max", "unit", "surface_unit", "qualifier", "span", "quote")
 
@@ -42,6 +42,9 @@ def quantities_cmd(
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
 ) -> None:
     """List every quantity (value, value_max, unit, qualifier, span, quote) found in FILE."""
+    from extractor.quantities import default_finder
+    from extractor.rules_io import RuleError
+
     if fmt not in ("json", "text"):
         raise typer.BadParameter("--format must be json or text")
     try:
