@@ -1,6 +1,7 @@
 """The `benchclaims` command line: one module per sub-command, all registered on `app`."""
 import gc
 
+from extractor import gc_policy
 from extractor.cli.app import app
 from extractor.cli import extract_cmd  # noqa: F401,E402
 from extractor.cli import batch_cmd, export_cmd, query_cmd  # noqa: F401,E402
@@ -9,12 +10,6 @@ from extractor.cli import quantities_cmd  # noqa: F401,E402
 from extractor.cli import rules_cmd  # noqa: F401,E402
 from extractor.cli import audit_cmd  # noqa: F401,E402
 
-# A command first builds ~200,000 objects that live until it ends (spaCy, pint, the compiled
-# rules). With the default threshold (700) the collector walks them over and over while they are
-# built: the young generation is collected only after this many new objects instead, more than
-# start-up makes (extraction itself makes no reference cycles; others are still collected).
-YOUNG_GENERATION = 300_000
-
 
 def main() -> None:
     """Entry point of the `benchclaims` console script; an invalid rule file stops it with file, entry and reason."""
@@ -22,7 +17,7 @@ def main() -> None:
 
     from extractor.rules_io import RuleError
 
-    gc.set_threshold(YOUNG_GENERATION, *gc.get_threshold()[1:])
+    gc_policy.tune()
     try:
         app()
     except RuleError as err:
