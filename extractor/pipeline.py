@@ -24,6 +24,7 @@ from extractor.cue_component import cue_labels, family
 from extractor.caveats import CaveatReader
 from extractor.conditions import ConditionResolver
 from extractor.headlines import HeadlineMarker, front_matter_units
+from extractor.quantities import trie
 from extractor.ingest import Document, ingest
 from extractor.records import Claim, ClaimContext, DocumentRecord, QuantityRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
@@ -51,7 +52,8 @@ class Extractor:
         self.metric_words = _first_words(self.nlp, cue_labels(self.claim_rules))
         self.abbreviations = frozenset(a.lower() for a in self.claim_rules.abbreviations)
         words = _quantities.number_words(rules_dir)
-        self.number_words = re.compile(rf"\b(?:{'|'.join(map(re.escape, words))})\b", re.I) if words else None
+        # a trie, not a flat alternation: (?i) alternations get no fast first-character skip
+        self.number_words = re.compile(rf"\b{trie(set(words))}\b", re.I) if words else None
         self.headlines = HeadlineMarker(self.claim_rules)
         self.tables = TableReader(self)
         self.conditions = ConditionResolver(rules_dir)

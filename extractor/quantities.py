@@ -155,7 +155,7 @@ class QuantityFinder:
         # word passes run on the lower-cased text with case-sensitive patterns (much faster than (?i))
         self._ratio_words = frozenset(w.lower() for w in n.ratio_words)
         words = {w.lower() for w in [*n.ratio_words, *sp_words.ones, *sp_words.teens, *sp_words.tens]}
-        self._words_rx = re.compile(_trie(words) + WORD_END) if words else None
+        self._words_rx = re.compile(trie(words) + WORD_END) if words else None
         cue_ends = {c.lower().split()[-1] for q in n.qualifiers.values() for c in q.before if c[:1].isalnum()}
         self._cue_last_words = frozenset(cue_ends | {"a", "an"})
         self._cue_last_chars = frozenset(c[-1] for q in n.qualifiers.values() for c in q.before if not c[:1].isalnum())
@@ -553,7 +553,7 @@ class _Scan(NamedTuple):
         if not starts:
             return cls(rx, None)
         shortest = {s for s in starts if not any(t != s and s.startswith(t) for t in starts)}
-        return cls(rx, re.compile(_trie(shortest)))
+        return cls(rx, re.compile(trie(shortest)))
 
     def may_match(self, low: str) -> bool:
         """False only when no match can begin anywhere in the text whose lower-cased form is `low`."""
@@ -614,7 +614,7 @@ def _prev_word(text: str, i: int) -> str:
     return text[k:j]
 
 
-def _trie(words: set[str]) -> str:
+def trie(words: set[str]) -> str:
     """A regex matching any of `words`, with shared prefixes factored (fast to scan with)."""
     tree: dict = {}
     for w in words:
