@@ -100,6 +100,8 @@ class Extractor:
         for q in found:
             if unit_class(q.unit) is not None:
                 return True
+            if not self.builder.may_be_score(q):
+                continue       # spares the cue-word scan below
             if near is None:
                 low = text.lower()
                 near = sorted({label for word, labels in self.metric_words.items() if word in low
