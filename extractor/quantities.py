@@ -397,24 +397,22 @@ class QuantityFinder:
 
     def _hit(self, text: str, low: str, m: re.Match, excluded) -> tuple["_Hit | None", int]:
         s1 = m.start()
-        n1_start = m.start("num1") if m.group("num1") else m.start("word1")
-        n1_end = max(m.end(g) for g in ("num1", "word1", "mult1", "multw1", "plus1"))
+        num1, pre1, u1 = m.group("num1", "pre1", "u1")
+        n1_end = max(m.end("num1"), m.end("word1"), m.end("mult1"), m.end("multw1"), m.end("plus1"))
         if _overlaps(excluded, s1, n1_end):
             return None, n1_end
-        if m.group("num1") is not None:
-            x_end = self._excluded_at(text, n1_start)
+        if num1 is not None:
+            x_end = self._excluded_at(text, m.start("num1"))
             if x_end is not None:
                 return None, max(x_end, n1_end)
-        u1 = m.group("u1")
-        if m.group("word1") is not None and not u1:
-            return None, n1_end
+        elif not u1:
+            return None, n1_end      # a number word needs its unit
         end1 = m.end("u1") if u1 else n1_end
-        if m.group("num1") is not None and self._is_label_or_date(
-                text, m, bool(u1 or m.group("pre1")), m.group("rc") is not None):
+        if num1 is not None and self._is_label_or_date(text, m, bool(u1 or pre1), m.group("rc") is not None):
             return None, n1_end
         v1 = self._value(m, 1)
-        info1 = self.unit_info(_strip_gap(u1 or ""), m.group("pre1"))
-        hit = _Hit(s1, end1, v1, None, info1, self._surface(m.group("pre1"), u1))
+        info1 = self.unit_info(_strip_gap(u1 or ""), pre1)
+        hit = _Hit(s1, end1, v1, None, info1, self._surface(pre1, u1))
         if m.group("plus1"):
             hit.post_qual = "at_least"
         if m.group("rc") is not None and (m.group("num2") is not None or m.group("word2") is not None):
