@@ -182,9 +182,14 @@ class ClaimBuilder:
         return False
 
     # -- metric ------------------------------------------------------------------
+    @staticmethod
+    def may_be_score(q: QuantityRecord) -> bool:
+        """Whether `bare_class` can take the quantity for a score at all: no unit, 0 to 100."""
+        return q.unit in ("dimensionless", "") and 0 <= q.value <= 100
+
     def bare_class(self, q: QuantityRecord, cues: list[Cue]) -> str | None:
         """A number without a unit is a score when an accuracy cue sits right by it ("0.97 on GSM8K")."""
-        if q.unit not in ("dimensionless", "") or q.value > 100 or q.value < 0:
+        if not self.may_be_score(q):
             return None
         return "score" if nearest(cues, q.span[0], q.span[1], "metric:accuracy", BARE_NEAR) else None
 

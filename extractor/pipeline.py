@@ -24,6 +24,7 @@ from extractor.cue_component import cue_labels, family
 from extractor.caveats import CaveatReader
 from extractor.conditions import ConditionResolver
 from extractor.headlines import HeadlineMarker, front_matter_units
+from extractor.quantities import trie
 from extractor.ingest import Document, ingest
 from extractor.records import Claim, ClaimContext, DocumentRecord, QuantityRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
@@ -46,12 +47,15 @@ class Extractor:
         self.nlp.add_pipe("benchclaims_cues", config={"rules_dir": str(rules_dir)})
         self.builder = ClaimBuilder(self.claim_rules)
         self.quantity_finder = self.nlp.get_pipe("benchclaims_quantities").finder
-        # table headers and cells repeat ("Model", "Throughput (tok/s)", "1.0x"): each text is read once
-        self._read = lru_cache(maxsize=4096)(self._read_text)
+        # table headers and cells repeat ("Model", "Throughput (tok/s)", "1.0x"), and so do sentences across
+        # the posts of one site (list labels, boilerplate): each distinct text is searched and read once
+        self._find = lru_cache(maxsize=8192)(self._find_text)
+        self._read = lru_cache(maxsize=8192)(self._read_text)
         self.metric_words = _first_words(self.nlp, cue_labels(self.claim_rules))
         self.abbreviations = frozenset(a.lower() for a in self.claim_rules.abbreviations)
         words = _quantities.number_words(rules_dir)
-        self.number_words = re.compile(rf"\b(?:{'|'.join(map(re.escape, words))})\b", re.I) if words else None
+        # a trie, not a flat alternation: (?i) alternations get no fast first-character skip
+        self.number_words = re.compile(rf"\b{trie(set(words))}\b", re.I) if words else None
         self.headlines = HeadlineMarker(self.claim_rules)
         self.tables = TableReader(self)
         self.conditions = ConditionResolver(rules_dir)
@@ -62,18 +66,20 @@ class Extractor:
         return cls(Path(rules_dir) if rules_dir else default_rules_dir())
 
     # -- the spaCy pass ------------------------------------------------------------
-    def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None):
-        """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets. `found`: the
-        quantities the quantity finder already found in each piece (offsets within the piece)."""
-        read = (self._read(t) for t in texts) if found is None else map(self._read_text, texts, found)
-        for (qs, cues), base in zip(read, offsets):
+    def analyse(self, texts: list[str], offsets: list[int]):
+        """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets."""
+        for text, base in zip(texts, offsets):
+            qs, cues = self._read(text)
             yield [_shift(q, base) for q in qs], [Cue(c.label, base + c.start, base + c.end) for c in cues]
 
-    def _read_text(self, text: str, found: list[QuantityRecord] | None = None):
-        """(quantities, cues) of one text, offsets within it; `found`: the quantity finder's results."""
+    def _find_text(self, text: str) -> tuple[QuantityRecord, ...]:
+        """The quantity finder's records of one text, offsets within it (shared: never changed in place)."""
+        return tuple(self.quantity_finder.find(text))
+
+    def _read_text(self, text: str):
+        """(quantities, cues) of one text, offsets within it; the quantities are the finder's (`_find`)."""
         sdoc = self.nlp.make_doc(text)
-        if found is not None:
-            sdoc.user_data[_quantities.PRECOMPUTED] = found
+        sdoc.user_data[_quantities.PRECOMPUTED] = list(self._find(text))
         for _, proc in self.nlp.pipeline:
             sdoc = proc(sdoc)
         qs = tuple(_quantities.quantities_of(sdoc))
@@ -86,13 +92,15 @@ class Extractor:
         return bool(_DIGIT.search(text, start, end)
                     or self.number_words is not None and self.number_words.search(text, start, end))
 
-    def may_claim(self, text: str, found: list[QuantityRecord]) -> bool:
+    def may_claim(self, text: str, found: tuple[QuantityRecord, ...]) -> bool:
         """Whether a piece with these quantities can hold a claim: a quantity with a unit class, or a
         bare number that `bare_class` would take with every metric cue the piece may hold right by it."""
         near: list[str] | None = None
         for q in found:
             if unit_class(q.unit) is not None:
                 return True
+            if not self.builder.may_be_score(q):
+                continue       # spares the cue-word scan below
             if near is None:
                 low = text.lower()
                 near = sorted({label for word, labels in self.metric_words.items() if word in low
@@ -129,11 +137,9 @@ class Extractor:
         pieces += [(u, d.text[u.start:u.end]) for u in fm]
         pieces = [(u, t) for u, t in pieces if self.may_hold_number(t)]
         # spaCy runs only where the quantity finder saw something that can be a claim
-        found = [self.quantity_finder.find(t) for _, t in pieces]
-        keep = [i for i, (_, t) in enumerate(pieces) if self.may_claim(t, found[i])]
-        pieces, found = [pieces[i] for i in keep], [found[i] for i in keep]
+        pieces = [(u, t) for u, t in pieces if self.may_claim(t, self._find(t))]
         out: list[tuple[Claim, Unit]] = []
-        analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces], found)
+        analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces])
         for (u, t), (qs, cues) in zip(pieces, analysed):
             context = ClaimContext(section=d.section_path(u.section), block=u.kind)
             for q in qs:

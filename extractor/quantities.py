@@ -155,7 +155,7 @@ class QuantityFinder:
         # word passes run on the lower-cased text with case-sensitive patterns (much faster than (?i))
         self._ratio_words = frozenset(w.lower() for w in n.ratio_words)
         words = {w.lower() for w in [*n.ratio_words, *sp_words.ones, *sp_words.teens, *sp_words.tens]}
-        self._words_rx = re.compile(_trie(words) + WORD_END) if words else None
+        self._words_rx = re.compile(trie(words) + WORD_END) if words else None
         cue_ends = {c.lower().split()[-1] for q in n.qualifiers.values() for c in q.before if c[:1].isalnum()}
         self._cue_last_words = frozenset(cue_ends | {"a", "an"})
         self._cue_last_chars = frozenset(c[-1] for q in n.qualifiers.values() for c in q.before if not c[:1].isalnum())
@@ -318,14 +318,10 @@ class QuantityFinder:
     def find(self, text: str, offset: int = 0) -> list[QuantityRecord]:
         """Every quantity in `text`, in text order; spans are shifted by `offset`."""
         low = _lower(text)
+        starts, ratio_words = self._starts(text, low)
+        if not starts and not ratio_words:
+            return []      # the common sentence with only glued digits ("H100", "FP8"): no exclusion scans
         excluded = self._excluded(text, low)
-        start_chars = self._start_chars
-        starts = [m.start() for m in _DIGITS.finditer(text) if not _glued(text, m.start(), start_chars)]
-        ratio_words = []
-        for m in (self._words_rx.finditer(low) if self._words_rx is not None else ()):
-            if _word_start(low, m.start()):
-                (ratio_words if m.group() in self._ratio_words else starts).append(m)
-        starts = sorted(x if isinstance(x, int) else x.start() for x in starts)
         found: list[_Hit] = []
         pos = 0
         match, start_chars = self._main.match, self._start_chars
@@ -350,12 +346,21 @@ class QuantityFinder:
         return [h.record(text, offset) for h in found
                 if math.isfinite(h.value) and (h.value_max is None or math.isfinite(h.value_max))]
 
+    def _starts(self, text: str, low: str) -> tuple[list[int], list[re.Match]]:
+        """Where a number may begin (digits not glued to a word, number words) in text order, and the
+        ratio words ("twice", "double")."""
+        start_chars = self._start_chars
+        starts = [m.start() for m in _DIGITS.finditer(text) if not _glued(text, m.start(), start_chars)]
+        ratio_words = []
+        for m in (self._words_rx.finditer(low) if self._words_rx is not None else ()):
+            if _word_start(low, m.start()):
+                (ratio_words if m.group() in self._ratio_words else starts).append(m)
+        return sorted(x if isinstance(x, int) else x.start() for x in starts), ratio_words
+
     def _excluded(self, text: str, low: str) -> list[tuple[int, int]]:
         """Merged spans of the scanned exclusions (URLs, tags, model versions...) in `text`."""
         trusted = not any(c in text for c in CASE_TRAPS)  # else `low` may miss an (?i) match's start
-        spans = [(m.start(), m.end()) for scan in self._scan_excl if not trusted or scan.may_match(low)
-                 for m in scan.rx.finditer(text) if m.end() > m.start()]
-        return _merge(spans)
+        return _merge([span for scan in self._scan_excl for span in scan.spans(text, low if trusted else None)])
 
     def _excluded_at(self, text: str, start: int) -> int | None:
         """End of an at-number exclusion (version, date, list label...) starting at `start`, if any."""
@@ -392,24 +397,22 @@ class QuantityFinder:
 
     def _hit(self, text: str, low: str, m: re.Match, excluded) -> tuple["_Hit | None", int]:
         s1 = m.start()
-        n1_start = m.start("num1") if m.group("num1") else m.start("word1")
-        n1_end = max(m.end(g) for g in ("num1", "word1", "mult1", "multw1", "plus1"))
+        num1, pre1, u1 = m.group("num1", "pre1", "u1")
+        n1_end = max(m.end("num1"), m.end("word1"), m.end("mult1"), m.end("multw1"), m.end("plus1"))
         if _overlaps(excluded, s1, n1_end):
             return None, n1_end
-        if m.group("num1") is not None:
-            x_end = self._excluded_at(text, n1_start)
+        if num1 is not None:
+            x_end = self._excluded_at(text, m.start("num1"))
             if x_end is not None:
                 return None, max(x_end, n1_end)
-        u1 = m.group("u1")
-        if m.group("word1") is not None and not u1:
-            return None, n1_end
+        elif not u1:
+            return None, n1_end      # a number word needs its unit
         end1 = m.end("u1") if u1 else n1_end
-        if m.group("num1") is not None and self._is_label_or_date(
-                text, m, bool(u1 or m.group("pre1")), m.group("rc") is not None):
+        if num1 is not None and self._is_label_or_date(text, m, bool(u1 or pre1), m.group("rc") is not None):
             return None, n1_end
         v1 = self._value(m, 1)
-        info1 = self.unit_info(_strip_gap(u1 or ""), m.group("pre1"))
-        hit = _Hit(s1, end1, v1, None, info1, self._surface(m.group("pre1"), u1))
+        info1 = self.unit_info(_strip_gap(u1 or ""), pre1)
+        hit = _Hit(s1, end1, v1, None, info1, self._surface(pre1, u1))
         if m.group("plus1"):
             hit.post_qual = "at_least"
         if m.group("rc") is not None and (m.group("num2") is not None or m.group("word2") is not None):
@@ -553,11 +556,24 @@ class _Scan(NamedTuple):
         if not starts:
             return cls(rx, None)
         shortest = {s for s in starts if not any(t != s and s.startswith(t) for t in starts)}
-        return cls(rx, re.compile(_trie(shortest)))
+        return cls(rx, re.compile(trie(shortest)))
 
-    def may_match(self, low: str) -> bool:
-        """False only when no match can begin anywhere in the text whose lower-cased form is `low`."""
-        return self.starts is None or self.starts.search(low) is not None
+    def spans(self, text: str, low: str | None) -> list[tuple[int, int]]:
+        """Spans of the non-empty matches in `text`, as `finditer` finds them. With `low`, the lower-cased
+        text (same offsets), a match is tried only where a start string begins: a long (?i) alternation
+        gets no fast first-character skip in `re`, the start-string trie does."""
+        if self.starts is None or low is None:
+            return [(m.start(), m.end()) for m in self.rx.finditer(text) if m.end() > m.start()]
+        out = []
+        pos = 0
+        while (s := self.starts.search(low, pos)) is not None:
+            m = self.rx.match(text, s.start())   # non-empty: every match begins with a start string
+            if m is None:
+                pos = s.start() + 1
+            else:
+                out.append((m.start(), m.end()))
+                pos = m.end()
+        return out
 
 
 class _Hit:
@@ -614,7 +630,7 @@ def _prev_word(text: str, i: int) -> str:
     return text[k:j]
 
 
-def _trie(words: set[str]) -> str:
+def trie(words: set[str]) -> str:
     """A regex matching any of `words`, with shared prefixes factored (fast to scan with)."""
     tree: dict = {}
     for w in words:
