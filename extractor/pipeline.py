@@ -47,10 +47,8 @@ class Extractor:
         self.nlp.add_pipe("benchclaims_cues", config={"rules_dir": str(rules_dir)})
         self.builder = ClaimBuilder(self.claim_rules)
         self.quantity_finder = self.nlp.get_pipe("benchclaims_quantities").finder
-        # table headers and cells repeat ("Model", "Throughput (tok/s)", "1.0x"), and so do sentences across
-        # the posts of one site (list labels, boilerplate): each distinct text is searched and read once
-        self._find = lru_cache(maxsize=8192)(self._find_text)
-        self._read = lru_cache(maxsize=8192)(self._read_text)
+        # table headers and cells repeat ("Model", "Throughput (tok/s)", "1.0x"): each text is read once
+        self._read = lru_cache(maxsize=4096)(self._read_text)
         self.metric_words = _first_words(self.nlp, cue_labels(self.claim_rules))
         self.abbreviations = frozenset(a.lower() for a in self.claim_rules.abbreviations)
         words = _quantities.number_words(rules_dir)
@@ -66,20 +64,18 @@ class Extractor:
         return cls(Path(rules_dir) if rules_dir else default_rules_dir())
 
     # -- the spaCy pass ------------------------------------------------------------
-    def analyse(self, texts: list[str], offsets: list[int]):
-        """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets."""
-        for text, base in zip(texts, offsets):
-            qs, cues = self._read(text)
+    def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None):
+        """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets. `found`: the
+        quantities the quantity finder already found in each piece (offsets within the piece)."""
+        read = (self._read(t) for t in texts) if found is None else map(self._read_text, texts, found)
+        for (qs, cues), base in zip(read, offsets):
             yield [_shift(q, base) for q in qs], [Cue(c.label, base + c.start, base + c.end) for c in cues]
 
-    def _find_text(self, text: str) -> tuple[QuantityRecord, ...]:
-        """The quantity finder's records of one text, offsets within it (shared: never changed in place)."""
-        return tuple(self.quantity_finder.find(text))
-
-    def _read_text(self, text: str):
-        """(quantities, cues) of one text, offsets within it; the quantities are the finder's (`_find`)."""
+    def _read_text(self, text: str, found: list[QuantityRecord] | None = None):
+        """(quantities, cues) of one text, offsets within it; `found`: the quantity finder's results."""
         sdoc = self.nlp.make_doc(text)
-        sdoc.user_data[_quantities.PRECOMPUTED] = list(self._find(text))
+        if found is not None:
+            sdoc.user_data[_quantities.PRECOMPUTED] = found
         for _, proc in self.nlp.pipeline:
             sdoc = proc(sdoc)
         qs = tuple(_quantities.quantities_of(sdoc))
@@ -92,7 +88,7 @@ class Extractor:
         return bool(_DIGIT.search(text, start, end)
                     or self.number_words is not None and self.number_words.search(text, start, end))
 
-    def may_claim(self, text: str, found: tuple[QuantityRecord, ...]) -> bool:
+    def may_claim(self, text: str, found: list[QuantityRecord]) -> bool:
         """Whether a piece with these quantities can hold a claim: a quantity with a unit class, or a
         bare number that `bare_class` would take with every metric cue the piece may hold right by it."""
         near: list[str] | None = None
@@ -137,9 +133,11 @@ class Extractor:
         pieces += [(u, d.text[u.start:u.end]) for u in fm]
         pieces = [(u, t) for u, t in pieces if self.may_hold_number(t)]
         # spaCy runs only where the quantity finder saw something that can be a claim
-        pieces = [(u, t) for u, t in pieces if self.may_claim(t, self._find(t))]
+        found = [self.quantity_finder.find(t) for _, t in pieces]
+        keep = [i for i, (_, t) in enumerate(pieces) if self.may_claim(t, found[i])]
+        pieces, found = [pieces[i] for i in keep], [found[i] for i in keep]
         out: list[tuple[Claim, Unit]] = []
-        analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces])
+        analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces], found)
         for (u, t), (qs, cues) in zip(pieces, analysed):
             context = ClaimContext(section=d.section_path(u.section), block=u.kind)
             for q in qs:
