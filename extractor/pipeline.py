@@ -66,20 +66,25 @@ class Extractor:
     # -- the spaCy pass ------------------------------------------------------------
     def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None):
         """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets. `found`: the
-        quantities the quantity finder already found in each piece (offsets within the piece)."""
-        read = (self._read(t) for t in texts) if found is None else map(self._read_text, texts, found)
-        for (qs, cues), base in zip(read, offsets):
+        quantities the quantity finder already found in each piece, offset like the piece (each text
+        is then read afresh: no shifted copies of its records are needed)."""
+        if found is not None:
+            yield from map(self._read_text, texts, found, offsets)
+            return
+        for text, base in zip(texts, offsets):
+            qs, cues = self._read(text)
             yield [_shift(q, base) for q in qs], [Cue(c.label, base + c.start, base + c.end) for c in cues]
 
-    def _read_text(self, text: str, found: list[QuantityRecord] | None = None):
-        """(quantities, cues) of one text, offsets within it; `found`: the quantity finder's results."""
+    def _read_text(self, text: str, found: list[QuantityRecord] | None = None, base: int = 0):
+        """(quantities, cues) of one text, offsets shifted by `base`; `found`: the quantity finder's
+        results (offsets shifted by `base` as well)."""
         sdoc = self.nlp.make_doc(text)
         if found is not None:
-            sdoc.user_data[_quantities.PRECOMPUTED] = found
+            sdoc.user_data[_quantities.PRECOMPUTED] = (found, base)
         for _, proc in self.nlp.pipeline:
             sdoc = proc(sdoc)
         qs = tuple(_quantities.quantities_of(sdoc))
-        return qs, tuple(Cue(s.label_, s.start_char, s.end_char) for s in sdoc.spans["cues"])
+        return qs, tuple(Cue(s.label_, base + s.start_char, base + s.end_char) for s in sdoc.spans["cues"])
 
     def may_hold_number(self, text: str, start: int = 0, end: int | None = None) -> bool:
         """Whether text[start:end] has a digit or a number word: a unit without one cannot hold a claim.
@@ -133,7 +138,7 @@ class Extractor:
         pieces += [(u, d.text[u.start:u.end]) for u in fm]
         pieces = [(u, t) for u, t in pieces if self.may_hold_number(t)]
         # spaCy runs only where the quantity finder saw something that can be a claim
-        found = [self.quantity_finder.find(t) for _, t in pieces]
+        found = [self.quantity_finder.find(t, u.start) for u, t in pieces]
         keep = [i for i, (_, t) in enumerate(pieces) if self.may_claim(t, found[i])]
         pieces, found = [pieces[i] for i in keep], [found[i] for i in keep]
         out: list[tuple[Claim, Unit]] = []

@@ -5,8 +5,9 @@ each span's ``span._.quantity`` holds its `QuantityRecord`, whose own `span` kee
 exact character offsets. `quantities_of(doc)` returns the records in text order.
 
 A caller that has already run the same finder over `doc.text` can hand its records over in
-``doc.user_data[PRECOMPUTED]`` (a list of `QuantityRecord`, text order): the component then
-places them instead of searching again.
+``doc.user_data[PRECOMPUTED]`` as ``(records, offset)`` (records in text order, found with
+``find(doc.text, offset)``): the component then places them instead of searching again, and
+the records keep their offset.
 """
 from __future__ import annotations
 
@@ -37,10 +38,11 @@ class QuantityComponent:
         self.spans_key = spans_key
 
     def __call__(self, doc: Doc) -> Doc:
-        found = doc.user_data.pop(PRECOMPUTED, None)
+        given = doc.user_data.pop(PRECOMPUTED, None)
+        found, offset = (self.finder.find(doc.text), 0) if given is None else given
         spans = []
-        for q in (self.finder.find(doc.text) if found is None else found):
-            span = doc.char_span(q.span[0], q.span[1], label="QUANTITY", alignment_mode="expand")
+        for q in found:
+            span = doc.char_span(q.span[0] - offset, q.span[1] - offset, label="QUANTITY", alignment_mode="expand")
             if span is None:  # only whitespace under the quote: cannot happen for a number
                 continue
             span._.set(EXTENSION, q)
@@ -63,7 +65,7 @@ def quantities_of(doc: Doc, spans_key: str = SPANS_KEY) -> list[QuantityRecord]:
     """The records the component stored on `doc`, in text order."""
     if spans_key not in doc.spans:
         return []
-    return [s._.get(EXTENSION) for s in doc.spans[spans_key] if s._.get(EXTENSION) is not None]
+    return [q for q in (s._.get(EXTENSION) for s in doc.spans[spans_key]) if q is not None]
 
 
 def number_words(rules_dir: str | Path | None = None) -> list[str]:

@@ -17,7 +17,7 @@ def test_precomputed_records_are_placed_like_found_ones():
     text = "Decode ran at 1,250 tokens/s per GPU with a TTFT of 85 ms."
     searched = nlp(text)
     doc = nlp.make_doc(text)
-    doc.user_data[PRECOMPUTED] = quantities_of(searched)
+    doc.user_data[PRECOMPUTED] = (quantities_of(searched), 0)
     doc = nlp.get_pipe("benchclaims_quantities")(doc)
     assert quantities_of(doc) == quantities_of(searched)
     assert [s.text for s in doc.spans["quantities"]] == [s.text for s in searched.spans["quantities"]]
@@ -28,7 +28,18 @@ def test_precomputed_records_are_trusted():
     nlp = _nlp()
     text = "Peak memory was 71 GB."
     doc = nlp.make_doc(text)
-    doc.user_data[PRECOMPUTED] = []                   # the caller found nothing: nothing is placed
+    doc.user_data[PRECOMPUTED] = ([], 0)              # the caller found nothing: nothing is placed
     doc = nlp.get_pipe("benchclaims_quantities")(doc)
     assert quantities_of(doc) == []
     assert quantities_of(nlp(text))                   # without them the component searches
+
+
+def test_precomputed_records_keep_their_offset():
+    nlp = _nlp()
+    text = "Peak memory was 71 GB."
+    finder = nlp.get_pipe("benchclaims_quantities").finder
+    doc = nlp.make_doc(text)
+    doc.user_data[PRECOMPUTED] = (finder.find(text, 100), 100)   # the text sits at 100 in its document
+    doc = nlp.get_pipe("benchclaims_quantities")(doc)
+    assert [q.span for q in quantities_of(doc)] == [(116, 121)]
+    assert [s.text for s in doc.spans["quantities"]] == ["71 GB"]
