@@ -27,8 +27,9 @@ CASE_TRAPS = "\u0130\u0131\u017f"
 # with one can be refused (digits are too common to look for) while written ones ("01-ai/") stay.
 _CLASS_DIGITS = "".join(chr(0xE000 + i) for i in range(10))
 _FROM_CLASS = str.maketrans(_CLASS_DIGITS, "0123456789")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_DIGIT = re.compile(r"\d")
+# A non-ASCII character that is a digit or a case trap (the look-behind reads the character just
+# matched: one scan that skips ASCII quickly).
+_UNSEARCHABLE = re.compile(rf"[^\x00-\x7f](?<=[\d{CASE_TRAPS}])")
 MAX_SET = 256
 LONG_ENOUGH = 8       # a start string this long is not extended further
 
@@ -61,9 +62,7 @@ def _read(pattern: str, flags: int, min_len: int, digits: bool) -> frozenset[str
 def searchable(text: str) -> bool:
     """Whether the start strings of `start_strings(..., digits=True)` can be looked for in the text
     lowercased (one character for one, CASE_TRAPS folded): no case trap, no digit but 0-9."""
-    if any(c in text for c in CASE_TRAPS):
-        return False
-    return text.isascii() or not _DIGIT.search("".join(_NON_ASCII.findall(text)))
+    return text.isascii() or not _UNSEARCHABLE.search(text)
 
 
 def _seq(items, digits: bool) -> tuple[frozenset[str], frozenset[str]]:
