@@ -21,7 +21,7 @@ import ahocorasick
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.canonical import Canonicalizer, CompiledEntry, expand, load_gazetteers, render_id
-from extractor.regex_starts import CASE_TRAPS, start_strings
+from extractor.regex_starts import CASE_TRAPS, searchable, start_strings
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
 
 Kind = Literal[
@@ -265,11 +265,10 @@ def _fold(text: str) -> str:
 
 
 class _Scanner(NamedTuple):
-    """Every cue word and start string, found in one pass; start string -> tasks; tasks with any."""
+    """Every cue word and start string, found in one pass; task -> its start strings (tasks with any)."""
 
     automaton: ahocorasick.Automaton
-    start_index: dict[str, list[int]]
-    has_starts: frozenset[int]
+    start_words: dict[int, tuple[str, ...]]
 
 
 def matches_at(rx: re.Pattern[str], text: str, spans: list[tuple[int, int]],
@@ -286,6 +285,20 @@ def matches_at(rx: re.Pattern[str], text: str, spans: list[tuple[int, int]],
                     found.append(m)
                     end = m.end()
     return found
+
+
+def _blocks_holding(block_starts: list[int], positions: list[int]) -> list[int]:
+    """Indices of the blocks (given by their sorted starts, the first at 0) holding one of `positions`
+    (sorted): one look-up per block, however many positions it holds."""
+    out: list[int] = []
+    i, n, last = 0, len(positions), len(block_starts) - 1
+    while i < n:
+        b = bisect_right(block_starts, positions[i]) - 1
+        out.append(b)
+        if b == last:
+            break
+        i = bisect_left(positions, block_starts[b + 1], i)
+    return out
 
 
 def _shortest(words) -> list[str]:
@@ -352,18 +365,18 @@ class MentionFinder:
         same view)."""
         last = self._last
         if last is not None and last[0] is text:
-            _, blocks, todo, starts, done = last
+            _, blocks, todo, hits, done = last
         else:
             blocks = _blocks(text)
-            todo, starts = self._todo(text, blocks)
+            todo, hits = self._todo(text, blocks)
             done = {}
-            self._last = (text, blocks, todo, starts, done)
+            self._last = (text, blocks, todo, hits, done)
         for t, bs in todo.items():
             if only is not None and t not in only:
                 continue
             found = done.get(t)
             if found is None:
-                found = done[t] = self._run(self._tasks[t].rx, text, blocks, bs, starts.get(t))
+                found = done[t] = self._run(self._tasks[t].rx, text, blocks, bs, self._starts(t, hits))
             task = self._tasks[t]
             for m in found:
                 yield task, m
@@ -380,9 +393,10 @@ class MentionFinder:
                 return matches_at(rx, text, spans, starts)
         return [m for a, e in spans for m in rx.finditer(text, a, e) if m.end() > m.start()]
 
-    def _todo(self, text: str, blocks: list[tuple[int, int]]) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    def _todo(self, text: str, blocks: list[tuple[int, int]]) -> tuple[dict[int, list[int]], dict[str, list[int]] | None]:
         """Task index -> sorted indices of the blocks holding one of its cues (tasks in rule order),
-        and task index -> sorted positions where one of its start strings begins (when known)."""
+        and where each cue or start string found begins (None when start strings cannot be looked for
+        in the folded text: see `regex_starts.searchable`)."""
         scanner = self._scanner or self._build_scanner()
         hits: dict[str, list[int]] = {}
         found_any = scanner.automaton.kind == ahocorasick.AHOCORASICK  # an empty automaton cannot iterate
@@ -393,34 +407,39 @@ class MentionFinder:
         for word, where in hits.items():
             ids = self._cue_index.get(word)
             if ids:
-                bs = {bisect_right(block_starts, i) - 1 for i in where}
+                bs = _blocks_holding(block_starts, where)
                 for t in ids:
                     sets.setdefault(t, set()).update(bs)
         for t in self._always:
             sets[t] = set(range(len(blocks)))
-        starts: dict[int, list[int]] = {}
-        if not any(c in text for c in CASE_TRAPS):  # a task none of whose start strings occurs has no start
-            found: dict[int, list[int]] = {t: [] for t in scanner.has_starts}
-            for word, where in hits.items():
-                for t in scanner.start_index.get(word, ()):
-                    found[t].extend(where)
-            starts = {t: sorted(set(ps)) for t, ps in found.items()}
-        return {t: sorted(sets[t]) for t in sorted(sets)}, starts
+        todo = {t: sorted(sets[t]) for t in sorted(sets)}
+        return todo, hits if searchable(text) else None
+
+    def _starts(self, t: int, hits: dict[str, list[int]] | None) -> list[int] | None:
+        """Sorted positions where one of task `t`'s start strings begins ([] when none occurs); None
+        when it has no start strings or `hits` is None."""
+        words = self._scanner.start_words.get(t) if hits is not None else None
+        if words is None:
+            return None
+        found = [hits[w] for w in words if w in hits]
+        if len(found) == 1:
+            return found[0]   # the places of one word: ascending, each once
+        return sorted({p for ps in found for p in ps})
 
     def _build_scanner(self) -> _Scanner:
         """The strings a task's matches can begin with (extractor/regex_starts.py): where they are
         rare, its regex is tried only where one of them starts instead of at every position. One
         Aho-Corasick pass over the folded text finds every cue and every start string."""
-        start_index: dict[str, list[int]] = {}
+        start_words: dict[int, tuple[str, ...]] = {}
         for i, task in enumerate(self._tasks):
-            for w in _shortest(start_strings(task.rx.pattern, task.rx.flags) or ()):
-                start_index.setdefault(w, []).append(i)
+            words = _shortest(start_strings(task.rx.pattern, task.rx.flags, digits=True) or ())
+            if words:
+                start_words[i] = tuple(words)
         automaton = ahocorasick.Automaton()
-        for w in sorted({*self._cue_index, *start_index}):
+        for w in sorted({*self._cue_index, *(w for ws in start_words.values() for w in ws)}):
             automaton.add_word(w, (w, len(w) - 1))
         automaton.make_automaton()
-        has_starts = frozenset(t for ts in start_index.values() for t in ts)
-        self._scanner = _Scanner(automaton, start_index, has_starts)
+        self._scanner = _Scanner(automaton, start_words)
         return self._scanner
 
     def canonical(self, kind: str, surface: str) -> str | None:

@@ -8,9 +8,13 @@ class such as `\\d` or `[^x]`, with any character, or with a string shorter than
 The strings are lowercased: a text can be searched for them in `text.lower()`. For ASCII
 strings this agrees with `re.IGNORECASE` except on the characters of `CASE_TRAPS` ("İ"
 lowercases to two characters; "ı" and "ſ" match "i" and "s" but do not lowercase to them),
-so a text holding one of them must not be searched this way.
+so a text holding one of them must not be searched this way. With `digits=True`, `\\d` is read
+as the ASCII digits: a text holding another digit ("٣") must not be searched either
+(`searchable` tells both).
 """
 from __future__ import annotations
+
+import re
 
 try:  # the parser of the standard `re` module (Python 3.11+)
     from re import _constants as C
@@ -19,33 +23,54 @@ except ImportError:  # pragma: no cover - a changed `re`: no shortcut
     C = P = None
 
 CASE_TRAPS = "\u0130\u0131\u017f"
+# Digits read from `\\d` stand in as private-use characters until the end, so that a string opening
+# with one can be refused (digits are too common to look for) while written ones ("01-ai/") stay.
+_CLASS_DIGITS = "".join(chr(0xE000 + i) for i in range(10))
+_FROM_CLASS = str.maketrans(_CLASS_DIGITS, "0123456789")
+# A non-ASCII character that is a digit or a case trap (the look-behind reads the character just
+# matched: one scan that skips ASCII quickly).
+_UNSEARCHABLE = re.compile(rf"[^\x00-\x7f](?<=[\d{CASE_TRAPS}])")
 MAX_SET = 256
 LONG_ENOUGH = 8       # a start string this long is not extended further
 
 _UNKNOWN = (frozenset(), frozenset([""]))   # begins with something we cannot name
 
 
-def start_strings(pattern: str, flags: int = 0, min_len: int = 2) -> frozenset[str] | None:
-    """Strings (lowercase, at least `min_len` long) one of which begins every match, or None."""
+def start_strings(pattern: str, flags: int = 0, min_len: int = 2, digits: bool = False) -> frozenset[str] | None:
+    """Strings (lowercase, at least `min_len` long) one of which begins every match, or None.
+    `digits`: where that finds none, read `\\d` as 0-9 ("H100": "h0" ... "h9"; a string may hold such
+    digits, but not begin with one). Only then: ten digits multiply the strings of the patterns that
+    already have some."""
+    found = _read(pattern, flags, min_len, False)
+    return found if found is not None or not digits else _read(pattern, flags, min_len, True)
+
+
+def _read(pattern: str, flags: int, min_len: int, digits: bool) -> frozenset[str] | None:
     if P is None:
         return None
     try:
         tree = P.parse(pattern, flags)
-        full, part = _seq(tree.data)
+        full, part = _seq(tree.data, digits)
     except Exception:  # noqa: BLE001 - an unexpected tree: no shortcut
         return None
     found = full | part
-    if not found or any(len(s) < min_len for s in found):
+    if not found or any(len(s) < min_len or s[0] in _CLASS_DIGITS for s in found):
         return None
-    return frozenset(found)
+    return frozenset(s.translate(_FROM_CLASS) for s in found)
 
 
-def _seq(items) -> tuple[frozenset[str], frozenset[str]]:
+def searchable(text: str) -> bool:
+    """Whether the start strings of `start_strings(..., digits=True)` can be looked for in the text
+    lowercased (one character for one, CASE_TRAPS folded): no case trap, no digit but 0-9."""
+    return text.isascii() or not _UNSEARCHABLE.search(text)
+
+
+def _seq(items, digits: bool) -> tuple[frozenset[str], frozenset[str]]:
     """(full, part): the sequence matches exactly a string of `full`, or begins with one of `part`."""
     pending = {""}
     done: set[str] = set()
     for op, av in items:
-        full, part = _item(op, av)
+        full, part = _item(op, av, digits)
         if len(pending) * (len(full) + len(part)) > MAX_SET:
             # too many combinations: a string begun so far is a start string as it is; only a match that
             # has begun with nothing yet ("" pending: what came before was optional) goes on
@@ -56,50 +81,64 @@ def _seq(items) -> tuple[frozenset[str], frozenset[str]]:
         long = {p for p in pending if len(p) >= LONG_ENOUGH}   # long enough to look for: stop there
         done |= long
         pending -= long
-        if len(pending) > MAX_SET or len(done) > MAX_SET:
+        if len(done) > MAX_SET:
+            done = _shortened(done)
+        if len(pending) > MAX_SET:
             raise ValueError("too many start strings")
         if not pending:
             return frozenset(), frozenset(done)
     return frozenset(pending), frozenset(done)
 
 
-def _chars(items) -> frozenset[str] | None:
+def _shortened(strings: set[str]) -> set[str]:
+    """The strings cut to the longest length that leaves at most MAX_SET of them (at least 2 long): a
+    match that begins with a string begins with its start too."""
+    for n in range(LONG_ENOUGH - 1, 1, -1):
+        cut = {x[:n] for x in strings}
+        if len(cut) <= MAX_SET:
+            return cut
+    raise ValueError("too many start strings")
+
+
+def _chars(items, digits: bool) -> frozenset[str] | None:
     out: set[str] = set()
     for op, av in items:
-        if op is C.LITERAL:
+        if op is C.CATEGORY and av is C.CATEGORY_DIGIT and digits:
+            out.update(_CLASS_DIGITS)
+        elif op is C.LITERAL:
             out.add(chr(av))
         elif op is C.RANGE and av[1] - av[0] < 64:
             out.update(chr(c) for c in range(av[0], av[1] + 1))
         else:  # NEGATE, CATEGORY, a wide range
             return None
     low = {c.lower() for c in out}
-    return frozenset(low) if all(c.isascii() and len(c) == 1 for c in low) else None
+    return frozenset(low) if all(c.isascii() and len(c) == 1 or c in _CLASS_DIGITS for c in low) else None
 
 
-def _item(op, av) -> tuple[frozenset[str], frozenset[str]]:
+def _item(op, av, digits: bool) -> tuple[frozenset[str], frozenset[str]]:
     if op is C.LITERAL:
         c = chr(av).lower()
         return (frozenset([c]), frozenset()) if c.isascii() and len(c) == 1 else _UNKNOWN
     if op is C.IN:
-        chars = _chars(av)
+        chars = _chars(av, digits)
         return (chars, frozenset()) if chars else _UNKNOWN
     if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
         return frozenset([""]), frozenset()          # zero width
     if op is C.SUBPATTERN:
-        return _seq(av[-1].data)
+        return _seq(av[-1].data, digits)
     if op is getattr(C, "ATOMIC_GROUP", object()):
-        return _seq(av.data)
+        return _seq(av.data, digits)
     if op is C.BRANCH:
         full: set[str] = set()
         part: set[str] = set()
         for p in av[1]:
-            f, q = _seq(p.data)
+            f, q = _seq(p.data, digits)
             full |= f
             part |= q
         return frozenset(full), frozenset(part)
     if op in (C.MAX_REPEAT, C.MIN_REPEAT, getattr(C, "POSSESSIVE_REPEAT", object())):
         lo, hi, sub = av
-        full, part = _seq(sub.data)
+        full, part = _seq(sub.data, digits)
         if lo == hi == 1:
             return full, part
         begun = part | (full - {""}) | ({""} if "" in full else frozenset())

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extractor.mentions import MentionFinder, _blocks, matches_at
-from extractor.regex_starts import CASE_TRAPS, start_strings
+from extractor.regex_starts import CASE_TRAPS, searchable, start_strings
 
 PIECES = [
     "TP=8", "tp 4", "EP8", "DEP16", "dp2 pp2", "DP attention", "expert parallel", "Llama-3.1-70B",
@@ -23,7 +23,7 @@ PIECES = [
     "--tp 8", "--max-concurrency 64", "--input-len 1000", "2 nodes", "8 GPUs per node", "ShareGPT",
     "random dataset", "GSM8K", "MMLU-Pro", "https://example.org/x.png", "İ", "ı", "ſ", "K", "×", "\u00a0",
     "step", "deep", "app", "into", "point", "minimum", "optimal", "\n\n", "\n", " ", ", ", ". ", "(", ")",
-    ":", "=", "-", "/", "_", "1", "8", "64", "1,024", "3.5", "k", "x",
+    ":", "=", "-", "/", "_", "1", "8", "64", "1,024", "3.5", "k", "x", "A10G", "h2", "b3", "٣",
 ]
 
 
@@ -44,10 +44,10 @@ def _casings(text: str) -> list[str]:
 @settings(max_examples=60, deadline=None)
 @given(texts())
 def test_every_match_begins_with_a_start_string(text: str):
-    if any(c in text for c in CASE_TRAPS):
+    if not searchable(text):
         return
     for t in finder()._tasks:
-        starts = start_strings(t.rx.pattern, t.rx.flags)
+        starts = start_strings(t.rx.pattern, t.rx.flags, digits=True)
         if not starts:
             continue
         for variant in _casings(text):
@@ -64,11 +64,12 @@ def test_matches_at_start_positions_equal_finditer(text: str):
     f = finder()
     for variant in _casings(text):
         blocks = _blocks(variant)
-        _, starts = f._todo(variant, blocks)
+        _, hits = f._todo(variant, blocks)
         for t, task in enumerate(f._tasks):
-            if t not in starts:
+            starts = f._starts(t, hits)
+            if starts is None:
                 continue
-            got = [m.span() for m in matches_at(task.rx, variant, blocks, starts[t])]
+            got = [m.span() for m in matches_at(task.rx, variant, blocks, starts)]
             want = [m.span() for a, e in blocks for m in task.rx.finditer(variant, a, e) if m.end() > m.start()]
             assert got == want, (task.rx.pattern[:80], variant)
 
@@ -82,12 +83,36 @@ def test_start_strings_of_simple_patterns():
     assert start_strings(r"TP(?=\d)|EP\d") == {"tp", "ep"}
 
 
+def test_too_many_start_strings_are_cut_short():
+    """40 optional prefixes times 7 words: more than MAX_SET strings, so they are cut to a length that
+    leaves fewer (a match beginning with "org12/gamma" begins with "org12/")."""
+    orgs = "|".join(f"org{i}/" for i in range(40))
+    found = start_strings(rf"(?:{orgs})?(?:alpha|beta|gamma|delta|epsilon|zeta|eta)x")
+    assert found is not None and {"org12/", "org3/", "alphax", "etax"} <= found
+    assert len(found) == 47
+
+
+def test_digit_classes_are_read_only_where_nothing_else_is_known():
+    assert start_strings(r"[HB]\d{2,3}|L4") is None
+    assert start_strings(r"[HB]\d{2,3}|L4", digits=True) == {f"{c}{d}" for c in "hb" for d in "0123456789"} | {"l4"}
+    assert start_strings(r"\d+\s*GPUs", digits=True) is None     # would open with a digit
+    assert start_strings(r"01-ai/|x\d", digits=True) == {"01-ai/", *(f"x{d}" for d in "0123456789")}
+    assert start_strings(r"TP\d|TP=", digits=True) == {"tp"} == start_strings(r"TP\d|TP=")
+
+
+def test_texts_with_other_digits_are_not_searched_for_start_strings():
+    """`\\d` also matches "١" (Arabic-Indic one): a start string "h1" would miss "H١٠٠"."""
+    assert searchable("8×H100, ~3 µs") and not searchable("H١٠٠") and not searchable("ſpeculative")
+    found = [m.quote for m in finder().find("two H١٠٠ GPUs, one H100") if m.kind == "hardware"]
+    assert found == ["two H١٠٠", "H100"]
+
+
 def test_start_positions_are_skipped_on_case_traps():
     f = finder()
     for text in ("ſpeculative decoding with TP=8", "İnput length 128"):
         blocks = _blocks(text)
-        _, starts = f._todo(text, blocks)
-        assert starts == {}
+        _, hits = f._todo(text, blocks)
+        assert all(f._starts(t, hits) is None for t in range(len(f._tasks)))
 
 
 def _cue_blocks_by_lookup(f: MentionFinder, text: str, blocks: list[tuple[int, int]]) -> dict[int, list[int]]:
