@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Iterator, Literal, Sequence
 from pydantic import BaseModel
 from tqdm import tqdm
 
-from extractor import api, limits
+from extractor import api, gc_policy, limits
 from extractor.errors import DocumentFailure
 from extractor.records import DocumentError, DocumentRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
@@ -147,7 +147,8 @@ def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | 
     """Extract in `jobs` worker processes with a bounded number of chunks in flight."""
     def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
         limit = jobs * IN_FLIGHT_PER_JOB
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # the workers are processes of ours: they collect garbage as the command does (whatever the start method)
+        with ProcessPoolExecutor(max_workers=jobs, initializer=gc_policy.tune) as pool:
             pending: set[Future] = set()
             for chunk in work:
                 pending.add(pool.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout))
