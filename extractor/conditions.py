@@ -182,7 +182,7 @@ class SectionLookup:
 _NON_NAME = re.compile(r"[^a-z0-9.]+")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _norm(s: str) -> str:
     """Lower case, runs of other characters than letters, digits and dots made one space."""
     return _NON_NAME.sub(" ", s.lower()).strip()

@@ -115,7 +115,11 @@ class Extractor:
         mentions = self.conditions.mentions(d)
         # a number inside a name ("Llama 3.1", "8xH100") is part of the name, not a claim
         names = sorted(m.span for m in mentions if m.kind in NAME_KINDS)
-        placed = [p for p in self.sentence_claims(d) + self.tables.claims(d) if not _inside(names, p[0].span)]
+        # the words and strings spaCy learns from one post are forgotten after it (memory stays flat
+        # over a long batch); what is kept from the spaCy pass is plain records, not spaCy objects
+        with self.nlp.memory_zone():
+            read = self.sentence_claims(d) + self.tables.claims(d)
+        placed = [p for p in read if not _inside(names, p[0].span)]
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
         self.headlines.mark(d, claims)
