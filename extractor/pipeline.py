@@ -25,8 +25,8 @@ from extractor.cue_component import cue_labels, family
 from extractor.caveats import CaveatReader
 from extractor.conditions import ConditionResolver
 from extractor.headlines import HeadlineMarker, front_matter_units
-from extractor.quantities import trie
 from extractor.ingest import Document, ingest
+from extractor.quantities import trie
 from extractor.records import Claim, ClaimContext, DocumentRecord, QuantityRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
 from extractor.segment import Unit, units
@@ -93,7 +93,7 @@ class Extractor:
 
     def may_hold_number(self, text: str, start: int = 0, end: int | None = None) -> bool:
         """Whether text[start:end] has a digit or a number word: a unit without one cannot hold a claim.
-        (Two searches: the digit search skips ahead at C speed, the word alternation cannot.)"""
+        (The digit search first: it skips ahead at C speed.)"""
         end = len(text) if end is None else end
         return bool(_DIGIT.search(text, start, end)
                     or self.number_words is not None and self.number_words.search(text, start, end))
