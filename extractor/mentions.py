@@ -21,7 +21,7 @@ import ahocorasick
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.canonical import Canonicalizer, CompiledEntry, expand, load_gazetteers, render_id
-from extractor.regex_starts import CASE_TRAPS, searchable, start_strings
+from extractor.regex_starts import CASE_TRAPS, searchable, shortest_prefixes, start_strings
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
 
 Kind = Literal[
@@ -301,15 +301,6 @@ def _blocks_holding(block_starts: list[int], positions: list[int]) -> list[int]:
     return out
 
 
-def _shortest(words) -> list[str]:
-    """The words none of the others is a prefix of (a match beginning with "input:" begins with "input")."""
-    out: list[str] = []
-    for w in sorted(words):
-        if not (out and w.startswith(out[-1])):
-            out.append(w)
-    return out
-
-
 def _int_list(s: str) -> list[int]:
     return [int(x.replace(",", "")) for x in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", s)]
 
@@ -432,7 +423,7 @@ class MentionFinder:
         Aho-Corasick pass over the folded text finds every cue and every start string."""
         start_words: dict[int, tuple[str, ...]] = {}
         for i, task in enumerate(self._tasks):
-            words = _shortest(start_strings(task.rx.pattern, task.rx.flags, digits=True) or ())
+            words = shortest_prefixes(start_strings(task.rx.pattern, task.rx.flags, digits=True) or ())
             if words:
                 start_words[i] = tuple(words)
         automaton = ahocorasick.Automaton()

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from extractor.quantity_rules import QuantityRules, UnitSpelling, load_quantity_rules, spelling_key
 from extractor.records import QuantityRecord
-from extractor.regex_starts import CASE_TRAPS, start_strings
+from extractor.regex_starts import CASE_TRAPS, shortest_prefixes, start_strings
 from extractor.units import DIMENSIONLESS, canonical_unit
 
 SP = r"[ \t\u00a0\u202f\u2009\u2007]"  # horizontal space, including the narrow no-break space
@@ -555,8 +555,7 @@ class _Scan(NamedTuple):
         starts = start_strings(rx.pattern, rx.flags, min_len=1)
         if not starts:
             return cls(rx, None)
-        shortest = {s for s in starts if not any(t != s and s.startswith(t) for t in starts)}
-        return cls(rx, re.compile(trie(shortest)))
+        return cls(rx, re.compile(trie(set(shortest_prefixes(starts)))))
 
     def spans(self, text: str, low: str | None) -> list[tuple[int, int]]:
         """Spans of the non-empty matches in `text`, as `finditer` finds them. With `low`, the lower-cased

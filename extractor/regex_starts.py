@@ -59,6 +59,16 @@ def _read(pattern: str, flags: int, min_len: int, digits: bool) -> frozenset[str
     return frozenset(s.translate(_FROM_CLASS) for s in found)
 
 
+def shortest_prefixes(words) -> list[str]:
+    """The words none of the others is a prefix of, sorted: a match beginning with "input:" begins with
+    "input", so looking for the shorter suffices."""
+    out: list[str] = []
+    for w in sorted(words):
+        if not (out and w.startswith(out[-1])):
+            out.append(w)
+    return out
+
+
 def searchable(text: str) -> bool:
     """Whether the start strings of `start_strings(..., digits=True)` can be looked for in the text
     lowercased (one character for one, CASE_TRAPS folded): no case trap, no digit but 0-9."""
