@@ -240,7 +240,7 @@ def _check_units(folder: Path, problems: list[RuleProblem]):
     """units.txt line by line on a fresh pint registry; the registry, or None if unreadable."""
     import pint
 
-    from extractor.units import UNITS_FILE
+    from extractor.units import UNITS_FILE, definitions
 
     path = folder / UNITS_FILE
     reg = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
@@ -250,10 +250,7 @@ def _check_units(folder: Path, problems: list[RuleProblem]):
         problems.append(RuleProblem(file=str(path), where="file", reason=f"cannot read ({err})"))
         return None
     defined: list[tuple[int, str]] = []
-    for lineno, raw in enumerate(lines, 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
+    for lineno, line in definitions(lines):
         try:
             reg.define(line)
         except Exception as err:  # noqa: BLE001 - pint raises several error types

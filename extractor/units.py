@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from extractor.rules_io import RuleError, default_rules_dir
 
@@ -54,15 +54,20 @@ def _build(path: Path) -> "pint.UnitRegistry":
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as err:
         raise RuleError(path, "file", f"cannot read ({err.strerror})") from None
-    for lineno, raw in enumerate(lines, 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
+    for lineno, line in definitions(lines):
         try:
             reg.define(line)
         except Exception as err:  # pint raises several error types for bad definitions
             raise RuleError(path, f"line {lineno}", f"bad unit definition ({err})") from None
     return reg
+
+
+def definitions(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """(line number, definition) of each line of units.txt that defines something (comments dropped)."""
+    for lineno, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            yield lineno, line
 
 
 def parse_unit(expr: str, rules_dir: Path | None = None) -> "pint.Unit":
