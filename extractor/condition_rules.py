@@ -80,18 +80,31 @@ class ScopeRules(_Strict):
                            r"|^\s*(?:(?:" + words + r")(?![a-z0-9])|\d+)\s*(?:[x×*]\s*)?", re.I)
         return count, re.compile(r"\s+(?:" + nouns + r")$", re.I)
 
-    def baseline_tail(self) -> re.Pattern[str]:
-        """Matches text ending in a baseline cue ("... compared with the ") right before a name; the text
-        always ends in a blank (callers skip names with none before them)."""
+    def baseline_tail(self) -> BaselineTail:
+        """Tells a name right after a baseline cue ("... compared with the H100")."""
         words = sorted((re.escape(s) for s in self.baseline_cues), key=len, reverse=True)
         if not words:
-            return re.compile(r"(?!)")
-        return re.compile(rf"(?:^|\W)(?:{'|'.join(words)})\s+(?:the\s+|an?\s+|our\s+)?(?:\S+\s+)?$", re.I)
+            return BaselineTail(re.compile(r"(?!)"))
+        return BaselineTail(re.compile(rf"(?:^|\W)(?:{'|'.join(words)})\s+(?:the\s+|an?\s+|our\s+)?(?:\S+\s+)?$",
+                                       re.I))
 
     def setup_label(self) -> re.Pattern[str]:
         """Matches a line opening with a setup label and a colon ("Hardware: ...")."""
         words = sorted((re.escape(s) for s in self.setup_labels), key=len, reverse=True)
         return re.compile(rf"^\W*(?:{'|'.join(words)})\W*:", re.I | re.M)
+
+
+class BaselineTail:
+    """Whether the text before a position ends in a baseline cue and at most one more word."""
+
+    WINDOW = 40   # characters looked back
+
+    def __init__(self, rx: re.Pattern[str]):
+        self.rx = rx   # matches text ending in a cue and blanks ("... compared with the ")
+
+    def before(self, text: str, pos: int) -> bool:
+        # the pattern ends in blanks: a name with no blank right before it follows no cue
+        return pos > 0 and text[pos - 1].isspace() and self.rx.search(text, max(0, pos - self.WINDOW), pos) is not None
 
 
 class Offer(_Strict):

@@ -333,11 +333,7 @@ class ConditionResolver:
 
     def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
         """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""
-        start = m.span[0]
-        # the tail pattern ends in blanks (ScopeRules.baseline_tail): no blank before the name, no cue
-        if m.kind not in BASELINE_KINDS or not start or not d.view[start - 1].isspace():
-            return False
-        return self.baseline_tail.search(d.view, max(0, start - 40), start) is not None
+        return m.kind in BASELINE_KINDS and self.baseline_tail.before(d.view, m.span[0])
 
     def _labelled_setup(self, d: Document, section: int, line_starts: list[int]) -> bool:
         """A section whose own text has several 'Label: value' set-up lines ("Hardware: 4x A100")."""
