@@ -45,7 +45,7 @@ def make_docs(source: Path | None, n: int, dest: Path) -> None:
 
 def run_one(folder: str, db: str, jobs: int, engine: str) -> dict:
     """Run in a fresh process: one batch, its time and peak memory (MB)."""
-    from extractor.batch import run_batch
+    from extractor.corpus.batch import run_batch
 
     t0 = time.perf_counter()
     s = run_batch([folder], db=db, jobs=jobs, engine=engine, progress=False)  # type: ignore[arg-type]

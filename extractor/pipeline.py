@@ -17,20 +17,20 @@ from pathlib import Path
 import spacy
 
 from extractor import __version__
-from extractor import cue_component as _cues  # noqa: F401  (registers the factory)
-from extractor import quantity_component as _quantities  # noqa: F401  (registers the factory)
-from extractor.claim_rules import load_claim_rules
-from extractor.claims import ClaimBuilder, Cue, unit_class
-from extractor.cue_component import cue_labels, family
-from extractor.caveats import CaveatReader
-from extractor.conditions import ConditionResolver
-from extractor.headlines import HeadlineMarker, front_matter_units
+from extractor.claims import cue_component as _cues  # noqa: F401  (registers the factory)
+from extractor.quantities import component as _quantities  # noqa: F401  (registers the factory)
+from extractor.claims.rules import load_claim_rules
+from extractor.claims.classify import ClaimBuilder, Cue, unit_class
+from extractor.claims.cue_component import cue_labels, family
+from extractor.notes.caveats import CaveatReader
+from extractor.conditions.resolver import ConditionResolver
+from extractor.claims.headlines import HeadlineMarker, front_matter_units
 from extractor.ingest import Document, ingest
-from extractor.quantities import trie
+from extractor.quantities.finder import trie
 from extractor.records import Claim, ClaimContext, DocumentRecord, QuantityRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
-from extractor.segment import Unit, units
-from extractor.tables import TableReader
+from extractor.ingest.segment import Unit, units
+from extractor.claims.tables import TableReader
 
 NAME_KINDS = {"model", "hardware", "engine"}
 VOCAB_RESET_POSTS = 100  # spaCy forgets the words it learnt after this many posts (see `_enter_vocab_zone`)

@@ -154,7 +154,7 @@ def _norm_phrase(s: str) -> str:
 
 # -- per file -----------------------------------------------------------------------------------
 def _check_claims(folder: Path, problems: list[RuleProblem]) -> None:
-    from extractor.claim_rules import CLAIMS_FILE, ClaimRules
+    from extractor.claims.rules import CLAIMS_FILE, ClaimRules
 
     path = folder / CLAIMS_FILE
     res = _validate_yaml(path, ClaimRules, problems)
@@ -188,14 +188,14 @@ def _check_claims(folder: Path, problems: list[RuleProblem]) -> None:
 
 
 def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
-    from extractor.condition_rules import SCOPES_FILE, WHERE_FILE, ScopeRules, WhereRules
-    from extractor.mentions import ConditionsFile
-    from extractor.quantity_rules import NUMBERS_FILE, NumberRules
+    from extractor.conditions.rules import SCOPES_FILE, WHERE_FILE, ScopeRules, WhereRules
+    from extractor.conditions.mentions import ConditionsFile
+    from extractor.quantities.rules import NUMBERS_FILE, NumberRules
 
     files: list[tuple[str, type[BaseModel]]] = [(SCOPES_FILE, ScopeRules), (WHERE_FILE, WhereRules),
                                                 (NUMBERS_FILE, NumberRules)]
     try:
-        from extractor.caveat_rules import AuthorshipRules, CaveatRules
+        from extractor.notes.rules import AuthorshipRules, CaveatRules
         files += [("caveats.yaml", CaveatRules), ("authorship.yaml", AuthorshipRules)]
     except ImportError:  # caveats not part of this build
         pass
@@ -240,7 +240,7 @@ def _check_units(folder: Path, problems: list[RuleProblem]):
     """units.txt line by line on a fresh pint registry; the registry, or None if unreadable."""
     import pint
 
-    from extractor.units import UNITS_FILE, definitions
+    from extractor.quantities.units import UNITS_FILE, definitions
 
     path = folder / UNITS_FILE
     reg = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
@@ -270,7 +270,7 @@ def _check_units(folder: Path, problems: list[RuleProblem]):
 
 
 def _check_spellings(folder: Path, reg, problems: list[RuleProblem]) -> None:
-    from extractor.quantity_rules import _SLOTS, SPELLINGS_FILE, UnitSpelling
+    from extractor.quantities.rules import _SLOTS, SPELLINGS_FILE, UnitSpelling
 
     path = folder / SPELLINGS_FILE
     seen: dict[tuple[str, str], int] = {}
@@ -290,7 +290,7 @@ def _check_spellings(folder: Path, reg, problems: list[RuleProblem]) -> None:
 
 
 def _check_gazetteers(folder: Path, problems: list[RuleProblem]) -> None:
-    from extractor.canonical import GazetteerEntry, expand, literal_regex
+    from extractor.conditions.canonical import GazetteerEntry, expand, literal_regex
 
     fragments: dict[str, str] = {}
     try:
@@ -325,7 +325,11 @@ def _check_gazetteers(folder: Path, problems: list[RuleProblem]) -> None:
 @contextmanager
 def fresh_caches(folder: Path) -> Iterator[None]:
     """Make the per-path rule caches re-read `folder`; restore the entries other code holds afterwards."""
-    from extractor import caveats, claim_rules, condition_rules, quantity_rules, units
+    from extractor.claims import rules as claim_rules
+    from extractor.conditions import rules as condition_rules
+    from extractor.notes import caveats
+    from extractor.quantities import rules as quantity_rules
+    from extractor.quantities import units
 
     cached = [claim_rules.load_claim_rules, condition_rules.load_scope_rules, condition_rules.load_where_rules,
               getattr(caveats, "_reader", None), units._canonical]
@@ -350,15 +354,15 @@ def fresh_caches(folder: Path) -> Iterator[None]:
 
 
 def _loaders(folder: Path, problems: list[RuleProblem], smoke: bool) -> None:
-    from extractor.claim_rules import load_claim_rules
-    from extractor.condition_rules import load_scope_rules, load_where_rules
-    from extractor.mentions import MentionFinder
-    from extractor.quantity_rules import load_quantity_rules
-    from extractor.units import registry
+    from extractor.claims.rules import load_claim_rules
+    from extractor.conditions.rules import load_scope_rules, load_where_rules
+    from extractor.conditions.mentions import MentionFinder
+    from extractor.quantities.rules import load_quantity_rules
+    from extractor.quantities.units import registry
 
     steps: list = [registry, load_quantity_rules, load_claim_rules, load_scope_rules, load_where_rules, MentionFinder]
     try:
-        from extractor.caveats import CaveatReader
+        from extractor.notes.caveats import CaveatReader
         steps.append(CaveatReader.from_rules)
     except ImportError:
         pass

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from extractor.api import EXTRACTOR_VERSION
-from extractor.batch import collect_paths, current_rules_version, run_batch
+from extractor.corpus.batch import collect_paths, current_rules_version, run_batch
 from extractor.cli import app
 from extractor.records import DocumentError, DocumentRecord
 from extractor.rules_io import default_rules_dir

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from extractor.batch import run_batch
+from extractor.corpus.batch import run_batch
 
 N_POSTS = 150
 

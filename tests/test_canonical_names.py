@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.canonical import canonical
+from extractor.conditions.mentions import canonical
 
 
 @pytest.mark.parametrize("kind,surface,expected", [

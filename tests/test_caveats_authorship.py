@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.caveats import CaveatReader
+from extractor.notes.caveats import CaveatReader
 from extractor.ingest import ingest
 from extractor.records import DocumentRecord
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.caveats import CaveatReader, approx_text
+from extractor.notes.caveats import CaveatReader, approx_text
 from extractor.ingest import ingest
 from extractor.records import Claim, Condition, DocumentRecord
 from extractor.rules_io import RuleError, default_rules_dir

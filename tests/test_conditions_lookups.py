@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from extractor.api import detect_format, get_extractor, read_document
-from extractor.conditions import SectionLookup, _flat_prose
+from extractor.conditions.resolver import SectionLookup, _flat_prose
 from extractor.ingest import Document, ingest
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"

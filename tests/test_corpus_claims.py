@@ -22,7 +22,7 @@ import pytest
 
 from extractor.api import extract_text, read_document
 from extractor.records import Claim, DocumentRecord
-from extractor.units import convert
+from extractor.quantities.units import convert
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 REL_TOL = 1e-3

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from extractor.api import extract_path
-from extractor.diff_testing import assert_records_equal, read_expected, write_expected
+from extractor.review.testing import assert_records_equal, read_expected, write_expected
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 EXPECTED = CORPUS / "expected"

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("dask.distributed")
 
-from extractor.batch import run_batch  # noqa: E402
+from extractor.corpus.batch import run_batch  # noqa: E402
 
 
 def write_posts(folder: Path, n: int) -> None:

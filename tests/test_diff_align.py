@@ -1,7 +1,7 @@
 """Alignment of documents and claims, and the per-field diff, over hand-built records."""
 from __future__ import annotations
 
-from extractor.diff import align_claims, claim_keys, diff_records
+from extractor.review.diff import align_claims, claim_keys, diff_records
 from extractor.records import Claim, ClaimContext, Condition, DocumentRecord, Note
 
 SHA_A, SHA_B = "a" * 64, "b" * 64

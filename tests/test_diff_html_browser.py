@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from extractor.diff import diff_records
-from extractor.diff_render import render_html
+from extractor.review.diff import diff_records
+from extractor.review.render import render_html
 from extractor.records import Claim, Condition, DocumentRecord
 
 CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser")

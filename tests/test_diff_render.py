@@ -5,8 +5,8 @@ import io
 import json
 import re
 
-from extractor.diff import diff_records
-from extractor.diff_render import highlight_pair, render_html, render_json, render_text, use_color
+from extractor.review.diff import diff_records
+from extractor.review.render import highlight_pair, render_html, render_json, render_text, use_color
 from extractor.records import Claim, Condition, DocumentRecord
 
 

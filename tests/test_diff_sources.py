@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from extractor.diff_sources import Side, SourceError, failure_errors, load_side
+from extractor.review.sources import Side, SourceError, failure_errors, load_side
 from extractor.records import Claim, Condition, DocumentError, DocumentRecord
-from extractor.store import Store
+from extractor.corpus.store import Store
 
 
 def rec(doc: str, value: float = 410.0) -> DocumentRecord:

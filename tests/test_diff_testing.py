@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.diff import diff_records
-from extractor.diff_render import render_text
-from extractor.diff_testing import (assert_records_equal, expected_json, normalise, read_expected,
+from extractor.review.diff import diff_records
+from extractor.review.render import render_text
+from extractor.review.testing import (assert_records_equal, expected_json, normalise, read_expected,
                                     write_expected)
 from extractor.records import Claim, Condition, DocumentRecord
 

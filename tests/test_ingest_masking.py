@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from extractor.ingest.masking import blank, mask_inline_markdown, mask_line_prefixes
-from extractor.segment import split_sentences
+from extractor.ingest.segment import split_sentences
 
 
 @pytest.mark.parametrize("text,view,links", [

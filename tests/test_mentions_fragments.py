@@ -9,8 +9,8 @@ from functools import lru_cache
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from extractor.canonical import expand
-from extractor.mentions import load_rules
+from extractor.conditions.canonical import expand
+from extractor.conditions.mentions import load_rules
 
 PLAIN = {
     "INT": r"(?:\d{1,3}(?:,\d{3})+|\d+)",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.mentions import Mention, find_mentions
+from extractor.conditions.mentions import Mention, find_mentions
 
 
 def _of(text: str, kind: str) -> list[Mention]:

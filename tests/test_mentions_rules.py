@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.mentions import MentionFinder, load_rules
+from extractor.conditions.mentions import MentionFinder, load_rules
 from extractor.rules_io import RuleError, default_rules_dir
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractor.mentions import MentionFinder, _blocks, matches_at
+from extractor.conditions.mentions import MentionFinder, _blocks, matches_at
 from extractor.regex_starts import CASE_TRAPS, searchable, start_strings
 
 PIECES = [

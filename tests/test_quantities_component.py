@@ -5,7 +5,7 @@ import spacy
 from typer.testing import CliRunner
 
 from extractor.cli import app
-from extractor.quantity_component import number_words, quantities_of
+from extractor.quantities.component import number_words, quantities_of
 
 TEXT = "It reached 1,850 tok/s per user, up to 2.6x better than v0.4.1 on H100."
 
@@ -69,4 +69,4 @@ def test_quantities_component_entry_point_registered():
     from importlib.metadata import entry_points
 
     eps = {ep.name: ep.value for ep in entry_points(group="spacy_factories")}
-    assert eps.get("benchclaims_quantities") == "extractor.quantity_component:make_quantity_finder"
+    assert eps.get("benchclaims_quantities") == "extractor.quantities.component:make_quantity_finder"

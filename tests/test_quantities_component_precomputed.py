@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import spacy
 
-from extractor.quantity_component import PRECOMPUTED, quantities_of
+from extractor.quantities.component import PRECOMPUTED, quantities_of
 
 
 def _nlp():

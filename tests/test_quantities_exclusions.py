@@ -2,7 +2,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from extractor.quantities import _lower, _merge, default_finder, find_quantities
+from extractor.quantities.finder import _lower, _merge, default_finder, find_quantities
 
 
 @pytest.mark.parametrize("text", [

@@ -1,7 +1,7 @@
 """How people write numbers with units: one case per phrasing (samples written for these tests)."""
 import pytest
 
-from extractor.quantities import find_quantities, unit_attributes
+from extractor.quantities.finder import find_quantities, unit_attributes
 
 
 def only(text: str):

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from extractor.quantities import QuantityFinder
-from extractor.quantity_rules import load_quantity_rules
+from extractor.quantities.finder import QuantityFinder
+from extractor.quantities.rules import load_quantity_rules
 from extractor.rules_io import RuleError, default_rules_dir
 
 

@@ -2,7 +2,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractor.quantities import find_quantities, default_finder
+from extractor.quantities.finder import find_quantities, default_finder
 
 SAMPLE = """# Results on 8x H200
 

@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from extractor.cli import app
-from extractor.query import ClaimFilter, QueryError, find_claims, format_rows
+from extractor.corpus.query import ClaimFilter, QueryError, find_claims, format_rows
 from extractor.records import Claim, Condition, DocumentRecord
-from extractor.store import Store
+from extractor.corpus.store import Store
 
 
 def _cond(value: str, canonical: str | None = None) -> Condition:

@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 
 from extractor.records import Claim, Condition, DocumentError, DocumentRecord
-from extractor.store import Store, StoreError, base_quantity
+from extractor.corpus.store import Store, StoreError, base_quantity
 
 TEXT = "Serving Qwen on 4 H200 we reached 21,500 tok/s per GPU; TTFT stayed under 250 ms."
 
@@ -83,7 +83,7 @@ def test_store_error_replaces_claims_and_is_never_current(store):
 
 def test_store_failed_write_rolls_back_whole_document(store, monkeypatch):
     store.put_record(_record("/p/a.md"))
-    import extractor.store as mod
+    import extractor.corpus.store as mod
 
     def broken(*a, **k):
         raise RuntimeError("disk on fire")

@@ -2,7 +2,7 @@
 import pint
 import pytest
 
-from extractor.units import canonical_unit, convert, has_dimension, parse_unit, registry
+from extractor.quantities.units import canonical_unit, convert, has_dimension, parse_unit, registry
 
 
 @pytest.mark.parametrize("expr, canonical", [

@@ -22,7 +22,7 @@ def batch_cmd(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786."),
 ) -> None:
     """Extract documents into the database, skipping those unchanged since the last run."""
-    from extractor.batch import run_batch
+    from extractor.corpus.batch import run_batch
     from extractor.rules_io import RuleError
 
     if engine not in ("local", "dask"):

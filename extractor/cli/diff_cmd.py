@@ -24,7 +24,7 @@ def diff_command(old: str = typer.Argument(..., help="old run: JSONL, claims .db
                  fail_on: Optional[str] = FAIL_ON_OPT) -> None:
     """Compare two extraction runs: added, removed and changed claims, per field and document."""
     from extractor.cli.diff_run import check_options, diff_sides, emit, exit_code
-    from extractor.diff_sources import SourceError, load_side
+    from extractor.review.sources import SourceError, load_side
 
     try:
         kinds = check_options(fmt, fail_on)
@@ -44,7 +44,7 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
                   fail_on: Optional[str] = FAIL_ON_OPT) -> None:
     """Re-extract the documents of a saved run with the current rules and diff against it."""
     from extractor.cli.diff_run import check_options, diff_sides, emit, exit_code
-    from extractor.diff_sources import SourceError, load_side, reextract
+    from extractor.review.sources import SourceError, load_side, reextract
 
     try:
         kinds = check_options(fmt, fail_on)

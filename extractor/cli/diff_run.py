@@ -7,9 +7,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from extractor.diff import KINDS, DiffReport, diff_records
-from extractor.diff_render import render, use_color
-from extractor.diff_sources import Side, failure_errors
+from extractor.review.diff import KINDS, DiffReport, diff_records
+from extractor.review.render import render, use_color
+from extractor.review.sources import Side, failure_errors
 
 FORMATS = ("text", "json", "html")
 

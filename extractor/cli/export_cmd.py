@@ -15,7 +15,7 @@ def export_cmd(
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read."),
 ) -> None:
     """Export every claim (parquet/csv) or every document record (jsonl)."""
-    from extractor.export import ExportError, export
+    from extractor.corpus.export import ExportError, export
 
     if fmt not in ("parquet", "csv", "jsonl"):
         raise typer.BadParameter("must be parquet, csv or jsonl", param_hint="--format")

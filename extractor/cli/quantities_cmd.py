@@ -42,7 +42,7 @@ def quantities_cmd(
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
 ) -> None:
     """List every quantity (value, value_max, unit, qualifier, span, quote) found in FILE."""
-    from extractor.quantities import default_finder
+    from extractor.quantities.finder import default_finder
     from extractor.rules_io import RuleError
 
     if fmt not in ("json", "text"):

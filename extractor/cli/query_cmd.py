@@ -26,7 +26,7 @@ def query_cmd(
     """Claims matching all the given filters; values converted through pint when --unit is given."""
     from pydantic import ValidationError
 
-    from extractor.query import ClaimFilter, QueryError, find_claims, format_rows
+    from extractor.corpus.query import ClaimFilter, QueryError, find_claims, format_rows
 
     if fmt not in ("table", "json", "csv"):
         raise typer.BadParameter("must be table, json or csv", param_hint="--format")

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
-from extractor.diff import diff_records
-from extractor.diff_render import render_text
+from extractor.review.diff import diff_records
+from extractor.review.render import render_text
 from extractor.records import DocumentRecord
 
 VOLATILE: tuple[str, ...] = ("path", "extractor_version", "rules_version")

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from extractor.caveat_rules import AuthorshipRules, CueFinder, Org, leading_word
+from extractor.notes.rules import AuthorshipRules, CueFinder, Org, leading_word
 from extractor.ingest.model import Document
 from extractor.records import Note
 

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from extractor.rules_io import RuleError, compiled, default_rules_dir, load_jsonl, load_yaml
-from extractor.units import has_dimension, parse_unit, registry
+from extractor.quantities.units import has_dimension, parse_unit, registry
 
 SPELLINGS_FILE = "unit_spellings.jsonl"
 NUMBERS_FILE = "numbers.yaml"

@@ -17,14 +17,14 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from extractor.headlines import same_figure
-from extractor.claim_rules import load_claim_rules
-from extractor.condition_rules import ScopeRules, WhereRules, load_scope_rules, load_where_rules
+from extractor.claims.headlines import same_figure
+from extractor.claims.rules import load_claim_rules
+from extractor.conditions.rules import ScopeRules, WhereRules, load_scope_rules, load_where_rules
 from extractor.ingest import Document
 from extractor.ingest.model import Cell
-from extractor.mentions import Mention, MentionFinder, blank_free_runs
+from extractor.conditions.mentions import Mention, MentionFinder, blank_free_runs
 from extractor.records import CONDITIONS, Claim, Condition
-from extractor.segment import Unit
+from extractor.ingest.segment import Unit
 
 KIND_TO_CONDITION = {"engine": "engine_version"}
 RATIO_OBJECT_CHARS = 40

@@ -20,7 +20,7 @@ from typing import Any, Iterator, Literal, NamedTuple
 import ahocorasick
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from extractor.canonical import Canonicalizer, CompiledEntry, expand, load_gazetteers, render_id
+from extractor.conditions.canonical import Canonicalizer, CompiledEntry, expand, load_gazetteers, render_id
 from extractor.regex_starts import CASE_TRAPS, searchable, shortest_prefixes, start_strings
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
 
@@ -645,5 +645,15 @@ def infer_k_base(text: str) -> int:
     return default_finder().infer_k_base(text)
 
 
-__all__ = ["Mention", "MentionFinder", "find_mentions", "infer_k_base", "load_rules", "default_finder",
+__all__ = ["Mention", "MentionFinder", "canonical", "find_mentions", "infer_k_base", "load_rules", "default_finder",
            "lengths"]
+
+
+@lru_cache(maxsize=4)
+def _default(rules_dir: str) -> Canonicalizer:
+    return Canonicalizer(load_rules(Path(rules_dir)).gazetteer)
+
+
+def canonical(kind: str, surface: str) -> str | None:
+    """Canonical name of `surface` as a `kind` under the default rules (None if unknown)."""
+    return _default(str(default_rules_dir())).canonical(kind, surface)

@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from extractor.claim_rules import ClaimRules
+from extractor.claims.rules import ClaimRules
 from extractor.records import Claim, ClaimContext, QuantityRecord
-from extractor.units import parse_unit
+from extractor.quantities.units import parse_unit
 
 _SIGNED = re.compile(r"(?:^|[\s*_(~])[+−]\s?\d|(?:^|[\s*_(])-\d")
 CHANGE_NEAR = 20  # "a 4 GB improvement", "saves 37.5 GB": the change word sits right by its quantity

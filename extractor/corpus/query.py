@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from extractor.store import Store, base_factor
+from extractor.corpus.store import Store, base_factor
 
 Format = Literal["table", "json", "csv"]
 

@@ -23,7 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from rapidfuzz import fuzz, process
 
-from extractor.rules_io import RuleError, default_rules_dir, load_jsonl
+from extractor.rules_io import RuleError, load_jsonl
 
 Label = Literal["MODEL", "HARDWARE", "ENGINE", "PRECISION", "DATASET"]
 LABEL_KIND: dict[str, str] = {
@@ -200,15 +200,3 @@ class Canonicalizer:
         if best and best[1] >= FUZZ_THRESHOLD:
             return choices[best[0]]
         return None
-
-
-@lru_cache(maxsize=4)
-def _default(rules_dir: str) -> Canonicalizer:
-    from extractor.mentions import load_rules
-
-    return Canonicalizer(load_rules(Path(rules_dir)).gazetteer)
-
-
-def canonical(kind: str, surface: str) -> str | None:
-    """Canonical name of `surface` as a `kind` under the default rules (None if unknown)."""
-    return _default(str(default_rules_dir())).canonical(kind, surface)

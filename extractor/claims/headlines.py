@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 import re
 
-from extractor.claim_rules import ClaimRules
+from extractor.claims.rules import ClaimRules
 from extractor.ingest import Document
 from extractor.records import Claim
-from extractor.segment import Unit
+from extractor.ingest.segment import Unit
 
 _NUMBERING = re.compile(r"^[\s\d.)#:-]+")
 

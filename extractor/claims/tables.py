@@ -5,16 +5,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Iterable, Protocol
 
-from extractor.claims import Cue, nearest, unit_class
+from extractor.claims.classify import ClaimBuilder, Cue, nearest, unit_class
 from extractor.ingest import Document
 from extractor.ingest.model import Cell, Table
-from extractor.records import Claim, ClaimContext
-from extractor.segment import Unit
+from extractor.records import Claim, ClaimContext, QuantityRecord
+from extractor.ingest.segment import Unit
 
-if TYPE_CHECKING:
-    from extractor.pipeline import Extractor
+
+
+class TextAnalyser(Protocol):
+    """What the table reader needs of the sentence reader: quantities and cues of short texts."""
+
+    builder: ClaimBuilder
+
+    def analyse(self, texts: list[str], offsets: list[int]) -> Iterable[tuple[list[QuantityRecord], list[Cue]]]:
+        """(quantities, cues) of each text, spans shifted by its offset."""
+
+    def may_hold_number(self, text: str, start: int = 0, end: int | None = None) -> bool:
+        """Whether text[start:end] can hold a number at all (a cheap pre-check)."""
 
 _PAREN = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 
@@ -57,7 +67,7 @@ def lead_in(d: Document, table: Table) -> str:
 class TableReader:
     """Reads result cells of every table of a document."""
 
-    def __init__(self, x: "Extractor"):
+    def __init__(self, x: TextAnalyser):
         self.x = x
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
         self.header = lru_cache(maxsize=4096)(self._read_header)

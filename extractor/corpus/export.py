@@ -9,7 +9,7 @@ import csv
 from pathlib import Path
 from typing import Any, Iterator, Literal
 
-from extractor.store import Store
+from extractor.corpus.store import Store
 
 ExportFormat = Literal["parquet", "csv", "jsonl"]
 

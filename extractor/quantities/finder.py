@@ -18,10 +18,10 @@ from itertools import groupby
 from pathlib import Path
 from typing import NamedTuple
 
-from extractor.quantity_rules import QuantityRules, UnitSpelling, load_quantity_rules, spelling_key
+from extractor.quantities.rules import QuantityRules, UnitSpelling, load_quantity_rules, spelling_key
 from extractor.records import QuantityRecord
 from extractor.regex_starts import CASE_TRAPS, shortest_prefixes, start_strings
-from extractor.units import DIMENSIONLESS, canonical_unit
+from extractor.quantities.units import DIMENSIONLESS, canonical_unit
 
 SP = r"[ \t\u00a0\u202f\u2009\u2007]"  # horizontal space, including the narrow no-break space
 MK = r"(?:\*{1,3}|_{1,3})"  # emphasis markup around a number
@@ -679,7 +679,7 @@ def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
 
 @lru_cache(maxsize=512)
 def _dims(unit: str, rules_dir: Path) -> str:
-    from extractor.units import registry
+    from extractor.quantities.units import registry
     reg = registry(rules_dir)
     return str(reg.get_dimensionality(reg.parse_units(unit)))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from extractor.batch import IN_FLIGHT_PER_JOB, Outcome, Runner, extract_chunk
+from extractor.corpus.work import IN_FLIGHT_PER_JOB, Outcome, Runner, extract_chunk
 
 
 def run_dask(rules_dir: str | None, max_bytes: int, timeout: float | None = None, *,

@@ -11,34 +11,22 @@ however many documents there are.
 from __future__ import annotations
 
 import glob
-import hashlib
 import os
 import sys
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, Sequence
 
 from pydantic import BaseModel
 from tqdm import tqdm
 
-from extractor import api, gc_policy, limits
-from extractor.errors import DocumentFailure
+from extractor import api, limits
+from extractor.corpus.runners import chunks, make_runner
+from extractor.corpus.work import Outcome, file_sha256
 from extractor.records import DocumentError, DocumentRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
-from extractor.store import Store
+from extractor.corpus.store import Store
 
 SUFFIXES = frozenset({".md", ".markdown", ".html", ".htm", ".txt"})
-CHUNK = 8            # documents per task sent to a worker
-IN_FLIGHT_PER_JOB = 3
-
-
-class Outcome(BaseModel):
-    """What a worker sends back for one document: its record or its error, as JSON."""
-
-    path: str
-    ok: bool
-    record_json: str
-    n_claims: int = 0
 
 
 class BatchSummary(BaseModel):
@@ -82,97 +70,6 @@ def collect_paths(inputs: Sequence[str | Path]) -> list[str]:
         else:
             raise FileNotFoundError(f"{s}: no such file, folder or matching glob")
     return sorted(found)
-
-
-# -- one document ------------------------------------------------------------------------------
-def extract_one(path: str, rules_dir: str | None, max_bytes: int,
-                timeout: float | None = None) -> Outcome:
-    """Extract one file; any failure becomes a DocumentError outcome instead of an exception."""
-    try:
-        rec = api.extract_path(path, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout)
-        return Outcome(path=path, ok=True, record_json=rec.model_dump_json(), n_claims=len(rec.claims))
-    except DocumentFailure as err:
-        kind, reason = err.kind, err.reason
-    except Exception as err:  # noqa: BLE001 - one broken document never stops a batch
-        kind, reason = "error", f"{type(err).__name__}: {err}"
-    error = DocumentError(doc=Path(path).name, path=path, sha256=file_sha256(path, max_bytes),
-                          error=reason, kind=kind)
-    return Outcome(path=path, ok=False, record_json=error.model_dump_json())
-
-
-def extract_chunk(paths: list[str], rules_dir: str | None, max_bytes: int,
-                  timeout: float | None = None) -> list[Outcome]:
-    """Worker task: extract a few documents."""
-    return [extract_one(p, rules_dir, max_bytes, timeout) for p in paths]
-
-
-def file_sha256(path: str, max_bytes: int) -> str | None:
-    """sha256 of a file's bytes; None when it is over the size limit or cannot be read."""
-    try:
-        if os.path.getsize(path) > max_bytes:
-            return None
-        h = hashlib.sha256()
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h.update(block)
-        return h.hexdigest()
-    except OSError:
-        return None
-
-
-# -- scheduling --------------------------------------------------------------------------------
-Runner = Callable[[Iterator[list[str]]], Iterator[list[Outcome]]]
-
-
-def chunks(paths: Iterable[str], size: int = CHUNK) -> Iterator[list[str]]:
-    buf: list[str] = []
-    for p in paths:
-        buf.append(p)
-        if len(buf) == size:
-            yield buf
-            buf = []
-    if buf:
-        yield buf
-
-
-def run_inline(rules_dir: str | None, max_bytes: int, timeout: float | None = None) -> Runner:
-    """Extract in this process (jobs=1)."""
-    def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
-        for chunk in work:
-            yield extract_chunk(chunk, rules_dir, max_bytes, timeout)
-    return run
-
-
-def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | None = None) -> Runner:
-    """Extract in `jobs` worker processes with a bounded number of chunks in flight."""
-    def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
-        limit = jobs * IN_FLIGHT_PER_JOB
-        # the workers are processes of ours: they collect garbage as the command does (whatever the start method)
-        with ProcessPoolExecutor(max_workers=jobs, initializer=gc_policy.tune) as pool:
-            pending: set[Future] = set()
-            for chunk in work:
-                pending.add(pool.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout))
-                if len(pending) >= limit:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for f in done:
-                        yield f.result()
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in done:
-                    yield f.result()
-    return run
-
-
-def make_runner(engine: Literal["local", "dask"], jobs: int, rules_dir: str | None,
-                max_bytes: int, timeout: float | None = None, scheduler: str | None = None) -> Runner:
-    """The runner for an engine: in-process (jobs=1), a process pool, or Dask."""
-    if engine == "dask":
-        from extractor.dask_runner import run_dask
-
-        return run_dask(rules_dir, max_bytes, timeout, scheduler=scheduler, workers=jobs)
-    if jobs <= 1:
-        return run_inline(rules_dir, max_bytes, timeout)
-    return run_pool(jobs, rules_dir, max_bytes, timeout)
 
 
 def current_rules_version(rules_dir: str | None) -> str:

@@ -16,8 +16,8 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from extractor.quantities import QuantityFinder, default_finder
-from extractor.quantity_rules import load_quantity_rules
+from extractor.quantities.finder import QuantityFinder, default_finder
+from extractor.quantities.rules import load_quantity_rules
 from extractor.records import QuantityRecord
 
 SPANS_KEY = "quantities"

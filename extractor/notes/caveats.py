@@ -15,8 +15,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from extractor.authorship import AuthorshipReader
-from extractor.caveat_rules import AuthorshipRules, CaveatRules, CueFinder, union
+from extractor.notes.authorship import AuthorshipReader
+from extractor.notes.rules import AuthorshipRules, CaveatRules, CueFinder, union
 from extractor.ingest.model import Document
 from extractor.records import Claim, DocumentRecord, Note
 from extractor.rules_io import default_rules_dir, load_yaml

@@ -117,7 +117,7 @@ def base_factor(unit: str) -> tuple[float, str] | None:
     The signature lists base units sorted by name with their exponents, so two units are
     compatible exactly when their signatures are equal (e.g. 'gpu^-1 second^-1 token^1').
     """
-    from extractor.units import parse_unit, registry
+    from extractor.quantities.units import parse_unit, registry
 
     try:
         q = registry().Quantity(1.0, parse_unit(unit)).to_base_units()

@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from rapidfuzz.distance import Levenshtein
 
-from extractor.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
+from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
 from extractor.records import Claim
 
 ANSI = {"added": "\x1b[32m", "removed": "\x1b[31m", "changed": "\x1b[33m", "bold": "\x1b[1m",

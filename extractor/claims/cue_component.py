@@ -17,7 +17,7 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
-from extractor.claim_rules import ClaimRules, load_claim_rules
+from extractor.claims.rules import ClaimRules, load_claim_rules
 from extractor.rules_io import default_rules_dir
 
 CUES_KEY = "cues"

@@ -1,0 +1,1 @@
+"""Claims: which quantities state performance, with metric, tokens, per and baseline (sentences, tables, headlines)."""

@@ -1,0 +1,1 @@
+"""Conditions: the load conditions of each claim (mention finder, canonical names, scope ladder, where-notes)."""

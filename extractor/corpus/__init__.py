@@ -1,0 +1,1 @@
+"""Corpus: many documents into one store (batch, SQLite store, query, export, Dask)."""

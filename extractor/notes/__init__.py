@@ -1,0 +1,1 @@
+"""Notes: caveats and authorship of a document record."""

@@ -1,0 +1,1 @@
+"""Review: what changed between two extraction runs (alignment, sources, renderers)."""
