@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from extractor.review.diff import diff_records
-from extractor.review.render import render_html
+from extractor.review.render_html import render_html
 from extractor.records import Claim, Condition, DocumentRecord
 
 CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser")
@@ -67,6 +67,6 @@ def test_report_renders_changes_in_chromium(tmp_path):
 def test_filter_script_hides_other_kinds(tmp_path):
     dom = dump_dom(report_file(tmp_path).as_uri() + "#only=removed", tmp_path)
     assert "Showing 1 of 3 claim changes (removed)" in dom
-    bodies = re.findall(r'<tbody class="chg (\w+)" data-kind="\w+"( hidden="")?>', dom)
+    bodies = re.findall(r'<tbody class="chg (\w+)" data-kind="\w+" id="[^"]+"( hidden="")?>', dom)
     assert sorted(bodies) == [("added", ' hidden=""'), ("changed", ' hidden=""'), ("removed", "")]
     assert re.search(r'<button class="filter active" data-filter="removed">', dom)
