@@ -29,16 +29,19 @@ def squeeze(text: str, marks: list[Span]) -> tuple[str, list[Span]]:
     out: list[str] = []
     new_pos = [0] * (len(text) + 1)
     blank = True      # drop leading blanks
+    run = 0           # where the current blank run began
     for i, ch in enumerate(text):
         new_pos[i] = len(out)
         if ch.isspace():
             if not blank:
                 out.append(" ")
+                run = i
             blank = True
         else:
             if ch in _CLOSING and out and out[-1] == " " and blank:
                 out.pop()       # "Analysis ," where a link's target was blanked out
-                new_pos[i] = len(out)
+                for j in range(run, i + 1):
+                    new_pos[j] = min(new_pos[j], len(out))
             out.append(ch)
             blank = False
     new_pos[len(text)] = len(out)

@@ -28,12 +28,13 @@ mark{padding:0 2px;border-radius:2px}
 mark.removed,td.mark.removed{background:#ffd7d5}mark.added,td.mark.added{background:#c8f2d0}
 mark.changed,td.mark.changed{background:#ffe9a8}mark.old{background:#ffd7d5}mark.new{background:#c8f2d0}
 table{border-collapse:collapse;width:100%;table-layout:fixed}
-td,th{border-top:1px solid #eee;padding:6px 8px;vertical-align:top;text-align:left}
+td,th{border-top:1px solid #eee;padding:4px 8px;vertical-align:top;text-align:left}
 table.ctx-table{table-layout:auto;width:auto;font-size:12.5px;margin:4px 0}
 table.ctx-table td,table.ctx-table th{border:1px solid #e3e3e3;padding:2px 8px}
 th.kind,td.kind{width:76px}
 tbody.added td.kind{color:#12752b}tbody.removed td.kind{color:#b3261e}tbody.changed td.kind{color:#8a6100}
 tbody.chg.current{outline:2px solid #2f6fde;outline-offset:-2px}
+.quote{font-size:13px}.cell-place{font-size:12.5px;color:#444}
 .label{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
 del.hl{background:#ffd7d5;text-decoration:line-through}ins.hl{background:#c8f2d0;text-decoration:none}
 ul.fields{margin:4px 0 0;padding-left:18px;font-size:12.5px}

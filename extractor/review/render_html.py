@@ -84,7 +84,8 @@ def _claim_cell(doc: DocDiff, c: Claim | None, quote_html: str | None, excerpt: 
              if doc.audit and c.id else "")
     ctx = _excerpt_html(excerpt, "old" if quote_html is None else "changed") if show_excerpt and excerpt else ""
     return (f'<td><div class="label">{_e(claim_label(c))}</div>{place}'
-            f'<blockquote>{q}</blockquote>{ctx}<div class="muted">span {c.span[0]}–{c.span[1]}{audit}</div></td>')
+            f'<div class="quote">“<span class="q">{q}</span>” <span class="muted">· span {c.span[0]}–{c.span[1]}'
+            f'{audit}</span></div>{ctx}</td>')
 
 
 def _condition_side(cs: ConditionSide | None, kind: str) -> str:
