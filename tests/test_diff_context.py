@@ -198,7 +198,8 @@ def test_summary_line_counts_claims_by_metric_and_fields(tmp_path):
 
 
 def test_excerpt_helpers_collapse_blanks_and_clip_around_the_mark():
-    assert squeeze("  a \n\n b  ,c ", [(5, 9)]) == ("a b,c", [(2, 3)])
+    assert squeeze("  a \n\n b  , c ", [(5, 9)]) == ("a b, c", [(2, 3)])
+    assert squeeze("p50 .... 23 ms", [(9, 14)]) == ("p50 .... 23 ms", [(9, 14)])   # dot leaders stay
     assert squeeze("x  [y](z) , w", [(3, 6), (12, 13)]) == ("x [y](z), w", [(2, 5), (10, 11)])
     text, mark = clip("x" * 1000 + "QUOTE" + "y" * 1000, (1000, 1005), width=100)
     assert text.startswith("…") and text.endswith("…") and text[mark[0]:mark[1]] == "QUOTE" and len(text) <= 102

@@ -38,7 +38,8 @@ def squeeze(text: str, marks: list[Span]) -> tuple[str, list[Span]]:
                 run = i
             blank = True
         else:
-            if ch in _CLOSING and out and out[-1] == " " and blank:
+            ends = i + 1 == len(text) or text[i + 1].isspace()
+            if ch in _CLOSING and ends and out and out[-1] == " " and blank:
                 out.pop()       # "Analysis ," where a link's target was blanked out
                 for j in range(run, i + 1):
                     new_pos[j] = min(new_pos[j], len(out))
