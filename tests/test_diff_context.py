@@ -261,3 +261,17 @@ def test_rule_edit_rerun_shows_every_change_in_context_and_links_audit_pages(tmp
     (out / audit_page_name(post.name)).unlink()
     runner.invoke(app, ["rerun", "--against", str(saved), "--rules", str(rules), "-f", "html", "-o", str(html_out)])
     assert "audit page" not in html_out.read_text(encoding="utf-8")
+
+
+def test_a_front_matter_claim_shows_its_line_as_written(tmp_path):
+    text = '---\ntitle: Serving notes\nsummary: "Up to 3,100 tokens/s on one GPU."\n---\n\n# Serving notes\n\nBody.\n'
+    post = tmp_path / "fm-post.md"
+    post.write_text(text, encoding="utf-8")
+    start = text.index("3,100 tokens/s")
+    claim = Claim(metric="throughput", value=3100, unit="token / second", qualifier="up_to", quote="3,100 tokens/s",
+                  span=(start, start + 14), context=ClaimContext(block="front_matter"))
+    report = report_for([record(post, [claim])], [record(post, [])])
+    ex = report.documents[0].claims[0].old_context
+    assert ex.source == "document" and ex.text == 'summary: "Up to 3,100 tokens/s on one GPU."'
+    assert ex.text[slice(*ex.mark)] == "3,100 tokens/s"
+    assert '-- front matter in (top of the post)' in render_text(report)

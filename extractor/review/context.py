@@ -26,6 +26,8 @@ def attach_context(report: DiffReport, library: TextLibrary, *, old_bases: list[
                    new_bases: list[Path] | None = None) -> DiffReport:
     """Fill excerpts, groups, condition changes and context notes in place; returns the report."""
     for doc in report.documents:
+        if not doc.claims:
+            continue
         old_path = doc.renamed_from or doc.path
         old_text, old_why = library.get(old_path, doc.old_sha256, old_bases or []) if doc.old_sha256 else (None, None)
         new_text, new_why = library.get(doc.path, doc.new_sha256, new_bases or []) if doc.new_sha256 else (None, None)

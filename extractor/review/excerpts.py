@@ -114,7 +114,16 @@ class DocumentText:
     def display(self, start: int, end: int, marks: list[Span]) -> tuple[str, list[Span]]:
         """View text of [start, end) squeezed, with marks given as document offsets, made relative."""
         rel = [(max(s, start) - start, min(e, end) - start) for s, e in marks]
-        return squeeze(self.doc.view[start:end], rel)
+        return squeeze(self.source_for(marks)[start:end], rel)
+
+    def source_for(self, spans: list[Span]) -> str:
+        """The masked view, unless it blanks a span the text holds (front matter, an HTML <title>):
+        then the text as written."""
+        d = self.doc
+        for s, e in spans:
+            if not d.view[s:e].strip() and d.text[s:e].strip():
+                return d.text
+        return d.view
 
     def cell_text(self, table: int, row: int, col: int) -> str:
         t = self.doc.tables[table]

@@ -31,3 +31,14 @@ def claim_label(c: Claim) -> str:
     val = fmt_value(c.value) + (f"-{fmt_value(c.value_max)}" if c.value_max is not None else "")
     qual = "" if c.qualifier == "exact" else f" ({c.qualifier})"
     return f"{c.metric} {val} {c.unit}{qual}"
+
+
+BLOCK_NAMES = {"front_matter": "front matter", "list_item": "list item", "caption": "caption",
+               "heading": "heading", "quote": "block quote", "table": "table"}
+
+
+def group_label(kind: str, block: str) -> str:
+    """What a context group is called in a view: `table`, `sentence`, or its block (`front matter`...)."""
+    if kind == "table":
+        return "table"
+    return BLOCK_NAMES.get(block, "sentence" if kind == "sentence" else block)

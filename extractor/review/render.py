@@ -8,7 +8,7 @@ from typing import TextIO
 
 from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
 from extractor.review.excerpts import clip
-from extractor.review.labels import MARK, clip_line, claim_label, fmt_value
+from extractor.review.labels import MARK, claim_label, clip_line, fmt_value, group_label
 from extractor.review.render_html import render_html
 from extractor.review.views import ContextGroup, Excerpt
 
@@ -99,7 +99,7 @@ def _section(path: list[str]) -> str:
 
 
 def _text_group(doc: DocDiff, g: ContextGroup, paint) -> list[str]:
-    where = f"{g.kind if g.kind != 'claim' else g.block} in {_section(g.section)}"
+    where = f"{group_label(g.kind, g.block)} in {_section(g.section)}"
     if g.source == "record":
         where += " (from the record)"
     out = [f"  -- {where}" + (f', caption "{clip_line(g.caption, 80)}"' if g.caption else "")]

@@ -16,7 +16,7 @@ from extractor.records import Claim
 from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
 from extractor.review.html_assets import CSS, JS
 from extractor.review.links import claim_anchor
-from extractor.review.labels import MARK, claim_label, fmt_value
+from extractor.review.labels import MARK, claim_label, fmt_value, group_label
 from extractor.review.views import ConditionSide, ContextGroup, Excerpt
 
 
@@ -127,7 +127,7 @@ def _html_claim(doc: DocDiff, did: str, k: int, cd: ClaimDiff) -> str:
 
 
 def _group_html(doc: DocDiff, did: str, g: ContextGroup) -> str:
-    head = [f"<b>{_e(g.kind if g.kind != 'claim' else g.block)}</b>", _section(g.section)]
+    head = [f"<b>{_e(group_label(g.kind, g.block))}</b>", _section(g.section)]
     if g.caption:
         head.append(f"caption “{_e(g.caption)}”")
     if g.source == "record":
