@@ -127,9 +127,7 @@ class Extractor:
         claims = [c for c, _ in placed]
         self.headlines.mark(d, claims)
         ctx = self.conditions.context(d, mentions, claims)
-        for claim, unit in placed:
-            claim.conditions = self.conditions.resolve(ctx, claim, unit)
-        self.conditions.fill_from_restatements(claims)
+        self.conditions.attach(ctx, placed)
         _assign_ids(doc, claims)
         record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title,
                                 date=_meta_str(d.meta.get("date")), extractor_version=__version__,

@@ -5,24 +5,55 @@ import re
 import string
 from functools import lru_cache
 from pathlib import Path
+from typing import get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from extractor.records import CONDITIONS
+from extractor.records import CONDITIONS, Scope
 from extractor.rules_io import compiled, load_yaml
 
 SCOPES_FILE = "scopes.yaml"
 WHERE_FILE = "where_notes.yaml"
 OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
+# The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
+LADDER_READERS = ("sentence", "table_row", "table_column", "table_caption", "table_footnotes", "own_caption",
+                  "paragraph", "figure_captions", "section", "section_commands", "linked_section",
+                  "linked_commands", "setup_sections", "introduction", "front_matter")
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ScopeRules(_Strict):
-    """Which sections set up measurements, and which paragraphs extend a scope."""
+class Rung(_Strict):
+    """One rung of the scope ladder: the reader that gathers its mentions for a claim, and the scope
+    they are reported under."""
 
+    reader: str
+    scope: str
+    about: str = ""
+    # its mentions are column headers: a header that names a condition is read through the claim row's cell
+    via_cell: bool = False
+
+    @field_validator("reader")
+    @classmethod
+    def _reader(cls, v: str) -> str:
+        if v not in LADDER_READERS:
+            raise ValueError(f"unknown reader {v!r} (known: {', '.join(LADDER_READERS)})")
+        return v
+
+    @field_validator("scope")
+    @classmethod
+    def _scope(cls, v: str) -> str:
+        if v not in get_args(Scope):
+            raise ValueError(f"unknown scope {v!r} (known: {', '.join(get_args(Scope))})")
+        return v
+
+
+class ScopeRules(_Strict):
+    """The scope ladder; which sections set up measurements, and which paragraphs extend a scope."""
+
+    ladder: list[Rung] = Field(min_length=1)
     setup_sections: list[str]
     setup_labels: list[str] = Field(default_factory=list)
     setup_label_min: int = 2
