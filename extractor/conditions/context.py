@@ -12,7 +12,7 @@ from typing import NamedTuple
 from extractor.conditions.mentions import Mention
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
-from extractor.ingest.model import Cell
+from extractor.ingest.model import Cell, group_label
 from extractor.records import Claim
 
 # A mention of kind `engine` states the condition `engine_version`; every other kind is its condition.
@@ -235,9 +235,7 @@ class DocumentReader:
         for t, table in enumerate(d.tables):
             current = None
             for r, row in enumerate(table.rows):
-                filled = [c for c in row if c.end > c.start]
-                if len(filled) == 1 and len(row) > 1 and not any(ch.isdigit() for ch in d.view[filled[0].start:
-                                                                                                filled[0].end]):
+                if group_label(d.view, row) is not None:
                     current = r
                 groups[(t, r)] = current
         return groups

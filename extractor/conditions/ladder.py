@@ -13,7 +13,7 @@ from extractor.conditions.context import DocContext, Located
 from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, lead_in, near_captions,
                                          sibling_items)
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
-from extractor.ingest.segment import Unit
+from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
 
@@ -30,7 +30,7 @@ class ClaimSite:
 
     __slots__ = ("ctx", "d", "claim", "passage", "siblings", "chain", "linked", "section")
 
-    def __init__(self, ctx: DocContext, claim: Claim, passage: Unit, linked: int | None):
+    def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
         self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
         self.siblings = sibling_items(ctx.d, passage.block)   # parallel statements of its list, not set-up
         self.chain = ancestors(ctx.d, passage.section) or [None]

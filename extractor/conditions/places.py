@@ -13,7 +13,7 @@ from extractor.claims.rules import load_claim_rules
 from extractor.conditions.context import DocContext
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
-from extractor.ingest.segment import Unit
+from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
 RATIO_OBJECT_CHARS = 40
@@ -107,7 +107,7 @@ class Places:
             self.family_cues[family] = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, phrases)) + r")(?!\w)",
                                                   re.I)
 
-    def linked_section(self, d: Document, claim: Claim, passage: Unit) -> int | None:
+    def linked_section(self, d: Document, claim: Claim, passage: Passage) -> int | None:
         """For a headline claim in a list item ("Cache-aware load balancer: up to 1.9x ..."), the section
         whose heading names the same feature, when one matches well."""
         if not claim.headline or passage.block < 0 or d.blocks[passage.block].kind != "list_item":
@@ -126,7 +126,7 @@ class Places:
                 best, best_score = i, score
         return best if best_score >= self.scopes.feature_link_score else None
 
-    def external_source(self, ctx: DocContext, claim: Claim, passage: Unit, linked: int | None) -> str | None:
+    def external_source(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None) -> str | None:
         """The link a post gives as the source of a result it reports from elsewhere ("According to the
         benchmark results ... learn more in the xgrammar blog post: <link>"), for the claim's paragraph or,
         for a highlight bullet, the paragraph of its `linked` section that gives the same figure."""

@@ -18,7 +18,7 @@ from extractor.conditions.rules import load_scope_rules, load_where_rules
 from extractor.conditions.statement import Statements
 from extractor.conditions.where import Reason, WhereNotes
 from extractor.ingest import Document
-from extractor.ingest.segment import Unit
+from extractor.ingest.segment import Passage
 from extractor.records import CONDITIONS, Claim, Condition
 
 
@@ -75,7 +75,7 @@ class ConditionResolver:
         return self.reader.context(d, found, self.where.offers(d, found), self.reader.figures(d))
 
     # -- per claim -------------------------------------------------------------
-    def attach(self, ctx: DocContext, placed: list[tuple[Claim, Unit]]) -> None:
+    def attach(self, ctx: DocContext, placed: list[tuple[Claim, Passage]]) -> None:
         """Set the conditions of each claim (with the passage it was read from), then fill a headline's
         unstated ones from a restatement of its figure."""
         ambiguous = []
@@ -84,7 +84,7 @@ class ConditionResolver:
             ambiguous.append({name for name, reason in reasons.items() if reason == "ambiguous"})
         fill_from_restatements([c for c, _ in placed], ambiguous)
 
-    def resolve(self, ctx: DocContext, claim: Claim, passage: Unit) -> tuple[dict[str, Condition], dict[str, Reason]]:
+    def resolve(self, ctx: DocContext, claim: Claim, passage: Passage) -> tuple[dict[str, Condition], dict[str, Reason]]:
         """The claim's conditions, and the reason of each unrecoverable one."""
         linked = self.places.linked_section(ctx.d, claim, passage)
         levels = self.ladder.levels(ClaimSite(ctx, claim, passage, linked))

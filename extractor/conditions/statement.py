@@ -7,7 +7,7 @@ import re
 from bisect import bisect_right
 
 from extractor.conditions.context import DocContext
-from extractor.conditions.mentions import Mention
+from extractor.conditions.mentions import Mention, lengths
 from extractor.conditions.policy import EngineVersion
 from extractor.conditions.rules import ScopeRules
 from extractor.conditions.where import WhereNotes
@@ -85,7 +85,7 @@ class Statements:
                         m = _NUM.search(d.view, c.start, c.end)
                         if not m:
                             return None
-                        value = _number(m.group())
+                        value = lengths([m.group()], k_base=1000)[0]   # a cell's "8K" is 8,000
                         note = None if r == idx else "carried down from an earlier row of the table (empty cell)"
                         return Condition(status="stated", value=value, quote=d.text[m.start():m.end()].strip(),
                                          span=(m.start(), m.start() + len(m.group().strip())),
@@ -106,14 +106,3 @@ class Statements:
             ctx.columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
                 label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
         return ctx.columns[key]
-
-
-def _number(s: str) -> int | float:
-    s = s.strip().replace(",", "")
-    mult = 1
-    if s[-1:] in "kK":
-        mult, s = 1000, s[:-1]
-    elif s[-1:] in "mM":
-        mult, s = 1_000_000, s[:-1]
-    v = float(s) * mult
-    return int(v) if v.is_integer() else v

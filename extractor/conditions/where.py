@@ -4,16 +4,12 @@ unrecoverable; `why` is chosen by a structured reason (`Reason`), never read bac
 from __future__ import annotations
 
 import re
-from typing import Literal
-
 from extractor.conditions.context import DocContext
 from extractor.conditions.mentions import Mention, blank_free_runs
-from extractor.conditions.rules import WhereRules
+from extractor.conditions.rules import Reason, WhereRules
 from extractor.ingest import Document
 from extractor.records import Claim, Condition
 
-# Why a condition is unrecoverable: a key of `why` in where_notes.yaml.
-Reason = Literal["absent", "ambiguous", "no_version", "chart_only", "external"]
 
 
 class WhereNotes:
