@@ -19,7 +19,10 @@ def query_cmd(
     min_: Optional[float] = typer.Option(None, "--min", help="Lower bound of the value (in --unit)."),
     max_: Optional[float] = typer.Option(None, "--max", help="Upper bound of the value (in --unit)."),
     unit: Optional[str] = typer.Option(None, "--unit", help="Unit of --min/--max and of the shown values, e.g. 'tok/s/gpu'."),
-    fmt: str = typer.Option("table", "--format", help="table, json or csv."),
+    since: Optional[str] = typer.Option(None, "--since", help="Posts dated on or after this day (YYYY-MM-DD)."),
+    until: Optional[str] = typer.Option(None, "--until", help="Posts dated on or before this day (YYYY-MM-DD)."),
+    source: Optional[str] = typer.Option(None, "--source", help="Posts of this source (as `batch` named it)."),
+    fmt: str = typer.Option("table", "--format", "-f", help="table, json or csv."),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most this many claims."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read."),
 ) -> None:
@@ -32,7 +35,8 @@ def query_cmd(
         raise typer.BadParameter("must be table, json or csv", param_hint="--format")
     try:
         f = ClaimFilter(metric=metric, model=model, hardware=hardware, engine=engine,
-                        conditions=condition, min=min_, max=max_, unit=unit, limit=limit)
+                        conditions=condition, min=min_, max=max_, unit=unit, since=since,
+                        until=until, source=source, limit=limit)
         rows = find_claims(db, f)
     except (QueryError, ValidationError) as err:
         typer.echo(f"error: {err}", err=True)

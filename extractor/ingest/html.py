@@ -167,7 +167,7 @@ class _Walker(HTMLParser):
         elif tag == "img":
             self._image(raw, pos, dict(attrs))
         elif tag == "time" and "datetime" in dict(attrs):
-            self.meta.setdefault("date", dict(attrs)["datetime"])
+            self.meta.setdefault("time_datetime", dict(attrs)["datetime"])
         if not closing:
             self.stack.append(tag)
 
