@@ -7,9 +7,11 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.conventions import example
 
 
-@app.command("batch")
+@app.command("batch", epilog=example("benchclaims batch posts/ --jobs 2 --jsonl out.jsonl",
+                                     "benchclaims batch vllm-blog/_posts --source vllm-blog --db claims.db"))
 def batch_cmd(
     paths: List[str] = typer.Argument(..., help="Files, folders or globs (md, markdown, html, htm, txt)."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to write."),

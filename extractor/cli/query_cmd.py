@@ -7,9 +7,14 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.conventions import check_format, example, format_help
 
 
-@app.command("query")
+FORMATS = ("text", "json", "jsonl", "csv")
+
+
+@app.command("query", epilog=example("benchclaims query --metric ttft --hardware h200 --max 200 --unit ms",
+                                     "benchclaims query --since 2025-06-01 --source vllm-blog --format csv"))
 def query_cmd(
     metric: Optional[str] = typer.Option(None, "--metric", help="e.g. throughput, ttft, tpot."),
     model: Optional[str] = typer.Option(None, "--model", help="Substring of the model (case-insensitive)."),
@@ -22,7 +27,7 @@ def query_cmd(
     since: Optional[str] = typer.Option(None, "--since", help="Posts dated on or after this day (YYYY-MM-DD)."),
     until: Optional[str] = typer.Option(None, "--until", help="Posts dated on or before this day (YYYY-MM-DD)."),
     source: Optional[str] = typer.Option(None, "--source", help="Posts of this source (as `batch` named it)."),
-    fmt: str = typer.Option("table", "--format", "-f", help="table, json or csv."),
+    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS) + " ('table' is accepted for text)"),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most this many claims."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read."),
 ) -> None:
@@ -31,8 +36,10 @@ def query_cmd(
 
     from extractor.corpus.query import ClaimFilter, QueryError, find_claims, format_rows
 
-    if fmt not in ("table", "json", "csv"):
-        raise typer.BadParameter("must be table, json or csv", param_hint="--format")
+    try:
+        fmt = check_format(fmt, FORMATS)
+    except ValueError as err:
+        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
     try:
         f = ClaimFilter(metric=metric, model=model, hardware=hardware, engine=engine,
                         conditions=condition, min=min_, max=max_, unit=unit, since=since,

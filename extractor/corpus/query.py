@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from extractor.corpus.store import Store, base_factor
 
-Format = Literal["table", "json", "csv"]
+Format = Literal["text", "table", "json", "jsonl", "csv"]   # "table" is the older name of "text"
 
 COLUMNS = ("path", "doc", "title", "claim_id", "metric", "value", "value_max", "unit", "qualifier",
            "tokens", "per", "baseline", "headline", "model", "hardware", "engine", "quote",
@@ -169,9 +169,11 @@ def _cell(row: dict[str, Any], col: str, unit: str | None) -> str:
 
 
 def format_rows(rows: list[dict[str, Any]], fmt: Format = "table", unit: str | None = None) -> str:
-    """Rows as an aligned text table, a JSON array, or CSV (header + one line per claim)."""
+    """Rows as an aligned text table, a JSON array, JSON lines, or CSV (header + one line per claim)."""
     if fmt == "json":
         return json.dumps(rows, indent=2, ensure_ascii=False)
+    if fmt == "jsonl":
+        return "\n".join(json.dumps(r, ensure_ascii=False) for r in rows)
     if fmt == "csv":
         buf = io.StringIO()
         fields = list(rows[0]) if rows else list(COLUMNS)

@@ -9,7 +9,8 @@ One JSON file per document, named like the document with `.json` appended
                  "conditions": {"model": {"status": "stated", "value": "Llama-3.1-70B-Instruct"},
                                 "warmup": {"status": "unrecoverable"}}}]}
 
-`quote` is an exact substring of the document that holds the number (long enough to occur once);
+`quote` is an exact substring of the document that holds the number (best long enough to occur once:
+a quote found several times matches a claim at any of its places);
 `complete: false` says the gold does not list every claim, so precision is not scored on it.
 Other fields (a record's `id`, `tokens`, `where`, notes...) are allowed and not read.
 """
@@ -91,11 +92,12 @@ def gold_files(folder: Path) -> list[Path]:
     return found
 
 
-def locate(text: str, quote: str) -> tuple[int, int]:
-    """The span of a gold quote in its document; GoldError when it is absent or occurs more than once."""
-    start = text.find(quote)
-    if start < 0:
+def locate(text: str, quote: str) -> list[tuple[int, int]]:
+    """The spans where a gold quote occurs in its document; GoldError when it is not there."""
+    spans, start = [], text.find(quote)
+    while start >= 0:
+        spans.append((start, start + len(quote)))
+        start = text.find(quote, start + 1)
+    if not spans:
         raise GoldError(f"quote {quote!r} is not in the document")
-    if text.find(quote, start + 1) >= 0:
-        raise GoldError(f"quote {quote!r} occurs more than once: make it longer")
-    return start, start + len(quote)
+    return spans

@@ -4,9 +4,10 @@ condition accuracy and guessed conditions, per document and in total.
     report = evaluate(Path("corpus/gold"), Path("corpus"))
     print(report.total.claim_recall)
 
-A gold claim matches one predicted claim (one to one): the predicted span overlaps where the gold
-quote is in the text, and the value is the same (within 1%) once converted to the gold's unit through
-pint. Among several, the one with the same metric wins, then the nearest. Conditions are scored on
+A gold claim matches one predicted claim (one to one): the predicted span overlaps a place where the
+gold quote is in the text, and the value is the same (within 1%) once converted to the gold's unit through
+pint. Among several, the one with the same metric wins, then the one with the same headline flag, then
+the nearest. Conditions are scored on
 matched claims, for the conditions the gold gives: right when the status is the same and, when stated,
 the value agrees (numbers as numbers; names compared without case, spaces and punctuation, one
 containing the other, against the predicted value, canonical name or quote). A condition the gold
@@ -136,12 +137,13 @@ def match_claims(text: str, gold: GoldDocument, claims: list[Claim],
     taken: set[int] = set()
     pairs: list[tuple[int, int | None]] = []
     for gi, g in enumerate(gold.claims):
-        start, end = locate(text, g.quote)
-        best: tuple[tuple[int, int], int] | None = None
+        places = locate(text, g.quote)
+        best: tuple[tuple[bool, bool, int], int] | None = None
         for pi, p in enumerate(claims):
-            if pi in taken or p.span[1] <= start or p.span[0] >= end or not value_matches(g, p, convert):
+            if pi in taken or not any(p.span[1] > s and p.span[0] < e for s, e in places) \
+                    or not value_matches(g, p, convert):
                 continue
-            rank = (0 if p.metric == g.metric else 1, abs(p.span[0] - start))
+            rank = (p.metric != g.metric, p.headline != g.headline, min(abs(p.span[0] - s) for s, _ in places))
             if best is None or rank < best[0]:
                 best = (rank, pi)
         if best is not None:
