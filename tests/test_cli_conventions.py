@@ -99,3 +99,18 @@ def test_same_format_name_same_shape(db, tmp_path):
     table = runner.invoke(app, ["query", "--db", str(db), "--format", "table"]).stdout   # the older name
     assert table == runner.invoke(app, ["query", "--db", str(db), "--format", "text"]).stdout
     assert runner.invoke(app, ["query", "--db", str(db), "--format", "xml"]).exit_code == 2
+
+
+def test_dash_output_is_stdout_for_every_writer(db, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    post = str(CORPUS / "two-isl-ambiguous.md")
+    runs = {"audit": ["audit", post, "-f", "html", "-o", "-"],
+            "report": ["report", "--db", str(db), "-f", "json", "-o", "-"],
+            "eval": ["eval", "--gold", str(CORPUS / "gold"), "--docs", str(CORPUS), "-o", "-"],
+            "diff": ["diff", str(db), str(db), "-f", "json", "-o", "-"]}
+    for name, args in runs.items():
+        res = runner.invoke(app, args)
+        assert res.exit_code == 0, (name, res.output)
+        assert res.stdout.strip(), name
+    assert not (tmp_path / "-").exists()

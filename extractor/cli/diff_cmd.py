@@ -15,7 +15,7 @@ from extractor.cli.conventions import example, format_help
 FORMATS = ("text", "json", "html")
 
 FORMAT_OPT = typer.Option("text", "--format", "-f", help=format_help(FORMATS))
-OUTPUT_OPT = typer.Option(None, "--output", "-o", help="write the report to this file")
+OUTPUT_OPT = typer.Option(None, "--output", "-o", help="write the report to this file ('-' or none: standard output)")
 FAIL_ON_OPT = typer.Option(None, "--fail-on", help="comma list of kinds that make exit 1: "
                            "added,removed,changed,document (default: any)")
 
