@@ -25,7 +25,7 @@ def audit_cmd(
     `--format html` writes one self-contained page (no network fetch): the post's text with every claim
     marked; clicking a claim shows its record and highlights the spans its conditions came from.
     """
-    from extractor.api import decode, detect_format, extract_text, read_document
+    from extractor.api import decode, detect_format, extract_path, extract_text, read_document
     from extractor.audit import render_audit, render_audit_html
     from extractor.errors import DocumentFailure
     from extractor.ingest import ingest
@@ -35,12 +35,13 @@ def audit_cmd(
     rules_dir = str(rules) if rules else None
     try:
         if file == "-":
-            name, path, sha = "-", None, None
+            name = "-"
             text = decode(sys.stdin.buffer.read(), "<stdin>")
+            record = extract_text(text, name, rules_dir=rules_dir)
         else:
-            name, path = Path(file).name, file
-            text, sha = read_document(file)
-        record = extract_text(text, name, path=path, sha256=sha, rules_dir=rules_dir)
+            name = Path(file).name
+            record = extract_path(file, rules_dir=rules_dir)
+            text = read_document(file)[0] if fmt == "html" else ""
     except DocumentFailure as err:
         typer.echo(f"benchclaims: {err}", err=True)
         raise typer.Exit(2)
