@@ -52,6 +52,12 @@ def test_front_matter_wins_over_the_file_name():
     assert (rec.date, rec.date_source) == ("2024-05-05", "front_matter")
 
 
+def test_jekyll_published_flag_is_not_a_date():
+    rec = extract_text(md("published: true\n"), "2025-01-27-post.md")
+    assert (rec.date, rec.date_source) == ("2025-01-27", "file_name")
+    assert not [n for n in rec.provenance if n.kind == "invalid-date"]
+
+
 def test_file_name_date_when_front_matter_has_none():
     rec = extract_text(md(), "2025-01-27-post.md")
     assert (rec.date, rec.date_source) == ("2025-01-27", "file_name")

@@ -6,9 +6,10 @@ Sources, first found wins: the front matter (`date`, then the other publication-
 generators use), the file name (Jekyll's leading `YYYY-MM-DD`, or one after a prefix such as
 `blog--2025-01-27-title.md`), the HTML page's `<meta>` (`article:published_time`, `date`), its
 first `<time datetime>`, its JSON-LD `datePublished`. Dates are written `YYYY-MM-DD` as the
-writer gave them (a time of day and time zone are dropped, never converted). A front-matter date
+writer gave them (a time of day and time zone are dropped, never converted). A front-matter `date`
 that is no date (month 13, 30 February, free text) gives no date and a problem naming the field:
-the post is kept, and nothing later in the chain replaces a date the writer got wrong.
+the post is kept, and nothing later in the chain replaces a date the writer got wrong. The other
+fields count only when they hold a date (Jekyll's `published: true` is a draft flag, not a date).
 """
 from __future__ import annotations
 
@@ -124,6 +125,8 @@ def document_date(doc: Document, name: str) -> DocumentDate:
             try:
                 return DocumentDate(date=parse_date(value), source="front_matter")
             except NotADate as err:
+                if field != "date":
+                    continue  # e.g. Jekyll's `published: true` (a draft flag): another field's business
                 return DocumentDate(problem=DateProblem(field=field, value=str(value), reason=str(err),
                                                         span=_field_span(doc, field)))
     named = date_in_name(name)
