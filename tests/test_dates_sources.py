@@ -145,3 +145,18 @@ def test_version_1_database_is_migrated(tmp_path):
     with Store(db) as store:
         assert store.conn.execute("SELECT date, date_source, source FROM documents").fetchall() == [
             ("2025-02-03", "file_name", "blog")]
+
+
+@pytest.mark.parametrize("body, want", [
+    ('<article><header><p>By A. Writer, <time datetime="2024-03-06T10:00">March 6</time></p></header>{p}</article>',
+     "2024-03-06"),                                   # the byline in the article's header
+    ('<nav><time datetime="2020-01-01">an older post</time></nav><article><time datetime="2024-03-07">x</time>{p}</article>',
+     "2024-03-07"),                                   # not a date from the navigation
+    ('<aside><time datetime="2020-01-01">older</time></aside><p>By A. <time datetime="2024-03-08">x</time></p>{p}',
+     "2024-03-08"),                                   # nor from an aside, on a page without <article>
+    ('<header><time datetime="2020-01-01">site header</time></header><main>{p}</main>', None),   # outside the post
+])
+def test_html_time_belongs_to_the_post(body, want):
+    text = "<html><head><title>T</title></head><body>" + body.format(
+        p="<p>Our server reached 4,200 tokens/s on one L40S GPU.</p>") + "</body></html>"
+    assert extract_text(text, "post.html").date == want
