@@ -93,6 +93,8 @@ def test_html_dates_in_order_meta_time_json_ld():
         rec = extract_text(html, "post.html")
         assert (rec.date, rec.date_source) == want
     assert extract_text(page(ld), "2022-01-01-post.html").date_source == "file_name"
+    micro = '<meta itemprop="datePublished" content="2024-04-09">'
+    assert extract_text(page(micro), "post.html").date == "2024-04-09"
 
 
 def jekyll_folder(tmp_path, name, days):

@@ -276,12 +276,12 @@ class _Walker(HTMLParser):
 
     # -- attributes --------------------------------------------------------------
     def _meta(self, attrs: dict) -> None:
-        key = (attrs.get("name") or attrs.get("property") or "").lower()
+        key = (attrs.get("name") or attrs.get("property") or attrs.get("itemprop") or "").lower()
         content = attrs.get("content")
         if not content:
             return
         for wanted, field in (("author", "author"), ("article:author", "author"), ("date", "date"),
-                              ("article:published_time", "date"), ("og:title", "title"),
+                              ("article:published_time", "date"), ("datepublished", "date"), ("og:title", "title"),
                               ("keywords", "tags"), ("description", "summary")):
             if key == wanted:
                 self.meta.setdefault(field, content)
