@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from extractor.audit import render_audit_html
 from extractor.records import Claim, ClaimContext, Condition, DocumentRecord
 from extractor.review.context import attach_context
 from extractor.review.diff import diff_records
@@ -117,7 +118,8 @@ def context_report_file(tmp_path: Path) -> Path:
                               rules_version="r", claims=claims)
 
     report = attach_context(diff_records([rec(sentence + cells)], [rec([changed])]), TextLibrary.for_rules())
-    (tmp_path / "serving.audit.html").write_text("<html><body>audit</body></html>", encoding="utf-8")
+    # the post's audit page, as `benchclaims audit --format html` writes it for the new side
+    (tmp_path / "serving.audit.html").write_text(render_audit_html(rec([changed]), POST), encoding="utf-8")
     link_audit_pages(report, tmp_path, tmp_path)
     path = tmp_path / "report.html"
     path.write_text(render_html(report), encoding="utf-8")
@@ -157,7 +159,8 @@ def test_context_is_shown_in_chromium(tmp_path):
     assert "Model B" not in dom.split('class="ctx-table"')[1].split("</table>")[0]
     assert "1 of 2 rows shown" in dom
     assert "row “Model A” × column “TTFT (ms)”" in dom
-    assert 'href="serving.audit.html#claim-id' in dom
+    # the document and its 3 removed claims link to the page; the changed claim (old and new cell) to its claim
+    assert dom.count('href="serving.audit.html"') == 4 and dom.count('href="serving.audit.html#claim=0"') == 2
     assert re.search(r'<code id="pr-summary">1 of 1 documents differ; claims \+0 added, -3 removed', dom)
 
 
@@ -183,3 +186,11 @@ def test_keyboard_moves_between_changes_and_unfolds(tmp_path):
         f"j|{order[3]}|change 4 of 4|open",
         f"k|{order[2]}|change 3 of 4|open",
     ]
+
+
+def test_a_claim_link_opens_that_claim_on_the_audit_page(tmp_path):
+    report = context_report_file(tmp_path).read_text(encoding="utf-8")
+    [href] = set(re.findall(r'href="(serving\.audit\.html#claim=\d+)"', report))
+    dom = dump_dom((tmp_path / href.split("#")[0]).as_uri() + "#" + href.split("#")[1], tmp_path)
+    assert re.search(r'<section id="record" data-claim="0">', dom)
+    assert "\u201c1,900\u201d" in dom

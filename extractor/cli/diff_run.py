@@ -53,11 +53,12 @@ def exit_code(report: DiffReport, fail_on: set[str] | None) -> int:
 
 
 def emit(report: DiffReport, fmt: str, output: Path | None, audit_dir: Path | None = None) -> None:
-    """Write the rendered report to a file, or to stdout (colour only on a terminal), with links to the
-    posts' audit pages found in `audit_dir` (default: the report's folder)."""
-    report_dir = output.parent if output is not None else Path.cwd()
+    """Write the rendered report to a file, or to stdout for no file or '-' (colour only on a terminal), with
+    links to the posts' audit pages found in `audit_dir` (default: the report's folder, or the current one)."""
+    to_file = output is not None and str(output) != "-"
+    report_dir = output.parent if to_file and output is not None else Path.cwd()
     link_audit_pages(report, audit_dir if audit_dir is not None else report_dir, report_dir)
-    if output is not None:
+    if to_file and output is not None:
         output.write_text(render(report, fmt), encoding="utf-8")
         return
     sys.stdout.write(render(report, fmt, color=fmt == "text" and use_color(sys.stdout)))

@@ -2,8 +2,9 @@
 
 Convention: the audit page of a post is `<doc stem>.audit.html` (`post.md` -> `post.audit.html`) in the
 audit folder: the one given (`--audit-dir`), else the folder the report is written to. A page is linked
-only when it exists when the report is written; each claim links to `<page>#claim-<claim id>` (the
-audit page gives each claim that element id; a page without it opens at the top).
+only when it exists when the report is written. The page shows one extraction, meant to be the new side's:
+a claim present there links to `<page>#claim=N` (N: its index in the new record's claims, which are in
+text order; the audit page opens that claim's record); a removed claim links to the page itself.
 """
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ def audit_page_name(doc: str) -> str:
     return Path(doc).stem + SUFFIX
 
 
-def claim_anchor(claim_id: str) -> str:
-    return f"claim-{claim_id}"
+def claim_fragment(new_index: int | None) -> str:
+    """The URL fragment that opens a claim on its audit page ('' for a claim not on the new side)."""
+    return "" if new_index is None else f"#claim={new_index}"
 
 
 def link_audit_pages(report: DiffReport, audit_dir: Path, report_dir: Path) -> int:

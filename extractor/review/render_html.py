@@ -15,7 +15,7 @@ from rapidfuzz.distance import Levenshtein
 from extractor.records import Claim
 from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
 from extractor.review.html_assets import CSS, JS
-from extractor.review.links import claim_anchor
+from extractor.review.links import claim_fragment
 from extractor.review.labels import MARK, claim_label, fmt_value, group_label
 from extractor.review.views import ConditionSide, ContextGroup, Excerpt
 
@@ -71,7 +71,7 @@ def _excerpt_html(e: Excerpt, kind: str) -> str:
 
 
 def _claim_cell(doc: DocDiff, c: Claim | None, quote_html: str | None, excerpt: Excerpt | None,
-                show_excerpt: bool) -> str:
+                show_excerpt: bool, new_index: int | None) -> str:
     if c is None:
         return '<td class="muted">—</td>'
     q = quote_html if quote_html is not None else _e(c.quote)
@@ -80,8 +80,8 @@ def _claim_cell(doc: DocDiff, c: Claim | None, quote_html: str | None, excerpt: 
         bits = [f"row “{_e(excerpt.row_header)}”" if excerpt.row_header else "",
                 f"column “{_e(excerpt.column_header)}”" if excerpt.column_header else ""]
         place = f'<div class="cell-place">{" × ".join(b for b in bits if b)}</div>'
-    audit = (f' · <a class="audit" href="{_e(doc.audit)}#{_e(claim_anchor(c.id))}">audit page</a>'
-             if doc.audit and c.id else "")
+    audit = (f' · <a class="audit" href="{_e(doc.audit + claim_fragment(new_index))}">audit page</a>'
+             if doc.audit else "")
     ctx = _excerpt_html(excerpt, "old" if quote_html is None else "changed") if show_excerpt and excerpt else ""
     return (f'<td><div class="label">{_e(claim_label(c))}</div>{place}'
             f'<div class="quote">“<span class="q">{q}</span>” <span class="muted">· span {c.span[0]}–{c.span[1]}'
@@ -122,8 +122,8 @@ def _html_claim(doc: DocDiff, did: str, k: int, cd: ClaimDiff) -> str:
     detail = f'<tr class="detail"><td></td><td colspan="2">{fields}</td></tr>' if fields else ""
     return (f'<tbody class="chg {cd.kind}" data-kind="{cd.kind}" id="{did}-c{k}">'
             f'<tr><td class="kind">{cd.kind}</td>'
-            f"{_claim_cell(doc, cd.old, oq, cd.old_context, moved)}"
-            f"{_claim_cell(doc, cd.new, nq, cd.new_context, moved)}</tr>{detail}</tbody>")
+            f"{_claim_cell(doc, cd.old, oq, cd.old_context, moved, cd.new_index)}"
+            f"{_claim_cell(doc, cd.new, nq, cd.new_context, moved, cd.new_index)}</tr>{detail}</tbody>")
 
 
 def _group_html(doc: DocDiff, did: str, g: ContextGroup) -> str:
