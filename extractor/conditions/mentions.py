@@ -20,7 +20,8 @@ from typing import Any, Iterator, Literal, NamedTuple
 import ahocorasick
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from extractor.conditions.canonical import Canonicalizer, CompiledEntry, expand, load_gazetteers, render_id
+from extractor.conditions.canonical import (Canonicalizer, CompiledEntry, expand, family_cut, load_gazetteers,
+                                            render_id)
 from extractor.regex_starts import CASE_TRAPS, searchable, shortest_prefixes, start_strings
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
 
@@ -107,6 +108,7 @@ class ConditionsFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: int = 1
+    family_variant_words: list[str] = Field(default_factory=list)
     fragments: dict[str, str] = Field(default_factory=dict)
     hardware_count: HardwareCount = Field(default_factory=HardwareCount)
     engine_version: EngineVersion = Field(default_factory=EngineVersion)
@@ -142,6 +144,7 @@ class Rules:
         except (ValueError, re.error) as err:
             raise RuleError(path, "hardware_count/engine_version/canonical_words", f"bad regex: {err}") from None
         self.hw_words = {k.lower(): v for k, v in hc.words.items()}
+        self.family_cut = family_cut(conditions.family_variant_words)
 
 
 def load_rules(rules_dir: Path | None = None) -> Rules:
@@ -161,7 +164,7 @@ def load_rules(rules_dir: Path | None = None) -> Rules:
         except (ValueError, re.error) as err:
             raise RuleError(path, where, f"bad regex: {err}") from None
         compiled.append(CompiledPattern(entry, rx))
-    gaz = load_gazetteers(rules_dir / "gazetteers", cond.fragments)
+    gaz = load_gazetteers(rules_dir / "gazetteers", cond.fragments, family_cut(cond.family_variant_words))
     return Rules(cond, compiled, gaz, path)
 
 
@@ -541,7 +544,7 @@ class MentionFinder:
             if e.value is not None:
                 value = e.value
                 if isinstance(value, str) and "{" in value:
-                    value = render_id(value, m) or quote
+                    value = render_id(value, m, self.rules.family_cut) or quote
                 if "text" in g:
                     span, quote = m.span(tname), g["text"]
             elif "min" in g and "max" in g:
