@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Iterator, Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ValidationError

@@ -24,6 +24,7 @@ from extractor.conditions.canonical import (Canonicalizer, CompiledEntry, expand
                                             render_id)
 from extractor.regex_starts import CASE_TRAPS, searchable, shortest_prefixes, start_strings
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
+from extractor.spans import overlaps_disjoint, point_inside
 
 Kind = Literal[
     "model", "hardware", "engine", "input_length", "output_length", "batch_or_concurrency",
@@ -345,7 +346,7 @@ class MentionFinder:
             urls = url_spans(text)
             if urls:
                 ustarts = [a for a, _ in urls]
-                out = [x for x in out if not _inside(x.span[0], urls, ustarts)]
+                out = [x for x in out if not point_inside(x.span[0], urls, ustarts)]
         out = _resolve(out)
         if offset:
             out = [x.model_copy(update={"span": (x.span[0] + offset, x.span[1] + offset)}) for x in out]
@@ -593,11 +594,6 @@ class MentionFinder:
         return None
 
 
-def _inside(pos: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:
-    i = bisect_right(starts, pos) - 1
-    return i >= 0 and spans[i][0] <= pos < spans[i][1]
-
-
 def _resolve(mentions: list[Mention]) -> list[Mention]:
     """Per kind, keep the longest leftmost mention of overlapping ones; stable order."""
     by_kind: dict[str, list[Mention]] = {}
@@ -608,24 +604,11 @@ def _resolve(mentions: list[Mention]) -> list[Mention]:
         xs.sort(key=lambda x: (-(x.span[1] - x.span[0]), x.span[0], x.rule))
         taken: list[tuple[int, int]] = []   # sorted, pairwise not overlapping
         for x in xs:
-            if not _overlaps_taken(taken, *x.span):
+            if not overlaps_disjoint(taken, *x.span):
                 insort(taken, x.span)
                 kept.append(x)
     kept.sort(key=lambda x: (x.span[0], x.span[1], x.kind, x.rule))
     return kept
-
-
-def _overlaps_taken(taken: list[tuple[int, int]], a: int, b: int) -> bool:
-    """Whether [a, b) overlaps one of `taken` (sorted spans, no two of which overlap): only the span
-    starting last before `a` and those starting inside [a, b) can."""
-    i = bisect_left(taken, (a, -1))
-    if i and taken[i - 1][1] > a:
-        return True
-    while i < len(taken) and taken[i][0] < b:
-        if a < taken[i][1]:
-            return True
-        i += 1
-    return False
 
 
 @lru_cache(maxsize=4)
