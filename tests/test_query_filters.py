@@ -138,7 +138,7 @@ def test_query_names_are_checked_with_suggestions(db):
                        (["--per", "gpus"], "per")):
         res = run(app, ["query", "--db", str(db), *args])
         if said is None:
-            assert res.exit_code == 0 and "(1 claims)" in res.stdout, res.output
+            assert res.exit_code == 0 and "(1 claim)" in res.stdout, res.output
         else:
             assert res.exit_code == 2 and said in res.stderr, (args, res.output)
             assert res.stderr.startswith("benchclaims: ")

@@ -16,7 +16,7 @@ FORMATS = ("parquet", "csv", "jsonl")
                                       "benchclaims export --format jsonl -o - | jq .title"))
 def export_cmd(
     fmt: str = typer.Option(..., "--format", "-f", help=format_help(FORMATS) + " csv and parquet: one row per claim; jsonl: one record per document."),
-    out: str = typer.Option(..., "-o", "--output", help="File to write; '-' writes to standard output."),
+    out: str = typer.Option("-", "-o", "--output", help="File to write; '-' (the default) writes to standard output."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read."),
 ) -> None:
     """Export every claim (parquet/csv) or every document record (jsonl)."""

@@ -108,7 +108,7 @@ def format_rows(rows: list[dict[str, Any]], fmt: Format = "text", unit: str | No
     widths = [max(len(line[i]) for line in table) for i in range(len(shown))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in table]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines) + f"\n({len(rows)} claims)"
+    return "\n".join(lines) + f"\n({len(rows)} claim{'' if len(rows) == 1 else 's'})"
 
 
 def format_count(n: int, fmt: Format = "text") -> str:
