@@ -54,3 +54,11 @@ def test_absent_engine_version_beside_a_pinned_version_says_why():
     record.provenance = [n for n in record.provenance if n.kind != "repro-pinned-version"]
     [engine] = [a for a in build_audit(record, claim.id).absent if a.name == "engine_version"]
     assert not engine.note or "pinned" not in engine.note
+
+
+def test_the_same_note_is_said_once():
+    record = extract_path(POST)
+    note = Note(kind="repro-recipe", message="recipes are published in the project's own repository")
+    record.provenance += [note, note, note]
+    text = render_audit(record, "text")
+    assert text.count("Recipes are published in the project's own repository.") == 1

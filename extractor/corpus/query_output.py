@@ -95,7 +95,7 @@ def format_rows(rows: list[dict[str, Any]], fmt: Format = "text", unit: str | No
         return "\n".join(json.dumps(r, ensure_ascii=False) for r in data)
     if fmt == "csv":
         flat = [_flat(r, columns) for r in rows]
-        fields = list(flat[0]) if flat else list(columns or ())
+        fields = list(flat[0]) if flat else list(columns or TABLE_COLUMNS)   # a header even when nothing matched
         buf = io.StringIO()
         w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
         w.writeheader()
