@@ -3,7 +3,7 @@ import re
 
 from hypothesis import example, given, settings, strategies as st
 
-from extractor.quantities.finder import WORD_END, _alt, _literal
+from extractor.quantities.grammar import WORD_END, _alt, _literal
 
 WORDS = ["tok", "tok/s", "tokens", "Tok", "ms", "MS", "m", "input + output", "x", "%", "GB", "gb/s", "s"]
 entries = st.lists(st.tuples(st.sampled_from(WORDS), st.booleans()), min_size=1, max_size=8)
