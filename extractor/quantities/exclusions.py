@@ -60,6 +60,8 @@ class Exclusions:
         self._at_excl = re.compile("|".join(f"(?P<x{i}>{_scoped(e.pattern)})" for i, e in enumerate(at))) if at else None
         self._at_flags = {f"x{i}": e for i, e in enumerate(at)}
         self._labels = {w.lower() for w in n.label_words}
+        self._names = frozenset(n.name_words)
+        self._not_after_letter_prefix = frozenset(w.lower() for w in n.letter_prefix_not_after)
         self._months = set(n.months)
         self._year_words = {w.lower() for w in n.year_words}
         self._year_range = n.year_range
@@ -87,11 +89,16 @@ class Exclusions:
         return x.end()
 
     def is_label_or_date(self, text: str, m: re.Match, has_unit: bool, is_range: bool) -> bool:
-        """Vocabulary checks: 'Figure 3', 'Step 2', 'May 5, 2025', '5 May', 'in 2024'."""
+        """Vocabulary checks: 'Figure 3', 'Step 2', 'Model 3s', 'the X6', 'May 5, 2025', '5 May', 'in 2024'."""
         start = m.start("num1")
         word = _prev_word(text, m.start())
-        if word.lower().rstrip(".") in self._labels:
+        if word.lower().rstrip(".") in self._labels or word in self._names:
             return True
+        pre = m.group("pre1")
+        if pre is not None and len(pre) == 1 and pre.isalpha() and \
+                (word.lower() in self._not_after_letter_prefix
+                 or (word[:1].isupper() and text.endswith(word + " ", 0, m.start()))):
+            return True      # "the X6", "BMW X5": a name, not a ratio
         if has_unit:
             return False
         if word.rstrip(".") in self._months:
@@ -112,14 +119,14 @@ def _lower(text: str) -> str:
     return low if len(low) == len(text) else text.translate(_ASCII_LOWER)
 
 
-def _glued(text: str, i: int, start_chars: frozenset[str]) -> bool:
-    """Digit at i is glued to a word before it (H100, fig_3), unless a prefix unit like X sits there."""
+def _glued(text: str, i: int, letter_prefixes: tuple[str, ...]) -> bool:
+    """Digit at i is glued to a word before it (H100, fig_3), unless a prefix unit like X or USD sits there."""
     if i == 0:
         return False
     c = text[i - 1]
     if c == "_":
         return i > 1 and (text[i - 2].isalnum())
-    return c.isalpha() and c not in start_chars
+    return c.isalpha() and not text.endswith(letter_prefixes, 0, i)
 
 
 def _word_start(text: str, i: int) -> bool:

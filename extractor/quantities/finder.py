@@ -83,8 +83,8 @@ class QuantityFinder:
         """Where a number may begin (digits not glued to a word, number words) in text order, and the
         ratio words ("twice", "double")."""
         g = self.grammar
-        start_chars = g.start_chars
-        starts = [m.start() for m in _DIGITS.finditer(text) if not _glued(text, m.start(), start_chars)]
+        letter_prefixes = g.letter_prefixes
+        starts = [m.start() for m in _DIGITS.finditer(text) if not _glued(text, m.start(), letter_prefixes)]
         ratio_words = []
         for m in (g.words_rx.finditer(low) if g.words_rx is not None else ()):
             if _word_start(low, m.start()):
@@ -94,27 +94,29 @@ class QuantityFinder:
     def _hit(self, text: str, low: str, m: re.Match, excluded) -> tuple[Hit | None, int]:
         s1 = m.start()
         num1, pre1, u1 = m.group("num1", "pre1", "u1")
-        n1_end = max(m.end("num1"), m.end("word1"), m.end("mult1"), m.end("multw1"), m.end("plus1"))
+        n1_end = max(m.end("num1"), m.end("word1"), m.end("mult1"), m.end("pmult1"), m.end("multw1"), m.end("plus1"))
         if _overlaps(excluded, s1, n1_end):
             return None, n1_end
         if num1 is not None:
             x_end = self.exclusions.excluded_at(text, m.start("num1"))
             if x_end is not None:
                 return None, max(x_end, n1_end)
-        elif not u1:
-            return None, n1_end      # a number word needs its unit
+        elif not u1 and not m.group("u2"):
+            return None, n1_end      # a number word needs its unit (or a range's: "two to four times")
         end1 = m.end("u1") if u1 else n1_end
         if num1 is not None and self.exclusions.is_label_or_date(text, m, bool(u1 or pre1), m.group("rc") is not None):
             return None, n1_end
         v1 = self.numbers.value(m, 1)
         info1 = self.units.unit_info(_strip_gap(u1 or ""), pre1)
-        hit = Hit(s1, end1, v1, None, info1, surface(pre1, u1))
+        hit = Hit(s1, end1, v1, None, info1, surface(pre1, u1), scale=self.numbers.scale(m, 1))
         if m.group("plus1"):
             hit.post_qual = "at_least"
         if m.group("rc") is not None and (m.group("num2") is not None or m.group("word2") is not None):
             ranged = self.relations.range(text, low, m, hit, excluded)
             if ranged is not None:
                 hit = ranged
+        if num1 is None and not u1 and hit.value_max is None:
+            return None, n1_end
         count_next = self.grammar.count_next
         if hit.value_max is None and u1 and _strip_gap(u1)[-1:] in ("x", "X", "×") \
                 and count_next is not None and count_next.match(text, hit.end):

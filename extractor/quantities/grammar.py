@@ -120,7 +120,9 @@ class Grammar:
                 per_parts.append(f"{SP}*{_phrase(e.spelling, e.case_sensitive)}{SP}*")
         per = "(?:" + "|".join(sorted(per_parts, key=lambda p: (-len(p), p))) + ")" if per_parts else "(?!)"
 
-        tight_mult = _alt([(m.suffix, m.case_sensitive) for m in n.multipliers if m.attach == "tight"])
+        tight_mult = _alt([(m.suffix, m.case_sensitive) for m in n.multipliers
+                           if m.attach == "tight" and not m.after_prefix])
+        prefix_mult = _alt([(m.suffix, m.case_sensitive) for m in n.multipliers if m.after_prefix])
         loose_mult = _alt([(m.suffix, m.case_sensitive) for m in n.multipliers if m.attach == "loose"])
         scale = rf"(?:(?:(?:1|(?i:one)){SP}*)?(?:{tight_mult}|{loose_mult})|1(?:,?000)+)"
 
@@ -128,8 +130,10 @@ class Grammar:
                rf"|{pick(('denominator', 'both'))})")
         base_all = rf"(?:{kind}{SP}+{pick(('unit', 'both'), token=True, loose_only=True)}|{pick(('unit', 'both'))})"
         base_loose = rf"(?:{kind}{SP}+{pick(('unit', 'both'), token=True, loose_only=True)}|{pick(('unit', 'both'), loose_only=True)})"
-        prefix = _alt([(e.spelling, e.case_sensitive) for e in sp if e.role == "prefix"], boundary=False)
-        prefix = rf"{prefix}(?=[\d.])"
+        prefixes = [e for e in sp if e.role == "prefix"]
+        tight_pre = _alt([(e.spelling, e.case_sensitive) for e in prefixes if e.attach == "tight"], boundary=False)
+        loose_pre = _alt([(e.spelling, e.case_sensitive) for e in prefixes if e.attach == "loose"], boundary=False)
+        prefix = rf"(?:{tight_pre}(?=[\d.])|{loose_pre}(?={SP}?[\d.]))"
 
         sp_words = n.spelled
         ones = _alt([(w, False) for w in sp_words.ones])
@@ -141,7 +145,8 @@ class Grammar:
 
         def number(i: int) -> str:
             return (rf"(?P<sign{i}>[+\-−])?(?:(?P<num{i}>{core})|(?P<word{i}>{spelled}))"
-                    rf"(?:(?P<mult{i}>{tight_mult})|{SP}+(?P<multw{i}>{loose_mult}))?"
+                    rf"(?:(?P<mult{i}>{tight_mult})|(?(pre{i})(?P<pmult{i}>{prefix_mult})|(?!))"
+                    rf"|{SP}+(?P<multw{i}>{loose_mult}))?"
                     rf"(?P<plus{i}>\+(?![\d]))?")
 
         def unit(i: int) -> str:
@@ -154,8 +159,8 @@ class Grammar:
         rc = (rf"(?P<rc>{GAP}*(?:{_alt([(c, False) for c in sym_conns])}){GAP}*"
               rf"|{GAP}+(?:{_alt([(c, False) for c in word_conns])}){GAP}+)")
 
-        main = (rf"{NOT_INSIDE}(?P<pre1>{prefix})?{number(1)}{unit(1)}?"
-                rf"(?:{rc}(?P<pre2>{prefix})?{number(2)}{unit(2)}?)?"
+        main = (rf"{NOT_INSIDE}(?:(?P<pre1>{prefix}){SP}?)?{number(1)}{unit(1)}?"
+                rf"(?:{rc}(?:(?P<pre2>{prefix}){SP}?)?{number(2)}{unit(2)}?)?"
                 r"(?![^\W_]|\.\d)")
         self.main = re.compile(main)
         self.unit_head = re.compile(rf"(?:{GAP}*)(?P<base>{base_all})")
@@ -166,7 +171,9 @@ class Grammar:
         self.ratio_words = frozenset(w.lower() for w in n.ratio_words)
         words = {w.lower() for w in [*n.ratio_words, *sp_words.ones, *sp_words.teens, *sp_words.tens]}
         self.words_rx = re.compile(trie(words) + WORD_END) if words else None
-        self.start_chars = frozenset("+-−." + "".join(e.spelling[:1] for e in sp if e.role == "prefix"))
+        self.start_chars = frozenset("+-−." + "".join(e.spelling[:1] for e in prefixes))
+        # prefixes ending in a letter ("X9", "USD2,400"): a digit after one is not glued to a word
+        self.letter_prefixes = tuple(sorted({e.spelling for e in prefixes if e.spelling[-1:].isalpha()}))
         self._qualifier_patterns(rules)
         self._range_patterns(rules)
 
@@ -201,6 +208,9 @@ class Grammar:
         n = rules.numbers
         self.open = {p.connector.lower(): re.compile(rf"(?<![^\W_]){re.escape(p.open.lower())}{GAP}+\Z")
                      for p in n.ranges.paired}
+        self.change_words = frozenset(w.lower() for w in n.ranges.change_words)
+        self.change_words_absolute = frozenset(w.lower() for w in n.ranges.change_words_absolute)
+        self.relative_units = frozenset({"x", "percent", "dimensionless"})
         self.from_ = re.compile(rf"(?<![^\W_])from{GAP}+\Z")
         stems = _by_length(n.ranges.transition_stems)
         rstems = _by_length(n.ranges.range_stems)
@@ -238,12 +248,17 @@ class NumberReader:
             val = Decimal(num.replace(",", ""))
         else:
             val = Decimal(self.spelled_value(word))
-        mult = m.group(f"mult{i}") or m.group(f"multw{i}")
+        mult = m.group(f"mult{i}") or m.group(f"pmult{i}") or m.group(f"multw{i}")
         if mult:
             val *= Decimal(repr(self.multiplier(mult).value))
         if m.group(f"sign{i}") in ("-", "−"):
             val = -val
         return float(val)
+
+    def scale(self, m: re.Match, i: int) -> float | None:
+        """The multiplier written on number `i` of a match ("15K": 1000.0), None if none."""
+        mult = m.group(f"mult{i}") or m.group(f"pmult{i}") or m.group(f"multw{i}")
+        return self.multiplier(mult).value if mult else None
 
     def spelled_value(self, word: str) -> int:
         """The value of a spelled-out number ("twenty-five", "three hundred")."""

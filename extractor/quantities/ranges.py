@@ -8,6 +8,7 @@ more") and widens the span over them, and shares a trailing unit across a series
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from extractor.quantities.exclusions import Exclusions, _overlaps, _prev_word
 from extractor.quantities.grammar import Grammar, NumberReader
@@ -21,11 +22,12 @@ _LINE_START = re.compile(r"\n[ \t]*(?:\n|[-*+|#>]|\d+[.)][ \t])")  # a new line 
 class Hit:
     """A quantity being built (mutable while qualifiers and series are resolved)."""
 
-    __slots__ = ("start", "end", "value", "value_max", "info", "surface", "qual", "post_qual", "count")
+    __slots__ = ("start", "end", "value", "value_max", "info", "surface", "qual", "post_qual", "count", "scale")
 
-    def __init__(self, start, end, value, value_max, info, surface, qual=None):
+    def __init__(self, start, end, value, value_max, info, surface, qual=None, scale=None):
         self.start, self.end, self.value, self.value_max = start, end, value, value_max
         self.info, self.surface, self.qual, self.post_qual, self.count = info, surface, qual, None, False
+        self.scale = scale  # the multiplier written on this number ("15K": 1000.0), None if none
 
     def record(self, text: str, offset: int) -> QuantityRecord:
         start, end = self.start, self.end
@@ -34,6 +36,25 @@ class Hit:
         return QuantityRecord(value=self.value, value_max=self.value_max, unit=self.info.unit,
                               surface_unit=self.surface, qualifier=self.qual or "exact",
                               quote=text[start:end], span=(start + offset, end + offset))
+
+
+def _scaled(value: float, scale: float) -> float:
+    """value * scale, exact in decimal ("1.2" * 1e6 is 1200000.0, not 1199999.9999999998)."""
+    return float(Decimal(repr(value)) * Decimal(repr(scale)))
+
+
+def _share_scale(series: list[Hit]) -> None:
+    """'1.2, 2.4 and 3.6M tokens': a multiplier on the last number only scales the others, when they
+    carry no multiplier and no other unit and are written at its scale (within ten times its mantissa)."""
+    last = series[-1]
+    if last.scale is None or last.value_max is not None:
+        return
+    mantissa = abs(last.value) / last.scale
+    rest = series[:-1]
+    if all(h.scale is None and h.value_max is None and 0 < abs(h.value) <= 10 * mantissa and abs(h.value) < 1000
+           and (h.info.unit == last.info.unit or (h.info.unit == DIMENSIONLESS and not h.surface)) for h in rest):
+        for h in rest:
+            h.value, h.scale = _scaled(h.value, last.scale), last.scale
 
 
 def _strip_gap(u: str) -> str:
@@ -63,6 +84,8 @@ class Relations:
         rc = re.sub(r"\s+", " ", _strip_gap(m.group("rc")).lower())
         if rc in g.open and not g.open[rc].search(low, max(0, hit.start - 40), hit.start):
             return None
+        if rc == "to" and self._is_change(text, m, hit):
+            return None
         if rc == "to" and g.from_.search(low, max(0, hit.start - 40), hit.start) \
                 and g.transition is not None \
                 and g.transition.search(low, max(0, hit.start - 80), hit.start) \
@@ -81,11 +104,26 @@ class Relations:
         if (u1 or m.group("pre1")) and not (u2 or m.group("pre2")):
             return None
         info2 = self._units.unit_info(_strip_gap(u2 or ""), m.group("pre2"))
-        if (u1 or m.group("pre1")) and info2.unit != hit.info.unit:
+        if u1 and info2.unit != hit.info.unit:
             return None
-        if not hit.value < v2:
+        pre1, pre2 = m.group("pre1"), m.group("pre2")
+        if pre1 and not u1 and (not pre2 or self._units.unit_info("", pre1) != self._units.unit_info("", pre2)):
+            return None     # "$10 to $15 billion a year": the prefixes agree, the unit after the last is shared
+        v1 = hit.value
+        scale2 = self._numbers.scale(m, 2)
+        if hit.scale is None and scale2 is not None and m.group("num1") is not None:
+            v1 = _scaled(v1, scale2) if abs(v1) < abs(v2) / scale2 else v1   # "10-15K": 10K to 15K
+        if not v1 < v2:
             return None
-        return Hit(hit.start, m.end(), hit.value, v2, info2, surface(m.group("pre2"), u2), qual="range")
+        return Hit(hit.start, m.end(), v1, v2, info2, surface(pre2, u2), qual="range", scale=scale2)
+
+    def _is_change(self, text: str, m: re.Match, hit: Hit) -> bool:
+        """'up 12% to 15%', 'rose by 300 tok/s to 2,000 tok/s': a change then a level, not a range."""
+        word = _prev_word(text, hit.start).lower()
+        g = self._g
+        if word in g.change_words:
+            return True
+        return word in g.change_words_absolute and bool(m.group("u1")) and hit.info.unit not in g.relative_units
 
     # ---------------------------------------------------------------- qualifiers
     def qualify(self, text: str, low: str, hit: Hit) -> None:
@@ -148,6 +186,7 @@ class Relations:
             if len(grp) < 2 or (comma and len(grp) < 3):
                 continue     # "at batch 64, 5,000 tok/s" is no series: a comma list needs three numbers
             last = grp[-1]
+            _share_scale(grp)
             if last.info.unit != DIMENSIONLESS and all(h.info.unit == DIMENSIONLESS and not h.surface for h in grp[:-1]):
                 for h in grp[:-1]:
                     h.info, h.surface = last.info, last.surface
