@@ -84,13 +84,8 @@ class Relations:
         rc = re.sub(r"\s+", " ", _strip_gap(m.group("rc")).lower())
         if rc in g.open and not g.open[rc].search(low, max(0, hit.start - 40), hit.start):
             return None
-        if rc == "to" and self._is_change(text, m, hit):
-            return None
-        if rc == "to" and g.from_.search(low, max(0, hit.start - 40), hit.start) \
-                and g.transition is not None \
-                and g.transition.search(low, max(0, hit.start - 80), hit.start) \
-                and not (g.range_words is not None
-                         and g.range_words.search(low, max(0, hit.start - 40), hit.start)):
+        if rc == "to" and self._is_change(text, low, m, hit):
+            self._share_level_unit(m, hit)
             return None
         n2_start = m.start("num2") if m.group("num2") else m.start("word2")
         if _overlaps(excluded, n2_start, m.end()):
@@ -117,13 +112,28 @@ class Relations:
             return None
         return Hit(hit.start, m.end(), v1, v2, info2, surface(pre2, u2), qual="range", scale=scale2)
 
-    def _is_change(self, text: str, m: re.Match, hit: Hit) -> bool:
-        """'up 12% to 15%', 'rose by 300 tok/s to 2,000 tok/s': a change then a level, not a range."""
-        word = _prev_word(text, hit.start).lower()
+    def _is_change(self, text: str, low: str, m: re.Match, hit: Hit) -> bool:
+        """'up 12% to 15%', 'rose by 300 tok/s to 2,000 tok/s', 'grew from 67 to 253': a change then a
+        level (or two levels), not a range."""
         g = self._g
+        word = _prev_word(text, hit.start).lower()
         if word in g.change_words:
             return True
-        return word in g.change_words_absolute and bool(m.group("u1")) and hit.info.unit not in g.relative_units
+        if word in g.change_words_absolute and m.group("u1") and hit.info.unit not in g.relative_units:
+            return True
+        return bool(g.from_.search(low, max(0, hit.start - 40), hit.start)
+                    and g.transition is not None
+                    and g.transition.search(low, max(0, hit.start - 80), hit.start)
+                    and not (g.range_words is not None
+                             and g.range_words.search(low, max(0, hit.start - 40), hit.start)))
+
+    def _share_level_unit(self, m: re.Match, hit: Hit) -> None:
+        """'grew from 1,200 to 1,900 tok/s': the unit written after the level is the first number's too."""
+        u2, pre2 = m.group("u2"), m.group("pre2")
+        if m.group("u1") or m.group("pre1") or not (u2 or pre2) or m.group("num2") is None:
+            return
+        hit.info = self._units.unit_info(_strip_gap(u2 or ""), pre2)
+        hit.surface = surface(pre2, u2)
 
     # ---------------------------------------------------------------- qualifiers
     def qualify(self, text: str, low: str, hit: Hit) -> None:
