@@ -145,3 +145,14 @@ ROWS = [pytest.param(text, expected, id=f"{name}-{i}") for name, rows in CLASSES
 @pytest.mark.parametrize("text, expected", ROWS)
 def test_quantities_class(text, expected):
     check(text, expected)
+
+
+def test_quantities_currencies_are_not_converted_into_each_other():
+    import pint
+
+    from extractor.quantities.units import convert
+
+    assert convert(250, "cent", "USD") == pytest.approx(2.5)   # a currency and its hundredths convert
+    for other in ("EUR", "GBP", "JPY", "CNY", "INR", "SGD"):
+        with pytest.raises(pint.DimensionalityError):
+            convert(1, other, "USD")

@@ -133,7 +133,9 @@ class Grammar:
         prefixes = [e for e in sp if e.role == "prefix"]
         tight_pre = _alt([(e.spelling, e.case_sensitive) for e in prefixes if e.attach == "tight"], boundary=False)
         loose_pre = _alt([(e.spelling, e.case_sensitive) for e in prefixes if e.attach == "loose"], boundary=False)
-        prefix = rf"(?:{tight_pre}(?=[\d.])|{loose_pre}(?={SP}?[\d.]))"
+        first = "".join(sorted({re.escape(e.spelling[0]) for e in prefixes}))
+        # the class of first characters lets a number that starts with a digit skip the alternation at once
+        prefix = rf"(?=[{first}])(?:{tight_pre}(?=[\d.])|{loose_pre}(?={SP}?[\d.]))" if first else "(?!)"
 
         sp_words = n.spelled
         ones = _alt([(w, False) for w in sp_words.ones])
