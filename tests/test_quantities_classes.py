@@ -136,8 +136,23 @@ SPELLED = [
     ("One of two runs failed.", []),
 ]
 
+PHYSICAL = [
+    ("The storm moved at 25 mph across 300 square miles and left 12 inches of snow.",
+     [("25 mph", 25, None, "mile / hour"), ("300 square miles", 300, None, "mile ** 2"), ("12 inches", 12, None, "inch")]),
+    ("A 3nm part at 95°C draws 700 W; the site uses 1.2 GW.",
+     [("3nm", 3, None, "nanometer"), ("95°C", 95, None, "degree_Celsius"), ("700 W", 700, None, "watt"),
+      ("1.2 GW", 1.2, None, "gigawatt")]),
+    ("The lorry hauled 18 tonnes, about 40,000 lbs, across 1,200 kilometres.",
+     [("18 tonnes", 18, None, "metric_ton"), ("about 40,000 lbs", 40000, None, "pound"),
+      ("1,200 kilometres", 1200, None, "kilometer")]),
+    ("Crude sold at $82 a barrel.", [("$82 a barrel", 82, None, "USD / oil_barrel")]),
+    ("It serves 9,000 tok/s per MW.", [("9,000 tok/s per MW", 9000, None, "token / second / megawatt")]),
+    # negatives: ambiguous short forms stay unitless or unread
+    ("We need 5G coverage and 4 in stock.", [("4", 4, None, "dimensionless")]),
+]
+
 CLASSES = {"currency": CURRENCY, "prices": PRICES, "magnitude": MAGNITUDE, "time": TIME, "frequency": FREQUENCY,
-           "data": DATA, "changes": CHANGES, "fractions": FRACTIONS, "spelled": SPELLED}
+           "data": DATA, "changes": CHANGES, "fractions": FRACTIONS, "spelled": SPELLED, "physical": PHYSICAL}
 ROWS = [pytest.param(text, expected, id=f"{name}-{i}") for name, rows in CLASSES.items()
         for i, (text, expected) in enumerate(rows)]
 
