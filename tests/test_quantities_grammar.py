@@ -28,3 +28,17 @@ def test_quantities_grammar_grouped_alternation_matches_as_the_plain_one(pairs, 
     for start in range(len(text) + 1):
         g, p = grouped.match(text, start), plain.match(text, start)
         assert (g and g.span()) == (p and p.span())
+
+
+@settings(max_examples=300, deadline=None)
+@given(entries, texts)
+@example([("/s", False), ("tok", True)], " / s")
+@example([("input + output", False)], "INPUT \n+ output")
+def test_quantities_grammar_first_chars_guard_changes_no_match(pairs, text):
+    """The first-character guard in front of a unit alternation only skips starts where it cannot match."""
+    from extractor.quantities.grammar import _first_chars
+
+    guarded, plain = re.compile(f"(?={_first_chars(pairs)}){_alt(pairs)}"), re.compile(_alt(pairs))
+    for start in range(len(text) + 1):
+        g, p = guarded.match(text, start), plain.match(text, start)
+        assert (g and g.span()) == (p and p.span())

@@ -76,6 +76,19 @@ def trie(words: set[str]) -> str:
     return "(?:" + emit(tree) + ")"
 
 
+def _first_chars(entries: list[tuple[str, bool]]) -> str:
+    """A character class of the characters a match of `_alt(entries)` can begin with."""
+    chars: set[str] = set()
+    for text, case_sensitive in entries:
+        c = text[0]
+        if c == " " or c == "/":
+            chars.update(" \t\u00a0\u202f\u2009\u2007\r\n/")
+        chars.update({c} if case_sensitive else {c, c.lower(), c.upper()})
+    if not chars:
+        return "(?!)"
+    return "[" + "".join(re.escape(c) for c in sorted(chars)) + "]"
+
+
 def _scoped(pattern: str) -> str:
     """Wrap a pattern so its leading global flags, e.g. ``(?m)``, apply to it alone."""
     m = re.match(r"\(\?([aiLmsux]+)\)", pattern)
@@ -151,8 +164,11 @@ class Grammar:
                     rf"|{SP}+(?P<multw{i}>{loose_mult}))?"
                     rf"(?P<plus{i}>\+(?![\d]))?")
 
+        heads = [(e.spelling, e.case_sensitive) for e in sp if e.role in ("unit", "both", "kind")]
+        unit_start = _first_chars(heads)   # a number followed by none of these has no unit: skip the alternation
+
         def unit(i: int) -> str:
-            return (rf"(?P<u{i}>(?:{base_all}|{GAP}+{base_loose})(?:{den})*"
+            return (rf"(?P<u{i}>(?:(?={unit_start}){base_all}|{GAP}+(?={unit_start}){base_loose})(?:{den})*"
                     rf"|(?(pre{i})(?:{den})+|(?!)))")
 
         conns = [c for c in n.ranges.connectors]
