@@ -28,7 +28,7 @@ from extractor.claims.headlines import HeadlineMarker, front_matter_units
 from extractor.ingest import Document, ingest
 from extractor.quantities.finder import trie
 from extractor.records import Claim, ClaimContext, DocumentRecord, QuantityRecord
-from extractor.rules_io import default_rules_dir, rules_fingerprint
+from extractor.rules_io import RuleError, default_rules_dir, rules_fingerprint
 from extractor.ingest.segment import Unit, units
 from extractor.claims.tables import TableReader
 
@@ -66,7 +66,17 @@ class Extractor:
 
     @classmethod
     def from_rules(cls, rules_dir: str | Path | None = None) -> "Extractor":
-        return cls(Path(rules_dir) if rules_dir else default_rules_dir())
+        """The extractor of a rules folder; a folder that is missing, a file, or lacks a rule file raises
+        RuleError naming it (never an error that could be read as the post being missing)."""
+        folder = Path(rules_dir) if rules_dir else default_rules_dir()
+        if not folder.is_dir():
+            raise RuleError(folder, "folder", "is a file, not a rules folder" if folder.exists() else "no such folder")
+        try:
+            return cls(folder)
+        except OSError as err:
+            reason = ("missing from the rules folder" if isinstance(err, FileNotFoundError)
+                      else f"cannot be read ({err.strerror or err})")
+            raise RuleError(err.filename or folder, "file", reason) from None
 
     # -- the spaCy pass ------------------------------------------------------------
     def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None):

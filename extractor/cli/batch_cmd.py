@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.common import check_rules, check_timeout
 
 
 @app.command("batch")
@@ -15,14 +16,15 @@ def batch_cmd(
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to write."),
     jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="Also write the records, one JSON a line."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (Dask: LocalCluster workers)."),
-    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: installed rules)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules, help="Rules folder (default: installed rules)."),
     max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1, help="Size limit per document (default $BENCHCLAIMS_MAX_BYTES, else 20 MiB)."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds per document (default $BENCHCLAIMS_TIMEOUT, else 60; 0: none)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", callback=check_timeout, help="Seconds per document (default $BENCHCLAIMS_TIMEOUT, else 60; 0 or inf: none)."),
     engine: str = typer.Option("local", "--engine", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786."),
 ) -> None:
     """Extract documents into the database, skipping those unchanged since the last run."""
     from extractor.corpus.batch import run_batch
+    from extractor.corpus.store import StoreError
     from extractor.rules_io import RuleError
 
     if engine not in ("local", "dask"):
@@ -30,7 +32,7 @@ def batch_cmd(
     try:
         summary = run_batch(paths, db=db, jsonl=jsonl, jobs=jobs, rules_dir=rules,
                             max_bytes=max_bytes, timeout=timeout, engine=engine, scheduler=scheduler)  # type: ignore[arg-type]
-    except (FileNotFoundError, RuleError, ValueError) as err:
+    except (FileNotFoundError, RuleError, StoreError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2)
     typer.echo(summary.line())

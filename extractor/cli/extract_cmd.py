@@ -1,53 +1,34 @@
 """`benchclaims extract` and `benchclaims schema`: one document's record, and the record's JSON Schema."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.common import check_input_format, check_rules, check_timeout, read_record
 
 
 @app.command("extract")
 def extract_cmd(
     file: str = typer.Argument(..., help="A Markdown, HTML or text file; '-' reads standard input."),
     fmt: str = typer.Option("json", "--format", "-f", help="json or text"),
-    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
-    doc_format: Optional[str] = typer.Option(None, "--input-format", help="markdown, html or text (default: by suffix)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules,
+                                         help="Rules folder (default: the installed rules)."),
+    doc_format: Optional[str] = typer.Option(None, "--input-format", callback=check_input_format,
+                                             help="markdown, html or text (default: by suffix, else by content)."),
     max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1,
                                             help="Size limit (default: $BENCHCLAIMS_MAX_BYTES, else 20 MiB)."),
-    timeout: Optional[float] = typer.Option(None, "--timeout",
-                                            help="Time budget in seconds, 0 = none (default: $BENCHCLAIMS_TIMEOUT, else 60)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", callback=check_timeout,
+                                            help="Time budget in seconds, 0 or inf = none (default: $BENCHCLAIMS_TIMEOUT, else 60)."),
 ) -> None:
     """Extract every claim of one document with its conditions, as JSON or text."""
-    from extractor.api import decode, extract_path, extract_text
-    from extractor.errors import DocumentFailure
     from extractor.render import record_json, record_text
-    from extractor.rules_io import RuleError
 
     if fmt not in ("json", "text"):
         raise typer.BadParameter("--format must be json or text")
-    rules_dir = str(rules) if rules else None
-    try:
-        if file == "-":
-            text = decode(sys.stdin.buffer.read(), "<stdin>")
-            record = extract_text(text, "-", fmt=doc_format, rules_dir=rules_dir, max_bytes=max_bytes,
-                                  timeout=timeout)
-        else:
-            record = extract_path(file, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout)
-    except DocumentFailure as err:
-        typer.echo(f"benchclaims: {err}", err=True)
-        raise typer.Exit(2)
-    except FileNotFoundError:
-        typer.echo(f"benchclaims: {file}: no such file", err=True)
-        raise typer.Exit(2)
-    except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
-        if isinstance(err, RuleError):
-            raise
-        typer.echo(f"benchclaims: {err}", err=True)
-        raise typer.Exit(2)
+    record = read_record(file, rules=rules, fmt=doc_format, max_bytes=max_bytes, timeout=timeout)
     typer.echo(record_json(record) if fmt == "json" else record_text(record))
 
 

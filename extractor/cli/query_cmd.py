@@ -27,6 +27,7 @@ def query_cmd(
     from pydantic import ValidationError
 
     from extractor.corpus.query import ClaimFilter, QueryError, find_claims, format_rows
+    from extractor.corpus.store import StoreError
 
     if fmt not in ("table", "json", "csv"):
         raise typer.BadParameter("must be table, json or csv", param_hint="--format")
@@ -34,7 +35,7 @@ def query_cmd(
         f = ClaimFilter(metric=metric, model=model, hardware=hardware, engine=engine,
                         conditions=condition, min=min_, max=max_, unit=unit, limit=limit)
         rows = find_claims(db, f)
-    except (QueryError, ValidationError) as err:
+    except (QueryError, StoreError, ValidationError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2)
     typer.echo(format_rows(rows, fmt, unit))  # type: ignore[arg-type]

@@ -45,30 +45,61 @@ class BatchSummary(BaseModel):
 
 
 # -- walking -----------------------------------------------------------------------------------
-def collect_paths(inputs: Sequence[str | Path]) -> list[str]:
+class PathProblem(BaseModel):
+    """A path the walk found but cannot hand to a worker (a folder it cannot list, a name not UTF-8)."""
+
+    path: str       # printable: bytes that are not UTF-8 shown as \xNN escapes
+    reason: str
+
+
+def shown_path(path: str) -> str:
+    """A path as text that can be stored and printed (undecodable bytes escaped)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def collect_paths(inputs: Sequence[str | Path], problems: list[PathProblem] | None = None) -> list[str]:
     """Absolute paths of the documents named by files, folders and globs; sorted, no duplicates.
 
     Folders and globs keep Markdown, HTML and text files only; a file named explicitly is
-    always taken (if it cannot be read, the batch records why).
+    always taken (if it cannot be read, the batch records why). Folders that cannot be listed
+    and file names that are not valid UTF-8 go to `problems` (when given), never silently away.
     """
     found: set[str] = set()
+    problems = problems if problems is not None else []
+
+    def keep(path: str) -> None:
+        full = os.path.abspath(path)
+        if full != shown_path(full):
+            problems.append(PathProblem(path=shown_path(full), reason="the file name is not valid UTF-8"))
+        else:
+            found.add(full)
+
+    def walk_folder(folder: str) -> None:
+        def unlisted(err: OSError) -> None:
+            where = shown_path(os.path.abspath(err.filename or folder))
+            problems.append(PathProblem(path=where, reason=f"folder cannot be read ({err.strerror or err})"))
+
+        for root, _dirs, files in os.walk(folder, onerror=unlisted):
+            for name in files:
+                f = os.path.join(root, name)
+                if os.path.splitext(name)[1].lower() in SUFFIXES and os.path.isfile(f):
+                    keep(f)
+
     for item in inputs:
         s = str(item)
         p = Path(s)
         if p.is_dir():
-            found.update(os.path.abspath(f) for f in p.rglob("*")
-                         if f.is_file() and f.suffix.lower() in SUFFIXES)
-        elif p.is_file():
-            found.add(os.path.abspath(p))
+            walk_folder(s)
+        elif p.exists() or p.is_symlink():   # a file, FIFO, device or dangling link named explicitly
+            keep(s)
         elif glob.has_magic(s):
             for m in glob.glob(s, recursive=True):
-                mp = Path(m)
-                if mp.is_file() and mp.suffix.lower() in SUFFIXES:
-                    found.add(os.path.abspath(mp))
-                elif mp.is_dir():
-                    found.update(collect_paths([mp]))
+                if os.path.isdir(m):
+                    walk_folder(m)
+                elif os.path.isfile(m) and Path(m).suffix.lower() in SUFFIXES:
+                    keep(m)
         else:
-            raise FileNotFoundError(f"{s}: no such file, folder or matching glob")
+            raise FileNotFoundError(f"{shown_path(s)}: no such file, folder or matching glob")
     return sorted(found)
 
 
@@ -93,11 +124,18 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     $BENCHCLAIMS_TIMEOUT); `progress=None` shows the bar only on a terminal; False hides it.
     """
     max_bytes = limits.max_bytes(max_bytes)
-    paths = collect_paths(inputs)
+    budget = limits.timeout(timeout)   # checked once here (LimitError), not once per document by the workers
+    timeout = 0.0 if budget is None else budget
+    problems: list[PathProblem] = []
+    paths = collect_paths(inputs, problems)
     rules = str(rules_dir) if rules_dir else None
     ext_v, rules_v = api.EXTRACTOR_VERSION, current_rules_version(rules)
-    summary = BatchSummary(total=len(paths))
+    summary = BatchSummary(total=len(paths) + len(problems), failed=len(problems))
     with Store(db) as store:
+        for problem in problems:
+            store.put_error(DocumentError(doc=os.path.basename(problem.path), path=problem.path,
+                                          error=problem.reason, kind="unreadable"),
+                            path=problem.path, extractor_version=ext_v, rules_version=rules_v)
         stored: dict[str, bool] = {}   # path -> already in the store (changed rather than new)
         todo: list[str] = []
         for p in paths:
