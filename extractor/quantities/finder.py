@@ -31,6 +31,9 @@ WS = rf"(?:{SP}|{NL})"  # space inside a unit phrase, a soft line break included
 WORD_END = r"(?![^\W_])"  # not followed by a letter or digit
 NOT_INSIDE = r"(?<![^\W_])(?<![^\W_]_)(?<![.#\\@\-−])"  # not preceded by a letter, digit, or identifier glue
 TOKEN_DIM = "[token]"
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"  # zero-width space/non-joiner/joiner, word joiner, BOM
+IG = f"[{INVISIBLE}]"
+_NOT_NUMERAL = re.compile(r"[^0-9.]")
 
 
 class UnitInfo(NamedTuple):
@@ -127,7 +130,10 @@ class QuantityFinder:
         tens = _alt([(w, False) for w in sp_words.tens])
         scales = _alt([(w, False) for w in sp_words.scales])
         spelled = rf"(?:{tens}(?:[-{SP[1:-1]}]{ones})?|{teens}|{ones})(?:{SP}+{scales})?{WORD_END}"
-        core = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?|\.\d+"
+        # invisible characters inside a number ("1\u200b200", "2\u200d.5", an entity's padding) are read
+        # through; a no-break space between digit groups is a thousands separator ("1\u00a0200")
+        group = rf"(?:{IG}*,{IG}*|[\u00a0\u202f\u2009]|{IG}+)"
+        core = rf"(?:\d{{1,3}}(?:{group}\d{{3}})+(?!\d)|\d+)(?:{IG}*\.{IG}*\d+)?|\.{IG}*\d+"
 
         def number(i: int) -> str:
             return (rf"(?P<sign{i}>[+\-−])?(?:(?P<num{i}>{core})|(?P<word{i}>{spelled}))"
@@ -295,7 +301,7 @@ class QuantityFinder:
     def _value(self, m: re.Match, i: int) -> float:
         num, word = m.group(f"num{i}"), m.group(f"word{i}")
         if num is not None:
-            val = Decimal(num.replace(",", ""))
+            val = Decimal(_NOT_NUMERAL.sub("", num))
         else:
             val = Decimal(self._spelled_value(word))
         mult = m.group(f"mult{i}") or m.group(f"multw{i}")
@@ -588,6 +594,8 @@ class _Hit:
         start, end = self.start, self.end
         while end > start and text[end - 1] in " \t*_":
             end -= 1
+        while end < len(text) and text[end] in INVISIBLE:  # the padding of an entity that ends it ("5&times;")
+            end += 1
         return QuantityRecord(value=self.value, value_max=self.value_max, unit=self.info.unit,
                               surface_unit=self.surface, qualifier=self.qual or "exact",
                               quote=text[start:end], span=(start + offset, end + offset))
