@@ -1,4 +1,4 @@
-"""`benchclaims audit`: the load-condition audit of one document (text, Markdown or JSON)."""
+"""`benchclaims audit`: the load-condition audit of one document (text, Markdown, JSON or an HTML page)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,19 +7,43 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.common import check_rules, read_record
+from extractor.cli.common import check_rules, guarded, read_record, read_text
+from extractor.cli.conventions import example, format_help, write_output
+
+FORMATS = ("text", "markdown", "json", "html")
 
 
-@app.command("audit")
+@app.command("audit", epilog=example("benchclaims audit corpus/version-compare-docker.md --format html -o audit.html"))
 def audit_cmd(
     file: str = typer.Argument(..., help="A Markdown, HTML or text file; '-' reads standard input."),
-    fmt: str = typer.Option("text", "--format", "-f", help="text, markdown or json"),
-    rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules, help="Rules folder (default: the installed rules)."),
+    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS)),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write ('-' or none: standard output)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules,
+                                         help="Rules folder (default: the installed rules)."),
 ) -> None:
-    """Audit one document: headline figure, stated conditions, caveats, scenario, absent conditions."""
-    from extractor.audit import render_audit
+    """Audit one document: headline figure, stated conditions, caveats, scenario, absent conditions.
 
-    if fmt not in ("text", "markdown", "json"):
-        raise typer.BadParameter("must be text, markdown or json", param_hint="--format")
-    record = read_record(file, rules=rules)
-    typer.echo(render_audit(record, fmt), nl=False)  # type: ignore[arg-type]
+    `--format html` writes one self-contained page (no network fetch): the post's text with every claim
+    marked; clicking a claim shows its record and highlights the spans its conditions came from.
+    """
+    from extractor.api import detect_format, extract_text
+    from extractor.audit import render_audit, render_audit_html
+    from extractor.ingest import ingest
+
+    if fmt not in FORMATS:
+        raise typer.BadParameter(f"must be one of {', '.join(FORMATS)}", param_hint="--format")
+    name = "-" if file == "-" else Path(file).name
+    if file == "-" and fmt == "html":   # the page shows the text: read standard input once, then extract it
+        text = read_text(file)
+        rules_dir = str(rules) if rules else None
+        record = guarded(file, lambda: extract_text(text, name, rules_dir=rules_dir))
+    else:
+        record = read_record(file, rules=rules)
+        text = read_text(file) if fmt == "html" else ""
+    if fmt == "html":
+        fmt_in = detect_format(name, text)
+        view = ingest(text, name, fmt_in).view if fmt_in == "html" else None
+        out = render_audit_html(record, text, view)
+    else:
+        out = render_audit(record, fmt)  # type: ignore[arg-type]
+    write_output(out, output)

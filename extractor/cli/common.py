@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn, Optional
+from typing import Callable, NoReturn, Optional, TypeVar
 
 import typer
 
 INPUT_FORMATS = ("html", "markdown", "text")
+T = TypeVar("T")
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -47,19 +48,13 @@ def check_rules(value: Optional[Path]) -> Optional[Path]:
     return value
 
 
-def read_record(file: str, *, rules: Optional[Path] = None, fmt: Optional[str] = None,
-                max_bytes: Optional[int] = None, timeout: Optional[float] = None):
-    """The record of FILE ('-': stdin), or exit 2 with a message naming the file and the reason."""
-    from extractor.api import extract_path, extract_stream
+def guarded(file: str, work: Callable[[], T]) -> T:
+    """Run `work` (which reads FILE); a document failure, a missing file or a bad limit exits 2 with a message."""
     from extractor.errors import DocumentFailure
     from extractor.rules_io import RuleError
 
-    rules_dir = str(rules) if rules else None
     try:
-        if file == "-":
-            return extract_stream(sys.stdin.buffer, "-", fmt=fmt, rules_dir=rules_dir, max_bytes=max_bytes,
-                                  timeout=timeout)
-        return extract_path(file, fmt=fmt, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout)
+        return work()
     except DocumentFailure as err:
         fail(str(err))
     except FileNotFoundError:
@@ -68,3 +63,29 @@ def read_record(file: str, *, rules: Optional[Path] = None, fmt: Optional[str] =
         raise   # main() names the rule file
     except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
         fail(str(err))
+
+
+def read_record(file: str, *, rules: Optional[Path] = None, fmt: Optional[str] = None,
+                max_bytes: Optional[int] = None, timeout: Optional[float] = None):
+    """The record of FILE ('-': stdin), or exit 2 with a message naming the file and the reason."""
+    from extractor.api import extract_path, extract_stream
+
+    rules_dir = str(rules) if rules else None
+    if file == "-":
+        return guarded(file, lambda: extract_stream(sys.stdin.buffer, "-", fmt=fmt, rules_dir=rules_dir,
+                                                    max_bytes=max_bytes, timeout=timeout))
+    return guarded(file, lambda: extract_path(file, fmt=fmt, rules_dir=rules_dir, max_bytes=max_bytes,
+                                              timeout=timeout))
+
+
+def read_text(file: str) -> str:
+    """The decoded text of FILE ('-': stdin), read within the size limit and time budget; exit 2 on failure."""
+    from extractor import limits
+    from extractor.ingest.reading import decode, read_file, read_stream
+
+    def read() -> str:
+        limit = limits.max_bytes()
+        with limits.time_budget(limits.timeout(), file):
+            data = read_stream(sys.stdin.buffer, "-", limit) if file == "-" else read_file(file, limit)
+            return decode(data, file)
+    return guarded(file, read)

@@ -8,12 +8,16 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_input_format, check_rules, check_timeout, read_record
+from extractor.cli.conventions import check_format, example, format_help
+
+FORMATS = ("json", "text")
 
 
-@app.command("extract")
+@app.command("extract", epilog=example("benchclaims extract post.md",
+                                       "curl -s URL | benchclaims extract - --input-format html --format text"))
 def extract_cmd(
     file: str = typer.Argument(..., help="A Markdown, HTML or text file; '-' reads standard input."),
-    fmt: str = typer.Option("json", "--format", "-f", help="json or text"),
+    fmt: str = typer.Option("json", "--format", "-f", help=format_help(FORMATS)),
     rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules,
                                          help="Rules folder (default: the installed rules)."),
     doc_format: Optional[str] = typer.Option(None, "--input-format", callback=check_input_format,
@@ -26,13 +30,15 @@ def extract_cmd(
     """Extract every claim of one document with its conditions, as JSON or text."""
     from extractor.render import record_json, record_text
 
-    if fmt not in ("json", "text"):
-        raise typer.BadParameter("--format must be json or text")
+    try:
+        fmt = check_format(fmt, FORMATS)
+    except ValueError as err:
+        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
     record = read_record(file, rules=rules, fmt=doc_format, max_bytes=max_bytes, timeout=timeout)
     typer.echo(record_json(record) if fmt == "json" else record_text(record))
 
 
-@app.command("schema")
+@app.command("schema", epilog=example("benchclaims schema > record.schema.json"))
 def schema_cmd() -> None:
     """Print the JSON Schema of the document record."""
     import json

@@ -50,6 +50,7 @@ class PathProblem(BaseModel):
 
     path: str       # printable: bytes that are not UTF-8 shown as \xNN escapes
     reason: str
+    source: str
 
 
 def shown_path(path: str) -> str:
@@ -57,50 +58,67 @@ def shown_path(path: str) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
-def collect_paths(inputs: Sequence[str | Path], problems: list[PathProblem] | None = None) -> list[str]:
-    """Absolute paths of the documents named by files, folders and globs; sorted, no duplicates.
+def collect_sources(inputs: Sequence[str | Path], problems: list[PathProblem] | None = None) -> dict[str, str]:
+    """Absolute path of each document named by files, folders and globs -> the name of its source.
 
-    Folders and globs keep Markdown, HTML and text files only; a file named explicitly is
-    always taken (if it cannot be read, the batch records why). Folders that cannot be listed
-    and file names that are not valid UTF-8 go to `problems` (when given), never silently away.
+    The source is the folder the document was found through: a folder given on the command line
+    names all the posts under it (`batch blogs/vllm blogs/lmsys`); a file or a glob match is named
+    by the folder it sits in. Folders and globs keep Markdown, HTML and text files only; a file named
+    explicitly is always taken (a FIFO or device too: if it cannot be read, the batch records why).
+    A document reached twice keeps its first source. Folders that cannot be listed and file names
+    that are not valid UTF-8 go to `problems` (when given), never silently away.
     """
-    found: set[str] = set()
+    found: dict[str, str] = {}
     problems = problems if problems is not None else []
 
-    def keep(path: str) -> None:
+    def add(path: str | Path, source: str) -> None:
         full = os.path.abspath(path)
         if full != shown_path(full):
-            problems.append(PathProblem(path=shown_path(full), reason="the file name is not valid UTF-8"))
+            problems.append(PathProblem(path=shown_path(full), reason="the file name is not valid UTF-8",
+                                        source=source))
         else:
-            found.add(full)
+            found.setdefault(full, source)
 
-    def walk_folder(folder: str) -> None:
+    def walk_folder(folder: str, source: str) -> None:
         def unlisted(err: OSError) -> None:
             where = shown_path(os.path.abspath(err.filename or folder))
-            problems.append(PathProblem(path=where, reason=f"folder cannot be read ({err.strerror or err})"))
+            problems.append(PathProblem(path=where, reason=f"folder cannot be read ({err.strerror or err})",
+                                        source=source))
 
-        for root, _dirs, files in os.walk(folder, onerror=unlisted):
-            for name in files:
+        for root, dirs, files in os.walk(folder, onerror=unlisted):
+            dirs.sort()
+            for name in sorted(files):
                 f = os.path.join(root, name)
                 if os.path.splitext(name)[1].lower() in SUFFIXES and os.path.isfile(f):
-                    keep(f)
+                    add(f, source)
 
     for item in inputs:
         s = str(item)
         p = Path(s)
         if p.is_dir():
-            walk_folder(s)
+            walk_folder(s, folder_name(p))
         elif p.exists() or p.is_symlink():   # a file, FIFO, device or dangling link named explicitly
-            keep(s)
+            add(p, folder_name(p.parent))
         elif glob.has_magic(s):
-            for m in glob.glob(s, recursive=True):
-                if os.path.isdir(m):
-                    walk_folder(m)
-                elif os.path.isfile(m) and Path(m).suffix.lower() in SUFFIXES:
-                    keep(m)
+            for m in sorted(glob.glob(s, recursive=True)):
+                mp = Path(m)
+                if mp.is_dir():
+                    walk_folder(m, folder_name(mp))
+                elif mp.is_file() and mp.suffix.lower() in SUFFIXES:
+                    add(mp, folder_name(mp.parent))
         else:
             raise FileNotFoundError(f"{shown_path(s)}: no such file, folder or matching glob")
-    return sorted(found)
+    return found
+
+
+def folder_name(folder: Path) -> str:
+    """The name a folder goes by as a source (its own name, resolved: `.` is the current folder's)."""
+    return folder.resolve().name or str(folder.resolve())
+
+
+def collect_paths(inputs: Sequence[str | Path], problems: list[PathProblem] | None = None) -> list[str]:
+    """Absolute paths of the documents named by files, folders and globs; sorted, no duplicates."""
+    return sorted(collect_sources(inputs, problems))
 
 
 def current_rules_version(rules_dir: str | None) -> str:
@@ -117,8 +135,12 @@ def current_rules_version(rules_dir: str | None) -> str:
 def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
               jsonl: str | Path | None = None, jobs: int = 1, rules_dir: str | Path | None = None,
               max_bytes: int | None = None, timeout: float | None = None, engine: Literal["local", "dask"] = "local",
-              scheduler: str | None = None, progress: bool | None = None) -> BatchSummary:
+              scheduler: str | None = None, progress: bool | None = None,
+              source: str | None = None) -> BatchSummary:
     """Extract every input document that is not current in the store; return the counts.
+
+    Each document is stored with its source: `source` when given, else the folder it was found
+    through (see `collect_sources`).
 
     `max_bytes`/`timeout` default to the extractor's limits ($BENCHCLAIMS_MAX_BYTES,
     $BENCHCLAIMS_TIMEOUT); `progress=None` shows the bar only on a terminal; False hides it.
@@ -127,7 +149,10 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     budget = limits.timeout(timeout)   # checked once here (LimitError), not once per document by the workers
     timeout = 0.0 if budget is None else budget
     problems: list[PathProblem] = []
-    paths = collect_paths(inputs, problems)
+    sources = collect_sources(inputs, problems)
+    if source is not None:
+        sources = dict.fromkeys(sources, source)
+    paths = sorted(sources)
     rules = str(rules_dir) if rules_dir else None
     ext_v, rules_v = api.EXTRACTOR_VERSION, current_rules_version(rules)
     summary = BatchSummary(total=len(paths) + len(problems), failed=len(problems))
@@ -135,7 +160,8 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
         for problem in problems:
             store.put_error(DocumentError(doc=os.path.basename(problem.path), path=problem.path,
                                           error=problem.reason, kind="unreadable"),
-                            path=problem.path, extractor_version=ext_v, rules_version=rules_v)
+                            path=problem.path, extractor_version=ext_v, rules_version=rules_v,
+                            source=source or problem.source)
         stored: dict[str, bool] = {}   # path -> already in the store (changed rather than new)
         todo: list[str] = []
         for p in paths:
@@ -143,6 +169,7 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
             if state is not None and state[3] == "ok" and state[1:3] == (ext_v, rules_v) \
                     and state[0] == file_sha256(p, max_bytes):
                 summary.skipped += 1
+                store.set_source(p, sources[p])
                 continue
             stored[p] = state is not None
             todo.append(p)
@@ -153,7 +180,7 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
             runner = make_runner(engine, jobs, rules, max_bytes, timeout, scheduler)
             for outcomes in runner(chunks(todo)):
                 for o in outcomes:
-                    _store_outcome(store, o, ext_v, rules_v)
+                    _store_outcome(store, o, ext_v, rules_v, sources[o.path])
                     if not o.ok:
                         summary.failed += 1
                     elif stored[o.path]:
@@ -170,13 +197,13 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     return summary
 
 
-def _store_outcome(store: Store, o: Outcome, ext_v: str, rules_v: str) -> None:
+def _store_outcome(store: Store, o: Outcome, ext_v: str, rules_v: str, source: str) -> None:
     if o.ok:
         store.put_record(DocumentRecord.model_validate_json(o.record_json), path=o.path,
-                         record_json=o.record_json)
+                         record_json=o.record_json, source=source)
     else:
         store.put_error(DocumentError.model_validate_json(o.record_json), path=o.path,
-                        extractor_version=ext_v, rules_version=rules_v)
+                        extractor_version=ext_v, rules_version=rules_v, source=source)
 
 
 def write_jsonl(store: Store, out: str | Path, paths: Iterable[str] | None = None) -> int:
