@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from extractor.rules_io import RuleError, compiled, default_rules_dir, load_jsonl, load_yaml
+from extractor.rules_io import RuleError, compiled, default_rules_dir, folder_cache, load_jsonl, load_yaml
 from extractor.quantities.units import has_dimension, parse_unit, registry
 
 SPELLINGS_FILE = "unit_spellings.jsonl"
@@ -177,7 +177,7 @@ def load_spellings(path: Path, rules_dir: Path | None = None) -> tuple[list[Unit
 
 
 _lock = threading.Lock()
-_cache: dict[Path, QuantityRules] = {}
+_cache: dict[Path, QuantityRules] = folder_cache()
 
 
 def load_quantity_rules(rules_dir: Path | None = None) -> QuantityRules:
