@@ -102,6 +102,7 @@ class DocContext:
     row_starts: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)   # table -> row starts, rows
     table_lead_ins: dict[int, list[Located]] = field(default_factory=dict)
     setup_by_parent: dict[int | None, list[int]] | None = None
+    figure_index: tuple[list[int], list[int]] | None = None   # figure positions sorted, and their indexes
     caption_families: dict[int, set[str]] = field(default_factory=dict)
     specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
     external_cue: dict[int, bool] = field(default_factory=dict)
@@ -154,7 +155,11 @@ class DocContext:
         if pos not in self.figure_after:
             sec = self.section_of(pos)
             end = self.d.sections[sec].body_end if sec is not None else len(self.d.text)
-            after = [f.label for f in self.figures if pos <= f.at < end]
+            if self.figure_index is None:   # figures by position, once: each claim bisects, not scans
+                order = sorted(range(len(self.figures)), key=lambda i: self.figures[i].at)
+                self.figure_index = ([self.figures[i].at for i in order], order)
+            ats, order = self.figure_index
+            after = [self.figures[i].label for i in sorted(order[bisect_left(ats, pos):bisect_left(ats, end)])]
             # (a label "Figure N" names a numbered figure; the labels are made by `DocumentReader.figures`)
             self.figure_after[pos] = (after[-1] if len(after) > 1 and "Figure" in after[-1] else after[0]) \
                 if after else None
