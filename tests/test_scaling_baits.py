@@ -16,9 +16,9 @@ from extractor.pipeline import _broken_runs
 def _seconds(text: str, name: str = "bait.md") -> float:
     best = float("inf")
     for _ in range(2):
-        t0 = time.perf_counter()
+        t0 = time.process_time()   # CPU time: a busy neighbour does not count
         extract_text(text, name, timeout=0)
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
     return best
 
 
@@ -33,7 +33,7 @@ BAITS = {
     "headings": (lambda n: "".join(f"## Part {i}\n\nThroughput is {i} tok/s.\n\n" for i in range(n)), 80),
     # a long table: each cell's row used to be found by a scan (and pydantic equality) of every row
     "table": (lambda n: "| run | tok/s | TTFT (ms) |\n|---|---|---|\n"
-              + "".join(f"| r{i} | {1000 + i} | {20 + i % 50} |\n" for i in range(n)), 100),
+              + "".join(f"| r{i} | {1000 + i} | {20 + i % 50} |\n" for i in range(n)), 150),
 }
 
 
