@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from extractor.claims.direction import DirectionReader
 from extractor.claims.rules import ClaimRules
 from extractor.records import Claim, ClaimContext, QuantityRecord
 from extractor.quantities.units import parse_unit
@@ -52,6 +53,10 @@ def unit_class(unit: str) -> str | None:
         return "cost"
     if dims.get("[token]", 0) > 0 and time < 0:
         return "token_rate"
+    if dims.get("[token]", 0) == 1 and len([p for p in dims.values() if p]) == 1:
+        return "token_count"
+    if dims.get("[token]", 0) == -1 and time == 1 and len([p for p in dims.values() if p]) == 2:
+        return "token_time"
     if dims.get("[request]", 0) > 0 and time < 0:
         return "request_rate"
     if dims.get("[token]", 0) > 0 and dims.get("[mass]", 0) < 0:
@@ -93,6 +98,8 @@ class ClaimBuilder:
         self.rules = rules
         self.allowed = {cls: [m for m in metrics if m] for cls, metrics in rules.unit_classes.items()}
         self.default = {cls: (metrics[0] if metrics else "") for cls, metrics in rules.unit_classes.items()}
+        self.directions = DirectionReader(self, rules)
+        self.per_device = re.compile(rules.per_device_after) if rules.per_device_after else None
 
     # -- clauses -------------------------------------------------------------------
     @staticmethod
@@ -181,6 +188,12 @@ class ClaimBuilder:
                 return True
         return False
 
+    @staticmethod
+    def level_share(cues: list[Cue], start: int, end: int) -> bool:
+        """A percentage between a level word and a share word: "to 54% of", "at 68% of"."""
+        return any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues) \
+            and any(c.label == "share_of" and 0 <= c.start - end <= 2 for c in cues)
+
     # -- metric ------------------------------------------------------------------
     @staticmethod
     def may_be_score(q: QuantityRecord) -> bool:
@@ -188,9 +201,14 @@ class ClaimBuilder:
         return q.unit in ("dimensionless", "") and 0 <= q.value <= 100
 
     def bare_class(self, q: QuantityRecord, cues: list[Cue]) -> str | None:
-        """A number without a unit is a score when an accuracy cue sits right by it ("0.97 on GSM8K")."""
+        """A number without a unit is a score when an accuracy cue sits right by it ("0.97 on GSM8K"), and an
+        acceptance length when an acceptance-length cue comes right before it ("AL 2.8", "acceptance length
+        of 3.2")."""
         if not self.may_be_score(q):
             return None
+        length = [c for c in cues if c.label == "length:accept" and c.start <= q.span[0]]
+        if 1 <= q.value <= 16 and nearest(length, q.span[0], q.span[1], "length:", BARE_NEAR):
+            return "accept_length"
         return "score" if nearest(cues, q.span[0], q.span[1], "metric:accuracy", BARE_NEAR) else None
 
     def metric_for(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int,
@@ -204,6 +222,9 @@ class ClaimBuilder:
         if prose and not self._is_result(q, cls, cues, start, end):
             return None
         allowed = self.allowed.get(cls, [])
+        if cls == "token_count":     # "a capacity of 2.5M tokens": only with its own cue, in its clause
+            cue = self._clause_cue([c for c in cues if c.label[7:] in allowed], start, end, "metric:", NEAR // 2)
+            return cue.label[7:] if cue and not self._setting(cues, start, end) else None
         cue = self._metric_cue(cues, start, end, allowed, NEAR * 2) or self._metric_cue(header_cues, 0, 0,
                                                                                        allowed, 10**9)
         if cue:
@@ -216,11 +237,16 @@ class ClaimBuilder:
         """Prose figures that are settings, limits or datasheet values are not claims."""
         if cls == "cost":
             return bool(re.search(r"\b(?:\w*token|request)\b", q.unit))   # a price per token, not per GPU-hour
-        if cls in ("time", "token_rate", "request_rate", "memory", "bandwidth") and self._limited(cues, start, end):
+        if cls in ("time", "token_rate", "request_rate", "memory", "bandwidth", "token_count", "token_time") \
+                and self._limited(cues, start, end):
             return False
+        if cls in ("time", "token_time") and nearest(cues, start, end, "not_claim", 25):
+            return False                  # "~2 hours, 9 video lessons": the length of a course, not a latency
         if cls == "request_rate":
             if self._setting(cues, start, end) and not self._before(cues, start, end, ("rate_claim",)):
                 return False
+            if any(c.label == "baseline_value:before" and 0 <= c.start - end <= 30 for c in cues):
+                return True               # "7.3 req/s, up from 6.7 req/s": the result of a comparison
             return bool(self._measured(cues, start, end, ("measure", "rate_claim"))
                         or self.governing_change(cues, start, end))
         if cls in ("memory", "bandwidth", "compute"):
@@ -250,6 +276,11 @@ class ClaimBuilder:
             return None
         allowed = self.allowed.get(cls, [])
         specific = [m for m in allowed if m not in ("speedup", "relative_change")]
+        if cls == "percent" and self.level_share(cues, start, end):
+            # "reduced to 54% of the BF16 cost": a level relative to a reference, a ratio written in percent;
+            # "97% of BF16 accuracy", "33% of the execution time" keep their own metric
+            cue = self._metric_cue(cues, start, end, specific, 25)
+            return cue.label[7:] if cue and cue.label[7:] in ("accuracy", "other") else "speedup"
         change = self._any_change(cues, start, end, header_cues, NEAR if cls == "percent" else NEAR * 2)
         signed = _SIGNED.search(q.quote) is not None
         change_metric = "relative_change" if cls == "percent" else "speedup"
@@ -263,7 +294,8 @@ class ClaimBuilder:
                 return change_metric if change else None
             if cls == "ratio" and metric == "memory" and not change:
                 return None               # "8x or 16x accelerators for the memory": a count, not a change
-            if metric == "other" and not change and not header_cues and self._setting(cues, start, end):
+            if metric == "other" and not change and not header_cues and self._setting(cues, start, end) \
+                    and not self._before(cues, start, end, ("measure",)):
                 return None               # "at the 80% hit rate": the setting of a run
             return metric
         if change or signed:
@@ -348,8 +380,15 @@ class ClaimBuilder:
         unit = unit or q.unit
         value, value_max = q.value, q.value_max
         tokens = per = None
+        if cls == "accept_length":
+            unit = "token"                # tokens accepted per verification step
+        elif cls == "score" and metric == "accuracy" and unit in ("dimensionless", "") and 10 < value <= 100 \
+                and (value_max is None or value_max <= 100):
+            unit = "percent"              # a score on a 0-100 scale written without its % sign
         if cls in ("token_rate", "request_rate"):
             per = self.per_for(unit, cues, start, end, header_cues)
+            if per == "system" and self.per_device and self.per_device.match(text, end - base):
+                per = "gpu"               # "tokens/s per H200 GPU", "tok/s/MI300X", "/die"
             if per in ("gpu", "user", "node") and not re.search(rf"\b{per}\b", unit):
                 unit = f"{unit} / {per}"
             if cls == "token_rate":
@@ -358,8 +397,12 @@ class ClaimBuilder:
                 and not _SIGNED.search(q.quote):
             if self.direction(cues, start, end, header_cues) < 0:
                 value, value_max = -value, (None if value_max is None else -value_max)
-        baseline = None
+        baseline = direction = None
         if metric in ("speedup", "relative_change"):
             baseline = self.baseline(text, base, cues, start, end, unit_start)
+            signed = _SIGNED.search(q.quote)
+            sign = 0 if not signed else (1 if "+" in signed.group() else -1)
+            direction = self.directions.read(cls, q.value, cues, start, end, header_cues, sign)
         return Claim(metric=metric, value=value, value_max=value_max, unit=unit, qualifier=q.qualifier,
-                     tokens=tokens, per=per, baseline=baseline, quote=q.quote, span=q.span, context=context)
+                     tokens=tokens, per=per, baseline=baseline, direction=direction, quote=q.quote, span=q.span,
+                     context=context)

@@ -3,7 +3,9 @@
 Each match lands in `doc.spans["cues"]` with a label naming its role: `metric:<name>`,
 `change:up`, `change:down`, `change:neutral`, `change_adj:up|down` (only when right before a number),
 `not_claim`, `measure`, `rate_claim`, `limit`, `setting`, `break`, `join`, `tokens:<kind>`, `per:<kind>`,
-`baseline`, `baseline_value:before|after|score`, `count`, `stop`.
+`baseline`, `baseline_value:before|after|score`, `count`, `stop`, `valence:better|worse|neutral`,
+`polarity:lower|higher`, `share_of`, `length:accept`, `level_intro`.
+A phrase written in capitals of at most three letters ("AL") matches only where the text has it in capitals.
 
 A phrase written across a soft line break ("input and\\noutput") still matches, and of two
 overlapping matches with the same role family the longer one is kept ("input and output" is
@@ -44,6 +46,14 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["count"] = rules.count_headers
     labels.update({f"tokens:{k}": v for k, v in rules.tokens.items()})
     labels.update({f"per:{k}": v for k, v in rules.per.items()})
+    labels["valence:better"] = rules.direction_better
+    labels["valence:worse"] = rules.direction_worse
+    labels["valence:neutral"] = rules.direction_neutral
+    labels["polarity:lower"] = rules.lower_is_better
+    labels["polarity:higher"] = rules.higher_is_better
+    labels["share_of"] = rules.share_of
+    labels["length:accept"] = rules.accept_length_cues
+    labels["level_intro"] = rules.level_intro
     labels["baseline"] = rules.baseline_intro
     labels["stop"] = rules.baseline_stop
     return {k: v for k, v in labels.items() if v}
@@ -73,12 +83,16 @@ class CueMarker:
     def __init__(self, nlp: Language, rules: ClaimRules):
         self.nlp = nlp
         self.matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
+        self.capitals: set[tuple[str, str]] = set()   # (label, phrase) of short acronyms: match in capitals only
         for label, phrases in cue_labels(rules).items():
             self.matcher.add(label, list(nlp.tokenizer.pipe(phrases)))
+            self.capitals.update((label, p) for p in phrases if p.isalpha() and p.isupper() and len(p) <= 3)
 
     def __call__(self, doc: Doc) -> Doc:
         matched: dict[tuple[str, int, int], Span] = {}   # (label, start, end) -> the matcher's span
         for span in self.matcher(doc, as_spans=True):
+            if (span.label_, span.text.upper()) in self.capitals and span.text != span.text.upper():
+                continue     # "al" in "et al." is not the acronym AL
             matched[(span.label_, span.start_char, span.end_char)] = span
         found = list(matched)
         text = doc.text

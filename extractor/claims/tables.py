@@ -113,7 +113,8 @@ class TableReader:
         group: Header | None = None
         for r, row in enumerate(table.rows):
             filled = [c for c in row if c.end > c.start]
-            if len(filled) == 1 and len(row) > 1 and not any(ch.isdigit() for ch in _text(d, filled[0])):
+            # a group label row ("| **H100** |" or "| Speedup | | |"): one filled cell in a table of several columns
+            if len(filled) == 1 and (len(row) > 1 or len(cols) > 1) and not any(ch.isdigit() for ch in _text(d, filled[0])):
                 group = self.header(_text(d, filled[0]))      # a group label row ("H100", "Speedup")
                 continue
             row_head = _text(d, row[0]) if row else ""
