@@ -18,7 +18,8 @@ from rapidfuzz import fuzz
 from extractor.records import CONDITIONS, Claim, DocumentRecord
 
 CLAIM_FIELDS: tuple[str, ...] = (
-    "metric", "value", "value_max", "unit", "qualifier", "tokens", "per", "baseline", "headline", "quote",
+    "metric", "value", "value_max", "unit", "qualifier", "tokens", "per", "baseline", "direction", "headline",
+    "quote",
 )
 CONDITION_FIELDS: tuple[str, ...] = ("status", "value", "where")
 DOC_FIELDS: tuple[str, ...] = ("title", "date", "authorship", "caveats", "provenance")
