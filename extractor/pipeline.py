@@ -30,6 +30,8 @@ from extractor.quantities.finder import trie
 from extractor.records import Claim, ClaimContext, DocumentRecord, QuantityRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
 from extractor.ingest.segment import Unit, units
+from extractor.claims.script_output import ScriptOutputReader
+from extractor.claims.compared import compared_unit
 from extractor.claims.tables import TableReader
 
 NAME_KINDS = {"model", "hardware", "engine"}
@@ -58,6 +60,7 @@ class Extractor:
         self.number_words = re.compile(rf"\b{trie(set(words))}\b", re.I) if words else None
         self.headlines = HeadlineMarker(self.claim_rules)
         self.tables = TableReader(self)
+        self.script_output = ScriptOutputReader(self.tables, self.claim_rules.script_output_langs)
         self.conditions = ConditionResolver(rules_dir)
         self.caveats = CaveatReader.from_rules(rules_dir)
         self.vocab_reset_posts = VOCAB_RESET_POSTS
@@ -121,7 +124,7 @@ class Extractor:
         # a number inside a name ("Llama 3.1", "8xH100") is part of the name, not a claim
         names = sorted(m.span for m in mentions if m.kind in NAME_KINDS)
         self._enter_vocab_zone()
-        read = self.sentence_claims(d) + self.tables.claims(d)
+        read = self.sentence_claims(d) + self.tables.claims(d) + self.script_output.claims(d)
         placed = [p for p in read if not _inside(names, p[0].span)]
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
@@ -168,6 +171,9 @@ class Extractor:
             context = ClaimContext(section=d.section_path(u.section), block=u.kind)
             for q in qs:
                 cls = unit_class(q.unit) or self.builder.bare_class(q, cues)
+                if cls is None and (same := compared_unit(q, qs, cues)):
+                    cls = same[0]
+                    q = q.model_copy(update={"unit": same[1]})     # "2,038 tok/s versus 1,742"
                 if cls is None:
                     continue
                 metric = self.builder.metric_for(q, cls, cues, q.span[0], q.span[1])

@@ -163,3 +163,57 @@ def test_idioms_and_course_durations_are_not_claims(text):
 
 def test_a_request_that_took_hours_is_still_a_latency():
     assert one("Under full load the batch job took 2 hours to complete.", 2).metric == "latency"
+
+
+# -- script output in code blocks (class 7) -------------------------------------------------------------------
+SCRIPT_POST = """# Run
+
+When the harness finishes it prints its summary:
+
+```text
+Scenario : Offline
+Queries per second: 61.25
+Tokens per second: 17804.2
+Avg latency: 2.75 seconds
+Batch size: 64
+Mean TPOT (ms): 21.5
+Successful requests: 500
+```
+
+```yaml
+timeout: 30 s
+Request rate: 8
+```
+"""
+
+
+def test_labelled_result_lines_of_script_output_are_claims():
+    got = {(c.metric, c.value, c.unit) for c in claims(SCRIPT_POST)}
+    assert ("request_throughput", 61.25, "request / second") in got
+    assert ("throughput", 17804.2, "token / second") in got
+    assert ("latency", 2.75, "second") in got
+    assert ("tpot", 21.5, "millisecond") in got
+    c = one(SCRIPT_POST, 21.5)
+    assert c.context.block == "code" and c.quote == "21.5"
+
+
+def test_settings_counts_and_configuration_blocks_are_not():
+    values = {c.value for c in claims(SCRIPT_POST)}
+    assert not values & {64, 500, 30, 8}
+
+
+# -- a bare number compared with a measured one (class 7) -------------------------------------------------------
+def test_bare_number_after_a_comparison_takes_the_measured_unit():
+    c = one("Our node produced 7,400 output tokens per second against 5,150 on the older one.", 5150)
+    assert c.metric == "throughput" and c.unit == "token / second"
+    c = one("We measured 18,800 tokens per second, which matches the published result (18,650).", 18650)
+    assert c.unit == "token / second"
+
+
+@pytest.mark.parametrize("text,value", [
+    ("It reached 1,900 tok/s compared to 2024 releases.", 2024),              # a year
+    ("It reached 1,900 tok/s at batch 64 versus 16 for the baseline.", 16),   # of another size
+    ("TTFT was 120 ms at batch 8 and 96 at batch 4.", 96),                    # no comparison word
+])
+def test_bare_numbers_that_are_not_the_compared_figure(text, value):
+    assert not [c for c in find(text, value) if c.metric in ("throughput", "ttft")]

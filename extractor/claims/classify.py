@@ -122,6 +122,8 @@ class ClaimBuilder:
         break, join or stop word between."""
         best = None
         for c in cues:
+            if c.label == "change:neutral_before":
+                continue              # "within" governs only the number after it
             if c.label.startswith(prefixes) and c.start >= end and c.start - end <= limit \
                     and not self._between(cues, end, c.start, ("break", "join", "stop"), False):
                 if best is None or c.start < best.start or (c.start == best.start and c.end > best.end):
@@ -192,7 +194,9 @@ class ClaimBuilder:
     def level_share(cues: list[Cue], start: int, end: int) -> bool:
         """A percentage between a level word and a share word: "to 54% of", "at 68% of"."""
         return any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues) \
-            and any(c.label == "share_of" and 0 <= c.start - end <= 2 for c in cues)
+            and any(c.label == "share_of" and 0 <= c.start - end <= 2 for c in cues) \
+            and not any(c.label in ("change:neutral", "change:neutral_before") and inside(c, start, end)
+                        for c in cues)   # "is within 2% of": a difference
 
     # -- metric ------------------------------------------------------------------
     @staticmethod
@@ -207,7 +211,7 @@ class ClaimBuilder:
         if not self.may_be_score(q):
             return None
         length = [c for c in cues if c.label == "length:accept" and c.start <= q.span[0]]
-        if 1 <= q.value <= 16 and nearest(length, q.span[0], q.span[1], "length:", BARE_NEAR):
+        if 1 < q.value <= 16 and nearest(length, q.span[0], q.span[1], "length:", BARE_NEAR):
             return "accept_length"
         return "score" if nearest(cues, q.span[0], q.span[1], "metric:accuracy", BARE_NEAR) else None
 
@@ -223,6 +227,8 @@ class ClaimBuilder:
             return None
         allowed = self.allowed.get(cls, [])
         if cls == "token_count":     # "a capacity of 2.5M tokens": only with its own cue, in its clause
+            if q.value <= 1:
+                return None               # "drafts 1 token at a time": a setting
             cue = self._clause_cue([c for c in cues if c.label[7:] in allowed], start, end, "metric:", NEAR // 2)
             return cue.label[7:] if cue and not self._setting(cues, start, end) else None
         cue = self._metric_cue(cues, start, end, allowed, NEAR * 2) or self._metric_cue(header_cues, 0, 0,

@@ -1,9 +1,9 @@
 """spaCy component `benchclaims_cues`: marks the claim cue phrases of `rules/claims.yaml`.
 
 Each match lands in `doc.spans["cues"]` with a label naming its role: `metric:<name>`,
-`change:up`, `change:down`, `change:neutral`, `change_adj:up|down` (only when right before a number),
+`change:up`, `change:down`, `change:neutral`, `change:neutral_before`, `change_adj:up|down` (only when right before a number),
 `not_claim`, `measure`, `rate_claim`, `limit`, `setting`, `break`, `join`, `tokens:<kind>`, `per:<kind>`,
-`baseline`, `baseline_value:before|after|score`, `count`, `stop`, `valence:better|worse|neutral`,
+`baseline`, `baseline_value:before|after|score`, `count`, `stop`, `valence:better|worse|neutral|neutral_before`,
 `polarity:lower|higher`, `share_of`, `length:accept`, `level_intro`.
 A phrase written in capitals of at most three letters ("AL") matches only where the text has it in capitals.
 
@@ -31,6 +31,7 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["change:up"] = rules.change_up
     labels["change:down"] = rules.change_down
     labels["change:neutral"] = rules.change_neutral
+    labels["change:neutral_before"] = rules.direction_neutral_before   # "within 2% of"; never after a number
     labels["change_adj:up"] = rules.change_up_adjacent
     labels["change_adj:down"] = rules.change_down_adjacent
     labels["not_claim"] = rules.not_claim
@@ -49,6 +50,7 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["valence:better"] = rules.direction_better
     labels["valence:worse"] = rules.direction_worse
     labels["valence:neutral"] = rules.direction_neutral
+    labels["valence:neutral_before"] = rules.direction_neutral_before
     labels["polarity:lower"] = rules.lower_is_better
     labels["polarity:higher"] = rules.higher_is_better
     labels["share_of"] = rules.share_of

@@ -83,14 +83,15 @@ class DirectionReader:
              header_cues: Sequence["Cue"] = (), sign: int = 0) -> Direction:
         """The direction of a comparison figure of unit class `cls` (`ratio` or `percent`); `sign` is +1 or
         -1 when the number is written with a sign ("+12%", "-8%"), which then acts as a change word."""
+        cues = [c for c in cues if not (c.label == "valence:neutral_before" and c.start >= end)]
         valence = self._governing(cues, start, end, "valence:", VALENCE_NEAR) or next(
             (c for c in header_cues if c.label.startswith("valence:")), None)
         if valence is not None:
-            return valence.label.split(":", 1)[1]   # type: ignore[return-value]
+            return "neutral" if valence.label == "valence:neutral_before" else valence.label.split(":", 1)[1]
         change = self.builder._any_change(cues, start, end, header_cues)
         pol = self.polarity(cues, start, end, header_cues, change)
         if change is not None or sign:
-            if change is not None and change.label == "change:neutral":
+            if change is not None and change.label in ("change:neutral", "change:neutral_before"):
                 return "neutral"
             up = sign > 0 if sign else change.label == "change:up"
             return "worse" if pol and up != (pol > 0) else "better"

@@ -52,12 +52,14 @@ class ClaimRules(BaseModel):
     direction_better: list[str] = Field(default_factory=list)
     direction_worse: list[str] = Field(default_factory=list)
     direction_neutral: list[str] = Field(default_factory=list)
+    direction_neutral_before: list[str] = Field(default_factory=list)
     lower_is_better_metrics: list[str] = Field(default_factory=list)
     lower_is_better: list[str] = Field(default_factory=list)
     higher_is_better: list[str] = Field(default_factory=list)
     share_of: list[str] = Field(default_factory=list)
     accept_length_cues: list[str] = Field(default_factory=list)
     level_intro: list[str] = Field(default_factory=list)
+    script_output_langs: list[str] = Field(default_factory=list)
     per_device_after: str = ""
 
     @field_validator("per_device_after")
@@ -83,7 +85,7 @@ class ClaimRules(BaseModel):
                      "baseline_value_before", "baseline_value_after",
                      "baseline_score_before", "count_headers", "baseline_intro",
                      "baseline_stop", "headline_sections", "headline_fields", "abbreviations",
-                     "direction_better", "direction_worse", "direction_neutral", "lower_is_better",
+                     "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
                      "higher_is_better", "share_of", "accept_length_cues", "level_intro",
                      mode="before")
     @classmethod

@@ -81,6 +81,9 @@ class TableReader:
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9):
             return Header(text, "x", "ratio", cues)
         candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
+        words = _PAREN.sub(" ", text).split()
+        # a unit after leading words that are no unit ("Completed samples per second", "Avg tokens/s")
+        candidates += [" ".join(words[i:]) for i in range(1, min(len(words), 4))]
         pieces = [f"1 {c.strip()}" for c in candidates if c and c.strip()]
         for qs, _ in self.x.analyse(pieces, [0] * len(pieces)):   # lazily: the first piece with a unit wins
             unit_q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
