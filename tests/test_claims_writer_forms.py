@@ -217,3 +217,30 @@ def test_bare_number_after_a_comparison_takes_the_measured_unit():
 ])
 def test_bare_numbers_that_are_not_the_compared_figure(text, value):
     assert not [c for c in find(text, value) if c.metric in ("throughput", "ttft")]
+
+
+# -- the headline flag (class 8) ---------------------------------------------------------------------------------
+HEADLINE_POST = """---
+title: "Serving a 70B model at 9,600 tok/s on one node"
+---
+
+We show how the node reaches 9,600 tok/s.
+
+## Results
+
+At 64 concurrent requests the node sustained 9,600 output tokens per second, and 5,100 at 16.
+"""
+
+
+def test_headline_flag_only_where_the_post_leads_with_the_figure():
+    found = claims(HEADLINE_POST)
+    lead = [c for c in found if c.headline]
+    body = [c for c in found if c.context.section == ["Results"]]
+    assert lead and all(c.value == 9600 for c in lead)
+    assert body and not any(c.headline for c in body)     # the restatement in the results is no headline
+
+
+def test_tokens_counted_of_a_headline_read_from_its_restatement():
+    record = extract_text(HEADLINE_POST, doc="t.md")
+    notes = [n for n in record.provenance + record.caveats if n.kind == "tokens-counted"]
+    assert notes and "output" in notes[0].message

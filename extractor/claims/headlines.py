@@ -1,5 +1,5 @@
-"""Headline claims: those the post leads with (title, summary, TL;DR, introduction),
-and the same figures where the body states them again."""
+"""Headline claims: those the post leads with (title, summary, TL;DR, introduction). A body figure with the
+same value is a restatement, not a headline of its own (`same_figure` tells them, for the conditions step)."""
 from __future__ import annotations
 
 import math
@@ -35,7 +35,7 @@ def front_matter_units(d: Document, rules: ClaimRules) -> list[Unit]:
 
 
 class HeadlineMarker:
-    """Marks claims in the headline zone, and body claims restating a headline figure."""
+    """Marks the claims in the headline zone."""
 
     def __init__(self, rules: ClaimRules):
         self.rules = rules
@@ -72,9 +72,6 @@ class HeadlineMarker:
         leads = [c for c in claims if any(a <= c.span[0] < b for a, b in zones)]
         for c in leads:
             c.headline = True
-        for c in claims:
-            if not c.headline and any(same_figure(c, h) for h in leads):
-                c.headline = True
 
 
 def same_figure(a: Claim, b: Claim) -> bool:
