@@ -244,3 +244,26 @@ def test_tokens_counted_of_a_headline_read_from_its_restatement():
     record = extract_text(HEADLINE_POST, doc="t.md")
     notes = [n for n in record.provenance + record.caveats if n.kind == "tokens-counted"]
     assert notes and "output" in notes[0].message
+
+
+# -- "<change word> ... by N" and the sign of a change in a lower-is-better quantity (class 6) ------------------
+@pytest.mark.parametrize("text,value,signed,direction", [
+    ("The async output path improves the time per output token of the 70B model on 4xH100 by 6.2%.", 6.2, -1,
+     "better"),
+    ("The new drafter outperforms the old one by 24% on HumanEval.", 24, 1, "better"),
+    ("The allocator cuts peak memory usage by up to 41% on long prompts.", 41, -1, "better"),
+    ("The larger page size raises TTFT on long prompts by 12%.", 12, 1, "worse"),
+    ("We see 9% better TTFT with chunked prefill.", 9, -1, "better"),
+])
+def test_amount_of_a_change_stated_earlier_in_the_clause(text, value, signed, direction):
+    c = one(text, value)
+    assert c.metric == "relative_change" and (c.value > 0) == (signed > 0) and c.direction == direction
+
+
+def test_by_without_a_change_word_is_no_change():
+    assert not [c for c in claims("The batch is split by 50% across the two nodes.") if c.metric == "relative_change"]
+
+
+def test_change_word_after_the_metric_it_changes():
+    c = one("The new indexer gives a 14% P99 time to first token reduction on long prompts.", 14)
+    assert c.metric == "relative_change" and c.value < 0 and c.direction == "better"

@@ -70,6 +70,11 @@ def unit_class(unit: str) -> str | None:
     return None
 
 
+def change_metric_of(cls: str) -> str:
+    """The metric of a change in a quantity of unit class `cls`: a percent change or a ratio."""
+    return "relative_change" if cls == "percent" else "speedup"
+
+
 def gap(cue: Cue, start: int, end: int) -> int:
     """Characters between a cue and a span (0 when they touch or overlap)."""
     return max(0, cue.start - end, start - cue.end)
@@ -147,13 +152,25 @@ class ClaimBuilder:
         cue = self._after(own, start, end, ("change:",))
         if cue:
             return cue
+        cue = self._after(own, start, end, ("change:",), NEAR)
+        if cue and self._only_metric_words(own, end, cue.start):
+            return cue                    # "17% per-token latency improvement": the metric named in between
         adj = [c for c in own if c.label.startswith("change_adj:") and c.end <= start and start - c.end <= 2]
         if adj:
             return Cue(adj[-1].label.replace("change_adj:", "change:"), adj[-1].start, adj[-1].end)
         return self._before(own, start, end, ("change:",))
 
+    @staticmethod
+    def _only_metric_words(cues: list[Cue], a: int, b: int) -> bool:
+        """Every character of [a, b) that is not a blank or a hyphen lies in a metric or tokens cue."""
+        covered = set()
+        for c in cues:
+            if c.label.startswith(("metric:", "tokens:")) and a <= c.start and c.end <= b:
+                covered.update(range(c.start, c.end))
+        return b - a - len(covered) <= 3
+
     def _any_change(self, cues, start, end, header_cues=(), limit: int = NEAR) -> Cue | None:
-        return (self.governing_change(cues, start, end) or nearest(cues, start, end, "change:", limit)
+        return (self.governing_change(cues, start, end) or self.amount_of_change(cues, start, end) or nearest(cues, start, end, "change:", limit)
                 or nearest(list(header_cues), 0, 0, "change:", 10**9))
 
     def _limited(self, cues, start, end) -> bool:
@@ -189,6 +206,13 @@ class ClaimBuilder:
             if c.label == "baseline_value:after" and c.start >= end and c.start - end <= 3:
                 return True
         return False
+
+    def amount_of_change(self, cues: list[Cue], start: int, end: int) -> Cue | None:
+        """The change word of "<change word> ... by N": the number right after "by", the change word anywhere
+        before it in its clause."""
+        if not any(c.label == "by" and 0 <= start - c.end <= 2 for c in cues):
+            return None
+        return self._before([c for c in cues if not inside(c, start, end)], start, end, ("change:",), 10**6)
 
     @staticmethod
     def level_share(cues: list[Cue], start: int, end: int) -> bool:
@@ -282,6 +306,8 @@ class ClaimBuilder:
             return None
         allowed = self.allowed.get(cls, [])
         specific = [m for m in allowed if m not in ("speedup", "relative_change")]
+        if not header_cues and self.amount_of_change(cues, start, end):
+            return change_metric_of(cls)  # "improves TPOT on four GPUs by 8.7%", "outperforms X by 30% on Y"
         if cls == "percent" and self.level_share(cues, start, end):
             # "reduced to 54% of the BF16 cost": a level relative to a reference, a ratio written in percent;
             # "97% of BF16 accuracy", "33% of the execution time" keep their own metric
@@ -409,6 +435,13 @@ class ClaimBuilder:
             signed = _SIGNED.search(q.quote)
             sign = 0 if not signed else (1 if "+" in signed.group() else -1)
             direction = self.directions.read(cls, q.value, cues, start, end, header_cues, sign)
+            if metric == "relative_change" and not signed and direction in ("better", "worse") \
+                    and self.directions.polarity(cues, start, end, header_cues,
+                                                 self._any_change(cues, start, end, header_cues)) < 0:
+                # a change in a lower-is-better quantity: an improvement is a decrease ("improves TTFT by 9%")
+                down = direction == "better"
+                if (value > 0) == down:
+                    value, value_max = -value, (None if value_max is None else -value_max)
         return Claim(metric=metric, value=value, value_max=value_max, unit=unit, qualifier=q.qualifier,
                      tokens=tokens, per=per, baseline=baseline, direction=direction, quote=q.quote, span=q.span,
                      context=context)

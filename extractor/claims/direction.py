@@ -84,7 +84,8 @@ class DirectionReader:
         """The direction of a comparison figure of unit class `cls` (`ratio` or `percent`); `sign` is +1 or
         -1 when the number is written with a sign ("+12%", "-8%"), which then acts as a change word."""
         cues = [c for c in cues if not (c.label == "valence:neutral_before" and c.start >= end)]
-        valence = self._governing(cues, start, end, "valence:", VALENCE_NEAR) or next(
+        far = 10**6 if any(c.label == "by" and 0 <= start - c.end <= 2 for c in cues) else VALENCE_NEAR
+        valence = self._governing(cues, start, end, "valence:", far) or next(
             (c for c in header_cues if c.label.startswith("valence:")), None)
         if valence is not None:
             return "neutral" if valence.label == "valence:neutral_before" else valence.label.split(":", 1)[1]

@@ -60,6 +60,7 @@ class ClaimRules(BaseModel):
     accept_length_cues: list[str] = Field(default_factory=list)
     level_intro: list[str] = Field(default_factory=list)
     script_output_langs: list[str] = Field(default_factory=list)
+    change_amount_intro: list[str] = Field(default_factory=list)
     per_device_after: str = ""
 
     @field_validator("per_device_after")
@@ -86,7 +87,7 @@ class ClaimRules(BaseModel):
                      "baseline_score_before", "count_headers", "baseline_intro",
                      "baseline_stop", "headline_sections", "headline_fields", "abbreviations",
                      "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
-                     "higher_is_better", "share_of", "accept_length_cues", "level_intro",
+                     "higher_is_better", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
                      mode="before")
     @classmethod
     def _cue_list(cls, v):
