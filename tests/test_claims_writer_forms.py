@@ -267,3 +267,38 @@ def test_by_without_a_change_word_is_no_change():
 def test_change_word_after_the_metric_it_changes():
     c = one("The new indexer gives a 14% P99 time to first token reduction on long prompts.", 14)
     assert c.metric == "relative_change" and c.value < 0 and c.direction == "better"
+
+
+# -- tables whose unit is only in the caption or lead-in; systems as rows or columns (class 7) -------------------
+TABLE_POST = """# Results
+
+Table 1: Output throughput (tokens/s) at batch 64.
+
+| Model | Engine A | Engine B |
+|---|---|---|
+| Small-8B | 4,210 | 3,120 |
+
+Mean TTFT in milliseconds for each system:
+
+| System | 1K prompt | 8K prompt |
+|---|---|---|
+| Engine A | 95 | 610 |
+
+We list the runs in the cluster:
+
+| Run | Nodes | Prompts |
+|---|---|---|
+| first | 2 | 500 |
+"""
+
+
+def test_caption_or_lead_in_unit_applies_to_bare_cells():
+    got = {(c.metric, c.value, c.unit) for c in claims(TABLE_POST)}
+    assert ("throughput", 4210, "token / second") in got and ("throughput", 3120, "token / second") in got
+    assert ("ttft", 610, "millisecond") in got
+    assert not {500, 2} & {c.value for c in claims(TABLE_POST)}   # a lead-in without a metric and unit
+
+
+def test_datasheet_power_is_not_a_claim_but_measured_power_is():
+    assert not claims("The MI355X ships with 288GB of HBM3E and draws 1400W.")
+    assert one("Under load the node consumed 5.2 kW on average.", 5.2).unit == "kilowatt"

@@ -279,6 +279,8 @@ class ClaimBuilder:
                 return True               # "7.3 req/s, up from 6.7 req/s": the result of a comparison
             return bool(self._measured(cues, start, end, ("measure", "rate_claim"))
                         or self.governing_change(cues, start, end))
+        if cls == "energy" and not re.search(r"\btoken\b", q.unit) and not self._measured(cues, start, end):
+            return False                  # "draws 1400W": a datasheet power figure, not a measured efficiency
         if cls in ("memory", "bandwidth", "compute"):
             return bool(self._measured(cues, start, end) or self.governing_change(cues, start, end)
                         or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:",

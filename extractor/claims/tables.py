@@ -27,6 +27,9 @@ class TextAnalyser(Protocol):
         """Whether text[start:end] can hold a number at all (a cheap pre-check)."""
 
 _PAREN = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
+# a unit named by a caption or lead-in: "(tokens/s)", "in milliseconds", "in tok/s per GPU"
+_LEAD_UNIT = re.compile(r"\(([^()\d]{1,24})\)|\bin ([A-Za-z/]+(?: (?:per|/) [A-Za-z]+)?)\b")
+_LEAD_CLASSES = ("token_rate", "request_rate", "time")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +97,24 @@ class TableReader:
         return Header(text, cues=cues)
 
     def lead_header(self, text: str) -> Header:
-        """What a table's caption or lead-in paragraph says about bare cells: only an accuracy metric
-        ("accuracy on GSM8K") makes them scores."""
+        """What a table's caption or lead-in paragraph says about bare cells: an accuracy metric ("accuracy
+        on GSM8K") makes them scores; a metric with its unit in parentheses or after "in" ("Output
+        throughput (tokens/s)", "Mean TTFT in milliseconds") gives them that unit."""
         if not text:
             return Header("")
         (_, cues), = list(self.x.analyse([text], [0]))
         accuracy = [c for c in cues if c.label == "metric:accuracy"]
-        return Header(text, "dimensionless", "score", accuracy) if accuracy else Header(text, cues=accuracy)
+        if accuracy:
+            return Header(text, "dimensionless", "score", accuracy)
+        metrics = [c for c in cues if c.label.startswith("metric:")]
+        units = [m.group(1) or m.group(2) for m in _LEAD_UNIT.finditer(text)]
+        pieces = [f"1 {u.strip()}" for u in units if u and u.strip()]
+        for (qs, _), metric in zip(self.x.analyse(pieces, [0] * len(pieces)), units):
+            q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
+            cls = unit_class(q.unit) if q else None
+            if cls in _LEAD_CLASSES and metrics:
+                return Header(text, q.unit, cls, metrics)
+        return Header(text)
 
     def claims(self, d: Document) -> list[tuple[Claim, Unit]]:
         out: list[tuple[Claim, Unit]] = []
