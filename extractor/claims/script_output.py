@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from extractor.claims.classify import unit_class
 from extractor.ingest import Document
-from extractor.ingest.segment import Unit
+from extractor.ingest.segment import Passage
 from extractor.records import Claim, ClaimContext
 
 if TYPE_CHECKING:
@@ -38,8 +38,8 @@ class ScriptOutputReader:
         return [i for i, b in enumerate(d.blocks)
                 if b.kind == "code" and ((b.lang or "").split() or [""])[0].lower() in self.langs]
 
-    def claims(self, d: Document) -> list[tuple[Claim, Unit]]:
-        out: list[tuple[Claim, Unit]] = []
+    def claims(self, d: Document) -> list[tuple[Claim, Passage]]:
+        out: list[tuple[Claim, Passage]] = []
         x = self.tables.x
         for i in self.output_blocks(d):
             block = d.blocks[i]
@@ -68,5 +68,5 @@ class ScriptOutputReader:
                                        row_header=header.text)
                 claim = x.builder.claim(q, metric, cls, list(cues), d.text, 0, 0, context, header.cues, unit)
                 claim.quote = d.text[claim.span[0]:claim.span[1]]
-                out.append((claim, Unit(m.start(), m.end(), "code", i, block.section)))
+                out.append((claim, Passage(m.start(), m.end(), "code", i, block.section)))
         return out
