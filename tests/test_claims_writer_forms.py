@@ -302,3 +302,9 @@ def test_caption_or_lead_in_unit_applies_to_bare_cells():
 def test_datasheet_power_is_not_a_claim_but_measured_power_is():
     assert not claims("The MI355X ships with 288GB of HBM3E and draws 1400W.")
     assert one("Under load the node consumed 5.2 kW on average.", 5.2).unit == "kilowatt"
+
+
+def test_the_two_levels_of_a_from_to_change_in_time():
+    text = "Prefill went from ~4710 ms to ~540 ms after the fix."
+    assert {(c.metric, c.value) for c in claims(text)} == {("latency", 4710), ("latency", 540)}
+    assert not claims("Timeouts were raised from 2 s to 5 s for the long runs.")

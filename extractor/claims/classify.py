@@ -261,7 +261,21 @@ class ClaimBuilder:
             return cue.label.split(":", 1)[1]
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
+        if cls == "time" and prose and self._from_to(cues, start, end):
+            return allowed[-1]     # "prefill went from ~5.9 s to ~0.6 s": the two levels of a change
         return self.default.get(cls) or None
+
+    @staticmethod
+    def _from_to(cues: list[Cue], start: int, end: int) -> bool:
+        """The number is one end of "from A to B": "from" right before it and "to" right after, or "to"
+        right before it with "from" earlier in its clause."""
+        def right_before(label: str, limit: int = 2) -> list[Cue]:
+            return [c for c in cues if c.label == label and 0 <= start - c.end <= limit]
+        after_to = any(c.label == "level_intro" and 0 <= c.start - end <= 2 for c in cues)
+        if right_before("baseline") and after_to:
+            return True
+        return bool(right_before("level_intro")) and any(
+            c.label == "baseline" and c.end <= start and start - c.end <= 40 for c in cues)
 
     def _is_result(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int) -> bool:
         """Prose figures that are settings, limits or datasheet values are not claims."""
