@@ -31,6 +31,8 @@ from extractor.records import Claim, ClaimContext, DocumentRecord, Note, Quantit
 from extractor.rules_io import RuleError, default_rules_dir, rules_fingerprint
 from extractor.spans import inside_near
 from extractor.ingest.segment import Passage, units
+from extractor.claims.script_output import ScriptOutputReader
+from extractor.claims.compared import compared_unit
 from extractor.claims.tables import TableReader
 
 NAME_KINDS = {"model", "hardware", "engine"}
@@ -65,6 +67,7 @@ class Extractor:
         self.number_words = re.compile(rf"\b{trie(set(words))}\b", re.I) if words else None
         self.headlines = HeadlineMarker(self.claim_rules)
         self.tables = TableReader(self)
+        self.script_output = ScriptOutputReader(self.tables, self.claim_rules.script_output_langs)
         self.conditions = ConditionResolver(rules_dir)
         self.caveats = CaveatReader.from_rules(rules_dir)
         self.vocab_reset_posts = VOCAB_RESET_POSTS
@@ -138,7 +141,7 @@ class Extractor:
         # a number inside a name ("Llama 3.1", "8xH100") is part of the name, not a claim
         names = sorted(m.span for m in mentions if m.kind in NAME_KINDS)
         self._enter_vocab_zone()
-        read = self.sentence_claims(d) + self.tables.claims(d)
+        read = self.sentence_claims(d) + self.tables.claims(d) + self.script_output.claims(d)
         placed = [p for p in read if not inside_near(names, *p[0].span)]
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
@@ -186,6 +189,9 @@ class Extractor:
             context = ClaimContext(section=d.section_path(u.section), block=u.kind)
             for q in qs:
                 cls = unit_class(q.unit) or self.builder.bare_class(q, cues)
+                if cls is None and (same := compared_unit(q, qs, cues)):
+                    cls = same[0]
+                    q = q.model_copy(update={"unit": same[1]})     # "2,038 tok/s versus 1,742"
                 if cls is None:
                     continue
                 metric = self.builder.metric_for(q, cls, cues, q.span[0], q.span[1])
@@ -202,7 +208,7 @@ def _first_words(nlp, labels: dict[str, list[str]]) -> dict[str, set[str]]:
     its first token is in the text; a first token that is blank or not ASCII is always "there")."""
     words: dict[str, set[str]] = {}
     for label, phrases in labels.items():
-        if family(label) != "metric":
+        if family(label) not in ("metric", "length"):
             continue
         for sdoc in nlp.tokenizer.pipe(phrases):
             if len(sdoc):

@@ -1,5 +1,5 @@
-"""Headline claims: those the post leads with (title, summary, TL;DR, introduction),
-and the same figures where the body states them again."""
+"""Headline claims: those the post leads with (title, summary, TL;DR, introduction). A body figure with the
+same value is a restatement, not a headline of its own (`same_figure` tells them, for the conditions step)."""
 from __future__ import annotations
 
 import math
@@ -36,7 +36,7 @@ def front_matter_units(d: Document, rules: ClaimRules) -> list[Passage]:
 
 
 class HeadlineMarker:
-    """Marks claims in the headline zone, and body claims restating a headline figure."""
+    """Marks the claims in the headline zone."""
 
     def __init__(self, rules: ClaimRules):
         self.rules = rules
@@ -73,10 +73,6 @@ class HeadlineMarker:
         leads = [c for c in claims if _inside(starts, ends, c.span[0])]
         for c in leads:
             c.headline = True
-        figures = FigureIndex(leads)
-        for c in claims:
-            if not c.headline and figures.has_same(c):
-                c.headline = True
 
 
 def _merged(zones: list[tuple[int, int]]) -> tuple[list[int], list[int]]:

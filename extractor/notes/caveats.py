@@ -14,6 +14,7 @@ import bisect
 import re
 from pathlib import Path
 
+from extractor.claims.headlines import same_figure
 from extractor.notes.authorship import AuthorshipReader
 from extractor.notes.rules import AuthorshipRules, CaveatRules, CueFinder, union
 from extractor.ingest.model import Document
@@ -69,7 +70,9 @@ class CaveatReader:
         caveats += sweep
         caveats += self._stream(d, lower)
         caveats += self._scenario(d, heads or record.claims, lower)
-        tok_prov, tok_cav = self._tokens(heads)
+        # the tokens a headline counts may be said where the body states the same figure again
+        restated = [c for c in record.claims if not c.headline and any(same_figure(c, h) for h in heads)]
+        tok_prov, tok_cav = self._tokens(heads + restated)
         provenance += tok_prov
         caveats += tok_cav
         record.authorship, author_notes = self.authors.read(d, lower)
