@@ -24,6 +24,7 @@ from extractor.claims.classify import ClaimBuilder, Cue, unit_class
 from extractor.claims.cue_component import cue_labels, family
 from extractor.notes.caveats import CaveatReader
 from extractor.conditions.resolver import ConditionResolver
+from extractor.conditions.restatements import RestatementMerger
 from extractor.claims.headlines import HeadlineMarker, front_matter_units
 from extractor.ingest import Document, ingest
 from extractor.quantities.finder import trie
@@ -59,6 +60,9 @@ class Extractor:
         self.headlines = HeadlineMarker(self.claim_rules)
         self.tables = TableReader(self)
         self.conditions = ConditionResolver(rules_dir)
+        self.restatements = RestatementMerger(self.conditions.scopes.restatement_must_agree,
+                                              self.conditions.scopes.refinable,
+                                              self.conditions.where.sweep_note_no_figure)
         self.caveats = CaveatReader.from_rules(rules_dir)
         self.vocab_reset_posts = VOCAB_RESET_POSTS
         self._zone = ExitStack()
@@ -125,10 +129,13 @@ class Extractor:
         placed = [p for p in read if not _inside(names, p[0].span)]
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
-        self.headlines.mark(d, claims)
+        leads = {id(c) for c in self.headlines.mark(d, claims)}
         ctx = self.conditions.context(d, mentions, claims)
         for claim, unit in placed:
             claim.conditions = self.conditions.resolve(ctx, claim, unit)
+        # a figure stated again for the same setup is one claim with several mentions
+        claims = self.restatements.merge(d, placed, leads,
+                                         lambda claim, name, values: self.conditions.ambiguous(ctx, claim, name, values))
         self.conditions.fill_from_restatements(claims)
         _assign_ids(doc, claims)
         record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 Span = tuple[int, int]
 
@@ -35,6 +35,14 @@ SECONDARY: tuple[str, ...] = (
 )
 CONDITIONS: tuple[str, ...] = CHECKLIST + SECONDARY
 
+# How specific a scope is, most specific first (0). A claim stated several times takes each condition
+# from the most specific scope around any of its mentions; `restatement` (a condition copied from
+# where the post gives a rounded form of the figure again) ranks with the scope it was copied from,
+# so it comes last here.
+SCOPE_RANK: dict[str, int] = {scope: rank for rank, scope in enumerate((
+    "sentence", "table_row", "table_column", "table_caption", "footnote", "paragraph", "figure_caption",
+    "section", "command_line", "setup_section", "document", "front_matter", "restatement"))}
+
 
 class Record(BaseModel):
     """Base for output records: strict fields, stable field order."""
@@ -55,7 +63,10 @@ class QuantityRecord(Record):
 
 
 class Condition(Record):
-    """One load condition of a claim: stated (with provenance) or unrecoverable (with where-note)."""
+    """One load condition of a claim: stated (with provenance) or unrecoverable (with where-note).
+
+    `reason` (not serialised) says why an unrecoverable condition is so (`absent`, `ambiguous`,
+    `no_version`, `external`), for the steps that combine conditions without reading `why`."""
 
     status: Literal["stated", "unrecoverable"]
     value: Any = None
@@ -69,6 +80,7 @@ class Condition(Record):
     note: str | None = None
     where: str | None = None
     why: str | None = None
+    _reason: str | None = PrivateAttr(default=None)
 
 
 class ClaimContext(Record):
@@ -80,8 +92,22 @@ class ClaimContext(Record):
     column_header: str | None = None
 
 
+class ClaimMention(Record):
+    """One place where the post states a claim's figure (the title, the TL;DR, a results table...)."""
+
+    quote: str
+    span: Span
+    context: ClaimContext = Field(default_factory=ClaimContext)
+    headline: bool = Field(False, description="the mention sits where the post leads (title, summary, TL;DR, "
+                                              "introduction)")
+
+
 class Claim(Record):
-    """A quantity that states performance, with its conditions."""
+    """A quantity that states performance, with its conditions.
+
+    A figure the post states several times for one setup is one claim: `mentions` lists every place
+    (in text order, the primary one included); `quote`, `span` and `context` are the primary mention's
+    (the most specific: a results passage or table cell rather than the title)."""
 
     id: str = ""
     metric: Metric
@@ -96,6 +122,7 @@ class Claim(Record):
     quote: str
     span: Span
     context: ClaimContext = Field(default_factory=ClaimContext)
+    mentions: list[ClaimMention] = Field(default_factory=list)
     conditions: dict[str, Condition] = Field(default_factory=dict)
 
 

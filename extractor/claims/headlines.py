@@ -67,7 +67,8 @@ class HeadlineMarker:
                 zones.append((s.start, s.body_end))
         return zones
 
-    def mark(self, d: Document, claims: list[Claim]) -> None:
+    def mark(self, d: Document, claims: list[Claim]) -> list[Claim]:
+        """Mark the claims in the lead, and those restating one of their figures; returns the lead's claims."""
         zones = self.zones(d)
         leads = [c for c in claims if any(a <= c.span[0] < b for a, b in zones)]
         for c in leads:
@@ -75,6 +76,7 @@ class HeadlineMarker:
         for c in claims:
             if not c.headline and any(same_figure(c, h) for h in leads):
                 c.headline = True
+        return leads
 
 
 def same_figure(a: Claim, b: Claim) -> bool:

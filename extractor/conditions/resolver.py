@@ -23,6 +23,7 @@ from extractor.conditions.rules import ScopeRules, WhereRules, load_scope_rules,
 from extractor.ingest import Document
 from extractor.ingest.model import Cell
 from extractor.conditions.mentions import Mention, MentionFinder, blank_free_runs
+from extractor.conditions.restatements import distinctive as _distinctive
 from extractor.records import CONDITIONS, Claim, Condition
 from extractor.ingest.segment import Unit
 
@@ -442,6 +443,7 @@ class ConditionResolver:
                 out[name] = Condition(status="unrecoverable",
                                       where=self.where.external_where.format(source=source),
                                       why=self.where.why["external"].format(source=source))
+                out[name]._reason = "external"
         hw = out["hardware"]
         if out["gpu_count"].status == "unrecoverable" and hw.status == "stated" and hw.count:
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
@@ -823,6 +825,10 @@ class ConditionResolver:
                 if after else None
         return ctx.figure_after[pos]
 
+    def ambiguous(self, ctx: DocContext, claim: Claim, name: str, values: str) -> Condition:
+        """An unrecoverable condition for which the post states several values (`values`) for this claim."""
+        return self._unrecoverable(ctx, claim, name, "ambiguous", values=values)
+
     def _unrecoverable(self, ctx: DocContext, claim: Claim, name: str, reason: str, values: str = "",
                        engine: str = "") -> Condition:
         fig = self._figure_near(ctx, claim)
@@ -830,7 +836,9 @@ class ConditionResolver:
         if key not in ctx.notes:
             ctx.notes[key] = self._where_why(ctx, *key)
         where, why = ctx.notes[key]
-        return Condition(status="unrecoverable", where=where, why=why)
+        cond = Condition(status="unrecoverable", where=where, why=why)
+        cond._reason = reason
+        return cond
 
     def _where_why(self, ctx: DocContext, name: str, reason: str, values: str, engine: str,
                    fig: str | None) -> tuple[str, str]:
@@ -867,13 +875,6 @@ def _flat_prose(d: Document) -> str:
             parts += [view[done:start], view[start:end].replace("\n", " ")]
             done = end
     return "".join(parts) + view[done:] if parts else view
-
-
-def _distinctive(value: float, value_max: float | None = None) -> bool:
-    """A figure specific enough that two mentions of it are one measurement (25,000; 11.5%; 6-14x),
-    unlike common round ratios (2x, 1.5x, 60%)."""
-    digits = "".join(re.sub(r"[^0-9]", "", f"{abs(v):g}").lstrip("0") for v in (value, value_max) if v is not None)
-    return abs(value) >= 1000 or len(digits) >= 3
 
 
 def _overlaps(spans: list[tuple[int, int]], span: tuple[int, int]) -> bool:

@@ -41,6 +41,7 @@ class ScopeRules(_Strict):
     bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
     external_cues: list[str] = Field(default_factory=list)
     feature_link_score: float = Field(default=85, ge=50, le=100)
+    restatement_must_agree: list[str] = Field(default_factory=list)
 
     @field_validator("benchmark_command", "bare_version")
     @classmethod
@@ -55,7 +56,7 @@ class ScopeRules(_Strict):
                 raise ValueError(f"unknown condition {name!r}")
         return v
 
-    @field_validator("sweepable", "composite", "after_claim", "refinable")
+    @field_validator("sweepable", "composite", "after_claim", "refinable", "restatement_must_agree")
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
         for name in v:
