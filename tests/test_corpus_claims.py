@@ -103,6 +103,13 @@ _o_srv = C("throughput", 29870, "token/second", tokens="output", near="gave 29,8
 _g_gpu = C("throughput", 2940, "token/second/gpu", tokens="output")
 _q_acc = C("accuracy", 95.1, "percent")
 
+# restated-headline.md: the headline figure stated seven times is one claim (near: its table cell);
+# the same 1,850 tok/s/GPU on two setups stays two claims
+_r_head = C("throughput", 31600, "token/second", tokens="output", near="| 31,600 |")
+_r_l40s = C("throughput", 1850, "token/second/gpu", tokens="output", per="gpu", near="Tidewater 1.4 serves 1,850 tok/s",
+           tag="L40S")
+_r_a10g = C("throughput", 1850, "token/second/gpu", tokens="output", per="gpu", near="also serves 1,850 tok/s", tag="A10G")
+
 POSTS: dict[str, Post] = {
     "setup-section-h200.md": Post(
         claims=(
@@ -408,6 +415,31 @@ POSTS: dict[str, Post] = {
             Cond(_q_acc, "engine_version", "stated", "0.20"),
             Cond(_q_acc, "precision", "stated", "NVFP4"),
             Cond(_q_acc, "dataset", "stated", "GSM8K"),
+        ),
+    ),
+    "restated-headline.md": Post(
+        claims=(
+            _r_head,
+            C("throughput", 24900, "token/second", tokens="output"),
+            C("ttft", 450, "millisecond", qualifier="up_to"),
+            C("ttft", 441, "millisecond"),
+            C("ttft", 512, "millisecond"),
+            _r_l40s,
+            _r_a10g,
+        ),
+        absent_values=((100, None), (384, None), (1024, None)),
+        conditions=(
+            Cond(_r_head, "model", "stated", "Gemma-3-27B"),
+            Cond(_r_head, "hardware", "stated", "H200"),
+            Cond(_r_head, "batch_or_concurrency", "stated", 384, scope="setup_section"),
+            Cond(_r_head, "output_length", "stated", 256),
+            Cond(_r_head, "warmup", "stated", "100 warm-up"),
+            Cond(_r_head, "precision", "stated", "BF16"),
+            Cond(_r_head, "engine_version", "unrecoverable"),
+            Cond(_r_l40s, "hardware", "stated", "L40S"),
+            Cond(_r_l40s, "model", "stated", "Gemma-3-4B"),
+            Cond(_r_a10g, "hardware", "stated", "A10G"),
+            Cond(_r_a10g, "model", "stated", "Gemma-3-1B"),
         ),
     ),
 }

@@ -1,7 +1,8 @@
 """Exporting the claims store: Parquet (pyarrow, extra `export`), CSV, or JSONL records.
 
 Parquet and CSV hold one row per claim (claim fields, the document's title/date,
-and the model/hardware/engine keys); JSONL holds one `extract` record per document.
+the model/hardware/engine keys, and `n_mentions`: how many places of the post state the claim);
+JSONL holds one `extract` record per document, with every claim's mentions.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ FIELDS: tuple[tuple[str, str], ...] = (   # (column, arrow type)
     ("quote", "string"), ("span_start", "int64"), ("span_end", "int64"), ("section", "string"),
     ("block", "string"), ("base_value", "float64"), ("base_value_max", "float64"),
     ("base_unit", "string"), ("model", "string"), ("hardware", "string"), ("engine", "string"),
+    ("n_mentions", "int64"),
 )
 _DOC_COLS = {"doc", "title", "date", "authorship"}
 

@@ -1,5 +1,8 @@
 """Querying the claims store: filters, unit-aware value ranges, table/JSON/CSV output.
 
+One row per claim: a figure the post states several times is one claim, and `n_mentions` says how
+many places state it (the `mentions` table lists them).
+
     rows = find_claims("claims.db", ClaimFilter(metric="throughput", min=20000, unit="tok/s/gpu"))
     print(format_rows(rows, "table"))
 
@@ -24,8 +27,10 @@ Format = Literal["table", "json", "csv"]
 
 COLUMNS = ("path", "doc", "title", "claim_id", "metric", "value", "value_max", "unit", "qualifier",
            "tokens", "per", "baseline", "headline", "model", "hardware", "engine", "quote",
-           "span_start", "span_end")
-TABLE_COLUMNS = ("doc", "metric", "value", "unit", "model", "hardware", "engine", "quote")
+           "span_start", "span_end", "n_mentions")
+TABLE_COLUMNS = ("doc", "metric", "value", "unit", "model", "hardware", "engine", "n_mentions", "quote")
+# table headings that differ from the column name
+HEADINGS = {"n_mentions": "mentions"}
 
 
 class QueryError(ValueError):
@@ -156,7 +161,7 @@ def format_rows(rows: list[dict[str, Any]], fmt: Format = "table", unit: str | N
         return buf.getvalue().rstrip("\n")
     if not rows:
         return "no matching claims"
-    table = [list(TABLE_COLUMNS)] + [[_cell(r, c, unit) for c in TABLE_COLUMNS] for r in rows]
+    table = [[HEADINGS.get(c, c) for c in TABLE_COLUMNS]] + [[_cell(r, c, unit) for c in TABLE_COLUMNS] for r in rows]
     widths = [max(len(line[i]) for line in table) for i in range(len(TABLE_COLUMNS))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in table]
     lines.insert(1, "  ".join("-" * w for w in widths))
