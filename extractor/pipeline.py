@@ -24,13 +24,12 @@ from extractor.claims.classify import ClaimBuilder, Cue, unit_class
 from extractor.claims.cue_component import cue_labels, family
 from extractor.notes.caveats import CaveatReader
 from extractor.conditions.resolver import ConditionResolver
-from extractor.conditions.restatements import RestatementMerger
 from extractor.claims.headlines import HeadlineMarker, front_matter_units
 from extractor.ingest import Document, ingest
 from extractor.quantities.finder import trie
 from extractor.records import Claim, ClaimContext, DocumentRecord, QuantityRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
-from extractor.ingest.segment import Unit, units
+from extractor.ingest.segment import Passage, units
 from extractor.claims.tables import TableReader
 
 NAME_KINDS = {"model", "hardware", "engine"}
@@ -60,9 +59,6 @@ class Extractor:
         self.headlines = HeadlineMarker(self.claim_rules)
         self.tables = TableReader(self)
         self.conditions = ConditionResolver(rules_dir)
-        self.restatements = RestatementMerger(self.conditions.scopes.restatement_must_agree,
-                                              self.conditions.scopes.refinable,
-                                              self.conditions.where.sweep_note_no_figure)
         self.caveats = CaveatReader.from_rules(rules_dir)
         self.vocab_reset_posts = VOCAB_RESET_POSTS
         self._zone = ExitStack()
@@ -131,12 +127,8 @@ class Extractor:
         claims = [c for c, _ in placed]
         leads = {id(c) for c in self.headlines.mark(d, claims)}
         ctx = self.conditions.context(d, mentions, claims)
-        for claim, unit in placed:
-            claim.conditions = self.conditions.resolve(ctx, claim, unit)
-        # a figure stated again for the same setup is one claim with several mentions
-        claims = self.restatements.merge(d, placed, leads,
-                                         lambda claim, name, values: self.conditions.ambiguous(ctx, claim, name, values))
-        self.conditions.fill_from_restatements(claims)
+        # a figure stated again for the same setup becomes one claim with several mentions
+        claims = self.conditions.attach(ctx, placed, leads)
         _assign_ids(doc, claims)
         record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title,
                                 date=_meta_str(d.meta.get("date")), extractor_version=__version__,
@@ -158,18 +150,18 @@ class Extractor:
             self._zone.enter_context(self.nlp.memory_zone())
         self._zone_posts += 1
 
-    def sentence_claims(self, d: Document) -> list[tuple[Claim, Unit]]:
+    def sentence_claims(self, d: Document) -> list[tuple[Claim, Passage]]:
         """Claims stated in prose sentences, captions, headings and front-matter headline fields."""
         prose = [u for u in units(d, self.abbreviations) if u.kind != "cell"]
         fm = front_matter_units(d, self.claim_rules)
-        pieces: list[tuple[Unit, str]] = [(u, d.view[u.start:u.end]) for u in prose]
+        pieces: list[tuple[Passage, str]] = [(u, d.view[u.start:u.end]) for u in prose]
         pieces += [(u, d.text[u.start:u.end]) for u in fm]
         pieces = [(u, t) for u, t in pieces if self.may_hold_number(t)]
         # spaCy runs only where the quantity finder saw something that can be a claim
         found = [self.quantity_finder.find(t, u.start) for u, t in pieces]
         keep = [i for i, (_, t) in enumerate(pieces) if self.may_claim(t, found[i])]
         pieces, found = [pieces[i] for i in keep], [found[i] for i in keep]
-        out: list[tuple[Claim, Unit]] = []
+        out: list[tuple[Claim, Passage]] = []
         analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces], found)
         for (u, t), (qs, cues) in zip(pieces, analysed):
             context = ClaimContext(section=d.section_path(u.section), block=u.kind)

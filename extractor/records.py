@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field
 
 Span = tuple[int, int]
 
@@ -35,14 +35,6 @@ SECONDARY: tuple[str, ...] = (
 )
 CONDITIONS: tuple[str, ...] = CHECKLIST + SECONDARY
 
-# How specific a scope is, most specific first (0). A claim stated several times takes each condition
-# from the most specific scope around any of its mentions; `restatement` (a condition copied from
-# where the post gives a rounded form of the figure again) ranks with the scope it was copied from,
-# so it comes last here.
-SCOPE_RANK: dict[str, int] = {scope: rank for rank, scope in enumerate((
-    "sentence", "table_row", "table_column", "table_caption", "footnote", "paragraph", "figure_caption",
-    "section", "command_line", "setup_section", "document", "front_matter", "restatement"))}
-
 
 class Record(BaseModel):
     """Base for output records: strict fields, stable field order."""
@@ -63,10 +55,7 @@ class QuantityRecord(Record):
 
 
 class Condition(Record):
-    """One load condition of a claim: stated (with provenance) or unrecoverable (with where-note).
-
-    `reason` (not serialised) says why an unrecoverable condition is so (`absent`, `ambiguous`,
-    `no_version`, `external`), for the steps that combine conditions without reading `why`."""
+    """One load condition of a claim: stated (with provenance) or unrecoverable (with where-note)."""
 
     status: Literal["stated", "unrecoverable"]
     value: Any = None
@@ -80,7 +69,6 @@ class Condition(Record):
     note: str | None = None
     where: str | None = None
     why: str | None = None
-    _reason: str | None = PrivateAttr(default=None)
 
 
 class ClaimContext(Record):
