@@ -33,6 +33,7 @@ from extractor.records import CONDITIONS, Claim, ClaimMention, Condition
 # Conditions whose `canonical` is a gazetteer name, the same for every spelling ("Qwen/Qwen3-32B", "Qwen3-32B");
 # other canonicals are a family (an engine without its version, "warmup"), not a value
 GAZETTEER_NAMES = frozenset({"model", "hardware", "precision", "dataset"})
+TITLE_KINDS = frozenset({"front_matter", "heading"})   # the places of a title or summary line
 # How specific a mention's place is, most specific first (the block kind of its unit).
 BLOCK_RANK = {"cell": 0, "paragraph": 1, "list_item": 2, "quote": 3, "caption": 4, "heading": 5,
               "front_matter": 6}
@@ -208,9 +209,11 @@ class MentionMerger:
         stated = [(self.rank.get(c.scope or "", len(self.rank)), i, c) for i, s in enumerate(group)
                   if (c := s.claim.conditions.get(name)) is not None and c.status == "stated"]
         # a mention that states several values at least as close to it as any stated one: the post does
-        # not make clear which one this figure was measured with
-        unclear = [(self.rank.get(s.unclear[name], len(self.rank)), i) for i, s in enumerate(group)
-                   if s.reasons.get(name) == "ambiguous" and name in s.unclear]
+        # not make clear which one this figure was measured with. A title or heading strings several results
+        # together ("7x faster X, 1.5x faster Y, Z support"): its names outweigh a stated one only from a
+        # closer scope
+        unclear = [(self.rank.get(s.unclear[name], len(self.rank)) + (s.unit.kind in TITLE_KINDS) * 0.5, i)
+                   for i, s in enumerate(group) if s.reasons.get(name) == "ambiguous" and name in s.unclear]
         if unclear and (not stated or min(unclear)[0] <= min(stated)[0]):
             said = group[min(unclear)[1]]
             return said.claim.conditions[name], "ambiguous"
