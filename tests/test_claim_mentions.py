@@ -129,3 +129,23 @@ def test_ids_are_content_hashes_stable_across_runs():
     b = extract_text(RESTATED, "restated.md")
     assert [c.id for c in a.claims] == [c.id for c in b.claims]
     assert len({c.id for c in a.claims}) == len(a.claims)
+
+
+def test_a_title_that_does_not_say_which_tokens_joins_the_body_that_does():
+    text = ("# Brisk 3 reaches 42,700 tok/s\n\n## Results\n\nBrisk 3 sustained 42,700 total tokens per second "
+            "on Llama-3.1-8B.\n\n## Prefill\n\nPrefill alone ran at 42,700 output tokens per second on Llama-3.1-8B.\n")
+    record = extract_text(text, "tokens.md")
+    claims = _claims(record, 42700)
+    # total and output tokens are two measurements; the title could restate either: it stays alone
+    assert sorted(str(c.tokens) for c in claims) == ["output", "total", "unspecified"]
+    one = extract_text(text.split("## Prefill")[0], "tokens.md")
+    [claim] = _claims(one, 42700)
+    assert claim.tokens == "total" and len(claim.mentions) == 2
+
+
+def test_a_summary_line_that_lists_several_results_does_not_make_a_stated_condition_ambiguous():
+    text = ("---\nsummary: \"31,100 tok/s in the Offline scenario and 27,400 tok/s in the Server scenario.\"\n---\n\n"
+            "## Offline scenario\n\nIn the Offline scenario the node processed 31,100 tok/s.\n")
+    [claim] = _claims(extract_text(text, "summary.md"), 31100)
+    assert len(claim.mentions) == 2
+    assert claim.conditions["scenario"].status == "stated" and "Offline" in claim.conditions["scenario"].value

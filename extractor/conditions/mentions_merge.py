@@ -3,8 +3,9 @@ conclusion) for the same setup becomes one claim whose `mentions` list every pla
 
 Runs after the conditions of each mention were resolved from its own surroundings:
 
-- Mentions merge when they have the same metric, value, value_max, unit, tokens and per, a compatible
-  baseline, and no two of them state different values for a condition of `restatement_must_agree`
+- Mentions merge when they have the same metric, value, value_max, unit and per, the same tokens
+  counted (or one of them does not say: "25K tok/s" in a title, "25,000 total tokens/s" in the body), a
+  compatible baseline, and no two of them state different values for a condition of `restatement_must_agree`
   (scopes.yaml: model, hardware, lengths...). Mentions in one sentence, paragraph, list or table are
   parallel statements, never restatements; a common round figure (2x, 60%) is one claim only with
   its restatements in the lead and in its own section, not with another section of the body. A mention that would fit two groups that cannot merge (a
@@ -33,6 +34,7 @@ from extractor.records import CONDITIONS, Claim, ClaimMention, Condition
 # Conditions whose `canonical` is a gazetteer name, the same for every spelling ("Qwen/Qwen3-32B", "Qwen3-32B");
 # other canonicals are a family (an engine without its version, "warmup"), not a value
 GAZETTEER_NAMES = frozenset({"model", "hardware", "precision", "dataset"})
+UNSAID_TOKENS = (None, "unspecified")   # "25K tok/s" in a title does not say which tokens: no conflict
 TITLE_KINDS = frozenset({"front_matter", "heading"})   # the places of a title or summary line
 # How specific a mention's place is, most specific first (the block kind of its unit).
 BLOCK_RANK = {"cell": 0, "paragraph": 1, "list_item": 2, "quote": 3, "caption": 4, "heading": 5,
@@ -138,7 +140,7 @@ class MentionMerger:
         buckets: dict[tuple, list[Said]] = {}
         for s in said:
             c = s.claim
-            buckets.setdefault((c.metric, c.value, c.value_max, c.unit, c.tokens, c.per), []).append(s)
+            buckets.setdefault((c.metric, c.value, c.value_max, c.unit, c.per), []).append(s)
         out: list[tuple[Claim, dict[str, Reason]]] = []
         for members in buckets.values():
             for group in self._groups(members):
@@ -173,6 +175,9 @@ class MentionMerger:
             return False            # two cells: two measurements
         if a.list_run >= 0 and a.list_run == b.list_run:
             return False            # items of one list: parallel statements
+        ta, tb = a.claim.tokens, b.claim.tokens
+        if ta != tb and ta not in UNSAID_TOKENS and tb not in UNSAID_TOKENS:
+            return False            # output tokens and total tokens are two measurements
         ba, bb = a.claim.baseline, b.claim.baseline
         if ba and bb and not (_extends(_norm(ba), _norm(bb)) or _extends(_norm(bb), _norm(ba))):
             return False
@@ -201,7 +206,9 @@ class MentionMerger:
         # what a comparison is against may be said at one mention only ("+17%" in a table, "compared with
         # v0.8.5, ... 17% more" in the text); the mentions' baselines agree (see `compatible`)
         baseline = primary.baseline or next((s.claim.baseline for s in group if s.claim.baseline), None)
+        tokens = next((s.claim.tokens for s in group if s.claim.tokens not in UNSAID_TOKENS), primary.tokens)
         return primary.model_copy(update={"mentions": mentions, "conditions": conditions, "baseline": baseline,
+                                          "tokens": tokens,
                                           "headline": any(s.claim.headline or s.lead for s in group)}), reasons
 
     def _condition(self, name: str, group: list[Said], ambiguous: Ambiguous) -> tuple[Condition, Reason | None]:
@@ -209,11 +216,11 @@ class MentionMerger:
         stated = [(self.rank.get(c.scope or "", len(self.rank)), i, c) for i, s in enumerate(group)
                   if (c := s.claim.conditions.get(name)) is not None and c.status == "stated"]
         # a mention that states several values at least as close to it as any stated one: the post does
-        # not make clear which one this figure was measured with. A title or heading strings several results
-        # together ("7x faster X, 1.5x faster Y, Z support"): its names outweigh a stated one only from a
-        # closer scope
-        unclear = [(self.rank.get(s.unclear[name], len(self.rank)) + (s.unit.kind in TITLE_KINDS) * 0.5, i)
-                   for i, s in enumerate(group) if s.reasons.get(name) == "ambiguous" and name in s.unclear]
+        # not make clear which one this figure was measured with. A title or summary line strings several
+        # results together ("7x faster X, 1.5x faster Y, Z support"; "34,250 tokens/s in the Offline
+        # scenario and 29,870 in the Server scenario"): its several names do not outweigh a stated one
+        unclear = [(self.rank.get(s.unclear[name], len(self.rank)) + (len(self.rank) + 1) * (s.unit.kind in TITLE_KINDS),
+                    i) for i, s in enumerate(group) if s.reasons.get(name) == "ambiguous" and name in s.unclear]
         if unclear and (not stated or min(unclear)[0] <= min(stated)[0]):
             said = group[min(unclear)[1]]
             return said.claim.conditions[name], "ambiguous"
