@@ -26,8 +26,9 @@ from extractor.notes.caveats import CaveatReader
 from extractor.conditions.resolver import ConditionResolver
 from extractor.claims.headlines import HeadlineMarker, front_matter_units
 from extractor.ingest import Document, ingest
+from extractor.ingest.dates import DocumentDate, document_date
 from extractor.quantities.finder import trie
-from extractor.records import Claim, ClaimContext, DocumentRecord, QuantityRecord
+from extractor.records import Claim, ClaimContext, DocumentRecord, Note, QuantityRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
 from extractor.ingest.segment import Passage, units
 from extractor.claims.tables import TableReader
@@ -130,10 +131,13 @@ class Extractor:
         # a figure stated again for the same setup becomes one claim with several mentions
         claims = self.conditions.attach(ctx, placed, leads)
         _assign_ids(doc, claims)
-        record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title,
-                                date=_meta_str(d.meta.get("date")), extractor_version=__version__,
+        dated = document_date(d, doc)
+        record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
+                                date_source=dated.source, extractor_version=__version__,
                                 rules_version=self.rules_version, claims=claims)
         self.caveats.annotate(d, record)
+        if dated.problem:
+            record.provenance.append(_date_note(d, dated))
         return record
 
     def _enter_vocab_zone(self) -> None:
@@ -201,8 +205,15 @@ def _shift(q: QuantityRecord, base: int) -> QuantityRecord:
     return q.model_copy(update={"span": (q.span[0] + base, q.span[1] + base)})
 
 
-def _meta_str(value) -> str | None:
-    return None if value is None else str(value)
+def _date_note(d: Document, dated: DocumentDate) -> Note:
+    """The provenance note of a front-matter date that is no date: it names the field and its value."""
+    problem = dated.problem
+    assert problem is not None
+    span = problem.span
+    return Note(kind="invalid-date",
+                message=f"front matter '{problem.field}: {problem.value}' is not a date ({problem.reason}): "
+                        "the post has no date",
+                quote=d.text[span[0]:span[1]] if span else None, span=span)
 
 
 def _assign_ids(doc: str, claims: list[Claim]) -> None:
