@@ -20,9 +20,11 @@ from typing import Any, Iterator, Literal, NamedTuple
 import ahocorasick
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from extractor.conditions.canonical import Canonicalizer, CompiledEntry, expand, load_gazetteers, render_id
+from extractor.conditions.canonical import (Canonicalizer, CompiledEntry, expand, family_cut, load_gazetteers,
+                                            render_id)
 from extractor.regex_starts import CASE_TRAPS, searchable, shortest_prefixes, start_strings
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
+from extractor.spans import overlaps_disjoint, point_inside
 
 Kind = Literal[
     "model", "hardware", "engine", "input_length", "output_length", "batch_or_concurrency",
@@ -107,6 +109,7 @@ class ConditionsFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: int = 1
+    family_variant_words: list[str] = Field(default_factory=list)
     fragments: dict[str, str] = Field(default_factory=dict)
     hardware_count: HardwareCount = Field(default_factory=HardwareCount)
     engine_version: EngineVersion = Field(default_factory=EngineVersion)
@@ -142,6 +145,7 @@ class Rules:
         except (ValueError, re.error) as err:
             raise RuleError(path, "hardware_count/engine_version/canonical_words", f"bad regex: {err}") from None
         self.hw_words = {k.lower(): v for k, v in hc.words.items()}
+        self.family_cut = family_cut(conditions.family_variant_words)
 
 
 def load_rules(rules_dir: Path | None = None) -> Rules:
@@ -161,7 +165,7 @@ def load_rules(rules_dir: Path | None = None) -> Rules:
         except (ValueError, re.error) as err:
             raise RuleError(path, where, f"bad regex: {err}") from None
         compiled.append(CompiledPattern(entry, rx))
-    gaz = load_gazetteers(rules_dir / "gazetteers", cond.fragments)
+    gaz = load_gazetteers(rules_dir / "gazetteers", cond.fragments, family_cut(cond.family_variant_words))
     return Rules(cond, compiled, gaz, path)
 
 
@@ -342,7 +346,7 @@ class MentionFinder:
             urls = url_spans(text)
             if urls:
                 ustarts = [a for a, _ in urls]
-                out = [x for x in out if not _inside(x.span[0], urls, ustarts)]
+                out = [x for x in out if not point_inside(x.span[0], urls, ustarts)]
         out = _resolve(out)
         if offset:
             out = [x.model_copy(update={"span": (x.span[0] + offset, x.span[1] + offset)}) for x in out]
@@ -541,7 +545,7 @@ class MentionFinder:
             if e.value is not None:
                 value = e.value
                 if isinstance(value, str) and "{" in value:
-                    value = render_id(value, m) or quote
+                    value = render_id(value, m, self.rules.family_cut) or quote
                 if "text" in g:
                     span, quote = m.span(tname), g["text"]
             elif "min" in g and "max" in g:
@@ -590,11 +594,6 @@ class MentionFinder:
         return None
 
 
-def _inside(pos: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:
-    i = bisect_right(starts, pos) - 1
-    return i >= 0 and spans[i][0] <= pos < spans[i][1]
-
-
 def _resolve(mentions: list[Mention]) -> list[Mention]:
     """Per kind, keep the longest leftmost mention of overlapping ones; stable order."""
     by_kind: dict[str, list[Mention]] = {}
@@ -605,24 +604,11 @@ def _resolve(mentions: list[Mention]) -> list[Mention]:
         xs.sort(key=lambda x: (-(x.span[1] - x.span[0]), x.span[0], x.rule))
         taken: list[tuple[int, int]] = []   # sorted, pairwise not overlapping
         for x in xs:
-            if not _overlaps_taken(taken, *x.span):
+            if not overlaps_disjoint(taken, *x.span):
                 insort(taken, x.span)
                 kept.append(x)
     kept.sort(key=lambda x: (x.span[0], x.span[1], x.kind, x.rule))
     return kept
-
-
-def _overlaps_taken(taken: list[tuple[int, int]], a: int, b: int) -> bool:
-    """Whether [a, b) overlaps one of `taken` (sorted spans, no two of which overlap): only the span
-    starting last before `a` and those starting inside [a, b) can."""
-    i = bisect_left(taken, (a, -1))
-    if i and taken[i - 1][1] > a:
-        return True
-    while i < len(taken) and taken[i][0] < b:
-        if a < taken[i][1]:
-            return True
-        i += 1
-    return False
 
 
 @lru_cache(maxsize=4)

@@ -157,7 +157,8 @@ class Places:
             return FAMILIES[claim.metric]
         if claim.metric not in ("speedup", "relative_change"):
             return None
-        after = d.view[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]
+        in_meta = d.meta_span is not None and d.meta_span[0] <= claim.span[0] < d.meta_span[1]
+        after = (d.text if in_meta else d.view)[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]  # (the view blanks front matter)
         hits = [(rx.search(after), f) for f, rx in self.family_cues.items()]
         hits = [(m.start(), f) for m, f in hits if m]
         return min(hits)[1] if hits else None
