@@ -145,9 +145,10 @@ class Extractor:
         placed = [p for p in read if not inside_near(names, *p[0].span)]
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
-        self.headlines.mark(d, claims)
+        leads = {id(c) for c in self.headlines.mark(d, claims)}
         ctx = self.conditions.context(d, mentions, claims)
-        self.conditions.attach(ctx, placed)
+        # a figure stated again for the same setup becomes one claim with several mentions
+        claims = self.conditions.attach(ctx, placed, leads)
         _assign_ids(doc, claims)
         dated = document_date(d, doc)
         record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,

@@ -83,8 +83,22 @@ class ClaimContext(Record):
     column_header: str | None = None
 
 
+class ClaimMention(Record):
+    """One place where the post states a claim's figure (the title, the TL;DR, a results table...)."""
+
+    quote: str
+    span: Span
+    context: ClaimContext = Field(default_factory=ClaimContext)
+    headline: bool = Field(False, description="the mention sits where the post leads (title, summary, TL;DR, "
+                                              "introduction)")
+
+
 class Claim(Record):
-    """A quantity that states performance, with its conditions."""
+    """A quantity that states performance, with its conditions.
+
+    A figure the post states several times for one setup is one claim: `mentions` lists every place
+    (in text order, the primary one included); `quote`, `span` and `context` are the primary mention's
+    (the most specific: a results passage or table cell rather than the title)."""
 
     id: str = ""
     metric: Metric
@@ -105,6 +119,7 @@ class Claim(Record):
     quote: str
     span: Span
     context: ClaimContext = Field(default_factory=ClaimContext)
+    mentions: list[ClaimMention] = Field(default_factory=list)
     conditions: dict[str, Condition] = Field(default_factory=dict)
 
 

@@ -68,11 +68,13 @@ class HeadlineMarker:
                 zones.append((s.start, s.body_end))
         return zones
 
-    def mark(self, d: Document, claims: list[Claim]) -> None:
+    def mark(self, d: Document, claims: list[Claim]) -> list[Claim]:
+        """Mark the claims in the lead (title, summary, TL;DR, introduction) as headline; returns them."""
         starts, ends = _merged(self.zones(d))
         leads = [c for c in claims if _inside(starts, ends, c.span[0])]
         for c in leads:
             c.headline = True
+        return leads
 
 
 def _merged(zones: list[tuple[int, int]]) -> tuple[list[int], list[int]]:

@@ -79,6 +79,7 @@ class Unstated:
     reason: Reason
     values: str = ""
     engine: str = ""
+    scope: str | None = None   # ambiguous: the scope that states the several values
 
 
 Decision = Pick | Parts | EngineVersion | ColumnCell | Unstated
@@ -121,7 +122,7 @@ class Policy:
         if len(picked) > 1 and name in self.composite:
             return Parts(picked, scope)
         if len(picked) > 1:
-            return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})))
+            return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope)
         m = picked[0]
         if name in self.refinable:
             m, scope = _refined(m, scope, name, scopes.levels)
@@ -146,11 +147,11 @@ class Policy:
             names = {name_key(m) for m in versioned}
             if len(names) > 1:
                 values = ", ".join(sorted({f"{m.canonical or m.value} {m.version}" for m in versioned}))
-                return Unstated("ambiguous", values=values)
+                return Unstated("ambiguous", values=values, scope=scope)
             versions = {m.version for m in versioned}
             if len(versions) > 1:
                 values = ", ".join(sorted(f"{versioned[0].canonical or versioned[0].value} {v}" for v in versions))
-                return Unstated("ambiguous", values=values)
+                return Unstated("ambiguous", values=values, scope=scope)
             m = versioned[0]
             engine = m.canonical or str(m.value)
             if named and _norm(named) != _norm(engine):

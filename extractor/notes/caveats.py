@@ -105,12 +105,15 @@ class CaveatReader:
             searched.add(figure)
             same = alike.get(figure, [])
             for c in [h] + [c for c in same if c is not h]:
-                m = self.rounded.search(c.quote)
-                if m or c.qualifier in rule.qualifiers:
+                # the rounded form may be any mention of the figure ("~25K" in the title, "25,000" in a table)
+                said = [(m.quote, m.span) for m in c.mentions] or [(c.quote, c.span)]
+                rounded = next(((q, sp) for q, sp in said if self.rounded.search(q)), None)
+                if rounded or c.qualifier in rule.qualifiers:
+                    quote, span = rounded or (c.quote, c.span)
                     done.add(key)
                     tmpl = rule.chart_message if chart else rule.message
-                    msg = tmpl.format(quote=c.quote, approx=approx_text(c.value))
-                    out.append(Note(kind=rule.kind, message=msg, quote=c.quote, span=c.span))
+                    msg = tmpl.format(quote=quote, approx=approx_text(c.value))
+                    out.append(Note(kind=rule.kind, message=msg, quote=quote, span=span))
                     break
         return out
 
@@ -173,12 +176,13 @@ class CaveatReader:
             if tok in seen:
                 continue
             seen.add(tok)
+            quote, span = _lead_mention(h)
             if tok in rule.messages:
-                prov.append(Note(kind=rule.kind, message=rule.messages[tok].format(quote=h.quote),  # type: ignore[index]
-                                 quote=h.quote, span=h.span))
+                prov.append(Note(kind=rule.kind, message=rule.messages[tok].format(quote=quote),  # type: ignore[index]
+                                 quote=quote, span=span))
             else:
-                cav.append(Note(kind=rule.kind, message=rule.unspecified.format(quote=h.quote),
-                                quote=h.quote, span=h.span))
+                cav.append(Note(kind=rule.kind, message=rule.unspecified.format(quote=quote),
+                                quote=quote, span=span))
         return prov, cav
 
     # -- reproducibility ---------------------------------------------------------------
@@ -283,6 +287,12 @@ def _reader(rules_dir: str) -> CaveatReader:
 
 def _finder(rule, margin: int) -> CueFinder:
     return CueFinder(rule.patterns, rule.cues, case=rule.case, margin=margin)
+
+
+def _lead_mention(c: Claim) -> tuple[str, tuple[int, int]]:
+    """(quote, span) of where the post leads with a claim: its first mention in a headline position."""
+    m = next((m for m in c.mentions if m.headline), None)
+    return (m.quote, m.span) if m else (c.quote, c.span)
 
 
 def _note(d: Document, kind: str, message: str, start: int, end: int) -> Note:
