@@ -86,7 +86,7 @@ class Extractor:
         results (offsets shifted by `base` as well)."""
         sdoc = self.nlp.make_doc(text)
         if found is not None:
-            sdoc.user_data[_quantities.PRECOMPUTED] = (found, base)
+            sdoc._.found_quantities = _quantities.FoundQuantities(found, base)
         for _, proc in self.nlp.pipeline:
             sdoc = proc(sdoc)
         qs = tuple(_quantities.quantities_of(sdoc))

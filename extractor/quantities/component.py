@@ -4,14 +4,16 @@ Results go to ``doc.spans["quantities"]`` (character spans snapped outward to to
 each span's ``span._.quantity`` holds its `QuantityRecord`, whose own `span` keeps the
 exact character offsets. `quantities_of(doc)` returns the records in text order.
 
-A caller that has already run the same finder over `doc.text` can hand its records over in
-``doc.user_data[PRECOMPUTED]`` as ``(records, offset)`` (records in text order, found with
-``find(doc.text, offset)``): the component then places them instead of searching again, and
-the records keep their offset.
+A caller that has already run the same finder over `doc.text` hands its records over through
+the Doc extension the component registers, ``doc._.found_quantities = FoundQuantities(records,
+offset)`` (records in text order, found with ``find(doc.text, offset)``): the component then
+places them instead of searching again, the records keep their offset, and the extension is
+reset to None (consumed: the records are not carried along with the doc).
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -22,12 +24,22 @@ from extractor.records import QuantityRecord
 
 SPANS_KEY = "quantities"
 EXTENSION = "quantity"
-PRECOMPUTED = "benchclaims_quantities"
+FOUND_EXTENSION = "found_quantities"
+
+
+class FoundQuantities(NamedTuple):
+    """Records the quantity finder already found in a doc's text: `records` in text order, found
+    with `find(doc.text, offset)` (their spans are shifted by `offset`)."""
+
+    records: list[QuantityRecord]
+    offset: int
 
 
 def _register_extensions() -> None:
     if not Span.has_extension(EXTENSION):
         Span.set_extension(EXTENSION, default=None)
+    if not Doc.has_extension(FOUND_EXTENSION):
+        Doc.set_extension(FOUND_EXTENSION, default=None)
 
 
 class QuantityComponent:
@@ -38,8 +50,12 @@ class QuantityComponent:
         self.spans_key = spans_key
 
     def __call__(self, doc: Doc) -> Doc:
-        given = doc.user_data.pop(PRECOMPUTED, None)
-        found, offset = (self.finder.find(doc.text), 0) if given is None else given
+        given: FoundQuantities | None = doc._.get(FOUND_EXTENSION)
+        if given is None:
+            found, offset = self.finder.find(doc.text), 0
+        else:
+            found, offset = given
+            doc._.set(FOUND_EXTENSION, None)
         spans = []
         for q in found:
             span = doc.char_span(q.span[0] - offset, q.span[1] - offset, label="QUANTITY", alignment_mode="expand")
