@@ -21,6 +21,7 @@ Metric = Literal[
 Qualifier = Literal["exact", "approx", "at_least", "up_to", "range"]
 Tokens = Literal["total", "output", "input", "unspecified"]
 Per = Literal["gpu", "user", "node", "system"]
+Direction = Literal["better", "worse", "neutral"]
 Scope = Literal[
     "sentence", "table_row", "table_column", "table_caption", "figure_caption", "footnote",
     "paragraph", "section", "command_line", "setup_section", "front_matter", "restatement", "document",
@@ -94,6 +95,12 @@ class Claim(Record):
     tokens: Tokens | None = None
     per: Per | None = None
     baseline: str | None = None
+    direction: Direction | None = Field(
+        default=None,
+        description="for speedup and relative_change: 'better' when the figure reports an improvement of the "
+                    "system the post presents, 'worse' for a regression or cost ('1.4x slowdown', '10x higher "
+                    "TTFT'), 'neutral' when it only says two are close; independent of the sign of value; "
+                    "null for other metrics")
     headline: bool = False
     quote: str
     span: Span

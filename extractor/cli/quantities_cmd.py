@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.common import check_rules
 from extractor.cli.conventions import check_format, example, format_help
 
 if TYPE_CHECKING:
@@ -36,8 +37,15 @@ def format_quantities(records: list[QuantityRecord], fmt: str) -> str:
 
 
 def read_utf8(file: str) -> str:
-    """The file's text decoded as UTF-8 exactly (no newline translation); '-' reads stdin."""
-    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    """The file's text decoded as UTF-8 exactly (no newline translation); '-' reads stdin.
+
+    The read is bounded by the size limit ($BENCHCLAIMS_MAX_BYTES, else 20 MiB) and the time budget."""
+    from extractor import limits
+    from extractor.ingest.reading import read_file, read_stream
+
+    limit = limits.max_bytes()
+    with limits.time_budget(limits.timeout(), file):
+        data = read_stream(sys.stdin.buffer, "-", limit) if file == "-" else read_file(file, limit)
     return data.decode("utf-8")
 
 
@@ -46,9 +54,10 @@ def read_utf8(file: str) -> str:
 def quantities_cmd(
     file: str = typer.Argument(..., help="A text file; '-' reads standard input."),
     fmt: str = typer.Option("jsonl", "--format", "-f", help=format_help(FORMATS)),
-    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules, help="Rules folder (default: the installed rules)."),
 ) -> None:
     """List every quantity (value, value_max, unit, qualifier, span, quote) found in FILE."""
+    from extractor.errors import DocumentFailure
     from extractor.quantities.finder import default_finder
     from extractor.rules_io import RuleError
 
@@ -65,7 +74,10 @@ def quantities_cmd(
     except UnicodeDecodeError as err:
         typer.echo(f"benchclaims: {file}: not UTF-8 (byte {err.start})", err=True)
         raise typer.Exit(2)
-    except RuleError as err:
+    except (RuleError, DocumentFailure) as err:
+        typer.echo(f"benchclaims: {err}", err=True)
+        raise typer.Exit(2)
+    except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
         typer.echo(f"benchclaims: {err}", err=True)
         raise typer.Exit(2)
     out = format_quantities(records, fmt)

@@ -11,7 +11,7 @@ from html import unescape
 from html.parser import HTMLParser
 
 from extractor.ingest.html_tables import HtmlTables
-from extractor.ingest.masking import blank
+from extractor.ingest.masking import ENTITY_IN_NUMBER_PAD, blank
 from extractor.ingest.model import Block, Document, Image, Link, Node, Section, Table
 from extractor.ingest.structure import CAPTION, attach_captions, finish_sections
 
@@ -239,6 +239,9 @@ class _Walker(HTMLParser):
         blank(self.chars, pos, pos + length)
         if self._active() and len(ch) == 1:
             self.chars[pos] = ch
+            rel = pos - self.base
+            if length > 1 and rel > 0 and self.text[rel - 1].isdigit() and not ch.isspace():
+                self.chars[pos + 1:pos + length] = ENTITY_IN_NUMBER_PAD * (length - 1)  # "1&#44;200": one number
             if not ch.isspace():
                 self._mark(pos, pos + length)
 

@@ -19,7 +19,8 @@ from extractor.records import CONDITIONS, Claim, DocumentRecord
 from extractor.review.views import ConditionChange, ContextGroup, Excerpt
 
 CLAIM_FIELDS: tuple[str, ...] = (
-    "metric", "value", "value_max", "unit", "qualifier", "tokens", "per", "baseline", "headline", "quote",
+    "metric", "value", "value_max", "unit", "qualifier", "tokens", "per", "baseline", "direction", "headline",
+    "quote",
 )
 CONDITION_FIELDS: tuple[str, ...] = ("status", "value", "where")
 DOC_FIELDS: tuple[str, ...] = ("title", "date", "date_source", "authorship", "caveats", "provenance")
