@@ -126,10 +126,6 @@ class FigureIndex:
         found = sorted((i, c) for _, i, c in window if c is not a and same_figure(a, c))
         return [c for _, c in found]
 
-    def has_same(self, a: Claim) -> bool:
-        """Whether any indexed claim other than `a` states the same figure."""
-        return any(c is not a and same_figure(a, c) for _, _, c in self._window(a))
-
 
 def same_figure(a: Claim, b: Claim) -> bool:
     """Same metric and unit, and values equal once rounding to the shorter form is allowed."""
