@@ -105,7 +105,7 @@ class Extractor:
         results (offsets shifted by `base` as well)."""
         sdoc = self.nlp.make_doc(_broken_runs(text))
         if found is not None:
-            sdoc.user_data[_quantities.PRECOMPUTED] = (found, base)
+            sdoc._.found_quantities = _quantities.FoundQuantities(found, base)
         for _, proc in self.nlp.pipeline:
             sdoc = proc(sdoc)
         qs = tuple(_quantities.quantities_of(sdoc))
@@ -151,13 +151,12 @@ class Extractor:
         claims = self.conditions.attach(ctx, placed, leads)
         _assign_ids(doc, claims)
         dated = document_date(d, doc)
-        record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
-                                date_source=dated.source, extractor_version=__version__,
-                                rules_version=self.rules_version, claims=claims)
-        self.caveats.annotate(d, record)
-        if dated.problem:
-            record.provenance.append(_date_note(d, dated))
-        return record
+        notes = self.caveats.read(d, claims)
+        date_notes = [_date_note(d, dated)] if dated.problem else []
+        return DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
+                              date_source=dated.source, authorship=notes.authorship,
+                              extractor_version=__version__, rules_version=self.rules_version, claims=claims,
+                              caveats=notes.caveats, provenance=notes.provenance + date_notes)
 
     def _enter_vocab_zone(self) -> None:
         """spaCy's vocabulary learns every new word it reads, without bound. The posts are read inside

@@ -1,7 +1,7 @@
 """Caveats and provenance notes for a record: what a reader must know before trusting a figure.
 
     reader = CaveatReader.from_rules(rules_dir)      # cached per rules folder
-    reader.annotate(document, record)                # fills caveats, provenance, authorship
+    notes = reader.read(document, claims)            # PostNotes: caveats, provenance, authorship
 
 Rules (rules/caveats.yaml, rules/authorship.yaml): stream/chunk intervals that distort
 per-token latency, rounded or chart-read headlines, sweep/Pareto best points, no named
@@ -14,11 +14,13 @@ import bisect
 import re
 from pathlib import Path
 
+from pydantic import BaseModel, Field
+
 from extractor.claims.headlines import same_figure
 from extractor.notes.authorship import AuthorshipReader
 from extractor.notes.rules import AuthorshipRules, CaveatRules, CueFinder, union
 from extractor.ingest.model import Document
-from extractor.records import Claim, DocumentRecord, Note
+from extractor.records import Claim, Note
 from extractor.rules_io import default_rules_dir, load_yaml, rule_cache
 
 CAVEATS_FILE = "caveats.yaml"
@@ -33,8 +35,16 @@ def approx_text(value: float) -> str:
     return f"~{value:g}"
 
 
+class PostNotes(BaseModel):
+    """What the notes stage reads from a post: the parts of its `DocumentRecord` they fill."""
+
+    caveats: list[Note] = Field(default_factory=list)
+    provenance: list[Note] = Field(default_factory=list)
+    authorship: str | None = None
+
+
 class CaveatReader:
-    """Compiled caveat and authorship rules; `annotate` adds their notes to a record."""
+    """Compiled caveat and authorship rules; `read` returns a post's notes."""
 
     def __init__(self, rules: CaveatRules, authorship: AuthorshipRules):
         self.r = rules
@@ -59,27 +69,26 @@ class CaveatReader:
         return _reader(str(Path(rules_dir) if rules_dir else default_rules_dir()))
 
     # -- entry point -------------------------------------------------------------------
-    def annotate(self, d: Document, record: DocumentRecord) -> None:
-        """Fill record.caveats, record.provenance and record.authorship from the document."""
-        heads = [c for c in record.claims if c.headline]
+    def read(self, d: Document, claims: list[Claim]) -> PostNotes:
+        """The caveats, provenance notes and authorship of the post `d` with these claims."""
+        heads = [c for c in claims if c.headline]
         lower = d.view.lower()
         caveats: list[Note] = []
         provenance: list[Note] = []
         sweep = self._sweep_best(d, heads)
-        caveats += self._rounded(d, record.claims, heads, chart=bool(sweep))
+        caveats += self._rounded(d, claims, heads, chart=bool(sweep))
         caveats += sweep
         caveats += self._stream(d, lower)
-        caveats += self._scenario(d, heads or record.claims, lower)
+        caveats += self._scenario(d, heads or claims, lower)
         # the tokens a headline counts may be said where the body states the same figure again
-        restated = [c for c in record.claims if not c.headline and any(same_figure(c, h) for h in heads)]
+        restated = [c for c in claims if not c.headline and any(same_figure(c, h) for h in heads)]
         tok_prov, tok_cav = self._tokens(heads + restated)
         provenance += tok_prov
         caveats += tok_cav
-        record.authorship, author_notes = self.authors.read(d, lower)
+        authorship, author_notes = self.authors.read(d, lower)
         provenance += author_notes
         provenance += self._reproducibility(d, lower)
-        record.caveats = caveats
-        record.provenance = provenance
+        return PostNotes(caveats=caveats, provenance=provenance, authorship=authorship)
 
     # -- caveats -----------------------------------------------------------------------
     def _stream(self, d: Document, lower: str) -> list[Note]:
