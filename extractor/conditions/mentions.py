@@ -127,7 +127,7 @@ class Rules:
 
     def __init__(self, conditions: ConditionsFile, patterns: list[CompiledPattern],
                  gazetteer: list[CompiledEntry], path: Path):
-        self.conditions, self.patterns, self.gazetteer = conditions, patterns, gazetteer
+        self.conditions, self.patterns, self.gazetteer, self.path = conditions, patterns, gazetteer, path
         frag = conditions.fragments
         hc = conditions.hardware_count
         try:
