@@ -20,13 +20,13 @@ from typing import Any
 import ahocorasick
 from pydantic import BaseModel, ConfigDict, Field
 
-from extractor.conditions.canonical import Canonicalizer, CompiledEntry, render_id
+from extractor.conditions.canonical import LABELLED_FUZZ_THRESHOLD, Canonicalizer, CompiledEntry, render_id
 from extractor.conditions.patterns import (  # noqa: F401 - the schema is re-exported for its users
     CompiledPattern, ConditionsFile, Kind, PatternEntry, Rules, load_rules,
 )
 from extractor.conditions.scan import (  # noqa: F401 - blank_free_runs, lengths: re-exported
     BLANKS, KNUM_RE, TRY_COST, Scanner, blank_free_runs, blocks_holding, fold, is_pow2, lengths,
-    matches_at, raw_number, text_blocks, url_spans,
+    covering, matches_at, raw_number, text_blocks, url_spans,
 )
 from extractor.regex_starts import searchable, shortest_prefixes, start_strings
 from extractor.rules_io import default_rules_dir
@@ -85,9 +85,39 @@ class MentionFinder:
             if urls:
                 ustarts = [a for a, _ in urls]
                 out = [x for x in out if not _inside(x.span[0], urls, ustarts)]
+        if out and self.rules.not_conditions:
+            out = self._drop_not_conditions(text, out)
         out = _resolve(out)
         if offset:
             out = [x.model_copy(update={"span": (x.span[0] + offset, x.span[1] + offset)}) for x in out]
+        return out
+
+    def _drop_not_conditions(self, text: str, found: list[Mention]) -> list[Mention]:
+        """`found` without the mentions that a `not_conditions` rule covers (or, for `drop: version`, without
+        their version): feature lists, capability statements, minimum versions are no run's setting."""
+        kinds = {x.kind for x in found}
+        folded: str | None = None
+        covers: list[tuple[int, int, frozenset[str], str]] = []
+        for nc in self.rules.not_conditions:
+            if not nc.kinds & kinds:
+                continue
+            if nc.cues:
+                folded = folded if folded is not None else fold(text)
+                if not any(c in folded for c in nc.cues):
+                    continue
+            for m in nc.rx.finditer(text):
+                if m.end() > m.start():
+                    covers.append((*covering(text, m.start(), m.end(), nc.entry.within), nc.kinds, nc.entry.drop))
+        if not covers:
+            return found
+        out = []
+        for x in found:
+            drop = {d for a, b, ks, d in covers if x.kind in ks and a <= x.span[0] < b}
+            if "mention" in drop:
+                continue
+            if "version" in drop and x.version:
+                x = x.model_copy(update={"version": None})
+            out.append(x)
         return out
 
     def _matches(self, text: str, only: frozenset[int] | None = None):
@@ -213,6 +243,10 @@ class MentionFinder:
         extra: list[Mention] = []
         if kind == "hardware":
             start, count = self._hardware_count(text, start, end, ce)
+            single = self.rules.conditions.hardware_count.single_device
+            if count == 1 and single and not self.rules.hw_not_single.match(text, end, end + 48):
+                extra.append(Mention(kind="parallelism", value=single, canonical=single, quote=text[start:end],
+                                     span=(start, end), rule=where))
         elif kind == "engine":
             version = groups.get("version")
             if groups.get("digest"):
@@ -323,6 +357,8 @@ class MentionFinder:
         except (ValueError, KeyError):
             return []
         canon = self._canonical_word(e.kind, quote)
+        if canon is None and e.kind == "dataset" and isinstance(value, str):
+            canon = self.canonicalizer.canonical(e.kind, value, LABELLED_FUZZ_THRESHOLD)
         return [Mention(kind=e.kind, value=value, canonical=canon, sweep=sweep, quote=quote, span=span, rule=name)]
 
     def _canonical_word(self, kind: str, quote: str) -> str | None:

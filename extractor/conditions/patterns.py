@@ -26,6 +26,15 @@ PatternKind = Literal[
 ]
 
 
+def regex_syntax(v: str) -> str:
+    """`v` if it compiles with its <<FRAGMENT>> references blanked, else a ValueError naming the problem."""
+    try:
+        re.compile(re.sub(r"<<[A-Z_][A-Z0-9_]*>>", "(?:)", v))
+    except re.error as err:
+        raise ValueError(f"bad regex: {err}") from None
+    return v
+
+
 class PatternEntry(BaseModel):
     """One phrasing of a condition in conditions.yaml."""
 
@@ -42,11 +51,7 @@ class PatternEntry(BaseModel):
     @field_validator("regex")
     @classmethod
     def _syntax(cls, v: str) -> str:
-        try:
-            re.compile(re.sub(r"<<[A-Z_][A-Z0-9_]*>>", "(?:)", v))
-        except re.error as err:
-            raise ValueError(f"bad regex: {err}") from None
-        return v
+        return regex_syntax(v)
 
 
 class CanonicalWord(BaseModel):
@@ -64,6 +69,8 @@ class HardwareCount(BaseModel):
     left: list[str] = Field(default_factory=list)
     right: list[str] = Field(default_factory=list)
     needs_right_for_bare: str = r"^\s*GPUs?"
+    single_device: str | None = None
+    single_device_not_right: str = r"(?!)"
     words: dict[str, int] = Field(default_factory=dict)
 
 
@@ -71,6 +78,28 @@ class EngineVersion(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     right: list[str] = Field(default_factory=list)
+
+
+class NotCondition(BaseModel):
+    """A phrasing around which mentions are not the setting of a measured run: a feature or support list,
+    a capability statement, a minimum version. Mentions of `kinds` starting in the covered text are dropped
+    (`drop: mention`), or keep their name and lose their version (`drop: version`: the engine stays named,
+    so an unrecoverable version still carries it as `value_partial`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    kinds: list[Kind]
+    regex: str
+    cues: list[str] = Field(default_factory=list)
+    case: bool = False
+    within: Literal["match", "sentence", "line"] = "match"
+    drop: Literal["mention", "version"] = "mention"
+
+    @field_validator("regex")
+    @classmethod
+    def _syntax(cls, v: str) -> str:
+        return regex_syntax(v)
 
 
 class ConditionsFile(BaseModel):
@@ -84,6 +113,7 @@ class ConditionsFile(BaseModel):
     engine_version: EngineVersion = Field(default_factory=EngineVersion)
     canonical_words: dict[str, list[CanonicalWord]] = Field(default_factory=dict)
     patterns: list[PatternEntry] = Field(default_factory=list)
+    not_conditions: list[NotCondition] = Field(default_factory=list)
 
 
 class CompiledPattern:
@@ -92,6 +122,15 @@ class CompiledPattern:
     def __init__(self, entry: PatternEntry, rx: re.Pattern[str]):
         self.entry, self.rx = entry, rx
         self.cues = tuple(c.lower() for c in entry.cues)
+
+
+class CompiledNotCondition:
+    __slots__ = ("entry", "rx", "cues", "kinds")
+
+    def __init__(self, entry: NotCondition, rx: re.Pattern[str]):
+        self.entry, self.rx = entry, rx
+        self.cues = tuple(c.lower() for c in entry.cues)
+        self.kinds = frozenset(entry.kinds)
 
 
 class Rules:
@@ -106,6 +145,7 @@ class Rules:
             self.hw_left = [re.compile(expand(r, frag), re.I) for r in hc.left]
             self.hw_right = [re.compile(expand(r, frag), re.I) for r in hc.right]
             self.hw_bare_right = re.compile(expand(hc.needs_right_for_bare, frag), re.I)
+            self.hw_not_single = re.compile(expand(hc.single_device_not_right, frag), re.I)
             self.eng_right = [re.compile(expand(r, frag), re.I) for r in conditions.engine_version.right]
             self.canon_words = {
                 k: [(re.compile(w.match, re.I), w.canonical) for w in ws]
@@ -114,6 +154,13 @@ class Rules:
         except (ValueError, re.error) as err:
             raise RuleError(path, "hardware_count/engine_version/canonical_words", f"bad regex: {err}") from None
         self.hw_words = {k.lower(): v for k, v in hc.words.items()}
+        self.not_conditions: list[CompiledNotCondition] = []
+        for i, nc in enumerate(conditions.not_conditions):
+            try:
+                rx = re.compile(expand(nc.regex, frag), 0 if nc.case else re.I)
+            except (ValueError, re.error) as err:
+                raise RuleError(path, f"entry not_conditions.{i} ({nc.name})", f"bad regex: {err}") from None
+            self.not_conditions.append(CompiledNotCondition(nc, rx))
 
 
 def load_rules(rules_dir: Path | None = None) -> Rules:

@@ -142,3 +142,24 @@ def blocks_holding(block_starts: list[int], positions: list[int]) -> list[int]:
             break
         i = bisect_left(positions, block_starts[b + 1], i)
     return out
+
+
+_SENTENCE_END = re.compile(r"[.!?;](?=\s)|\n")
+_REACH = 400  # a covered sentence or line reaches at most this far on either side of its match
+
+
+def covering(text: str, start: int, end: int, within: str) -> tuple[int, int]:
+    """The span of `text` that a match [start, end) covers: itself, its line, or its sentence (cut at a
+    sentence end, a semicolon or a line break, at most `_REACH` characters away)."""
+    if within == "match":
+        return start, end
+    lo = max(0, start - _REACH)
+    if within == "line":
+        a = text.rfind("\n", lo, start) + 1 or lo
+        b = text.find("\n", end, end + _REACH)
+        return a, (b if b >= 0 else min(len(text), end + _REACH))
+    a = lo
+    for m in _SENTENCE_END.finditer(text, lo, start):
+        a = m.end()
+    m = _SENTENCE_END.search(text, end, end + _REACH)
+    return a, (m.start() if m else min(len(text), end + _REACH))
