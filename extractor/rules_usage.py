@@ -97,9 +97,10 @@ def _phrase_regex(phrase: str) -> str:
     return r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)"
 
 
-def text_entries(folder: Path) -> list[tuple[RuleEntry, re.Pattern[str]]]:
-    """The entries of the rule files not read through the mention finder, each with its matcher."""
-    out: list[tuple[RuleEntry, re.Pattern[str]]] = []
+def text_entries(folder: Path) -> list[tuple[RuleEntry, re.Pattern[str], str | None]]:
+    """The entries of the rule files not read through the mention finder, each with its matcher and, for a
+    phrase, its first word lowercased (a cheap test before the regex)."""
+    out: list[tuple[RuleEntry, re.Pattern[str], str | None]] = []
     for path in sorted(folder.glob("*.yaml")):
         if path.name in MENTION_FILES:
             continue
@@ -112,7 +113,7 @@ def text_entries(folder: Path) -> list[tuple[RuleEntry, re.Pattern[str]]]:
             except re.error:
                 continue  # a template or a message, not a matcher
             out.append((RuleEntry(file=path.name, entry=ypath, line=line, kind="regex" if is_regex else "phrase"),
-                        rx))
+                        rx, None if is_regex or not value.split() else value.split()[0].lower()))
     spellings = folder / "unit_spellings.jsonl"
     if spellings.exists():
         for n, raw in enumerate(spellings.read_text(encoding="utf-8").splitlines(), 1):
@@ -122,7 +123,9 @@ def text_entries(folder: Path) -> list[tuple[RuleEntry, re.Pattern[str]]]:
             item = json.loads(s)
             flags = 0 if item.get("case_sensitive") else re.I
             rx = re.compile(r"(?<![\w])" + re.escape(str(item["spelling"])) + r"(?![\w])", flags)
-            out.append((RuleEntry(file=spellings.name, entry=str(item["spelling"]), line=n, kind="phrase"), rx))
+            spelling = str(item["spelling"])
+            out.append((RuleEntry(file=spellings.name, entry=spelling, line=n, kind="phrase"), rx,
+                        spelling.split()[0].lower() if spelling.split() else None))
     return out
 
 
@@ -160,7 +163,7 @@ def rules_usage(paths: Iterable[str | Path], rules_dir: str | Path | None = None
     folder = Path(rules_dir) if rules_dir else default_rules_dir()
     resolver = ConditionResolver(folder)
     by_rule = {e.entry: EntryUsage(**e.model_dump()) for e in mention_entries(resolver)}
-    texts = [(EntryUsage(**e.model_dump()), rx) for e, rx in text_entries(folder)]
+    texts = [(EntryUsage(**e.model_dump()), rx, first) for e, rx, first in text_entries(folder)]
     n, failed = 0, []
     for p in paths:
         name = Path(p).name
@@ -176,9 +179,11 @@ def rules_usage(paths: Iterable[str | Path], rules_dir: str | Path | None = None
             counts[m.rule] = counts.get(m.rule, 0) + 1
         for rule, k in counts.items():
             _add(by_rule.get(rule), name, k)
-        for usage, rx in texts:
-            _add(usage, name, sum(1 for _ in rx.finditer(d.view)))
-    entries = sorted([*by_rule.values(), *(u for u, _ in texts)], key=lambda e: (e.file, e.line or 0, e.entry))
+        lowered = d.view.lower()
+        for usage, rx, first in texts:
+            if first is None or first in lowered:   # a phrase can only match where its first word is
+                _add(usage, name, sum(1 for _ in rx.finditer(d.view)))
+    entries = sorted([*by_rule.values(), *(u for u, _, _ in texts)], key=lambda e: (e.file, e.line or 0, e.entry))
     return UsageReport(rules_dir=str(folder), documents=n, failed=failed, entries=entries)
 
 

@@ -214,20 +214,20 @@ class MentionFinder:
         None when it writes out none."""
         pow2 = other = 0
         for _task, m in self._matches(text, self._length_tasks):
-            for g in ("isl", "osl", "n"):
-                raw = m.groupdict().get(g)
-                if not raw:
+            for name, raw in m.groupdict().items():
+                if not raw or name.rstrip("0123456789") not in _LENGTH_GROUPS:
                     continue
-                try:
-                    n, suf = raw_number(raw)
-                except ValueError:
-                    continue
-                if suf or n < 1000:
-                    continue
-                if is_pow2(n):
-                    pow2 += 1
-                else:
-                    other += 1
+                for one in KNUM_RE.findall(raw) if name.startswith("list") else (raw,):
+                    try:
+                        n, suf = raw_number(one)
+                    except ValueError:
+                        continue
+                    if suf or n < 1000:
+                        continue
+                    if is_pow2(n):
+                        pow2 += 1
+                    else:
+                        other += 1
         if pow2 == other == 0:
             return None   # no evidence in the document: each mention decides from its own numbers
         return 1024 if pow2 > other else 1000
@@ -300,6 +300,11 @@ class MentionFinder:
     def _pattern_mentions(self, cp: CompiledPattern, m: re.Match[str], k_base: int | None) -> list[Mention]:
         e = cp.entry
         g = {k: v for k, v in m.groupdict().items() if v is not None}
+        # alternatives of one pattern name their groups n, n2, n3... (a name cannot repeat in a regex)
+        for k in [k for k in g if k[-1].isdigit()]:
+            base = k.rstrip("0123456789")
+            if base in _VALUE_GROUPS:
+                g.setdefault(base, g[k])
         # alternatives of one pattern name their text group text, text2, text3...
         tname = next((k for k in sorted(g) if k.startswith("text") and k[4:].isdigit() or k == "text"), None)
         if tname:
@@ -366,6 +371,10 @@ class MentionFinder:
             if rx.search(quote):
                 return canon
         return None
+
+
+_VALUE_GROUPS = frozenset({"n", "list", "min", "max", "isl", "osl", "rate", "nodes", "per"})
+_LENGTH_GROUPS = frozenset({"isl", "osl", "n", "list"})
 
 
 def _inside(pos: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:

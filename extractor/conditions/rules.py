@@ -65,8 +65,8 @@ class ScopeRules(_Strict):
 
     def setup_heading(self) -> re.Pattern[str]:
         """Matches a heading that ends with a setup phrase, or opens with one of several words
-        or names one of several words anywhere ("Evaluation Setup and Benchmark Code", "Comments on Recipe
-        Settings Choice"; not "Hardware Portability")."""
+        or names one of several words anywhere ("Evaluation Setup and Scripts", "Notes on Recipe
+        Settings"; not "Hardware Trends")."""
         words = sorted((re.escape(s) for s in self.setup_sections), key=len, reverse=True)
         multi = [w for w in words if "\\ " in w or " " in w]
         return re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$|\b(?:{'|'.join(multi)})\b", re.I)

@@ -197,7 +197,7 @@ class QuantityFinder:
         self._from = re.compile(rf"(?<![^\W_])from{GAP}+\Z")
         stems = "|".join(sorted((re.escape(s) for s in n.ranges.transition_stems), key=lambda s: (-len(s), s)))
         rstems = "|".join(sorted((re.escape(w) for w in n.ranges.range_stems), key=lambda w: (-len(w), w)))
-        # "speedups ranging from 8% to 100%" is a range even after a change word
+        # "speedups ranging from 5% to 90%" is a range even after a change word
         self._range_words = re.compile(rf"\b(?:{rstems.lower()})\w*\W+(?:\w+\W+)?from\W+\Z") if rstems else None
         self._transition = re.compile(rf"\b(?:{stems.lower()})\w*(?:\W+\w+){{0,6}}?\W+\Z") if stems else None
         self._series = re.compile(
