@@ -26,10 +26,11 @@ from extractor.notes.caveats import CaveatReader
 from extractor.conditions.resolver import ConditionResolver
 from extractor.claims.headlines import HeadlineMarker, front_matter_units
 from extractor.ingest import Document, ingest
+from extractor.ingest.dates import DocumentDate, document_date
 from extractor.quantities.finder import trie
-from extractor.records import Claim, ClaimContext, DocumentRecord, QuantityRecord
+from extractor.records import Claim, ClaimContext, DocumentRecord, Note, QuantityRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
-from extractor.ingest.segment import Unit, units
+from extractor.ingest.segment import Passage, units
 from extractor.claims.tables import TableReader
 
 NAME_KINDS = {"model", "hardware", "engine"}
@@ -127,14 +128,15 @@ class Extractor:
         claims = [c for c, _ in placed]
         self.headlines.mark(d, claims)
         ctx = self.conditions.context(d, mentions, claims)
-        for claim, unit in placed:
-            claim.conditions = self.conditions.resolve(ctx, claim, unit)
-        self.conditions.fill_from_restatements(claims)
+        self.conditions.attach(ctx, placed)
         _assign_ids(doc, claims)
-        record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title,
-                                date=_meta_str(d.meta.get("date")), extractor_version=__version__,
+        dated = document_date(d, doc)
+        record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
+                                date_source=dated.source, extractor_version=__version__,
                                 rules_version=self.rules_version, claims=claims)
         self.caveats.annotate(d, record)
+        if dated.problem:
+            record.provenance.append(_date_note(d, dated))
         return record
 
     def _enter_vocab_zone(self) -> None:
@@ -151,18 +153,18 @@ class Extractor:
             self._zone.enter_context(self.nlp.memory_zone())
         self._zone_posts += 1
 
-    def sentence_claims(self, d: Document) -> list[tuple[Claim, Unit]]:
+    def sentence_claims(self, d: Document) -> list[tuple[Claim, Passage]]:
         """Claims stated in prose sentences, captions, headings and front-matter headline fields."""
         prose = [u for u in units(d, self.abbreviations) if u.kind != "cell"]
         fm = front_matter_units(d, self.claim_rules)
-        pieces: list[tuple[Unit, str]] = [(u, d.view[u.start:u.end]) for u in prose]
+        pieces: list[tuple[Passage, str]] = [(u, d.view[u.start:u.end]) for u in prose]
         pieces += [(u, d.text[u.start:u.end]) for u in fm]
         pieces = [(u, t) for u, t in pieces if self.may_hold_number(t)]
         # spaCy runs only where the quantity finder saw something that can be a claim
         found = [self.quantity_finder.find(t, u.start) for u, t in pieces]
         keep = [i for i, (_, t) in enumerate(pieces) if self.may_claim(t, found[i])]
         pieces, found = [pieces[i] for i in keep], [found[i] for i in keep]
-        out: list[tuple[Claim, Unit]] = []
+        out: list[tuple[Claim, Passage]] = []
         analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces], found)
         for (u, t), (qs, cues) in zip(pieces, analysed):
             context = ClaimContext(section=d.section_path(u.section), block=u.kind)
@@ -202,8 +204,15 @@ def _shift(q: QuantityRecord, base: int) -> QuantityRecord:
     return q.model_copy(update={"span": (q.span[0] + base, q.span[1] + base)})
 
 
-def _meta_str(value) -> str | None:
-    return None if value is None else str(value)
+def _date_note(d: Document, dated: DocumentDate) -> Note:
+    """The provenance note of a front-matter date that is no date: it names the field and its value."""
+    problem = dated.problem
+    assert problem is not None
+    span = problem.span
+    return Note(kind="invalid-date",
+                message=f"front matter '{problem.field}: {problem.value}' is not a date ({problem.reason}): "
+                        "the post has no date",
+                quote=d.text[span[0]:span[1]] if span else None, span=span)
 
 
 def _assign_ids(doc: str, claims: list[Claim]) -> None:

@@ -26,6 +26,8 @@ Scope = Literal[
     "paragraph", "section", "command_line", "setup_section", "front_matter", "restatement", "document",
 ]
 
+DateSource = Literal["front_matter", "file_name", "html_meta", "html_time", "json_ld"]
+
 CHECKLIST: tuple[str, ...] = (
     "model", "hardware", "batch_or_concurrency", "input_length", "output_length",
     "engine_version", "warmup", "scenario",
@@ -115,7 +117,9 @@ class DocumentRecord(Record):
     path: str | None = None
     sha256: str
     title: str | None = None
-    date: str | None = None
+    date: str | None = Field(None, description="publication date, YYYY-MM-DD")
+    date_source: DateSource | None = Field(
+        None, description="where the date came from: front_matter, file_name, html_meta, html_time or json_ld")
     authorship: str | None = None
     extractor_version: str
     rules_version: str

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from extractor.api import detect_format, get_extractor, read_document
-from extractor.conditions.resolver import SectionLookup, _flat_prose
+from extractor.conditions.context import SectionLookup, flat_prose
 from extractor.ingest import Document, ingest
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -43,16 +43,16 @@ def test_conditions_lookups_section_by_bisection_is_section_at(name, d):
 
 @pytest.mark.parametrize("name,d", DOCS, ids=[n for n, _ in DOCS])
 def test_conditions_lookups_label_lines_count_what_findall_finds(name, d):
-    resolver = get_extractor(None).conditions
+    reader = get_extractor(None).conditions.reader
     line_starts = [0] + [i + 1 for i, ch in enumerate(d.view) if ch == "\n"]
     bounds = [(s.end, s.body_end) for s in d.sections] + [(0, len(d.view)), (1, len(d.view) // 2)]
     for lo, hi in bounds:
-        assert resolver._label_lines(d.view, line_starts, lo, hi) == len(resolver.setup_label.findall(d.view, lo, hi))
+        assert reader._label_lines(d.view, line_starts, lo, hi) == len(reader.setup_label.findall(d.view, lo, hi))
 
 
 @pytest.mark.parametrize("name,d", DOCS, ids=[n for n, _ in DOCS])
 def test_conditions_lookups_flat_prose_joins_prose_lines_only(name, d):
-    flat = _flat_prose(d)
+    flat = flat_prose(d)
     prose = [(b.start, b.end) for b in d.blocks if b.kind not in ("code", "table")]
     assert len(flat) == len(d.view)
     for i, (a, b) in enumerate(zip(d.view, flat)):

@@ -3,7 +3,9 @@
 A failure prints the same diff a reviewer reads from `benchclaims diff`. After an intended change,
 `pytest tests/test_corpus_regression.py --update-expected` rewrites the expected records; review
 them with `git diff corpus/expected`. Volatile fields (path, extractor_version, rules_version)
-are ignored.
+are ignored. A result an expected file holds although it is known to be wrong is listed in the file's
+`known_wrong` (with its KNOWN_GAPS case and reason; tests/test_corpus_claims.py checks the marks), so a
+golden file never silently blesses a bug; `--update-expected` keeps the marks.
 """
 from __future__ import annotations
 

@@ -51,3 +51,14 @@ def test_expected_files_are_normalised_and_rewritten_only_on_change(tmp_path):
     assert_records_equal(read_expected(target), rec())
     assert write_expected(rec(120), target) is True
     assert read_expected(target).claims[0].value == 120
+
+
+def test_known_wrong_marks_are_kept_on_rewrite_and_are_not_part_of_the_record(tmp_path):
+    from extractor.review.testing import KnownWrong, read_known_wrong
+    target = tmp_path / "doc.json"
+    mark = KnownWrong(gap="doc.md::claim::x", reason="the 192 GB is not a claim")
+    target.write_text(expected_json(rec(), known_wrong=[mark]), encoding="utf-8")
+    assert read_known_wrong(target) == [mark]
+    assert_records_equal(read_expected(target), rec())
+    assert write_expected(rec(120), target) is True
+    assert read_known_wrong(target) == [mark] and read_expected(target).claims[0].value == 120

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractor.conditions.resolver import ConditionResolver
+from extractor.conditions.rules import load_where_rules
+from extractor.conditions.where import WhereNotes
 from extractor.rules_check import check_rules
 from extractor.rules_io import default_rules_dir
 
@@ -19,22 +20,22 @@ WORDS = ["docker", "run", "lmsysorg/sglang:v0.5.1", "nvcr.io/nvidia/tritonserver
 
 
 @pytest.fixture(scope="module")
-def resolver() -> ConditionResolver:
-    return ConditionResolver(default_rules_dir())
+def notes() -> WhereNotes:
+    return WhereNotes(load_where_rules(default_rules_dir()))
 
 
-def test_the_installed_image_offer_is_searched_by_words(resolver):
-    assert "image" in resolver.offer_holds
+def test_the_installed_image_offer_is_searched_by_words(notes):
+    assert "image" in notes.offer_holds
     view = "We pulled `lmsysorg/sglang:v0.5.1` and compared with vllm/vllm-openai:v0.10.1 later."
-    assert resolver._offer_text("image", view).group() == "lmsysorg/sglang:v0.5.1"
-    assert resolver._offer_text("image", "no image at https://example.com/a:b here") is None
+    assert notes.offer_text("image", view).group() == "lmsysorg/sglang:v0.5.1"
+    assert notes.offer_text("image", "no image at https://example.com/a:b here") is None
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(WORDS) | st.text(max_size=4), max_size=30).map(" ".join))
-def test_word_search_finds_what_a_whole_search_finds(resolver, view: str):
-    whole = resolver.offer_rx["image"]["text"].search(view)
-    found = resolver._offer_text("image", view)
+def test_word_search_finds_what_a_whole_search_finds(notes, view: str):
+    whole = notes.offer_rx["image"]["text"].search(view)
+    found = notes.offer_text("image", view)
     assert (found and found.span()) == (whole and whole.span())
 
 

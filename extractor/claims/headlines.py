@@ -8,7 +8,7 @@ import re
 from extractor.claims.rules import ClaimRules
 from extractor.ingest import Document
 from extractor.records import Claim
-from extractor.ingest.segment import Unit
+from extractor.ingest.segment import Passage
 
 _NUMBERING = re.compile(r"^[\s\d.)#:-]+")
 
@@ -17,9 +17,9 @@ def _norm_heading(title: str) -> str:
     return _NUMBERING.sub("", title).strip(" :.").lower()
 
 
-def front_matter_units(d: Document, rules: ClaimRules) -> list[Unit]:
+def front_matter_units(d: Document, rules: ClaimRules) -> list[Passage]:
     """Headline fields of the front matter (and an HTML <title>) as text units of the original text."""
-    found: list[Unit] = []
+    found: list[Passage] = []
     if d.meta_span:
         lo, hi = d.meta_span
         for name in rules.headline_fields:
@@ -27,10 +27,10 @@ def front_matter_units(d: Document, rules: ClaimRules) -> list[Unit]:
             if isinstance(value, str) and value.strip():
                 pos = d.text.find(value, lo, hi)
                 if pos >= 0:
-                    found.append(Unit(pos, pos + len(value), "front_matter", -1, None))
+                    found.append(Passage(pos, pos + len(value), "front_matter", -1, None))
     if d.title_span and not d.view[d.title_span[0]:d.title_span[1]].strip() \
             and not any(u.start == d.title_span[0] for u in found):
-        found.append(Unit(d.title_span[0], d.title_span[1], "front_matter", -1, None))
+        found.append(Passage(d.title_span[0], d.title_span[1], "front_matter", -1, None))
     return found
 
 

@@ -9,9 +9,9 @@ from typing import Iterable, Protocol
 
 from extractor.claims.classify import ClaimBuilder, Cue, nearest, unit_class
 from extractor.ingest import Document
-from extractor.ingest.model import Cell, Table
+from extractor.ingest.model import Cell, Table, group_label
 from extractor.records import Claim, ClaimContext, QuantityRecord
-from extractor.ingest.segment import Unit
+from extractor.ingest.segment import Passage
 
 
 
@@ -99,8 +99,8 @@ class TableReader:
         accuracy = [c for c in cues if c.label == "metric:accuracy"]
         return Header(text, "dimensionless", "score", accuracy) if accuracy else Header(text, cues=accuracy)
 
-    def claims(self, d: Document) -> list[tuple[Claim, Unit]]:
-        out: list[tuple[Claim, Unit]] = []
+    def claims(self, d: Document) -> list[tuple[Claim, Passage]]:
+        out: list[tuple[Claim, Passage]] = []
         for t, table in enumerate(d.tables):
             out.extend(self.table_claims(d, t, table))
         return out
@@ -112,9 +112,9 @@ class TableReader:
         cells: list[tuple[Cell, Header | None, str, int, list[Header]]] = []
         group: Header | None = None
         for r, row in enumerate(table.rows):
-            filled = [c for c in row if c.end > c.start]
-            if len(filled) == 1 and len(row) > 1 and not any(ch.isdigit() for ch in _text(d, filled[0])):
-                group = self.header(_text(d, filled[0]))      # a group label row ("H100", "Speedup")
+            label = group_label(d.view, row)
+            if label is not None:
+                group = self.header(_text(d, label))      # a group label row ("H100", "Speedup")
                 continue
             row_head = _text(d, row[0]) if row else ""
             row_info = self.header(row_head) if row_head and not row_head[:1].isdigit() else Header("")
@@ -128,15 +128,15 @@ class TableReader:
                         cells.append((c, col, row_head, r, headers))
         return cells
 
-    def table_claims(self, d: Document, t: int, table: Table) -> list[tuple[Claim, Unit]]:
+    def table_claims(self, d: Document, t: int, table: Table) -> list[tuple[Claim, Passage]]:
         cells = self.result_cells(d, table)
         if not cells:
             return []
         lead: Header | None = None
         analysed = self.x.analyse([d.view[c.start:c.end] for c, *_ in cells], [c.start for c, *_ in cells])
-        out: list[tuple[Claim, Unit]] = []
+        out: list[tuple[Claim, Passage]] = []
         for (c, col, row_head, r, headers), (qs, cues) in zip(cells, analysed):
-            unit_place = Unit(c.start, c.end, "cell", -1, table.section, t, r, c.col)
+            unit_place = Passage(c.start, c.end, "cell", -1, table.section, t, r, c.col)
             header_cues = [cue for h in headers for cue in h.cues]
             context = ClaimContext(section=d.section_path(table.section), block="table",
                                    row_header=row_head or None, column_header=col.text if col else None)

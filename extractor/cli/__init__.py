@@ -8,7 +8,7 @@ from extractor.cli import batch_cmd, export_cmd, query_cmd  # noqa: F401,E402
 from extractor.cli import diff_cmd  # noqa: F401,E402
 from extractor.cli import quantities_cmd  # noqa: F401,E402
 from extractor.cli import rules_cmd  # noqa: F401,E402
-from extractor.cli import audit_cmd  # noqa: F401,E402
+from extractor.cli import audit_cmd, eval_cmd, report_cmd  # noqa: F401,E402
 
 
 def main() -> None:

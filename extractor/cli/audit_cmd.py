@@ -1,4 +1,4 @@
-"""`benchclaims audit`: the load-condition audit of one document (text, Markdown or JSON)."""
+"""`benchclaims audit`: the load-condition audit of one document (text, Markdown, JSON or an HTML page)."""
 from __future__ import annotations
 
 import sys
@@ -8,31 +8,50 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.conventions import example, format_help, write_output
+
+FORMATS = ("text", "markdown", "json", "html")
 
 
-@app.command("audit")
+@app.command("audit", epilog=example("benchclaims audit corpus/version-compare-docker.md --format html -o audit.html"))
 def audit_cmd(
     file: str = typer.Argument(..., help="A Markdown, HTML or text file; '-' reads standard input."),
-    fmt: str = typer.Option("text", "--format", "-f", help="text, markdown or json"),
+    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS)),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write ('-' or none: standard output)."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
 ) -> None:
-    """Audit one document: headline figure, stated conditions, caveats, scenario, absent conditions."""
-    from extractor.api import decode, extract_path, extract_text
-    from extractor.audit import render_audit
-    from extractor.errors import DocumentFailure
+    """Audit one document: headline figure, stated conditions, caveats, scenario, absent conditions.
 
-    if fmt not in ("text", "markdown", "json"):
-        raise typer.BadParameter("must be text, markdown or json", param_hint="--format")
+    `--format html` writes one self-contained page (no network fetch): the post's text with every claim
+    marked; clicking a claim shows its record and highlights the spans its conditions came from.
+    """
+    from extractor.api import decode, detect_format, extract_path, extract_text, read_document
+    from extractor.audit import render_audit, render_audit_html
+    from extractor.errors import DocumentFailure
+    from extractor.ingest import ingest
+
+    if fmt not in FORMATS:
+        raise typer.BadParameter(f"must be one of {', '.join(FORMATS)}", param_hint="--format")
     rules_dir = str(rules) if rules else None
     try:
         if file == "-":
-            record = extract_text(decode(sys.stdin.buffer.read(), "<stdin>"), "-", rules_dir=rules_dir)
+            name = "-"
+            text = decode(sys.stdin.buffer.read(), "<stdin>")
+            record = extract_text(text, name, rules_dir=rules_dir)
         else:
+            name = Path(file).name
             record = extract_path(file, rules_dir=rules_dir)
+            text = read_document(file)[0] if fmt == "html" else ""
     except DocumentFailure as err:
         typer.echo(f"benchclaims: {err}", err=True)
         raise typer.Exit(2)
     except FileNotFoundError:
         typer.echo(f"benchclaims: {file}: no such file", err=True)
         raise typer.Exit(2)
-    typer.echo(render_audit(record, fmt), nl=False)  # type: ignore[arg-type]
+    if fmt == "html":
+        fmt_in = detect_format(name, text)
+        view = ingest(text, name, fmt_in).view if fmt_in == "html" else None
+        out = render_audit_html(record, text, view)
+    else:
+        out = render_audit(record, fmt)  # type: ignore[arg-type]
+    write_output(out, output)

@@ -7,9 +7,11 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.conventions import example
 
 
-@app.command("batch")
+@app.command("batch", epilog=example("benchclaims batch posts/ --jobs 2 --jsonl out.jsonl",
+                                     "benchclaims batch vllm-blog/_posts --source vllm-blog --db claims.db"))
 def batch_cmd(
     paths: List[str] = typer.Argument(..., help="Files, folders or globs (md, markdown, html, htm, txt)."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to write."),
@@ -20,6 +22,7 @@ def batch_cmd(
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds per document (default $BENCHCLAIMS_TIMEOUT, else 60; 0: none)."),
     engine: str = typer.Option("local", "--engine", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786."),
+    source: Optional[str] = typer.Option(None, "--source", help="Name the posts' source (blog or site); default: the folder they were found through."),
 ) -> None:
     """Extract documents into the database, skipping those unchanged since the last run."""
     from extractor.corpus.batch import run_batch
@@ -29,7 +32,8 @@ def batch_cmd(
         raise typer.BadParameter("must be 'local' or 'dask'", param_hint="--engine")
     try:
         summary = run_batch(paths, db=db, jsonl=jsonl, jobs=jobs, rules_dir=rules,
-                            max_bytes=max_bytes, timeout=timeout, engine=engine, scheduler=scheduler)  # type: ignore[arg-type]
+                            max_bytes=max_bytes, timeout=timeout, engine=engine, scheduler=scheduler,
+                            source=source)  # type: ignore[arg-type]
     except (FileNotFoundError, RuleError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2)

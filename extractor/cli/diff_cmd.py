@@ -10,14 +10,17 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.conventions import example, format_help
 
-FORMAT_OPT = typer.Option("text", "--format", "-f", help="text, json or html")
-OUTPUT_OPT = typer.Option(None, "--output", "-o", help="write the report to this file")
+FORMATS = ("text", "json", "html")
+
+FORMAT_OPT = typer.Option("text", "--format", "-f", help=format_help(FORMATS))
+OUTPUT_OPT = typer.Option(None, "--output", "-o", help="write the report to this file ('-' or none: standard output)")
 FAIL_ON_OPT = typer.Option(None, "--fail-on", help="comma list of kinds that make exit 1: "
                            "added,removed,changed,document (default: any)")
 
 
-@app.command("diff")
+@app.command("diff", epilog=example("benchclaims diff old.jsonl claims.db --format html -o review.html"))
 def diff_command(old: str = typer.Argument(..., help="old run: JSONL, claims .db, or folder of record JSON"),
                  new: str = typer.Argument(..., help="new run: JSONL, claims .db, or folder of record JSON"),
                  fmt: str = FORMAT_OPT, output: Optional[Path] = OUTPUT_OPT,
@@ -36,7 +39,7 @@ def diff_command(old: str = typer.Argument(..., help="old run: JSONL, claims .db
     raise typer.Exit(exit_code(report, kinds))
 
 
-@app.command("rerun")
+@app.command("rerun", epilog=example("benchclaims rerun --against before.jsonl --fail-on removed,changed"))
 def rerun_command(against: str = typer.Option(..., "--against", help="saved run to compare with "
                                               "(JSONL, claims .db, or folder of record JSON)"),
                   rules: Optional[Path] = typer.Option(None, "--rules", help="rules folder (default: current)"),

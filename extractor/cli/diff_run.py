@@ -39,8 +39,8 @@ def exit_code(report: DiffReport, fail_on: set[str] | None) -> int:
 
 
 def emit(report: DiffReport, fmt: str, output: Path | None) -> None:
-    """Write the rendered report to a file, or to stdout (colour only on a terminal)."""
-    if output is not None:
+    """Write the rendered report to a file, or to stdout for no file or '-' (colour only on a terminal)."""
+    if output is not None and str(output) != "-":
         output.write_text(render(report, fmt), encoding="utf-8")
         return
     sys.stdout.write(render(report, fmt, color=fmt == "text" and use_color(sys.stdout)))

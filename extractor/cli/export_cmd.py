@@ -1,27 +1,39 @@
-"""`benchclaims export`: write the claims database as Parquet, CSV or JSONL."""
+"""`benchclaims export`: write the claims database as Parquet, CSV or JSONL (to a file, or `-o -`)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.conventions import check_format, example, format_help, is_stdout
+
+FORMATS = ("parquet", "csv", "jsonl")
 
 
-@app.command("export")
+@app.command("export", epilog=example("benchclaims export --format csv -o claims.csv",
+                                      "benchclaims export --format jsonl -o - | jq .title"))
 def export_cmd(
-    fmt: str = typer.Option(..., "--format", help="parquet, csv (one row per claim) or jsonl (one record per document)."),
-    out: Path = typer.Option(..., "-o", "--output", help="File to write."),
+    fmt: str = typer.Option(..., "--format", "-f", help=format_help(FORMATS) + " csv and parquet: one row per claim; jsonl: one record per document."),
+    out: str = typer.Option(..., "-o", "--output", help="File to write; '-' writes to standard output."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read."),
 ) -> None:
     """Export every claim (parquet/csv) or every document record (jsonl)."""
     from extractor.corpus.export import ExportError, export
 
-    if fmt not in ("parquet", "csv", "jsonl"):
-        raise typer.BadParameter("must be parquet, csv or jsonl", param_hint="--format")
+    try:
+        fmt = check_format(fmt, FORMATS)
+    except ValueError as err:
+        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    if fmt == "parquet" and is_stdout(out) and sys.stdout.isatty():
+        typer.echo("error: will not write Parquet (binary) to a terminal; redirect it or give -o FILE", err=True)
+        raise typer.Exit(2)
     try:
         n = export(db, fmt, out)  # type: ignore[arg-type]
     except ExportError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2)
-    typer.echo(f"wrote {n} {'records' if fmt == 'jsonl' else 'claims'} to {out}")
+    # the count is a message for the person: on stderr when the data goes to standard output
+    typer.echo(f"wrote {n} {'records' if fmt == 'jsonl' else 'claims'} to {'standard output' if is_stdout(out) else out}",
+               err=is_stdout(out))

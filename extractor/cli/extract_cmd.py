@@ -8,12 +8,16 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.conventions import check_format, example, format_help
+
+FORMATS = ("json", "text")
 
 
-@app.command("extract")
+@app.command("extract", epilog=example("benchclaims extract post.md",
+                                       "curl -s URL | benchclaims extract - --input-format html --format text"))
 def extract_cmd(
     file: str = typer.Argument(..., help="A Markdown, HTML or text file; '-' reads standard input."),
-    fmt: str = typer.Option("json", "--format", "-f", help="json or text"),
+    fmt: str = typer.Option("json", "--format", "-f", help=format_help(FORMATS)),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
     doc_format: Optional[str] = typer.Option(None, "--input-format", help="markdown, html or text (default: by suffix)."),
     max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1,
@@ -27,8 +31,10 @@ def extract_cmd(
     from extractor.render import record_json, record_text
     from extractor.rules_io import RuleError
 
-    if fmt not in ("json", "text"):
-        raise typer.BadParameter("--format must be json or text")
+    try:
+        fmt = check_format(fmt, FORMATS)
+    except ValueError as err:
+        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
     rules_dir = str(rules) if rules else None
     try:
         if file == "-":
@@ -51,7 +57,7 @@ def extract_cmd(
     typer.echo(record_json(record) if fmt == "json" else record_text(record))
 
 
-@app.command("schema")
+@app.command("schema", epilog=example("benchclaims schema > record.schema.json"))
 def schema_cmd() -> None:
     """Print the JSON Schema of the document record."""
     import json

@@ -9,18 +9,24 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.conventions import check_format, example, format_help
 
 if TYPE_CHECKING:
     from extractor.records import QuantityRecord
 
+FORMATS = ("jsonl", "json", "text")
 FIELDS = ("value", "value_max", "unit", "surface_unit", "qualifier", "span", "quote")
 
 
 def format_quantities(records: list[QuantityRecord], fmt: str) -> str:
-    """JSON lines (one record a line, stable key order) or an aligned text table."""
-    if fmt == "json":
+    """JSON lines (`jsonl`: one record a line, stable key order), a JSON array (`json`) or an aligned
+    text table (`text`)."""
+    if fmt == "jsonl":
         return "\n".join(json.dumps(q.model_dump(include=set(FIELDS)), ensure_ascii=False, sort_keys=True)
                          for q in records)
+    if fmt == "json":
+        return json.dumps([q.model_dump(include=set(FIELDS)) for q in records], ensure_ascii=False,
+                          sort_keys=True, indent=2)
     rows = [("value", "value_max", "unit", "qualifier", "span", "quote")]
     for q in records:
         rows.append((f"{q.value:g}", "" if q.value_max is None else f"{q.value_max:g}", q.unit, q.qualifier,
@@ -35,18 +41,21 @@ def read_utf8(file: str) -> str:
     return data.decode("utf-8")
 
 
-@app.command("quantities")
+@app.command("quantities", epilog=example("benchclaims quantities post.md --format text",
+                                          "echo 'TTFT fell to 42 ms' | benchclaims quantities -"))
 def quantities_cmd(
     file: str = typer.Argument(..., help="A text file; '-' reads standard input."),
-    fmt: str = typer.Option("json", "--format", "-f", help="json (JSON lines) or text"),
+    fmt: str = typer.Option("jsonl", "--format", "-f", help=format_help(FORMATS)),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
 ) -> None:
     """List every quantity (value, value_max, unit, qualifier, span, quote) found in FILE."""
     from extractor.quantities.finder import default_finder
     from extractor.rules_io import RuleError
 
-    if fmt not in ("json", "text"):
-        raise typer.BadParameter("--format must be json or text")
+    try:
+        fmt = check_format(fmt, FORMATS)
+    except ValueError as err:
+        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
     try:
         text = read_utf8(file)
         records = default_finder(rules).find(text)

@@ -260,7 +260,7 @@ class MentionFinder:
         quote = text[start:end]
         value: str | int | float | dict[str, Any] = BLANKS.sub(" ", quote.strip())
         if kind == "dataset" and groups.get("r"):
-            value = {"name": "random", "random_range_ratio": float(groups["r"])}
+            value = {"name": ce.entry.id, "random_range_ratio": float(groups["r"])}
         return [Mention(kind=kind, value=value, canonical=canon, count=count, version=version,
                         quote=quote, span=(start, end), rule=where)] + extra
 

@@ -5,37 +5,70 @@ import re
 import string
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from extractor.records import CONDITIONS
+from extractor.records import CONDITIONS, Scope
 from extractor.rules_io import compiled, load_yaml
 
 SCOPES_FILE = "scopes.yaml"
 WHERE_FILE = "where_notes.yaml"
 OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
+# Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
+Reason = Literal["absent", "ambiguous", "no_version", "external"]
+# The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
+LADDER_READERS = ("sentence", "table_row", "table_column", "table_caption", "table_footnotes", "own_caption",
+                  "paragraph", "figure_captions", "section", "section_commands", "linked_section",
+                  "linked_commands", "setup_sections", "introduction", "front_matter")
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ScopeRules(_Strict):
-    """Which sections set up measurements, and which paragraphs extend a scope."""
+class Rung(_Strict):
+    """One rung of the scope ladder: the reader that gathers its mentions for a claim, and the scope
+    they are reported under."""
 
+    reader: str
+    scope: str
+    about: str = ""
+    # its mentions are column headers: a header that names a condition is read through the claim row's cell
+    via_cell: bool = False
+
+    @field_validator("reader")
+    @classmethod
+    def _reader(cls, v: str) -> str:
+        if v not in LADDER_READERS:
+            raise ValueError(f"unknown reader {v!r} (known: {', '.join(LADDER_READERS)})")
+        return v
+
+    @field_validator("scope")
+    @classmethod
+    def _scope(cls, v: str) -> str:
+        if v not in get_args(Scope):
+            raise ValueError(f"unknown scope {v!r} (known: {', '.join(get_args(Scope))})")
+        return v
+
+
+class ScopeRules(_Strict):
+    """The scope ladder; which sections set up measurements, and which paragraphs extend a scope."""
+
+    ladder: list[Rung] = Field(min_length=1)
     setup_sections: list[str]
     setup_labels: list[str] = Field(default_factory=list)
     setup_label_min: int = 2
     lead_in_endings: list[str] = Field(default_factory=lambda: [":"])
     footnote_marks: list[str] = Field(default_factory=list)
     supporting_engines: list[str] = Field(default_factory=list)
-    sweepable: list[str] = Field(default_factory=list)
     composite: list[str] = Field(default_factory=list)
     after_claim: list[str] = Field(default_factory=list)
     refinable: list[str] = Field(default_factory=list)
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
     count_words: list[str] = Field(default_factory=list)
     unit_nouns: list[str] = Field(default_factory=list)
+    machine_nouns: list[str] = Field(default_factory=list)
     baseline_cues: list[str] = Field(default_factory=list)
     benchmark_command: str = r"bench|perf|loadgen|lm_eval"
     bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
@@ -55,7 +88,7 @@ class ScopeRules(_Strict):
                 raise ValueError(f"unknown condition {name!r}")
         return v
 
-    @field_validator("sweepable", "composite", "after_claim", "refinable")
+    @field_validator("composite", "after_claim", "refinable")
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
         for name in v:
@@ -76,7 +109,8 @@ class ScopeRules(_Strict):
         words = "|".join(sorted((re.escape(w).replace("\\ ", "\\s+") for w in self.count_words),
                                 key=len, reverse=True)) or "(?!)"
         nouns = "|".join(sorted((re.escape(w) for w in self.unit_nouns), key=len, reverse=True)) or "(?!)"
-        count = re.compile(r"^\s*\d+\s*(?:nodes?|servers?|systems?)\s*,?\s*(?:each\s+)?(?:with\s+)?\d*\s*[x×*]?\s*"
+        machines = "|".join(sorted((re.escape(w) for w in self.machine_nouns), key=len, reverse=True)) or "(?!)"
+        count = re.compile(r"^\s*\d+\s*(?:" + machines + r")\s*,?\s*(?:each\s+)?(?:with\s+)?\d*\s*[x×*]?\s*"
                            r"|^\s*(?:(?:" + words + r")(?![a-z0-9])|\d+)\s*(?:[x×*]\s*)?", re.I)
         return count, re.compile(r"\s+(?:" + nouns + r")$", re.I)
 
@@ -180,7 +214,7 @@ class WhereRules(_Strict):
     @field_validator("why")
     @classmethod
     def _why(cls, v: dict[str, str]):
-        for key in ("absent", "ambiguous", "no_version", "chart_only", "external"):
+        for key in get_args(Reason):
             if key not in v:
                 raise ValueError(f"missing why-wording {key!r}")
         return v

@@ -45,31 +45,50 @@ class BatchSummary(BaseModel):
 
 
 # -- walking -----------------------------------------------------------------------------------
-def collect_paths(inputs: Sequence[str | Path]) -> list[str]:
-    """Absolute paths of the documents named by files, folders and globs; sorted, no duplicates.
+def collect_sources(inputs: Sequence[str | Path]) -> dict[str, str]:
+    """Absolute path of each document named by files, folders and globs -> the name of its source.
 
-    Folders and globs keep Markdown, HTML and text files only; a file named explicitly is
-    always taken (if it cannot be read, the batch records why).
+    The source is the folder the document was found through: a folder given on the command line
+    names all the posts under it (`batch blogs/vllm blogs/lmsys`); a file or a glob match is named
+    by the folder it sits in. Folders and globs keep Markdown, HTML and text files only; a file named
+    explicitly is always taken (if it cannot be read, the batch records why). A document reached
+    twice keeps its first source.
     """
-    found: set[str] = set()
+    found: dict[str, str] = {}
+
+    def add(path: str | Path, source: str) -> None:
+        found.setdefault(os.path.abspath(path), source)
+
     for item in inputs:
         s = str(item)
         p = Path(s)
         if p.is_dir():
-            found.update(os.path.abspath(f) for f in p.rglob("*")
-                         if f.is_file() and f.suffix.lower() in SUFFIXES)
+            for f in sorted(p.rglob("*")):
+                if f.is_file() and f.suffix.lower() in SUFFIXES:
+                    add(f, folder_name(p))
         elif p.is_file():
-            found.add(os.path.abspath(p))
+            add(p, folder_name(p.parent))
         elif glob.has_magic(s):
-            for m in glob.glob(s, recursive=True):
+            for m in sorted(glob.glob(s, recursive=True)):
                 mp = Path(m)
                 if mp.is_file() and mp.suffix.lower() in SUFFIXES:
-                    found.add(os.path.abspath(mp))
+                    add(mp, folder_name(mp.parent))
                 elif mp.is_dir():
-                    found.update(collect_paths([mp]))
+                    for path, source in collect_sources([mp]).items():
+                        found.setdefault(path, source)
         else:
             raise FileNotFoundError(f"{s}: no such file, folder or matching glob")
-    return sorted(found)
+    return found
+
+
+def folder_name(folder: Path) -> str:
+    """The name a folder goes by as a source (its own name, resolved: `.` is the current folder's)."""
+    return folder.resolve().name or str(folder.resolve())
+
+
+def collect_paths(inputs: Sequence[str | Path]) -> list[str]:
+    """Absolute paths of the documents named by files, folders and globs; sorted, no duplicates."""
+    return sorted(collect_sources(inputs))
 
 
 def current_rules_version(rules_dir: str | None) -> str:
@@ -86,14 +105,21 @@ def current_rules_version(rules_dir: str | None) -> str:
 def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
               jsonl: str | Path | None = None, jobs: int = 1, rules_dir: str | Path | None = None,
               max_bytes: int | None = None, timeout: float | None = None, engine: Literal["local", "dask"] = "local",
-              scheduler: str | None = None, progress: bool | None = None) -> BatchSummary:
+              scheduler: str | None = None, progress: bool | None = None,
+              source: str | None = None) -> BatchSummary:
     """Extract every input document that is not current in the store; return the counts.
+
+    Each document is stored with its source: `source` when given, else the folder it was found
+    through (see `collect_sources`).
 
     `max_bytes`/`timeout` default to the extractor's limits ($BENCHCLAIMS_MAX_BYTES,
     $BENCHCLAIMS_TIMEOUT); `progress=None` shows the bar only on a terminal; False hides it.
     """
     max_bytes = limits.max_bytes(max_bytes)
-    paths = collect_paths(inputs)
+    sources = collect_sources(inputs)
+    if source is not None:
+        sources = dict.fromkeys(sources, source)
+    paths = sorted(sources)
     rules = str(rules_dir) if rules_dir else None
     ext_v, rules_v = api.EXTRACTOR_VERSION, current_rules_version(rules)
     summary = BatchSummary(total=len(paths))
@@ -105,6 +131,7 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
             if state is not None and state[3] == "ok" and state[1:3] == (ext_v, rules_v) \
                     and state[0] == file_sha256(p, max_bytes):
                 summary.skipped += 1
+                store.set_source(p, sources[p])
                 continue
             stored[p] = state is not None
             todo.append(p)
@@ -115,7 +142,7 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
             runner = make_runner(engine, jobs, rules, max_bytes, timeout, scheduler)
             for outcomes in runner(chunks(todo)):
                 for o in outcomes:
-                    _store_outcome(store, o, ext_v, rules_v)
+                    _store_outcome(store, o, ext_v, rules_v, sources[o.path])
                     if not o.ok:
                         summary.failed += 1
                     elif stored[o.path]:
@@ -132,13 +159,13 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     return summary
 
 
-def _store_outcome(store: Store, o: Outcome, ext_v: str, rules_v: str) -> None:
+def _store_outcome(store: Store, o: Outcome, ext_v: str, rules_v: str, source: str) -> None:
     if o.ok:
         store.put_record(DocumentRecord.model_validate_json(o.record_json), path=o.path,
-                         record_json=o.record_json)
+                         record_json=o.record_json, source=source)
     else:
         store.put_error(DocumentError.model_validate_json(o.record_json), path=o.path,
-                        extractor_version=ext_v, rules_version=rules_v)
+                        extractor_version=ext_v, rules_version=rules_v, source=source)
 
 
 def write_jsonl(store: Store, out: str | Path, paths: Iterable[str] | None = None) -> int:

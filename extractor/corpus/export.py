@@ -1,13 +1,16 @@
 """Exporting the claims store: Parquet (pyarrow, extra `export`), CSV, or JSONL records.
 
-Parquet and CSV hold one row per claim (claim fields, the document's title/date,
+Parquet and CSV hold one row per claim (claim fields, the document's title, date and source,
 and the model/hardware/engine keys); JSONL holds one `extract` record per document.
+`out` "-" writes to standard output (Parquet as bytes).
 """
 from __future__ import annotations
 
 import csv
+import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Literal
+from typing import IO, Any, Iterator, Literal
 
 from extractor.corpus.store import Store
 
@@ -21,8 +24,10 @@ FIELDS: tuple[tuple[str, str], ...] = (   # (column, arrow type)
     ("quote", "string"), ("span_start", "int64"), ("span_end", "int64"), ("section", "string"),
     ("block", "string"), ("base_value", "float64"), ("base_value_max", "float64"),
     ("base_unit", "string"), ("model", "string"), ("hardware", "string"), ("engine", "string"),
+    ("source", "string"), ("date_source", "string"),
 )
-_DOC_COLS = {"doc", "title", "date", "authorship"}
+_DOC_COLS = {"doc", "title", "date", "authorship", "source", "date_source"}
+STDOUT = "-"
 
 
 class ExportError(RuntimeError):
@@ -39,9 +44,20 @@ def claim_rows(store: Store) -> Iterator[dict[str, Any]]:
         yield rec
 
 
-def export_csv(store: Store, out: Path) -> int:
-    n = 0
+@contextmanager
+def _text_out(out: Path | str) -> Iterator[IO[str]]:
+    """The file to write, or standard output for "-"."""
+    if str(out) == STDOUT:
+        yield sys.stdout
+        sys.stdout.flush()
+        return
     with open(out, "w", encoding="utf-8", newline="") as fh:
+        yield fh
+
+
+def export_csv(store: Store, out: Path | str) -> int:
+    n = 0
+    with _text_out(out) as fh:
         w = csv.DictWriter(fh, fieldnames=[c for c, _ in FIELDS], lineterminator="\n")
         w.writeheader()
         for row in claim_rows(store):
@@ -50,7 +66,7 @@ def export_csv(store: Store, out: Path) -> int:
     return n
 
 
-def export_parquet(store: Store, out: Path, batch_size: int = 10_000) -> int:
+def export_parquet(store: Store, out: Path | str, batch_size: int = 10_000) -> int:
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -58,7 +74,8 @@ def export_parquet(store: Store, out: Path, batch_size: int = 10_000) -> int:
         raise ExportError("parquet export needs pyarrow: pip install 'benchclaims[export]'") from None
     schema = pa.schema([(c, getattr(pa, t)()) for c, t in FIELDS])
     n = 0
-    with pq.ParquetWriter(str(out), schema) as writer:
+    sink = sys.stdout.buffer if str(out) == STDOUT else str(out)
+    with pq.ParquetWriter(sink, schema) as writer:
         buf: list[dict[str, Any]] = []
         for row in claim_rows(store):
             buf.append(row)
@@ -71,9 +88,9 @@ def export_parquet(store: Store, out: Path, batch_size: int = 10_000) -> int:
     return n
 
 
-def export_jsonl(store: Store, out: Path) -> int:
+def export_jsonl(store: Store, out: Path | str) -> int:
     n = 0
-    with open(out, "w", encoding="utf-8") as fh:
+    with _text_out(out) as fh:
         for js in store.record_json():
             fh.write(js + "\n")
             n += 1
@@ -81,9 +98,10 @@ def export_jsonl(store: Store, out: Path) -> int:
 
 
 def export(db: str | Path, fmt: ExportFormat, out: str | Path) -> int:
-    """Write the store to `out` in `fmt`; returns the number of rows (claims, or documents for jsonl)."""
+    """Write the store to `out` in `fmt` ("-": standard output); returns the number of rows (claims,
+    or documents for jsonl)."""
     if not Path(db).exists():
         raise ExportError(f"{db}: no such database (run `benchclaims batch` first)")
     writer = {"parquet": export_parquet, "csv": export_csv, "jsonl": export_jsonl}[fmt]
     with Store(db) as store:
-        return writer(store, Path(out))
+        return writer(store, out if str(out) == STDOUT else Path(out))

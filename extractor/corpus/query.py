@@ -20,11 +20,12 @@ from pydantic import BaseModel, Field, field_validator
 
 from extractor.corpus.store import Store, base_factor
 
-Format = Literal["table", "json", "csv"]
+Format = Literal["text", "table", "json", "jsonl", "csv"]   # "table" is the older name of "text"
 
 COLUMNS = ("path", "doc", "title", "claim_id", "metric", "value", "value_max", "unit", "qualifier",
            "tokens", "per", "baseline", "headline", "model", "hardware", "engine", "quote",
-           "span_start", "span_end")
+           "span_start", "span_end", "date", "source")
+DOCUMENT_FIELDS = ("title", "date", "source")   # columns read from the documents table
 TABLE_COLUMNS = ("doc", "metric", "value", "unit", "model", "hardware", "engine", "quote")
 
 
@@ -43,7 +44,22 @@ class ClaimFilter(BaseModel):
     min: float | None = None
     max: float | None = None
     unit: str | None = None           # unit of min/max and of the `value_in_unit` column
+    since: str | None = None          # posts dated on or after this day (YYYY-MM-DD); undated ones are left out
+    until: str | None = None          # posts dated on or before this day
+    source: str | None = None         # the source's name, exactly (as `batch` stored it)
     limit: int | None = None
+
+    @field_validator("since", "until", mode="before")
+    @classmethod
+    def _iso_day(cls, v: Any) -> Any:
+        from extractor.ingest.dates import NotADate, parse_date
+
+        if v is None:
+            return v
+        try:
+            return parse_date(v)
+        except NotADate as err:
+            raise ValueError(f"{v!r} is not a date (YYYY-MM-DD): {err}") from None
 
     @field_validator("conditions", mode="before")
     @classmethod
@@ -74,6 +90,15 @@ def build_sql(f: ClaimFilter) -> tuple[str, list[Any], tuple[float, str] | None]
         if val:
             where.append(f"lower(c.{col}) LIKE ? ESCAPE '\\'")
             params.append(_like(val))
+    if f.since:
+        where.append("d.date >= ?")
+        params.append(f.since)
+    if f.until:
+        where.append("d.date <= ?")
+        params.append(f.until)
+    if f.source:
+        where.append("d.source = ?")
+        params.append(f.source)
     for name, status in f.conditions:
         where.append("EXISTS (SELECT 1 FROM conditions k WHERE k.path=c.path AND k.ord=c.ord "
                      "AND k.name=? AND k.status=?)")
@@ -96,7 +121,7 @@ def build_sql(f: ClaimFilter) -> tuple[str, list[Any], tuple[float, str] | None]
     if f.max is not None:
         where.append(f"{lo_col} <= ?")
         params.append(f.max * scale)
-    cols = ", ".join(f"d.{c}" if c == "title" else
+    cols = ", ".join(f"d.{c}" if c in DOCUMENT_FIELDS else
                      "d.doc" if c == "doc" else f"c.{c}" for c in COLUMNS)
     sql = (f"SELECT {cols}, c.base_value, c.base_value_max FROM claims c "
            f"JOIN documents d ON d.path = c.path")
@@ -144,9 +169,11 @@ def _cell(row: dict[str, Any], col: str, unit: str | None) -> str:
 
 
 def format_rows(rows: list[dict[str, Any]], fmt: Format = "table", unit: str | None = None) -> str:
-    """Rows as an aligned text table, a JSON array, or CSV (header + one line per claim)."""
+    """Rows as an aligned text table, a JSON array, JSON lines, or CSV (header + one line per claim)."""
     if fmt == "json":
         return json.dumps(rows, indent=2, ensure_ascii=False)
+    if fmt == "jsonl":
+        return "\n".join(json.dumps(r, ensure_ascii=False) for r in rows)
     if fmt == "csv":
         buf = io.StringIO()
         fields = list(rows[0]) if rows else list(COLUMNS)

@@ -20,7 +20,11 @@ from typing import Any, Iterable, Iterator
 
 from extractor.records import Claim, Condition, DocumentError, DocumentRecord
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Columns added to `documents` after version 1, with their SQL type. A version-1 database gains them
+# when it is opened (ALTER TABLE ADD COLUMN) and its documents are marked stale, so the next batch
+# re-extracts them and fills the new fields in; nothing else is touched.
+ADDED_DOCUMENT_COLUMNS = {"source": "TEXT", "date_source": "TEXT"}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -37,7 +41,9 @@ CREATE TABLE IF NOT EXISTS documents (
     extractor_version TEXT,
     rules_version TEXT,
     n_claims INTEGER NOT NULL DEFAULT 0,
-    record_json TEXT NOT NULL      -- the DocumentRecord (or DocumentError) as `extract` prints it
+    record_json TEXT NOT NULL,     -- the DocumentRecord (or DocumentError) as `extract` prints it
+    source TEXT,                   -- the blog, site or folder the post came from (batch --source)
+    date_source TEXT               -- where `date` came from: front_matter, file_name, html_meta...
 );
 CREATE TABLE IF NOT EXISTS claims (
     path TEXT NOT NULL REFERENCES documents(path) ON DELETE CASCADE,
@@ -104,7 +110,12 @@ CONDITION_COLUMNS = ("path", "ord", "claim_id", "name", "status", "value", "cano
                      "span_start", "span_end", "scope", "sweep", "count", "value_partial", "note",
                      "where_note", "why")
 DOCUMENT_COLUMNS = ("path", "doc", "sha256", "title", "date", "authorship", "status", "error",
-                    "error_kind", "extractor_version", "rules_version", "n_claims", "record_json")
+                    "error_kind", "extractor_version", "rules_version", "n_claims", "record_json",
+                    "source", "date_source")
+DOCUMENT_INDEXES = """
+CREATE INDEX IF NOT EXISTS documents_date ON documents(date);
+CREATE INDEX IF NOT EXISTS documents_source ON documents(source);
+"""
 
 # Denormalised on each claim row for fast filtering: column -> condition names, first stated wins.
 KEY_CONDITIONS = {"model": ("model",), "hardware": ("hardware",), "engine": ("engine_version",)}
@@ -186,10 +197,31 @@ class Store:
 
     def _init_schema(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
-            raise StoreError(f"{self.path}: schema version {version}, expected {SCHEMA_VERSION}")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: schema version {version}, expected at most {SCHEMA_VERSION} "
+                             "(written by a newer benchclaims)")
         self.conn.executescript(SCHEMA)
+        self._migrate()
+        self.conn.executescript(DOCUMENT_INDEXES)
         self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _migrate(self) -> None:
+        """Add the columns a database made by an older version lacks (additive only); its documents
+        are marked stale (no extractor version) so the next batch re-extracts them and fills them in."""
+        have = {row[1] for row in self.conn.execute("PRAGMA table_info(documents)")}
+        missing = [name for name in ADDED_DOCUMENT_COLUMNS if name not in have]
+        if not missing:
+            return
+        cur = self.conn.cursor()
+        cur.execute("BEGIN IMMEDIATE")
+        try:
+            for name in missing:
+                cur.execute(f"ALTER TABLE documents ADD COLUMN {name} {ADDED_DOCUMENT_COLUMNS[name]}")
+            cur.execute("UPDATE documents SET extractor_version = NULL")
+            cur.execute("COMMIT")
+        except BaseException:
+            cur.execute("ROLLBACK")
+            raise
 
     def __enter__(self) -> "Store":
         return self
@@ -224,8 +256,8 @@ class Store:
             cur.execute("DELETE FROM conditions WHERE path=?", (path,))
             cur.execute("DELETE FROM claims WHERE path=?", (path,))
             cur.execute("DELETE FROM documents WHERE path=?", (path,))
-            cur.execute(f"INSERT INTO documents VALUES ({','.join('?' * len(DOCUMENT_COLUMNS))})",
-                        doc_row)
+            cur.execute(f"INSERT INTO documents ({', '.join(DOCUMENT_COLUMNS)}) "
+                        f"VALUES ({','.join('?' * len(DOCUMENT_COLUMNS))})", doc_row)
             crow, drow = [], []
             for i, claim in enumerate(claims):
                 crow.append(claim_row(path, i, claim))
@@ -240,20 +272,28 @@ class Store:
             raise
 
     def put_record(self, record: DocumentRecord, *, path: str | None = None,
-                   record_json: str | None = None) -> None:
+                   record_json: str | None = None, source: str | None = None) -> None:
         """Store (or replace) a document's record, claims and conditions in one transaction."""
         key = path or record.path or record.doc
         self._replace((key, record.doc, record.sha256, record.title, record.date, record.authorship,
                        "ok", None, None, record.extractor_version, record.rules_version,
-                       len(record.claims), record_json or record.model_dump_json()),
+                       len(record.claims), record_json or record.model_dump_json(), source,
+                       record.date_source),
                       record.claims)
 
     def put_error(self, error: DocumentError, *, path: str | None = None,
-                  extractor_version: str | None = None, rules_version: str | None = None) -> None:
+                  extractor_version: str | None = None, rules_version: str | None = None,
+                  source: str | None = None) -> None:
         """Record a document that failed (its old claims are removed)."""
         key = path or error.path or error.doc
         self._replace((key, error.doc, error.sha256, None, None, None, "failed", error.error,
-                       error.kind, extractor_version, rules_version, 0, error.model_dump_json()))
+                       error.kind, extractor_version, rules_version, 0, error.model_dump_json(),
+                       source, None))
+
+    def set_source(self, path: str, source: str | None) -> None:
+        """Name the source of a stored document (a skipped document can change source between runs)."""
+        self.conn.execute("UPDATE documents SET source=? WHERE path=? AND source IS NOT ?",
+                          (source, path, source))
 
     # -- reads -------------------------------------------------------------------------------
     def record_json(self, paths: Iterable[str] | None = None) -> Iterator[str]:

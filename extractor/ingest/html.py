@@ -140,6 +140,8 @@ class _Walker(HTMLParser):
             self.in_title = True
         if tag == "meta":
             self._meta(dict(attrs))
+        if tag == "time":
+            self._time(dict(attrs))
         if tag in SKIP:
             if not closing:
                 self.skip_depth += 1
@@ -166,8 +168,6 @@ class _Walker(HTMLParser):
             self.open_links.append((dict(attrs).get("href") or "", None, None))
         elif tag == "img":
             self._image(raw, pos, dict(attrs))
-        elif tag == "time" and "datetime" in dict(attrs):
-            self.meta.setdefault("date", dict(attrs)["datetime"])
         if not closing:
             self.stack.append(tag)
 
@@ -276,15 +276,25 @@ class _Walker(HTMLParser):
 
     # -- attributes --------------------------------------------------------------
     def _meta(self, attrs: dict) -> None:
-        key = (attrs.get("name") or attrs.get("property") or "").lower()
+        key = (attrs.get("name") or attrs.get("property") or attrs.get("itemprop") or "").lower()
         content = attrs.get("content")
         if not content:
             return
         for wanted, field in (("author", "author"), ("article:author", "author"), ("date", "date"),
-                              ("article:published_time", "date"), ("og:title", "title"),
+                              ("article:published_time", "date"), ("datepublished", "date"), ("og:title", "title"),
                               ("keywords", "tags"), ("description", "summary")):
             if key == wanted:
                 self.meta.setdefault(field, content)
+
+    def _time(self, attrs: dict) -> None:
+        """The first `<time datetime>` of the post: in its article or main element when the page has one
+        (a header inside it counts: the byline's date is there), never in navigation, asides or footers
+        (lists of other posts and their dates)."""
+        if not attrs.get("datetime") or (self.main_only and self.main_depth == 0):
+            return
+        if any(t in ("nav", "aside", "footer") for t in self.stack):
+            return
+        self.meta.setdefault("time_datetime", attrs["datetime"])
 
     def _image(self, raw: str, pos: int, attrs: dict) -> None:
         alt_node = None

@@ -52,13 +52,23 @@ class _Lines:
         return bisect_right(self.starts, offset) - 1
 
 
+class _FrontMatterLoader(yaml.SafeLoader):
+    """YAML's safe loader that keeps dates and times as written (strings): a date that is no date
+    (`2025-02-30`) is then the date reader's problem to report, not an error that loses the front matter."""
+
+
+_FrontMatterLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+
+
 def _front_matter(text: str) -> tuple[dict, tuple[int, int] | None]:
     m = _FRONT_MATTER.match(text)
     if not m:
         return {}, None
     try:
-        data = yaml.safe_load(m.group(1))
-    except yaml.YAMLError:
+        data = yaml.load(m.group(1), Loader=_FrontMatterLoader)  # noqa: S506 - a SafeLoader
+    except (yaml.YAMLError, ValueError):
         data = None
     return (data if isinstance(data, dict) else {}), (m.start(), m.end())
 

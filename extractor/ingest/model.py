@@ -54,6 +54,15 @@ class Table(Node):
     caption: Node | None = None
 
 
+def group_label(view: str, row: list[Cell]) -> Cell | None:
+    """The cell of a group-label row ("H100", "Speedup" over the rows it groups): the one filled cell of a
+    row of several, with no digit in it; None for any other row."""
+    filled = [c for c in row if c.end > c.start]
+    if len(filled) == 1 and len(row) > 1 and not any(ch.isdigit() for ch in view[filled[0].start:filled[0].end]):
+        return filled[0]
+    return None
+
+
 class Link(Node):
     """A hyperlink: its visible text extent and its target."""
 

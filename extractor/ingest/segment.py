@@ -1,4 +1,5 @@
-"""Units of text the claim and condition steps read: sentences of prose blocks and table cells.
+"""Passages of text the claim and condition steps read: sentences of prose blocks and table cells (a
+`Passage`; not to be confused with a pint unit).
 
 Splitting runs on the masked view (so offsets are those of the original text); the
 abbreviations that do not end a sentence come from the rules.
@@ -14,7 +15,7 @@ PROSE = ("paragraph", "list_item", "caption", "heading", "quote")
 
 
 @dataclass(frozen=True, slots=True)
-class Unit:
+class Passage:
     """A sentence (or table cell) with its place in the document."""
 
     start: int
@@ -58,21 +59,21 @@ def _push(view: str, s: int, e: int, out: list[tuple[int, int]]) -> None:
         out.append((s, e))
 
 
-def units(doc: Document, abbreviations: frozenset[str]) -> list[Unit]:
+def units(doc: Document, abbreviations: frozenset[str]) -> list[Passage]:
     """Every sentence of prose blocks and every table cell, in document order."""
-    found: list[Unit] = []
+    found: list[Passage] = []
     for i, block in enumerate(doc.blocks):
         if block.kind not in PROSE:
             continue
         for s, e in split_sentences(doc.view, block.start, block.end, abbreviations):
-            found.append(Unit(s, e, block.kind, i, block.section))
+            found.append(Passage(s, e, block.kind, i, block.section))
     for t, table in enumerate(doc.tables):
         for c in table.header:
             if c.end > c.start:
-                found.append(Unit(c.start, c.end, "cell", -1, table.section, t, -1, c.col))
+                found.append(Passage(c.start, c.end, "cell", -1, table.section, t, -1, c.col))
         for r, row in enumerate(table.rows):
             for c in row:
                 if c.end > c.start:
-                    found.append(Unit(c.start, c.end, "cell", -1, table.section, t, r, c.col))
+                    found.append(Passage(c.start, c.end, "cell", -1, table.section, t, r, c.col))
     found.sort(key=lambda u: (u.start, u.end))
     return found

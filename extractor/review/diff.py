@@ -21,7 +21,7 @@ CLAIM_FIELDS: tuple[str, ...] = (
     "metric", "value", "value_max", "unit", "qualifier", "tokens", "per", "baseline", "headline", "quote",
 )
 CONDITION_FIELDS: tuple[str, ...] = ("status", "value", "where")
-DOC_FIELDS: tuple[str, ...] = ("title", "date", "authorship", "caveats", "provenance")
+DOC_FIELDS: tuple[str, ...] = ("title", "date", "date_source", "authorship", "caveats", "provenance")
 CLAIM_KINDS: tuple[str, ...] = ("added", "removed", "changed")
 KINDS: tuple[str, ...] = CLAIM_KINDS + ("document",)
 FUZZY_THRESHOLD = 70.0   # least quote similarity (0-100) for a fuzzy claim match
@@ -178,7 +178,7 @@ def _notes(notes) -> list[str]:
 
 
 def doc_field_changes(old: DocumentRecord, new: DocumentRecord) -> list[FieldChange]:
-    """Document-level fields that differ (title, date, authorship, caveats, provenance)."""
+    """Document-level fields that differ (title, date and its source, authorship, caveats, provenance)."""
     changes = []
     for f in DOC_FIELDS:
         ov, nv = getattr(old, f), getattr(new, f)

@@ -9,11 +9,14 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from extractor.review.diff import diff_records
 from extractor.review.render import render_text
 from extractor.records import DocumentRecord
 
 VOLATILE: tuple[str, ...] = ("path", "extractor_version", "rules_version")
+KNOWN_WRONG = "known_wrong"   # the key of an expected-record file that lists its known-wrong results
 
 
 def normalise(record: DocumentRecord, ignore: Iterable[str] = VOLATILE) -> DocumentRecord:
@@ -65,20 +68,45 @@ def assert_records_equal(expected: DocumentRecord | list[DocumentRecord],
         raise AssertionError("\n" + text)
 
 
-def expected_json(record: DocumentRecord, ignore: Iterable[str] = VOLATILE) -> str:
-    """The stable text of an expected-record file (volatile fields blanked, trailing newline)."""
-    return json.dumps(normalise(record, ignore).model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+class KnownWrong(BaseModel):
+    """A result an expected-record file holds although it is known to be wrong: the golden file snapshots
+    it (so any other change still shows) without blessing it. `gap` names the analyst-true expectation
+    the result fails (a case id of tests/test_corpus_claims.py); `reason` says what is wrong."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    gap: str
+    reason: str = Field(min_length=1)
+
+
+def expected_json(record: DocumentRecord, ignore: Iterable[str] = VOLATILE,
+                  known_wrong: list[KnownWrong] = ()) -> str:
+    """The stable text of an expected-record file (volatile fields blanked, its `known_wrong` marks last,
+    trailing newline)."""
+    data = normalise(record, ignore).model_dump(mode="json")
+    if known_wrong:
+        data[KNOWN_WRONG] = [k.model_dump() for k in known_wrong]
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def read_expected(path: Path) -> DocumentRecord:
-    """An expected-record file."""
-    return DocumentRecord.model_validate_json(Path(path).read_text(encoding="utf-8"))
+    """The record of an expected-record file (its `known_wrong` marks aside)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data.pop(KNOWN_WRONG, None)
+    return DocumentRecord.model_validate(data)
+
+
+def read_known_wrong(path: Path) -> list[KnownWrong]:
+    """The `known_wrong` marks of an expected-record file (none when it has none)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return [KnownWrong.model_validate(k) for k in data.get(KNOWN_WRONG, [])]
 
 
 def write_expected(record: DocumentRecord, path: Path) -> bool:
-    """Write the expected record when its text differs; True when the file was (re)written."""
-    text = expected_json(record)
+    """Write the expected record when its text differs, keeping the file's `known_wrong` marks; True when
+    the file was (re)written."""
     path = Path(path)
+    text = expected_json(record, known_wrong=read_known_wrong(path) if path.exists() else [])
     if path.exists() and path.read_text(encoding="utf-8") == text:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,54 @@
+"""Conventions every sub-command follows: one vocabulary of `--format` names, `-o -` for standard
+output, and an example at the end of `--help`."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# The one meaning of each --format name, whichever command takes it.
+FORMATS: dict[str, str] = {
+    "text": "text for a person (a table where rows are listed)",
+    "markdown": "Markdown",
+    "json": "one JSON document",
+    "jsonl": "JSON lines, one object a line",
+    "csv": "CSV with a header line",
+    "parquet": "Apache Parquet",
+    "html": "one self-contained HTML page (works offline)",
+}
+FORMAT_HELP = "Output format: {formats}."
+FORMAT_ALIASES = {"table": "text"}   # older names still accepted
+
+
+def example(*commands: str) -> str:
+    """The `--help` epilog: an example (or a few) of the command in use."""
+    lines = "\n".join(f"  $ {c}" for c in commands)
+    return f"\b\nExample{'s' if len(commands) > 1 else ''}:\n{lines}"
+
+
+def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
+    """The canonical name of `fmt` when the command supports it; ValueError names the choices."""
+    name = FORMAT_ALIASES.get(fmt, fmt)
+    if name not in allowed:
+        raise ValueError(f"--format: {fmt!r} is not one of {', '.join(allowed)}")
+    return name
+
+
+def format_help(allowed: tuple[str, ...]) -> str:
+    """Help text of a --format option: the names this command takes."""
+    return FORMAT_HELP.format(formats=", ".join(allowed))
+
+
+def is_stdout(output: Path | str | None) -> bool:
+    """True when output goes to standard output: no -o, or `-o -`."""
+    return output is None or str(output) == "-"
+
+
+def write_output(text: str, output: Path | str | None) -> None:
+    """Write `text` to the file `output`, or to standard output for None or '-' (ending in one newline)."""
+    if not text.endswith("\n"):
+        text += "\n"
+    if is_stdout(output):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    Path(output).write_text(text, encoding="utf-8")  # type: ignore[arg-type]

@@ -1,0 +1,38 @@
+"""`benchclaims eval`: score the extraction against hand-made gold (is it right?)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from extractor.cli.app import app
+from extractor.cli.conventions import check_format, example, format_help, write_output
+
+FORMATS = ("text", "json")
+
+
+@app.command("eval", epilog=example("benchclaims eval --gold corpus/gold --docs corpus",
+                                    "benchclaims eval --gold my-gold --docs posts --format json -o eval.json"))
+def eval_cmd(
+    gold: Path = typer.Option(..., "--gold", help="Folder of gold files, one per document (NAME.json)."),
+    docs: Path = typer.Option(..., "--docs", help="Folder holding the documents the gold files name."),
+    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS)),
+    detail: bool = typer.Option(False, "--detail", help="text: also list missed and extra claims and wrong conditions."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write ('-' or none: standard output)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
+) -> None:
+    """Extract the documents a gold folder annotates and report claim recall and precision, headline
+    recall, metric accuracy, condition accuracy and guessed conditions, per document and in total.
+    The gold format is in the README ("Is it right? benchclaims eval"); corpus/gold/ holds an example set."""
+    from extractor.evaluation.gold import GoldError
+    from extractor.evaluation.render import render
+    from extractor.evaluation.score import evaluate
+
+    try:
+        fmt = check_format(fmt, FORMATS)
+        report = evaluate(gold, docs, rules_dir=str(rules) if rules else None)
+    except (GoldError, ValueError) as err:
+        typer.echo(f"benchclaims eval: {err}", err=True)
+        raise typer.Exit(2) from None
+    write_output(render(report, fmt, detail), output)

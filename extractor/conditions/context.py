@@ -1,0 +1,289 @@
+"""What condition resolution knows of one document, computed once: the condition mentions placed in
+the document (block, section, table cell), grouped by place, plus the document's setup sections,
+figures and table group-label rows. `DocumentReader` builds it; `DocContext` holds it."""
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from extractor.conditions.mentions import Mention
+from extractor.conditions.rules import ScopeRules
+from extractor.ingest import Document
+from extractor.ingest.model import Cell, group_label
+from extractor.records import Claim
+
+# A mention of kind `engine` states the condition `engine_version`; every other kind is its condition.
+KIND_TO_CONDITION = {"engine": "engine_version"}
+BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
+NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
+_NEWLINE = re.compile(r"\n")
+_WORD = re.compile(r"\w")
+_FIGURE = re.compile(r"\b(?:figure|fig\.)\s*(\d+)", re.I)
+
+
+def condition_of(kind: str) -> str:
+    """The condition a mention of this kind states."""
+    return KIND_TO_CONDITION.get(kind, kind)
+
+
+@dataclass(slots=True)
+class Located:
+    """A mention and where it sits in the document."""
+
+    m: Mention
+    block: int
+    section: int | None
+    table: int | None = None
+    row: int | None = None   # -1: header row
+    col: int | None = None
+    code: bool = False       # inside a code block that holds a benchmark or launch command
+    name: str = field(init=False)     # the condition it states
+    usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
+
+    def __post_init__(self) -> None:
+        self.name = condition_of(self.m.kind)
+        self.usable = self.m.value != "header" and _finite(self.m.value)
+
+
+class Figure(NamedTuple):
+    """A figure of the document: where it is and how a note names it ("Figure 2")."""
+
+    at: int
+    label: str
+
+
+class SectionLookup:
+    """`Document.section_at` for many offsets: its answer changes only at a section's start or body end,
+    so it is asked once per stretch between those and looked up by bisection."""
+
+    def __init__(self, d: Document):
+        self.bounds = sorted({0, *(s.start for s in d.sections), *(s.body_end for s in d.sections)})
+        self.sections = [d.section_at(b) for b in self.bounds]
+
+    def __call__(self, offset: int) -> int | None:
+        return self.sections[bisect_right(self.bounds, offset) - 1]
+
+
+@dataclass(slots=True)
+class DocContext:
+    """Everything condition resolution needs from one document, computed once."""
+
+    d: Document
+    mentions: list[Located]
+    setup: list[int]
+    offers: dict[str, str]
+    figures: list[Figure]
+    section_of: SectionLookup
+    groups: dict[tuple[int, int], int | None] = field(default_factory=dict)
+    starts: list[int] = field(default_factory=list)
+    by_block: dict[int, list[Located]] = field(default_factory=dict)
+    by_table: dict[int, list[Located]] = field(default_factory=dict)
+    prose: dict[int | None, list[Located]] = field(default_factory=dict)
+    prose_starts: dict[int | None, list[int]] = field(default_factory=dict)
+    code: dict[int | None, list[Located]] = field(default_factory=dict)
+    captions: dict[int | None, list[Located]] = field(default_factory=dict)
+    table_block: dict[int, int] = field(default_factory=dict)
+    block_starts: list[int] = field(default_factory=list)
+    table_starts: list[int] = field(default_factory=list)
+    caption_runs: dict[int | None, list[list[int]]] = field(default_factory=dict)
+    # per-document memos of what many claims ask alike
+    figure_after: dict[int, str | None] = field(default_factory=dict)
+    notes: dict[tuple[str, str, str, str, str | None], tuple[str, str]] = field(default_factory=dict)
+    columns: dict[tuple[int, str], list[Cell]] = field(default_factory=dict)
+    caption_families: dict[int, set[str]] = field(default_factory=dict)
+    specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
+    external_cue: dict[int, bool] = field(default_factory=dict)
+
+    def index(self) -> None:
+        """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
+        self.mentions.sort(key=lambda x: x.m.span)
+        self.starts = [x.m.span[0] for x in self.mentions]
+        table_captions = {t.caption.start for t in self.d.tables if t.caption}
+        for x in self.mentions:
+            self.by_block.setdefault(x.block, []).append(x)
+            if x.table is not None:
+                self.by_table.setdefault(x.table, []).append(x)
+            if x.code:
+                self.code.setdefault(x.section, []).append(x)
+            elif x.block >= 0 and x.table is None:
+                self.prose.setdefault(x.section, []).append(x)
+                b = self.d.blocks[x.block]
+                if b.kind == "caption" and b.start not in table_captions:
+                    self.captions.setdefault(x.section, []).append(x)
+        self.prose_starts = {s: [x.m.span[0] for x in located] for s, located in self.prose.items()}
+        self.block_starts = [b.start for b in self.d.blocks]
+        self.table_starts = [t.start for t in self.d.tables]
+        table_blocks = {b.start: i for i, b in enumerate(self.d.blocks) if b.kind == "table"}
+        for t, table in enumerate(self.d.tables):
+            i = bisect_right(self.block_starts, table.start) - 1
+            self.table_block[t] = i if i >= 0 and self.d.blocks[i].kind == "table" else table_blocks.get(table.start, -1)
+        for i, b in enumerate(self.d.blocks):   # runs of consecutive caption blocks: one figure's captions
+            if b.kind == "caption":
+                runs = self.caption_runs.setdefault(b.section, [])
+                if runs and runs[-1][-1] == i - 1:
+                    runs[-1].append(i)
+                else:
+                    runs.append([i])
+
+    def between(self, start: int, end: int) -> list[Located]:
+        """Mentions that start in [start, end)."""
+        return self.mentions[bisect_left(self.starts, start):bisect_left(self.starts, end)]
+
+    def prose_before(self, section: int | None, end: int) -> list[Located]:
+        """The prose mentions of a section that start before `end`."""
+        located = self.prose.get(section, [])
+        return located[:bisect_left(self.prose_starts[section], end)] if located else located
+
+    def figure_near(self, claim: Claim) -> str | None:
+        """The figure a claim is read from: the next figure in its section, else the nearest one."""
+        pos = claim.span[0]
+        if pos not in self.figure_after:
+            sec = self.section_of(pos)
+            end = self.d.sections[sec].body_end if sec is not None else len(self.d.text)
+            after = [f.label for f in self.figures if pos <= f.at < end]
+            # (a label "Figure N" names a numbered figure; the labels are made by `DocumentReader.figures`)
+            self.figure_after[pos] = (after[-1] if len(after) > 1 and "Figure" in after[-1] else after[0]) \
+                if after else None
+        return self.figure_after[pos]
+
+
+class DocumentReader:
+    """Builds a document's `DocContext`: places each mention, finds the setup sections, the figures and
+    the group-label rows of tables."""
+
+    def __init__(self, scopes: ScopeRules):
+        self.scopes = scopes
+        self.setup_heading = scopes.setup_heading()
+        self.setup_label = scopes.setup_label()
+        self.baseline_tail = scopes.baseline_tail()
+        self.bench_command = re.compile(scopes.benchmark_command, re.I)
+
+    def context(self, d: Document, found: list[Mention], offers: dict[str, str],
+                figures: list[Figure]) -> DocContext:
+        """The document's context from its mentions (numbers that state a claim already removed)."""
+        starts = [b.start for b in d.blocks]
+        cells = [(c.start, c.end, t, -1 if r == 0 else r - 1, c.col)
+                 for t, table in enumerate(d.tables)
+                 for r, row in enumerate([table.header] + table.rows) for c in row]
+        cells.sort()
+        cell_starts = [c[0] for c in cells]
+        located: list[Located] = []
+        section_of = SectionLookup(d)
+        command_blocks = self.benchmark_blocks(d, found)
+        for m in found:
+            if m.kind == "command_line":
+                continue
+            i = bisect_right(starts, m.span[0]) - 1
+            block = i if i >= 0 and d.blocks[i].start <= m.span[0] < max(d.blocks[i].end, d.blocks[i].start + 1) \
+                else -1
+            code = block >= 0 and d.blocks[block].kind == "code"
+            if code and block not in command_blocks or self._after_baseline_cue(d, m):
+                continue
+            loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None, code=code)
+            j = bisect_right(cell_starts, m.span[0]) - 1
+            if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
+                _, _, loc.table, loc.row, loc.col = cells[j]
+            located.append(loc)
+        line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
+        setup = [i for i, s in enumerate(d.sections) if self.setup_heading.search(s.title)
+                 or self._labelled_setup(d, i, line_starts)]
+        ctx = DocContext(d, located, setup, offers, figures, section_of)
+        ctx.groups = self._groups(d)
+        ctx.index()
+        return ctx
+
+    def benchmark_blocks(self, d: Document, found: list[Mention]) -> set[int]:
+        """The code blocks that run a benchmark: they state conditions; a launch-only block is a usage
+        example."""
+        commands = [m for m in found if m.kind == "command_line"]
+        return {i for i, b in enumerate(d.blocks) if b.kind == "code"
+                and any(b.start <= m.span[0] < b.end and self.bench_command.search(m.quote) for m in commands)}
+
+    def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
+        """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""
+        return m.kind in BASELINE_KINDS and self.baseline_tail.before(d.view, m.span[0])
+
+    def _labelled_setup(self, d: Document, section: int, line_starts: list[int]) -> bool:
+        """A section whose own text has several 'Label: value' set-up lines ("Hardware: 4x A100")."""
+        sec = d.sections[section]
+        own_end = next((s.start for s in d.sections if sec.start < s.start < sec.body_end), sec.body_end)
+        return self._label_lines(d.view, line_starts, sec.end, own_end) >= self.scopes.setup_label_min
+
+    def _label_lines(self, view: str, line_starts: list[int], lo: int, hi: int) -> int:
+        """len(setup_label.findall(view, lo, hi)), tried only where it can match: the pattern is
+        `^\\W*label\\W*:`, so it starts at a line start up to the last colon, and where it fails it also
+        fails at the later line starts of the same run of non-word characters (blank lines, masked code)."""
+        n, free = 0, lo
+        last_colon = view.rfind(":", lo, hi)
+        for p in line_starts[bisect_left(line_starts, lo):bisect_right(line_starts, last_colon)]:
+            if p < free:
+                continue
+            if m := self.setup_label.match(view, p, hi):
+                n, free = n + 1, m.end()
+            else:
+                word = _WORD.search(view, p, hi)
+                free = word.start() + 1 if word else hi
+        return n
+
+    @staticmethod
+    def _groups(d: Document) -> dict[tuple[int, int], int | None]:
+        """(table, row) -> index of the group-label row governing it, if any."""
+        groups: dict[tuple[int, int], int | None] = {}
+        for t, table in enumerate(d.tables):
+            current = None
+            for r, row in enumerate(table.rows):
+                if group_label(d.view, row) is not None:
+                    current = r
+                groups[(t, r)] = current
+        return groups
+
+    @staticmethod
+    def figures(d: Document) -> list[Figure]:
+        """Each figure: "Figure N" from its alt text or caption, else its alt text or file name."""
+        figs: list[Figure] = []
+        for img in d.images:
+            label = None
+            if img.alt:
+                alt = d.text[img.alt.start:img.alt.end]
+                m = _FIGURE.search(alt)
+                label = f"Figure {m.group(1)}" if m else (f'the figure "{alt[:60]}"' if alt.strip() else None)
+            if label is None:
+                nxt = next((b for b in d.blocks if b.start >= img.end and b.kind == "caption"
+                            and b.start - img.end < 400), None)
+                m = _FIGURE.search(d.view[nxt.start:nxt.end]) if nxt else None
+                label = f"Figure {m.group(1)}" if m else f"the figure {img.src.rsplit('/', 1)[-1]}"
+            figs.append(Figure(img.start, label))
+        for b in d.blocks:
+            if b.kind == "caption":
+                m = _FIGURE.match(d.view[b.start:b.end].strip())
+                if m and not any(abs(f.at - b.start) < 400 for f in figs):
+                    figs.append(Figure(b.start, f"Figure {m.group(1)}"))
+        figs.sort()
+        return figs
+
+
+def _finite(value) -> bool:
+    """A number too large for a float (a 400-digit "rate") states nothing usable."""
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return not isinstance(value, float) or math.isfinite(value)
+
+
+def flat_prose(d: Document) -> str:
+    """The view with the soft line breaks inside prose blocks made spaces (same length), so a phrase
+    wrapped across lines ("1,000\\ninput tokens") reads as written; code keeps its lines."""
+    view = d.view
+    spans = sorted((b.start, b.end) for b in d.blocks
+                   if b.kind not in ("code", "table") and view.find("\n", b.start, b.end) >= 0)
+    parts, done = [], 0
+    for start, end in spans:   # (overlapping blocks: each stretch is flattened once)
+        start = max(start, done)
+        if end > start:
+            parts += [view[done:start], view[start:end].replace("\n", " ")]
+            done = end
+    return "".join(parts) + view[done:] if parts else view

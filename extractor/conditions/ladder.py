@@ -1,0 +1,202 @@
+"""The scope ladder: the places a claim's conditions may be read from, most specific first.
+
+The rungs, their order and the scope each reports are data (`ladder` in rules/scopes.yaml, the one
+description of them); each rung's reader is a small method here that gathers the mentions of that
+place for one claim, or None when the place does not apply to the claim (no table rungs for a
+sentence). Which rung wins is the resolution policy's job (policy.py)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from extractor.conditions.context import DocContext, Located
+from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, lead_in, near_captions,
+                                         sibling_items)
+from extractor.conditions.rules import LADDER_READERS, ScopeRules
+from extractor.ingest.segment import Passage
+from extractor.records import Claim
+
+
+class Level(NamedTuple):
+    """One rung read for one claim: the scope reported and the mentions found there."""
+
+    scope: str
+    located: list[Located]
+    via_cell: bool = False   # column headers, read through the claim row's cell
+
+
+class ClaimSite:
+    """One claim and its place, with what several readers ask (computed once per claim)."""
+
+    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "chain", "linked", "section")
+
+    def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
+        self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
+        self.siblings = sibling_items(ctx.d, passage.block)   # parallel statements of its list, not set-up
+        self.chain = ancestors(ctx.d, passage.section) or [None]
+        self.linked = linked   # the section a highlight bullet names, which reports it
+        self.section = linked if linked is not None else passage.section   # the section whose set-up governs
+
+
+Reader = Callable[[ClaimSite], "list[Located] | None"]
+
+
+class ScopeLadder:
+    """Reads a claim's rungs in the order of the rules: `levels(site)`."""
+
+    def __init__(self, scopes: ScopeRules, places: Places):
+        self.scopes, self.places = scopes, places
+        self.lead_in_endings = tuple(scopes.lead_in_endings)
+        self.footnote_marks = tuple(scopes.footnote_marks)
+        self.after_claim = set(scopes.after_claim)
+        readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
+        self.rungs = [(rung.scope, readers[rung.reader], rung.via_cell) for rung in scopes.ladder]
+
+    def levels(self, site: ClaimSite) -> list[Level]:
+        """The claim's rungs that apply, most specific first."""
+        out = []
+        for scope, read, via_cell in self.rungs:
+            located = read(site)
+            if located is not None:
+                out.append(Level(scope, located, via_cell))
+        return out
+
+    # -- the readers -------------------------------------------------------------
+    @staticmethod
+    def sentence(site: ClaimSite) -> list[Located]:
+        """The claim's sentence or cell, without the baseline it is compared with."""
+        p, claim = site.passage, site.claim
+        base_lo = base_hi = -1
+        if claim.baseline:
+            pos = site.d.view.find(claim.baseline, claim.span[1], p.end + 1)
+            if pos >= 0:
+                base_lo, base_hi = pos, pos + len(claim.baseline)
+        return [x for x in site.ctx.between(p.start, p.end) if x.m.span[1] <= p.end and not x.code
+                and not (base_lo <= x.m.span[0] < base_hi)]
+
+    @staticmethod
+    def table_row(site: ClaimSite) -> list[Located] | None:
+        """The other cells of the claim's row, and the row's group label."""
+        p = site.passage
+        if p.table is None:
+            return None
+        group = site.ctx.groups.get((p.table, p.row)) if p.row is not None else None
+        return [x for x in site.ctx.by_table.get(p.table, []) if x.row is not None and x.row >= 0
+                and (x.row == p.row or x.row == group) and x.col != p.col]
+
+    @staticmethod
+    def table_column(site: ClaimSite) -> list[Located] | None:
+        """The header of the claim's column."""
+        p = site.passage
+        if p.table is None:
+            return None
+        return [x for x in site.ctx.by_table.get(p.table, []) if x.row == -1 and x.col == p.col]
+
+    @staticmethod
+    def table_caption(site: ClaimSite) -> list[Located] | None:
+        """The caption of the claim's table."""
+        if site.passage.table is None:
+            return None
+        caption = site.d.tables[site.passage.table].caption
+        return site.ctx.between(caption.start, caption.end) if caption else None
+
+    def table_footnotes(self, site: ClaimSite) -> list[Located] | None:
+        """Footnotes under the claim's table."""
+        if site.passage.table is None:
+            return None
+        end = site.d.tables[site.passage.table].end
+        return [x for b in sorted(footnotes(site.d, end, site.ctx.block_starts, self.footnote_marks))
+                for x in site.ctx.by_block.get(b, [])]
+
+    @staticmethod
+    def own_caption(site: ClaimSite) -> list[Located] | None:
+        """The caption the claim is written in."""
+        p = site.passage
+        if p.table is not None or p.block < 0 or site.d.blocks[p.block].kind != "caption":
+            return None
+        return site.ctx.by_block.get(p.block, [])
+
+    def paragraph(self, site: ClaimSite) -> list[Located] | None:
+        """A table's lead-in paragraph; or the claim's paragraph (with its lead-in) up to the claim: what
+        follows the claim may describe something else ("... fixed at a single 8xGB200 endpoint"), except
+        the workload conditions a paragraph often gives after its result ("Concurrency was swept ...")."""
+        p, ctx = site.passage, site.ctx
+        if p.table is not None:
+            blocks = lead_in(site.d, ctx.table_block.get(p.table, -1), self.lead_in_endings)
+            return [x for b in sorted(blocks) for x in ctx.by_block.get(b, []) if x.table is None]
+        if p.block < 0:
+            return None
+        blocks = lead_in(site.d, p.block, self.lead_in_endings)
+        return [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
+                if x.m.span[0] < p.start or x.name in self.after_claim]
+
+    def figure_captions(self, site: ClaimSite) -> list[Located]:
+        """Captions of the figures near the claim in its section (or in the untitled introduction) that
+        fit the claim's metric: they describe the measurement the figures show."""
+        p, ctx = site.passage, site.ctx
+        family = self.places.family(site.d, site.claim)
+        at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
+        near = near_captions(ctx, p.section, at)
+        return [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
+                and self.places.caption_fits(ctx, x.block, family)]
+
+    @staticmethod
+    def section(site: ClaimSite) -> list[Located]:
+        """The claim's section and the lead text of the sections above it, up to the claim (set-up is
+        stated before the results it governs); not the other items of the claim's list."""
+        return [x for s in site.chain for x in site.ctx.prose_before(s, site.passage.start)
+                if x.block not in site.siblings]
+
+    @staticmethod
+    def section_commands(site: ClaimSite) -> list[Located] | None:
+        """A benchmark command shown in the claim's section or above it states what it passes."""
+        if site.passage.section is None:
+            return None
+        return [x for s in site.chain for x in site.ctx.code.get(s, [])]
+
+    @staticmethod
+    def _linked(site: ClaimSite) -> list[int]:
+        linked = site.linked
+        return ancestors(site.d, linked)[:1] + [i for i, s in enumerate(site.d.sections) if s.parent == linked]
+
+    def linked_section(self, site: ClaimSite) -> list[Located] | None:
+        """The section (and its subsections) that a highlight bullet's feature names."""
+        if site.linked is None:
+            return None
+        return [x for s in self._linked(site) for x in site.ctx.prose.get(s, [])]
+
+    def linked_commands(self, site: ClaimSite) -> list[Located] | None:
+        """The benchmark commands of that linked section."""
+        if site.linked is None:
+            return None
+        return [x for s in self._linked(site) for x in site.ctx.code.get(s, [])]
+
+    @staticmethod
+    def setup_sections(site: ClaimSite) -> list[Located] | None:
+        """The setup sections that cover the claim; those before it, when any (a set-up given before the
+        results governs them, not a later one)."""
+        d, ctx = site.d, site.ctx
+        covering = covering_setup(ctx, site.section)
+        covering = [i for i in covering if d.sections[i].start < site.passage.start] or covering
+        if not covering:
+            return None
+        return [x for i in covering for x in ctx.between(d.sections[i].start, d.sections[i].body_end)
+                if x.block not in site.siblings]
+
+    @staticmethod
+    def introduction(site: ClaimSite) -> list[Located] | None:
+        """The untitled introduction: it describes what the whole post measured."""
+        if site.section is None and site.passage.kind != "front_matter":
+            return None
+        return [x for x in site.ctx.prose.get(None, []) if x.block not in site.siblings]
+
+    @staticmethod
+    def front_matter(site: ClaimSite) -> list[Located]:
+        """The front matter and the (HTML) title."""
+        d = site.d
+        fm: list[Located] = []
+        if d.meta_span:
+            fm += site.ctx.between(*d.meta_span)
+        if d.title_span:
+            fm += site.ctx.between(*d.title_span)
+        return fm

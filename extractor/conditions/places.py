@@ -1,0 +1,175 @@
+"""Where a claim sits, as the scope readers ask it: the list it belongs to, its sections, the paragraph
+that leads into its list or table, the footnotes under a table, the setup sections that cover it, the
+section a highlight bullet links to, the source a cited result comes from, and the captions near it."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from pathlib import Path
+
+from rapidfuzz import fuzz
+
+from extractor.claims.rules import load_claim_rules
+from extractor.conditions.context import DocContext
+from extractor.conditions.rules import ScopeRules
+from extractor.ingest import Document
+from extractor.ingest.segment import Passage
+from extractor.records import Claim
+
+RATIO_OBJECT_CHARS = 40
+NEAR_FIGURE_BLOCKS = 3
+FOOTNOTE_CHARS = 600   # a footnote starts this close after its table
+# Metric families whose figures a caption may name ("max throughput", "1st token latency").
+FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency", "tpot": "latency",
+            "itl": "latency", "e2e_latency": "latency", "latency": "latency"}
+
+
+def sibling_items(d: Document, block: int) -> set[int]:
+    """The other items of the list a claim's list item belongs to: parallel statements, not set-up."""
+    if block < 0 or d.blocks[block].kind != "list_item":
+        return set()
+    out = set()
+    for step in (-1, 1):
+        i = block + step
+        while 0 <= i < len(d.blocks) and d.blocks[i].kind == "list_item":
+            out.add(i)
+            i += step
+    return out
+
+
+def ancestors(d: Document, section: int | None) -> list[int]:
+    """The section and the sections above it, innermost first."""
+    chain = []
+    while section is not None:
+        chain.append(section)
+        section = d.sections[section].parent
+    return chain
+
+
+def covering_setup(ctx: DocContext, section: int | None) -> list[int]:
+    """Setup sections that cover a claim in `section`: top-level ones, or ones whose parent is an
+    ancestor of the claim's section (the claim's own section included)."""
+    chain: list[int | None] = [None, *ancestors(ctx.d, section)]
+    return [i for i in ctx.setup if ctx.d.sections[i].parent in chain or i in chain]
+
+
+def lead_in(d: Document, block: int, endings: tuple[str, ...]) -> set[int]:
+    """The block itself, plus the paragraph that introduces its list or table (ends with ':')."""
+    blocks = {block}
+    i = block - 1
+    while i >= 0 and d.blocks[i].kind in ("list_item",) and d.blocks[block].kind == "list_item":
+        i -= 1
+    if i >= 0 and d.blocks[i].kind == "paragraph":
+        tail = d.view[d.blocks[i].start:d.blocks[i].end].rstrip()
+        if tail.endswith(endings):
+            blocks.add(i)
+    return blocks
+
+
+def footnotes(d: Document, after: int, block_starts: list[int], marks: tuple[str, ...]) -> set[int]:
+    """Short blocks right after `after` (a table's end) that open with a footnote mark."""
+    found = set()
+    first = bisect_right(block_starts, after - 1)  # blocks before `after` cannot qualify
+    for i, b in enumerate(d.blocks[first:], first):
+        if b.start >= after and b.start - after < FOOTNOTE_CHARS and b.kind in ("paragraph", "caption", "quote"):
+            if d.text[b.start:b.end].lstrip("*_ ").startswith(marks) or d.text[b.start:b.end].startswith(marks):
+                found.add(i)
+        if b.start - after >= FOOTNOTE_CHARS:
+            break
+    return found
+
+
+def near_captions(ctx: DocContext, section: int | None, block: int) -> set[int]:
+    """Caption blocks of the figures next to a claim: the nearest run of captions in its section and any
+    run within a few blocks of that one (a figure, its table and the notes under them), not the
+    captions of figures further along that show something else."""
+    runs = ctx.caption_runs.get(section, [])
+    if not runs or block < 0:
+        return {i for r in runs for i in r}
+    dist = [0 if r[0] <= block <= r[-1] else min(abs(r[0] - block), abs(r[-1] - block)) for r in runs]
+    best = min(dist)
+    return {i for r, dd in zip(runs, dist) if dd <= best + NEAR_FIGURE_BLOCKS for i in r}
+
+
+class Places:
+    """The questions about a claim's place that need the rules: linked section, cited source, caption fit."""
+
+    def __init__(self, rules_dir: Path, scopes: ScopeRules):
+        self.scopes = scopes
+        cue_words = sorted(map(re.escape, scopes.external_cues), key=len, reverse=True)
+        self.external_cue = re.compile(rf"(?<!\w)(?:{'|'.join(cue_words)})(?!\w)", re.I) if cue_words \
+            else re.compile(r"(?!)")
+        cues = load_claim_rules(rules_dir).metric_cues
+        self.family_cues = {}
+        for family in set(FAMILIES.values()):
+            phrases = sorted({p for m, f in FAMILIES.items() if f == family for p in cues.get(m, [])}, key=len,
+                             reverse=True)
+            self.family_cues[family] = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, phrases)) + r")(?!\w)",
+                                                  re.I)
+
+    def linked_section(self, d: Document, claim: Claim, passage: Passage) -> int | None:
+        """For a headline claim in a list item ("Cache-aware load balancer: up to 1.9x ..."), the section
+        whose heading names the same feature, when one matches well."""
+        if not claim.headline or passage.block < 0 or d.blocks[passage.block].kind != "list_item":
+            return None
+        b = d.blocks[passage.block]
+        item = d.view[b.start:b.end]
+        label = re.split(r"[:—–]|\s-\s", item, maxsplit=1)[0].strip()
+        if not label or len(label.split()) > 10:
+            return None
+        best, best_score = None, 0.0
+        for i, sec in enumerate(d.sections):
+            if sec.start <= b.start:
+                continue
+            score = fuzz.token_set_ratio(label.lower(), sec.title.lower())
+            if score > best_score:
+                best, best_score = i, score
+        return best if best_score >= self.scopes.feature_link_score else None
+
+    def external_source(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None) -> str | None:
+        """The link a post gives as the source of a result it reports from elsewhere ("According to the
+        benchmark results ... learn more in the xgrammar blog post: <link>"), for the claim's paragraph or,
+        for a highlight bullet, the paragraph of its `linked` section that gives the same figure."""
+        d = ctx.d
+        blocks = [passage.block] if passage.block >= 0 else []
+        if linked is not None:
+            sec = d.sections[linked]
+            number = re.escape(re.sub(r"\.0$", "", f"{abs(claim.value):g}"))
+            blocks += [i for i, b in enumerate(d.blocks) if sec.start <= b.start < sec.body_end
+                       and re.search(rf"(?<![\d.]){number}(?![\d])", d.view[b.start:b.end])]
+        for i in blocks:
+            b = d.blocks[i]
+            if i not in ctx.external_cue:
+                ctx.external_cue[i] = self.external_cue.search(d.view, b.start, b.end) is not None
+            if not ctx.external_cue[i]:
+                continue
+            span_end = d.blocks[i + 1].end if i + 1 < len(d.blocks) else b.end
+            link = next((ln.target for ln in d.links if b.start <= ln.start < span_end
+                         and ln.target.startswith(("http://", "https://"))), None)
+            if link:
+                return link
+        return None
+
+    def family(self, d: Document, claim: Claim) -> str | None:
+        """The metric family of a claim: its metric's, or for a speed-up or change what the words right
+        after it say it is of ("4.4x faster 1st token latency" is about latency)."""
+        if claim.metric in FAMILIES:
+            return FAMILIES[claim.metric]
+        if claim.metric not in ("speedup", "relative_change"):
+            return None
+        after = d.view[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]
+        hits = [(rx.search(after), f) for f, rx in self.family_cues.items()]
+        hits = [(m.start(), f) for m, f in hits if m]
+        return min(hits)[1] if hits else None
+
+    def caption_fits(self, ctx: DocContext, block: int, family: str | None) -> bool:
+        """A caption that names what its figure shows ("1st token latency") describes claims of that kind
+        only; one naming nothing, or a claim of no such kind, fits any."""
+        if family is None:
+            return True
+        if block not in ctx.caption_families:
+            b = ctx.d.blocks[block]
+            ctx.caption_families[block] = {f for f, rx in self.family_cues.items()
+                                           if rx.search(ctx.d.view, b.start, b.end)}
+        named = ctx.caption_families[block]
+        return not named or family in named

@@ -1,0 +1,217 @@
+"""The resolution policy, in one place: which mention states a claim's condition.
+
+- The most specific rung of the ladder that states a condition wins (`Scopes.first`); a rung of
+  column headers states a condition only through the claim row's cell (`ColumnCell`).
+- At that rung, one mention per distinct value counts (`most_specific`: a value written inside a
+  longer one of the same kind is the longer one). One value is stated (`Pick`; a name a broader
+  rung writes out more fully is refined to that fuller form); two values are `Unstated("ambiguous")`,
+  unless the condition is stated in parts (a layout: TP8 and EP8), when all parts are (`Parts`).
+- The engine version: the most specific rung that names a versioned serving engine, one engine and
+  one version, else ambiguous; an engine named without a version is `no_version`.
+
+The policy returns a decision; statement.py and where.py turn it into the record's `Condition`."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from extractor.conditions.context import DocContext, Located
+from extractor.conditions.ladder import Level
+from extractor.conditions.mentions import Mention
+from extractor.conditions.rules import ScopeRules
+from extractor.conditions.where import Reason
+
+ENGINE = "engine_version"
+_NON_NAME = re.compile(r"[^a-z0-9.]+")
+
+
+@lru_cache(maxsize=8192)
+def _norm(s: str) -> str:
+    """Lower case, runs of other characters than letters, digits and dots made one space."""
+    return _NON_NAME.sub(" ", s.lower()).strip()
+
+
+def name_key(m: Mention) -> str:
+    """The normalised name (canonical, else value) of a mention."""
+    return _norm(m.canonical or str(m.value))
+
+
+# -- decisions -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """One mention states the condition at `scope`."""
+
+    mention: Mention
+    scope: str
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """A condition stated in parts at one scope (TP8 and EP8): all of them."""
+
+    mentions: list[Mention]
+    scope: str
+
+
+@dataclass(frozen=True, slots=True)
+class EngineVersion:
+    """The serving engine and its version; `others`: supporting engines run with it, with versions."""
+
+    mention: Mention
+    engine: str
+    scope: str
+    others: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnCell:
+    """No rung states the condition, but the claim sits in a table: a column labelled with it may."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unstated:
+    """The condition is unrecoverable for `reason`; `values` (ambiguous) and `engine` (no_version) fill
+    the why-wording."""
+
+    reason: Reason
+    values: str = ""
+    engine: str = ""
+
+
+Decision = Pick | Parts | EngineVersion | ColumnCell | Unstated
+
+
+@dataclass(slots=True)
+class Scopes:
+    """A claim's rungs, most specific first: their mentions, and the usable ones by condition name."""
+
+    levels: list[Level]
+    usable: list[tuple[str, dict[str, list[Located]]]] = field(init=False)
+    first: dict[str, tuple[str, list[Located]]] = field(init=False)   # condition -> its most specific scope
+    in_table: bool = field(init=False)   # the claim sits in a table whose column headers may name a condition
+
+    def __post_init__(self) -> None:
+        self.usable = [(level.scope, _by_condition(level.located)) for level in self.levels]
+        self.first = {}
+        for level, (scope, by_name) in zip(self.levels, self.usable):
+            if not level.via_cell:
+                for name, cands in by_name.items():
+                    self.first.setdefault(name, (scope, cands))
+        self.in_table = any(level.via_cell for level in self.levels)
+
+
+class Policy:
+    """Decides each condition of a claim from its `Scopes`."""
+
+    def __init__(self, scopes: ScopeRules):
+        self.supporting = {_norm(e) for e in scopes.supporting_engines}
+        self.composite = set(scopes.composite)
+        self.refinable = set(scopes.refinable)
+
+    def decide(self, ctx: DocContext, name: str, scopes: Scopes) -> Decision:
+        if name == ENGINE:
+            return self.engine(scopes)
+        if name not in scopes.first:
+            return ColumnCell() if scopes.in_table else Unstated("absent")
+        scope, cands = scopes.first[name]
+        picked = most_specific(ctx, cands)
+        if len(picked) > 1 and name in self.composite:
+            return Parts(picked, scope)
+        if len(picked) > 1:
+            return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})))
+        m = picked[0]
+        if name in self.refinable:
+            m, scope = _refined(m, scope, name, scopes.levels)
+        return Pick(m, scope)
+
+    def is_supporting(self, m: Mention) -> bool:
+        """An engine that runs beside the serving engine (an orchestrator, kernel library, cache)."""
+        return name_key(m) in self.supporting
+
+    def engine(self, scopes: Scopes) -> EngineVersion | Unstated:
+        named = None
+        for scope, by_name in scopes.usable:
+            if ENGINE not in by_name:
+                continue
+            engines = [x.m for x in by_name[ENGINE]]
+            primary = [m for m in engines if not self.is_supporting(m)]
+            if named is None and primary:
+                named = primary[0].canonical or str(primary[0].value)
+            versioned = [m for m in primary if m.version]
+            if not versioned:
+                continue
+            names = {name_key(m) for m in versioned}
+            if len(names) > 1:
+                values = ", ".join(sorted({f"{m.canonical or m.value} {m.version}" for m in versioned}))
+                return Unstated("ambiguous", values=values)
+            versions = {m.version for m in versioned}
+            if len(versions) > 1:
+                values = ", ".join(sorted(f"{versioned[0].canonical or versioned[0].value} {v}" for v in versions))
+                return Unstated("ambiguous", values=values)
+            m = versioned[0]
+            engine = m.canonical or str(m.value)
+            if named and _norm(named) != _norm(engine):
+                if not _norm(engine).startswith(_norm(named)):
+                    continue
+                engine = named     # "vLLM commit hash 2a17..." names vLLM
+            others = sorted({f"{x.canonical or x.value} {x.version}" for x in engines
+                             if x.version and self.is_supporting(x)})
+            return EngineVersion(m, engine, scope, others)
+        return Unstated("no_version", engine=named) if named else Unstated("absent")
+
+
+def _by_condition(located: list[Located]) -> dict[str, list[Located]]:
+    """The usable mentions of one scope, grouped by the condition they state (in document order)."""
+    out: dict[str, list[Located]] = {}
+    for x in located:
+        if x.usable:
+            out.setdefault(x.name, []).append(x)
+    return out
+
+
+def _key(m: Mention) -> str:
+    if isinstance(m.value, dict):
+        return repr(sorted(m.value.items()))
+    return name_key(m)
+
+
+def most_specific(ctx: DocContext, cands: list[Located]) -> list[Mention]:
+    """One mention per distinct value; a value contained in a longer one of the same kind is dropped
+    ("Qwen3.5" inside "Qwen3.5-397B-A17B"). Memoised per document by the candidates' identity: the
+    claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
+    memo = tuple(map(id, cands))
+    if memo not in ctx.specific:
+        by_key: dict[str, Mention] = {}
+        for x in cands:
+            m = x.m
+            k = _key(m)
+            if k not in by_key or len(m.quote) > len(by_key[k].quote) or (m.count and not by_key[k].count):
+                by_key[k] = m
+        surfaces = {k: _norm(str(m.quote)) for k, m in by_key.items()}
+        ctx.specific[memo] = [by_key[k] for k, surface in surfaces.items()
+                              if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
+                                         for k2, s2 in surfaces.items() if s2 != surface)] or [cands[0].m]
+    return ctx.specific[memo]
+
+
+def _refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Mention, str]:
+    """The same name written out more fully in a broader scope ("Qwen3.5" in the sentence,
+    "Qwen3.5-397B-A17B-NVFP4" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
+    base = _norm(m.quote)
+    best, best_scope = m, scope
+    for level in levels:
+        for x in level.located:
+            if x.name != name:
+                continue
+            full = _norm(x.m.quote)
+            if len(full) > len(_norm(best.quote)) and full.startswith(base) and \
+                    (len(full) == len(base) or not full[len(base)].isalnum()):
+                best, best_scope = x.m, level.scope
+    return best, best_scope
+
+
+def _show(m: Mention) -> str:
+    if isinstance(m.value, dict):
+        return "-".join(str(v) for v in m.value.values())
+    return str(m.quote if isinstance(m.value, str) else m.value)

@@ -1,0 +1,108 @@
+"""Writes a stated condition as the record has it: the value as written (a hardware name without its
+count, a rate that is not a batch size, a layout in parts, a swept range with the chart that holds
+the point), and the value of a table column labelled with a condition."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from extractor.conditions.context import DocContext
+from extractor.conditions.mentions import Mention, lengths
+from extractor.conditions.policy import EngineVersion
+from extractor.conditions.rules import ScopeRules
+from extractor.conditions.where import WhereNotes
+from extractor.ingest.model import Cell
+from extractor.records import Claim, Condition
+
+_PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
+CARRIED_ROWS = 8   # an empty cell repeats the value above it, unless a labelled row lies this far up
+
+
+class Statements:
+    """Turns the policy's decisions into stated `Condition`s."""
+
+    def __init__(self, scopes: ScopeRules, where: WhereNotes):
+        self.where = where
+        self.count_words, self.unit_noun = scopes.hardware_name_parts()
+        self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
+                             for name, labels in scopes.column_labels.items() if labels}
+
+    def stated(self, ctx: DocContext, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
+        """Condition `name` as mention `m` states it at `scope`."""
+        value = m.value
+        note = None
+        sweep = True if m.sweep else None
+        if name == "hardware":
+            # the name as written, without its count ("8xH200" -> "H200", count 8; "16 GB300 GPUs" -> "GB300")
+            value = self.count_words.sub("", m.quote).strip() if m.count else m.quote
+            value = self.unit_noun.sub("", value).strip() or m.quote
+            value += ")" * max(0, value.count("(") - value.count(")"))
+        elif name == "gpu_count" and isinstance(value, dict):
+            value = value.get("total") or value.get("gpus") or value
+        elif name == "batch_or_concurrency" and isinstance(value, dict) and "rate" in value:
+            value, note = value["rate"], "a request rate (requests per second), not a batch size"
+        elif isinstance(value, dict) and not m.sweep:
+            value = ", ".join(str(v) if k in ("name", "value") else f"{k}={v}" for k, v in value.items())
+        if sweep and isinstance(value, dict):
+            note = self.where.sweep_note(ctx, claim, name)
+        return Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
+                         scope=scope, sweep=sweep, count=m.count if name == "hardware" else None, note=note)
+
+    @staticmethod
+    def parts(picked: list[Mention], scope: str) -> Condition:
+        """A layout stated in parts at one scope (TP8 and EP8; decode DEP8 and prefill DEP2): all parts."""
+        picked = sorted(picked, key=lambda m: m.span)
+        return Condition(status="stated", value=", ".join(m.quote for m in picked), quote=picked[0].quote,
+                         span=picked[0].span, scope=scope,
+                         note=f"stated in {len(picked)} parts; the span shows the first")
+
+    @staticmethod
+    def engine_version(decision: EngineVersion) -> Condition:
+        m = decision.mention
+        cond = Condition(status="stated", value=f"{decision.engine} {m.version}", canonical=decision.engine,
+                         quote=m.quote, span=m.span, scope=decision.scope)
+        if decision.others:
+            cond.note = "run with " + ", ".join(decision.others)
+        return cond
+
+    def column_value(self, ctx: DocContext, claim: Claim, name: str) -> Condition | None:
+        """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
+        d = ctx.d
+        t = bisect_right(ctx.table_starts, claim.span[0]) - 1
+        for t, table in ([(t, d.tables[t])] if t >= 0 else []):
+            if not (table.start <= claim.span[0] <= table.end):
+                continue
+            for h in self._labelled_columns(ctx, t, name):
+                row = next((r for r in table.rows if r and r[0].start <= claim.span[0] <= r[-1].end), None)
+                if row is None:
+                    return None
+                idx = table.rows.index(row)
+                for r in range(idx, -1, -1):    # an empty cell repeats the value above it
+                    cells = [c for c in table.rows[r] if c.col == h.col]
+                    if cells and cells[0].end > cells[0].start:
+                        c = cells[0]
+                        m = _NUM.search(d.view, c.start, c.end)
+                        if not m:
+                            return None
+                        value = lengths([m.group()], k_base=1000)[0]   # a cell's "8K" is 8,000
+                        note = None if r == idx else "carried down from an earlier row of the table (empty cell)"
+                        return Condition(status="stated", value=value, quote=d.text[m.start():m.end()].strip(),
+                                         span=(m.start(), m.start() + len(m.group().strip())),
+                                         scope="table_row", note=note)
+                    if r != idx and any(c2.end > c2.start for c2 in table.rows[r][:1]) and r < idx - CARRIED_ROWS:
+                        return None
+        return None
+
+    def _labelled_columns(self, ctx: DocContext, t: int, name: str) -> list[Cell]:
+        """The header cells of table `t` that name condition `name`: by a mention, or by a column label
+        ("Batch Size"; a parenthesised unit aside)."""
+        key = (t, name)
+        if key not in ctx.columns:
+            view = ctx.d.view
+            label_rx = self.column_label.get(name)
+            named = {x.col for x in ctx.by_table.get(t, []) if x.row == -1 and x.m.value == "header"
+                     and x.name == name}
+            ctx.columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
+                label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
+        return ctx.columns[key]

@@ -1,0 +1,94 @@
+"""Where-notes (`rules/where_notes.yaml`): for a condition the post does not state, where it could be
+found (a recipe link, a container image, the benchmark command, the figure...) and why it is
+unrecoverable; `why` is chosen by a structured reason (`Reason`), never read back from its wording."""
+from __future__ import annotations
+
+import re
+from extractor.conditions.context import DocContext
+from extractor.conditions.mentions import Mention, blank_free_runs
+from extractor.conditions.rules import Reason, WhereRules
+from extractor.ingest import Document
+from extractor.records import Claim, Condition
+
+
+
+class WhereNotes:
+    """What a document offers as places to look, and the unrecoverable conditions that point there."""
+
+    def __init__(self, where: WhereRules):
+        self.where = where
+        self.offer_rx = {name: o.patterns() for name, o in where.offers.items()}
+        self.offer_holds = {name: re.compile(re.escape(o.text_holds))
+                            for name, o in where.offers.items() if o.text_holds}
+
+    # -- per document --------------------------------------------------------------
+    def offers(self, d: Document, found: list[Mention]) -> dict[str, str]:
+        """The places to look the document offers: a recipe or issue link, a container image, a command."""
+        offers: dict[str, str] = {}
+        for name in ("recipe", "issue"):
+            rx = self.offer_rx.get(name, {})
+            best, best_score = None, 0
+            for link in d.links:
+                target, text = link.target, d.view[link.start:link.end]
+                if not target or target.startswith("#"):
+                    continue
+                score = 2 * bool(rx.get("link_target") and rx["link_target"].search(target)) + \
+                    bool(rx.get("link_text") and rx["link_text"].search(text))
+                if name == "issue" and not (rx.get("link_target") and rx["link_target"].search(target)
+                                            and score == 3):
+                    continue
+                if score > best_score or (score == best_score and best and len(target) > len(best)):
+                    best, best_score = target, score
+            if best and best_score >= 2:
+                offers[name] = best
+        if "image" in self.offer_rx and "text" in self.offer_rx["image"]:
+            m = self.offer_text("image", d.view)
+            if m:
+                offers["image"] = m.group()
+        commands = [m for m in found if m.kind == "command_line"]
+        if commands:
+            first = commands[0].quote.strip().splitlines()[0]
+            offers["command"] = first if len(first) <= 90 else first[:87] + "..."
+        return offers
+
+    def offer_text(self, name: str, view: str) -> re.Match[str] | None:
+        """The first match of an offer's `text` pattern in the view."""
+        rx, holds = self.offer_rx[name]["text"], self.offer_holds.get(name)
+        if holds is None:
+            return rx.search(view)
+        return next((m for a, e in blank_free_runs(view, holds) if (m := rx.search(view, a, e))), None)
+
+    # -- per condition -------------------------------------------------------------
+    def unrecoverable(self, ctx: DocContext, claim: Claim, name: str, reason: Reason, values: str = "",
+                      engine: str = "") -> Condition:
+        """Condition `name` of `claim`, unrecoverable for `reason`, with the note of where to look."""
+        fig = ctx.figure_near(claim)
+        key = (name, reason, values, engine, fig)
+        if key not in ctx.notes:
+            ctx.notes[key] = self._where_why(ctx, *key)
+        where, why = ctx.notes[key]
+        return Condition(status="unrecoverable", where=where, why=why)
+
+    def external(self, source: str) -> Condition:
+        """A condition of a result the post reports from another source: look there."""
+        return Condition(status="unrecoverable", where=self.where.external_where.format(source=source),
+                         why=self.where.why["external"].format(source=source))
+
+    def sweep_note(self, ctx: DocContext, claim: Claim, name: str) -> str:
+        """The note of a condition stated as a swept range: the chart holds the exact point."""
+        fig = ctx.figure_near(claim)
+        label = name.replace("_", " ")
+        return (self.where.sweep_note.format(condition=label, figure=fig) if fig
+                else self.where.sweep_note_no_figure.format(condition=label))
+
+    def _where_why(self, ctx: DocContext, name: str, reason: Reason, values: str, engine: str,
+                   fig: str | None) -> tuple[str, str]:
+        """The where-note (the first whose needs the document offers) and the why of an unstated condition."""
+        offers = dict(ctx.offers)
+        if fig:
+            offers["figure"] = fig
+        if engine:
+            offers["engine"] = engine
+        where = next(n.where.format(**offers) for n in self.where.notes[name] if all(k in offers for k in n.needs))
+        why = self.where.why[reason].format(values=values, engine=engine, figure=fig or "a chart")
+        return where, why
