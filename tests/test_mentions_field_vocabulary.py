@@ -151,3 +151,23 @@ def test_device_counts_are_kept() -> None:
 def test_support_as_a_verb_after_to_is_a_capability() -> None:
     assert _of("It is the first engine to support speculative decoding with tensor parallelism.",
                "speculative_decoding") == []
+
+
+@pytest.mark.parametrize("text", [
+    "We borrowed ideas from DeepSeek's inference stack.",
+    "The Qwen team shipped a new tokenizer.",
+    "It uses a Llama-style chat template.",
+])
+def test_a_family_name_for_its_maker_or_as_an_adjective_is_no_model(text: str) -> None:
+    assert _of(text, "model") == []
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("We served DeepSeek-V3.2 on the rack.", "DeepSeek V3.2"),
+    ("A DeepSeek Coder V2 Lite run.", "DeepSeek Coder V2"),
+    ("with Llama 4 Scout", "Llama 4"),
+    ("Kimi K2.5 was the target.", "Kimi K2.5"),
+    ("gemma-2-9b-it on one card", "Gemma 2 9B"),
+])
+def test_versioned_families_are_models(text: str, canonical: str) -> None:
+    assert canonical in [m.canonical for m in _of(text, "model")]

@@ -69,7 +69,7 @@ def test_cli_lists_unused_and_single(posts):
     assert "Fire on exactly one document" in result.output
     assert "batch_size_n" in result.output.split("Fire on exactly one document")[1]
     assert "2 documents" in result.output
-    as_json = CliRunner().invoke(app, ["rules", "usage", str(posts / "a.md"), "--json"])
+    as_json = CliRunner().invoke(app, ["rules", "usage", str(posts / "a.md"), "--format", "json"])
     assert json.loads(as_json.output)["documents"] == 1
     missing = CliRunner().invoke(app, ["rules", "usage", str(posts / "nope.md")])
     assert missing.exit_code == 2

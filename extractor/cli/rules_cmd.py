@@ -41,11 +41,15 @@ def check_cmd(
     raise typer.Exit(1 if problems else 0)
 
 
-@rules_app.command("usage")
+USAGE_FORMATS = ("text", "json")
+
+
+@rules_app.command("usage", epilog=example("benchclaims rules usage corpus/ posts/ --lists-only",
+                                           "benchclaims rules usage posts/ --rules my-rules/ --format json"))
 def usage_cmd(
     paths: list[str] = typer.Argument(..., help="Posts: files, folders or globs (.md .html .txt)."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: $BENCHCLAIMS_RULES, else the installed rules)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    fmt: str = typer.Option("text", "--format", "-f", help=format_help(USAGE_FORMATS)),
     every: bool = typer.Option(True, "--all/--lists-only", help="List every entry, or only the two lists."),
 ) -> None:
     """For every rule entry (file, line, name): on how many documents and how often it fires over the posts;
@@ -54,12 +58,16 @@ def usage_cmd(
     from extractor.rules_usage import rules_usage
 
     try:
+        fmt = check_format(fmt, USAGE_FORMATS)
+    except ValueError as err:
+        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    try:
         found = collect_paths(paths)
     except FileNotFoundError as err:
         typer.echo(f"benchclaims rules usage: {err}", err=True)
         raise typer.Exit(2)
     report = rules_usage(found, rules)
-    if as_json:
+    if fmt == "json":
         typer.echo(report.model_dump_json(indent=1))
         return
     header = f"{'file:line':<34} {'entry':<48} {'docs':>5} {'matches':>7}"
