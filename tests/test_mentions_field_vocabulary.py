@@ -171,3 +171,12 @@ def test_a_family_name_for_its_maker_or_as_an_adjective_is_no_model(text: str) -
 ])
 def test_versioned_families_are_models(text: str, canonical: str) -> None:
     assert canonical in [m.canonical for m in _of(text, "model")]
+
+
+@pytest.mark.parametrize("text,version", [
+    ("docker run vllm/vllm-openai-rocm:nightly-0a1b2c3d for the test", "nightly-0a1b2c3d"),
+    ("the lmsysorg/sglang-rocm:v0.4.9-rocm630 image", "v0.4.9-rocm630"),
+    ("pulled vllm/vllm-openai:v0.10.0 first", "v0.10.0"),
+])
+def test_engine_images_with_a_platform_suffix_keep_their_tag(text: str, version: str) -> None:
+    assert [m.version for m in _of(text, "engine")] == [version]
