@@ -1,6 +1,8 @@
-"""The HTML diff report rendered in headless Chromium: changes show, highlights and filter JS work."""
+"""The HTML diff report rendered in headless Chromium: changes show in context, highlights, filters,
+folding and j/k navigation work."""
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import subprocess
@@ -8,9 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from extractor.audit import render_audit_html
+from extractor.records import Claim, ClaimContext, Condition, DocumentRecord
+from extractor.review.context import attach_context
 from extractor.review.diff import diff_records
-from extractor.review.render import render_html
-from extractor.records import Claim, Condition, DocumentRecord
+from extractor.review.excerpts import TextLibrary
+from extractor.review.links import link_audit_pages
+from extractor.review.render_html import render_html
 
 CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser")
 
@@ -67,6 +73,124 @@ def test_report_renders_changes_in_chromium(tmp_path):
 def test_filter_script_hides_other_kinds(tmp_path):
     dom = dump_dom(report_file(tmp_path).as_uri() + "#only=removed", tmp_path)
     assert "Showing 1 of 3 claim changes (removed)" in dom
-    bodies = re.findall(r'<tbody class="chg (\w+)" data-kind="\w+"( hidden="")?>', dom)
+    bodies = re.findall(r'<tbody class="chg (\w+)" data-kind="\w+" id="[^"]+"( hidden="")?>', dom)
     assert sorted(bodies) == [("added", ' hidden=""'), ("changed", ' hidden=""'), ("removed", "")]
     assert re.search(r'<button class="filter active" data-filter="removed">', dom)
+
+
+# --- context, folding and keyboard navigation ---------------------------------------------
+
+POST = """# Serving report
+
+## Results
+
+The median TTFT was 90 ms and the p99 TTFT was 210 ms at 32 users.
+
+| Model | TTFT (ms) | Output tok/s |
+|---|---|---|
+| Model A | 75 | 1,900 |
+| Model B | 130 | 1,250 |
+"""
+
+
+def context_report_file(tmp_path: Path) -> Path:
+    """A report whose claims sit in a real post: two in one sentence (removed), two cells of one table (one
+    removed, one changed)."""
+    post = tmp_path / "serving.md"
+    post.write_text(POST, encoding="utf-8")
+    section = ["Serving report", "Results"]
+
+    def at(quote: str, unit: str, metric: str = "ttft", block: str = "paragraph", **headers) -> Claim:
+        start = POST.index(quote if block == "paragraph" else f"| {quote} |") + (0 if block == "paragraph" else 2)
+        return Claim(metric=metric, value=float(quote.split()[0].replace(",", "")), unit=unit, quote=quote,
+                     span=(start, start + len(quote)), id=f"id{start}",
+                     context=ClaimContext(section=section, block=block, **headers))
+
+    sentence = [at("90 ms", "millisecond"), at("210 ms", "millisecond")]
+    cells = [at("75", "millisecond", block="table", row_header="Model A", column_header="TTFT (ms)"),
+             at("1,900", "token / second", metric="throughput", block="table", row_header="Model A",
+                column_header="Output tok/s")]
+    changed = cells[1].model_copy(update={"per": "user"})
+    sha = hashlib.sha256(post.read_bytes()).hexdigest()
+
+    def rec(claims):
+        return DocumentRecord(doc=post.name, path=str(post), sha256=sha, extractor_version="0.1",
+                              rules_version="r", claims=claims)
+
+    report = attach_context(diff_records([rec(sentence + cells)], [rec([changed])]), TextLibrary.for_rules())
+    # the post's audit page, as `benchclaims audit --format html` writes it for the new side
+    (tmp_path / "serving.audit.html").write_text(render_audit_html(rec([changed]), POST), encoding="utf-8")
+    link_audit_pages(report, tmp_path, tmp_path)
+    path = tmp_path / "report.html"
+    path.write_text(render_html(report), encoding="utf-8")
+    return path
+
+
+HARNESS = """<!DOCTYPE html><html><body><iframe id="f" src="report.html"></iframe><pre id="out">waiting</pre>
+<script>
+var f=document.getElementById('f');
+f.addEventListener('load',function(){
+  var d=f.contentDocument, out=[];
+  function state(step){
+    var docs=[].slice.call(d.querySelectorAll('details.doc')).map(function(x){return x.open?'open':'folded';});
+    out.push(step+'|'+(d.body.getAttribute('data-current')||'-')+'|'+d.getElementById('nav-status').textContent
+             +'|'+docs.join(','));
+  }
+  function key(k){d.dispatchEvent(new KeyboardEvent('keydown',{key:k,bubbles:true}));state(k);}
+  d.getElementById('fold-all').click();state('fold');
+  key('j');key('j');key('j');key('j');key('k');
+  document.getElementById('out').textContent=out.join('\\n');
+});
+</script></body></html>
+"""
+
+
+def test_context_is_shown_in_chromium(tmp_path):
+    dom = dump_dom(context_report_file(tmp_path).as_uri(), tmp_path)
+    assert re.search(r'<body[^>]*data-js="ready"', dom)
+    # the sentence once, both quotes marked in it
+    assert dom.count("The median TTFT was") == 1
+    assert ('The median TTFT was <mark class="removed">90 ms</mark> and the p99 TTFT was '
+            '<mark class="removed">210 ms</mark> at 32 users.') in dom
+    # the table's header and the rows holding a change, its cells marked by kind
+    assert "<th>Model</th><th>TTFT (ms)</th><th>Output tok/s</th>" in dom
+    assert ('<tr><td>Model A</td><td class="mark removed">75</td><td class="mark changed">1,900</td></tr>'
+            in dom)
+    assert "Model B" not in dom.split('class="ctx-table"')[1].split("</table>")[0]
+    assert "1 of 2 rows shown" in dom
+    assert "row “Model A” × column “TTFT (ms)”" in dom
+    # the document and its 3 removed claims link to the page; the changed claim (old and new cell) to its claim
+    assert dom.count('href="serving.audit.html"') == 4 and dom.count('href="serving.audit.html#claim=0"') == 2
+    assert re.search(r'<code id="pr-summary">1 of 1 documents differ; claims \+0 added, -3 removed', dom)
+
+
+def test_keyboard_moves_between_changes_and_unfolds(tmp_path):
+    context_report_file(tmp_path)
+    (tmp_path / "harness.html").write_text(HARNESS, encoding="utf-8")
+    profile = tmp_path / "profile"
+    cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+           f"--user-data-dir={profile}", "--virtual-time-budget=5000", "--dump-dom",
+           (tmp_path / "harness.html").as_uri()]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    steps = re.search(r'<pre id="out">(.*?)</pre>', proc.stdout, re.S).group(1).splitlines()
+    order = re.findall(r'<tbody class="chg \w+" data-kind="\w+" id="([^"]+)"',
+                       (tmp_path / "report.html").read_text(encoding="utf-8"))
+    assert len(order) == 4
+    assert steps == [
+        "fold|-|j / k: next / previous change|folded",
+        f"j|{order[0]}|change 1 of 4|open",          # the first change; its folded document opens
+        f"j|{order[1]}|change 2 of 4|open",
+        f"j|{order[2]}|change 3 of 4|open",
+        f"j|{order[3]}|change 4 of 4|open",
+        f"k|{order[2]}|change 3 of 4|open",
+    ]
+
+
+def test_a_claim_link_opens_that_claim_on_the_audit_page(tmp_path):
+    report = context_report_file(tmp_path).read_text(encoding="utf-8")
+    [href] = set(re.findall(r'href="(serving\.audit\.html#claim=\d+)"', report))
+    dom = dump_dom((tmp_path / href.split("#")[0]).as_uri() + "#" + href.split("#")[1], tmp_path)
+    assert re.search(r'<section id="record" data-claim="0">', dom)
+    assert "\u201c1,900\u201d" in dom

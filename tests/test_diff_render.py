@@ -6,7 +6,8 @@ import json
 import re
 
 from extractor.review.diff import diff_records
-from extractor.review.render import highlight_pair, render_html, render_json, render_text, use_color
+from extractor.review.render import render_json, render_text, use_color
+from extractor.review.render_html import highlight_pair, render_html
 from extractor.records import Claim, Condition, DocumentRecord
 
 

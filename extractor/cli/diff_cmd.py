@@ -16,6 +16,9 @@ FORMATS = ("text", "json", "html")
 
 FORMAT_OPT = typer.Option("text", "--format", "-f", help=format_help(FORMATS))
 OUTPUT_OPT = typer.Option(None, "--output", "-o", help="write the report to this file ('-' or none: standard output)")
+AUDIT_DIR_OPT = typer.Option(None, "--audit-dir", help="folder of the posts' audit pages (<doc stem>.audit.html, "
+                             "from `benchclaims audit FILE --format html`) to link from the report "
+                             "(default: the report's folder)")
 FAIL_ON_OPT = typer.Option(None, "--fail-on", help="comma list of kinds that make exit 1: "
                            "added,removed,changed,document (default: any)")
 
@@ -24,15 +27,15 @@ FAIL_ON_OPT = typer.Option(None, "--fail-on", help="comma list of kinds that mak
 def diff_command(old: str = typer.Argument(..., help="old run: JSONL, claims .db, or folder of record JSON"),
                  new: str = typer.Argument(..., help="new run: JSONL, claims .db, or folder of record JSON"),
                  fmt: str = FORMAT_OPT, output: Optional[Path] = OUTPUT_OPT,
-                 fail_on: Optional[str] = FAIL_ON_OPT) -> None:
+                 fail_on: Optional[str] = FAIL_ON_OPT, audit_dir: Optional[Path] = AUDIT_DIR_OPT) -> None:
     """Compare two extraction runs: added, removed and changed claims, per field and document."""
-    from extractor.cli.diff_run import check_options, diff_sides, emit, exit_code
+    from extractor.cli.diff_run import check_options, diff_sides, emit, exit_code, side_bases
     from extractor.review.sources import SourceError, load_side
 
     try:
         kinds = check_options(fmt, fail_on)
-        report = diff_sides(load_side(old), load_side(new))
-        emit(report, fmt, output)
+        report = diff_sides(load_side(old), load_side(new), old_bases=side_bases(old), new_bases=side_bases(new))
+        emit(report, fmt, output, audit_dir)
     except (SourceError, ValueError, OSError) as err:
         typer.echo(f"benchclaims diff: {err}", err=True)
         raise typer.Exit(2) from None
@@ -44,7 +47,7 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
                                               "(JSONL, claims .db, or folder of record JSON)"),
                   rules: Optional[Path] = typer.Option(None, "--rules", help="rules folder (default: current)"),
                   fmt: str = FORMAT_OPT, output: Optional[Path] = OUTPUT_OPT,
-                  fail_on: Optional[str] = FAIL_ON_OPT) -> None:
+                  fail_on: Optional[str] = FAIL_ON_OPT, audit_dir: Optional[Path] = AUDIT_DIR_OPT) -> None:
     """Re-extract the documents of a saved run with the current rules and diff against it."""
     from extractor.cli.diff_run import check_options, diff_sides, emit, exit_code
     from extractor.review.sources import SourceError, load_side, reextract
@@ -56,8 +59,9 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
         old = load_side(against)
         base = Path(against).resolve().parent
         new, errors = reextract(old, rules_dir=str(rules) if rules else None, base=base)
-        report = diff_sides(old, new, errors)
-        emit(report, fmt, output)
+        rules_dir = str(rules) if rules else None
+        report = diff_sides(old, new, errors, old_bases=[base], new_bases=[base], rules_dir=rules_dir)
+        emit(report, fmt, output, audit_dir)
     except (SourceError, ValueError, OSError) as err:
         typer.echo(f"benchclaims rerun: {err}", err=True)
         raise typer.Exit(2) from None

@@ -7,7 +7,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from extractor.review.context import attach_context
 from extractor.review.diff import KINDS, DiffReport, diff_records
+from extractor.review.excerpts import TextLibrary
+from extractor.review.links import link_audit_pages
 from extractor.review.render import render, use_color
 from extractor.review.sources import Side, failure_errors
 
@@ -25,10 +28,21 @@ def parse_fail_on(value: str | None) -> set[str] | None:
     return kinds
 
 
-def diff_sides(old: Side, new: Side, extra_errors: list[str] | None = None) -> DiffReport:
-    """Diff two loaded sides, with failed documents and extra errors listed in the report."""
+def side_bases(spec: str) -> list[Path]:
+    """Folders a side's relative record paths may be relative to (besides the current one): the folder
+    of a JSONL/.db file, or a records folder and its parent."""
+    p = Path(spec).resolve()
+    return [p, p.parent] if p.is_dir() else [p.parent]
+
+
+def diff_sides(old: Side, new: Side, extra_errors: list[str] | None = None, *,
+               old_bases: list[Path] | None = None, new_bases: list[Path] | None = None,
+               rules_dir: str | None = None) -> DiffReport:
+    """Diff two loaded sides, with failed documents and extra errors listed in the report, and each
+    change's context read from the posts (where their files still hold the recorded content)."""
     errors = list(extra_errors or []) + failure_errors(old, new)
-    return diff_records(old.records, new.records, old_label=old.label, new_label=new.label, errors=errors)
+    report = diff_records(old.records, new.records, old_label=old.label, new_label=new.label, errors=errors)
+    return attach_context(report, TextLibrary.for_rules(rules_dir), old_bases=old_bases, new_bases=new_bases)
 
 
 def exit_code(report: DiffReport, fail_on: set[str] | None) -> int:
@@ -38,9 +52,13 @@ def exit_code(report: DiffReport, fail_on: set[str] | None) -> int:
     return 1 if report.has_differences(fail_on) else 0
 
 
-def emit(report: DiffReport, fmt: str, output: Path | None) -> None:
-    """Write the rendered report to a file, or to stdout for no file or '-' (colour only on a terminal)."""
-    if output is not None and str(output) != "-":
+def emit(report: DiffReport, fmt: str, output: Path | None, audit_dir: Path | None = None) -> None:
+    """Write the rendered report to a file, or to stdout for no file or '-' (colour only on a terminal), with
+    links to the posts' audit pages found in `audit_dir` (default: the report's folder, or the current one)."""
+    to_file = output is not None and str(output) != "-"
+    report_dir = output.parent if to_file and output is not None else Path.cwd()
+    link_audit_pages(report, audit_dir if audit_dir is not None else report_dir, report_dir)
+    if to_file and output is not None:
         output.write_text(render(report, fmt), encoding="utf-8")
         return
     sys.stdout.write(render(report, fmt, color=fmt == "text" and use_color(sys.stdout)))

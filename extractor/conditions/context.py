@@ -21,6 +21,9 @@ BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
 _NEWLINE = re.compile(r"\n")
 _WORD = re.compile(r"\w")
+_NUMBERING = re.compile(r"^\s*(?:[\dIVX]+[.)]?)+\s*")
+_HEADING_WORDS = re.compile(r"[^\W_][\w'-]*")
+_LOOK_BACK = 120   # characters of a mention's clause read for what ties it
 _FIGURE = re.compile(r"\b(?:figure|fig\.)\s*(\d+)", re.I)
 
 
@@ -40,6 +43,9 @@ class Located:
     row: int | None = None   # -1: header row
     col: int | None = None
     code: bool = False       # inside a code block that holds a benchmark or launch command
+    example: bool = False    # given as an example ("e.g. ...", a command the post calls an example)
+    bound: str | None = None  # the metric family it was measured for ("TPOT measured at 32 QPS": latency)
+    accuracy: bool = False   # a dataset of an accuracy evaluation, not a serving workload
     name: str = field(init=False)     # the condition it states
     usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
 
@@ -96,6 +102,8 @@ class DocContext:
     caption_families: dict[int, set[str]] = field(default_factory=dict)
     specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
     external_cue: dict[int, bool] = field(default_factory=dict)
+    claim_spans: list[tuple[int, int]] = field(default_factory=list)   # every claim's figure, in order
+    universal: list[Located] | None = None   # mentions of the post's statements of universal scope
 
     def index(self) -> None:
         """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
@@ -154,9 +162,15 @@ class DocumentReader:
     """Builds a document's `DocContext`: places each mention, finds the setup sections, the figures and
     the group-label rows of tables."""
 
-    def __init__(self, scopes: ScopeRules):
+    def __init__(self, scopes: ScopeRules, family_cues: dict[str, re.Pattern[str]] | None = None):
         self.scopes = scopes
-        self.setup_heading = scopes.setup_heading()
+        self.setup_ending, self.setup_phrase = scopes.setup_heading()
+        self.family_cues = family_cues or {}
+        self.example_cue = re.compile(scopes.example_cue, re.I)
+        self.example_code_cue = re.compile(scopes.example_code_cue, re.I)
+        self.measured_code_cue = re.compile(scopes.measured_code_cue, re.I)
+        self.metric_binding = re.compile(scopes.metric_binding, re.I)
+        self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
         self.setup_label = scopes.setup_label()
         self.baseline_tail = scopes.baseline_tail()
         self.bench_command = re.compile(scopes.benchmark_command, re.I)
@@ -173,6 +187,7 @@ class DocumentReader:
         located: list[Located] = []
         section_of = SectionLookup(d)
         command_blocks = self.benchmark_blocks(d, found)
+        example_blocks = self.example_blocks(d, command_blocks)
         for m in found:
             if m.kind == "command_line":
                 continue
@@ -183,12 +198,13 @@ class DocumentReader:
             if code and block not in command_blocks or self._after_baseline_cue(d, m):
                 continue
             loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None, code=code)
+            self._ties(d, loc, example_blocks)
             j = bisect_right(cell_starts, m.span[0]) - 1
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
             located.append(loc)
         line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
-        setup = [i for i, s in enumerate(d.sections) if self.setup_heading.search(s.title)
+        setup = [i for i, s in enumerate(d.sections) if self.is_setup_heading(s.title)
                  or self._labelled_setup(d, i, line_starts)]
         ctx = DocContext(d, located, setup, offers, figures, section_of)
         ctx.groups = self._groups(d)
@@ -201,6 +217,51 @@ class DocumentReader:
         commands = [m for m in found if m.kind == "command_line"]
         return {i for i, b in enumerate(d.blocks) if b.kind == "code"
                 and any(b.start <= m.span[0] < b.end and self.bench_command.search(m.quote) for m in commands)}
+
+    def is_setup_heading(self, title: str) -> bool:
+        """A heading that names a setup phrase, or ends with a setup word and is short: a long title that
+        ends with one ("Why we did not choose the highest-throughput configuration") is about a result."""
+        if self.setup_phrase.search(title):
+            return True
+        words = _HEADING_WORDS.findall(_NUMBERING.sub("", title))
+        return bool(self.setup_ending.search(title)) and len(words) <= self.scopes.setup_heading_max_words
+
+    def example_blocks(self, d: Document, command_blocks: set[int]) -> set[int]:
+        """The benchmark code blocks the post presents as examples: the paragraph that introduces them says
+        so ("The commands below are only an example", "For instance, run:"), and does not say they made
+        the results ("an example command used to generate these results")."""
+        out = set()
+        for i in command_blocks:
+            j = i - 1
+            while j >= 0 and d.blocks[j].kind == "code":
+                j -= 1
+            if j < 0 or d.blocks[j].section != d.blocks[i].section:
+                continue
+            b = d.blocks[j]
+            if self.example_code_cue.search(d.view, b.start, b.end) and \
+                    not self.measured_code_cue.search(d.view, b.start, b.end):
+                out.add(i)
+        return out
+
+    def _ties(self, d: Document, loc: Located, example_blocks: set[int]) -> None:
+        """Mark what ties a mention to something other than the claims around it: an example, the metric
+        it was measured for, an accuracy evaluation."""
+        lo, hi = loc.m.span
+        if loc.code:
+            loc.example = loc.block in example_blocks
+            return
+        b = d.blocks[loc.block] if loc.block >= 0 else None
+        start = max(b.start if b else 0, lo - _LOOK_BACK)
+        before = d.view[start:lo]
+        cut = max(before.rfind(". "), before.rfind(";"), before.rfind(")"), before.rfind("\n"))
+        clause = before[cut + 1:] if cut >= 0 else before
+        loc.example = self.example_cue.search(clause) is not None
+        if binding := self.metric_binding.search(clause):
+            named = [(m.end(), f) for f, rx in self.family_cues.items()
+                     for m in rx.finditer(clause, 0, binding.start())]
+            loc.bound = max(named)[1] if named else None
+        if loc.m.kind == "dataset" and b is not None and b.kind != "table":
+            loc.accuracy = self.accuracy_cue.search(d.view, b.start, b.end) is not None
 
     def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
         """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""

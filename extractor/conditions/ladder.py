@@ -6,7 +6,9 @@ place for one claim, or None when the place does not apply to the claim (no tabl
 sentence). Which rung wins is the resolution policy's job (policy.py)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from bisect import bisect_right
 from typing import NamedTuple
 
 from extractor.conditions.context import DocContext, Located
@@ -15,6 +17,10 @@ from extractor.conditions.places import (Places, ancestors, covering_setup, foot
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
+
+
+COORDINATED_REACH = 24   # a coordinated break parts clauses when another result starts this close after it
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
 
 
 class Level(NamedTuple):
@@ -28,7 +34,7 @@ class Level(NamedTuple):
 class ClaimSite:
     """One claim and its place, with what several readers ask (computed once per claim)."""
 
-    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "chain", "linked", "section")
+    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "chain", "linked", "section", "family")
 
     def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
         self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
@@ -36,6 +42,7 @@ class ClaimSite:
         self.chain = ancestors(ctx.d, passage.section) or [None]
         self.linked = linked   # the section a highlight bullet names, which reports it
         self.section = linked if linked is not None else passage.section   # the section whose set-up governs
+        self.family: str | None = None   # the claim's metric family (set by the ladder)
 
 
 Reader = Callable[[ClaimSite], "list[Located] | None"]
@@ -49,30 +56,102 @@ class ScopeLadder:
         self.lead_in_endings = tuple(scopes.lead_in_endings)
         self.footnote_marks = tuple(scopes.footnote_marks)
         self.after_claim = set(scopes.after_claim)
+        self.clause_breaks = re.compile(scopes.clause_breaks, re.I)
+        self.coordinated_break = re.compile(scopes.coordinated_break, re.I)
+        self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
         readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
         self.rungs = [(rung.scope, readers[rung.reader], rung.via_cell) for rung in scopes.ladder]
 
     def levels(self, site: ClaimSite) -> list[Level]:
         """The claim's rungs that apply, most specific first."""
         out = []
+        site.family = self.places.family(site.d, site.claim)
         for scope, read, via_cell in self.rungs:
             located = read(site)
             if located is not None:
-                out.append(Level(scope, located, via_cell))
+                out.append(Level(scope, [x for x in located if self.ties_fit(site, x, scope)], via_cell))
         return out
 
-    # -- the readers -------------------------------------------------------------
     @staticmethod
-    def sentence(site: ClaimSite) -> list[Located]:
-        """The claim's sentence or cell, without the baseline it is compared with."""
+    def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
+        """A mention measured for another metric ("TPOT measured at 32 QPS") is not a condition of this
+        claim; an example or an accuracy-evaluation dataset is one only in the claim's own sentence."""
+        if x.bound is not None and x.bound != site.family:
+            return False
+        if scope == "sentence":
+            return True
+        return not x.example and not (x.accuracy and site.claim.metric != "accuracy")
+
+    # -- the readers -------------------------------------------------------------
+    def sentence(self, site: ClaimSite) -> list[Located]:
+        """The claim's sentence or cell, without the baseline it is compared with; in a sentence of
+        several results, the claim's own clause (`clause_scope`)."""
         p, claim = site.passage, site.claim
         base_lo = base_hi = -1
         if claim.baseline:
             pos = site.d.view.find(claim.baseline, claim.span[1], p.end + 1)
             if pos >= 0:
                 base_lo, base_hi = pos, pos + len(claim.baseline)
-        return [x for x in site.ctx.between(p.start, p.end) if x.m.span[1] <= p.end and not x.code
-                and not (base_lo <= x.m.span[0] < base_hi)]
+        located = [x for x in site.ctx.between(p.start, p.end) if x.m.span[1] <= p.end and not x.code
+                   and not (base_lo <= x.m.span[0] < base_hi)]
+        return self.clause_scope(site, located) if p.table is None else located
+
+    def clause_scope(self, site: ClaimSite, located: list[Located]) -> list[Located]:
+        """Clause-level scope in a sentence that states several results ("3.6x for A on X, and 2.1x for
+        B on Y"): each result takes its own clause's conditions. Clauses part at `clause_breaks`, and at
+        a `coordinated_break` right before another result ("... and 2.1x ..."); a phrase at the end of
+        coordinated results covers them all ("2.7x higher throughput and 5x faster TPOT on model A").
+        A condition absent from the claim's clauses is taken only from clauses that state no result."""
+        p, ctx, view = site.passage, site.ctx, site.d.view
+        own = tuple(site.claim.span)
+        figures = [s for s in ctx.claim_spans if p.start <= s[0] < p.end]
+        if not any(s != own for s in figures) or not located:
+            return located
+        cuts = [(m.start(), m.end(), True) for m in self.clause_breaks.finditer(view, p.start, p.end)]
+        cuts += [(m.start(), m.end(), False) for m in self.coordinated_break.finditer(view, p.start, p.end)
+                 if any(m.end() <= s[0] < m.end() + COORDINATED_REACH for s in figures)]
+        cuts.sort()
+        # clauses: [start, end) with the group of coordinated clauses they belong to
+        clauses, group, at = [], 0, p.start
+        for lo, hi, strong in cuts:
+            if lo < at:
+                continue
+            clauses.append((at, lo, group))
+            group += strong
+            at = hi
+        clauses.append((at, p.end, group))
+
+        def clause_of(pos: int) -> int:
+            return next((i for i, (lo, hi, _) in enumerate(clauses) if lo <= pos < hi), len(clauses) - 1)
+
+        with_result = {clause_of(s[0]) for s in figures}
+        mine = clause_of(own[0])
+        my_group = clauses[mine][2]
+        in_group = [i for i, c in enumerate(clauses) if c[2] == my_group]
+        # what coordinated results share: the phrase before the first one and the phrase after the last
+        head_end = min(s[0] for s in figures if clause_of(s[0]) == in_group[0]) if in_group[0] in with_result \
+            else clauses[in_group[0]][1]
+        shared = {in_group[-1]}
+        groups_with_result = {clauses[i][2] for i in with_result}
+        free = {i for i, c in enumerate(clauses) if c[2] not in groups_with_result}
+        by_name: dict[str, list[tuple[int, Located]]] = {}
+        sentence_head = min(s[0] for s in figures)   # the setting before the sentence's first result
+        for x in located:
+            i = clause_of(x.m.span[0])
+            if x.m.span[0] < sentence_head and i not in free:
+                i = -1 if in_group[0] == clause_of(sentence_head) else -2
+            elif i == in_group[0] and x.m.span[0] < head_end:
+                i = -1
+            by_name.setdefault(x.name, []).append((i, x))
+        out = []
+        for found in by_name.values():
+            own_tier = {mine, -1} if mine == in_group[0] else {mine}
+            for allowed in (own_tier, {mine, -1} | shared, free | {-2}):
+                taken = [x for i, x in found if i in allowed]
+                if taken:
+                    out += taken
+                    break
+        return sorted(out, key=lambda x: x.m.span)
 
     @staticmethod
     def table_row(site: ClaimSite) -> list[Located] | None:
@@ -128,13 +207,24 @@ class ScopeLadder:
             return None
         blocks = lead_in(site.d, p.block, self.lead_in_endings)
         return [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
-                if x.m.span[0] < p.start or x.name in self.after_claim]
+                if x.m.span[0] < p.start or x.name in self.after_claim and not self._nearer_result(site, x)]
+
+    @staticmethod
+    def _nearer_result(site: ClaimSite, x: Located) -> bool:
+        """A mention after the claim whose sentence, or the text between, states another result: it
+        describes that result ("... 230 tok/s. It was also first, with TTFT under 1 s on 10k prompts.")."""
+        view, lo = site.d.view, site.claim.span[1]
+        end = _SENTENCE_END.search(view, x.m.span[1])
+        hi = end.start() if end else len(view)
+        return any(lo <= s[0] < hi for s in site.ctx.claim_spans if tuple(s) != tuple(site.claim.span))
 
     def figure_captions(self, site: ClaimSite) -> list[Located]:
         """Captions of the figures near the claim in its section (or in the untitled introduction) that
         fit the claim's metric: they describe the measurement the figures show."""
         p, ctx = site.passage, site.ctx
-        family = self.places.family(site.d, site.claim)
+        if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
+            return []   # a result written in a figure's caption: the other figures' captions are not its own
+        family = site.family
         at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
         near = near_captions(ctx, p.section, at)
         return [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
@@ -182,6 +272,23 @@ class ScopeLadder:
             return None
         return [x for i in covering for x in ctx.between(d.sections[i].start, d.sections[i].body_end)
                 if x.block not in site.siblings]
+
+    def universal(self, site: ClaimSite) -> list[Located]:
+        """Statements of universal scope anywhere in the post ("All experiments use ...", "Unless noted
+        otherwise, ..."): they cover every result of the post, after them as well as before; a statement
+        that ends in a colon covers what it introduces (the next block)."""
+        ctx = site.ctx
+        if ctx.universal is None:
+            d, view, found = site.d, site.d.view, []
+            for m in self.universal_scope.finditer(view):
+                end = _SENTENCE_END.search(view, m.end())
+                hi = end.start() + 1 if end else len(view)
+                b = bisect_right(ctx.block_starts, m.start()) - 1
+                if view[m.start():hi].rstrip().endswith(self.lead_in_endings) and 0 <= b < len(d.blocks) - 1:
+                    hi = d.blocks[b + 1].end
+                found += [x for x in ctx.between(m.start(), hi)]
+            ctx.universal = found
+        return [x for x in ctx.universal if x.block not in site.siblings]
 
     @staticmethod
     def introduction(site: ClaimSite) -> list[Located] | None:

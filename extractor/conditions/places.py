@@ -152,12 +152,13 @@ class Places:
 
     def family(self, d: Document, claim: Claim) -> str | None:
         """The metric family of a claim: its metric's, or for a speed-up or change what the words right
-        after it say it is of ("4.4x faster 1st token latency" is about latency)."""
+        after it say it is of ("3.1x faster 1st token latency" is about latency)."""
         if claim.metric in FAMILIES:
             return FAMILIES[claim.metric]
         if claim.metric not in ("speedup", "relative_change"):
             return None
-        after = d.view[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]
+        in_meta = d.meta_span is not None and d.meta_span[0] <= claim.span[0] < d.meta_span[1]
+        after = (d.text if in_meta else d.view)[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]  # (the view blanks front matter)
         hits = [(rx.search(after), f) for f, rx in self.family_cues.items()]
         hits = [(m.start(), f) for m, f in hits if m]
         return min(hits)[1] if hits else None

@@ -29,9 +29,9 @@ class ConditionResolver:
     def __init__(self, rules_dir: Path):
         self.scopes = load_scope_rules(rules_dir)
         self.finder = MentionFinder(rules_dir)
-        self.reader = DocumentReader(self.scopes)
-        self.where = WhereNotes(load_where_rules(rules_dir))
         self.places = Places(rules_dir, self.scopes)
+        self.reader = DocumentReader(self.scopes, self.places.family_cues)
+        self.where = WhereNotes(load_where_rules(rules_dir))
         self.ladder = ScopeLadder(self.scopes, self.places)
         self.policy = Policy(self.scopes)
         self.statements = Statements(self.scopes, self.where)
@@ -72,7 +72,9 @@ class ConditionResolver:
         second") is not also a condition."""
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if m.kind not in NUMERIC_KINDS or not _overlaps(claimed, m.span)]
-        return self.reader.context(d, found, self.where.offers(d, found), self.reader.figures(d))
+        ctx = self.reader.context(d, found, self.where.offers(d, found), self.reader.figures(d))
+        ctx.claim_spans = claimed
+        return ctx
 
     # -- per claim -------------------------------------------------------------
     def attach(self, ctx: DocContext, placed: list[tuple[Claim, Passage]]) -> None:

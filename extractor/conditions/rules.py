@@ -20,7 +20,7 @@ Reason = Literal["absent", "ambiguous", "no_version", "external"]
 # The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
 LADDER_READERS = ("sentence", "table_row", "table_column", "table_caption", "table_footnotes", "own_caption",
                   "paragraph", "figure_captions", "section", "section_commands", "linked_section",
-                  "linked_commands", "setup_sections", "introduction", "front_matter")
+                  "linked_commands", "setup_sections", "universal", "introduction", "front_matter")
 
 
 class _Strict(BaseModel):
@@ -74,8 +74,18 @@ class ScopeRules(_Strict):
     bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
     external_cues: list[str] = Field(default_factory=list)
     feature_link_score: float = Field(default=85, ge=50, le=100)
+    setup_heading_max_words: int = Field(default=6, ge=1)
+    clause_breaks: str = r"(?!)"
+    coordinated_break: str = r"(?!)"
+    example_cue: str = r"(?!)"
+    example_code_cue: str = r"(?!)"
+    measured_code_cue: str = r"(?!)"
+    metric_binding: str = r"(?!)"
+    accuracy_cue: str = r"(?!)"
+    universal_scope: str = r"(?!)"
 
-    @field_validator("benchmark_command", "bare_version")
+    @field_validator("benchmark_command", "bare_version", "clause_breaks", "coordinated_break", "example_cue",
+                     "example_code_cue", "measured_code_cue", "metric_binding", "accuracy_cue", "universal_scope")
     @classmethod
     def _regex(cls, v: str) -> str:
         return compiled(v)
@@ -96,13 +106,14 @@ class ScopeRules(_Strict):
                 raise ValueError(f"unknown condition {name!r}")
         return v
 
-    def setup_heading(self) -> re.Pattern[str]:
-        """Matches a heading that ends with a setup phrase, or opens with one of several words
-        or names one of several words anywhere ("Evaluation Setup and Scripts", "Notes on Recipe
-        Settings"; not "Hardware Trends")."""
+    def setup_heading(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        """(ending, phrase): a heading that ends with a setup word or phrase ("4. Experimental Setup",
+        "Hardware"), or names a phrase of several words anywhere ("Evaluation Setup and Scripts",
+        "Notes on Recipe Settings"; not "Hardware Trends")."""
         words = sorted((re.escape(s) for s in self.setup_sections), key=len, reverse=True)
         multi = [w for w in words if "\\ " in w or " " in w]
-        return re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$|\b(?:{'|'.join(multi)})\b", re.I)
+        return (re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$", re.I),
+                re.compile(rf"\b(?:{'|'.join(multi)})\b", re.I))
 
     def hardware_name_parts(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
         """(leading count, trailing unit noun) of a hardware mention: "8x H200 GPUs" -> "H200"."""

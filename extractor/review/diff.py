@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz
 
 from extractor.records import CONDITIONS, Claim, DocumentRecord
+from extractor.review.views import ConditionChange, ContextGroup, Excerpt
 
 CLAIM_FIELDS: tuple[str, ...] = (
     "metric", "value", "value_max", "unit", "qualifier", "tokens", "per", "baseline", "headline", "quote",
@@ -51,6 +52,17 @@ class ClaimDiff(DiffModel):
     old: Claim | None = None
     new: Claim | None = None
     fields: list[FieldChange] = Field(default_factory=list)
+    old_context: Excerpt | None = None
+    new_context: Excerpt | None = None
+    group: str | None = None
+    conditions: list[ConditionChange] = Field(default_factory=list)
+
+    @property
+    def claim(self) -> Claim:
+        """The claim as it is now (the old one for a removed claim)."""
+        c = self.new if self.new is not None else self.old
+        assert c is not None
+        return c
 
 
 class DocDiff(DiffModel):
@@ -69,6 +81,9 @@ class DocDiff(DiffModel):
     claims: list[ClaimDiff] = Field(default_factory=list)
     unchanged_claims: int = 0
     counts: dict[str, int] = Field(default_factory=dict)
+    groups: list[ContextGroup] = Field(default_factory=list)
+    context_note: str | None = None
+    audit: str | None = None
 
     @property
     def differs(self) -> bool:
@@ -76,11 +91,13 @@ class DocDiff(DiffModel):
 
 
 class DiffSummary(DiffModel):
-    """Counts per kind (documents, claims) and per changed field."""
+    """Counts per kind (documents, claims), per metric and kind, and per changed field; `line` says it in one line."""
 
     documents: dict[str, int]
     claims: dict[str, int]
     fields: dict[str, int]
+    by_metric: dict[str, dict[str, int]] = Field(default_factory=dict)
+    line: str = ""
 
 
 class DiffReport(DiffModel):
@@ -335,6 +352,7 @@ def summarise(docs: list[DocDiff], total_docs: int) -> DiffSummary:
                "hash_changed": 0}
     ccounts = {k: 0 for k in CLAIM_KINDS} | {"unchanged": 0}
     fields: dict[str, int] = {}
+    by_metric: dict[str, dict[str, int]] = {}
     for d in docs:
         if d.status != "common":
             dcounts[d.status] += 1
@@ -345,11 +363,37 @@ def summarise(docs: list[DocDiff], total_docs: int) -> DiffSummary:
         for k, v in d.counts.items():
             ccounts[k] += v
         for c in d.claims:
+            per_kind = by_metric.setdefault(c.claim.metric, {})
+            per_kind[c.kind] = per_kind.get(c.kind, 0) + 1
             for f in c.fields:
                 fields[f.field] = fields.get(f.field, 0) + 1
         for f in d.fields:
             fields[f.field] = fields.get(f.field, 0) + 1
-    return DiffSummary(documents=dcounts, claims=ccounts, fields=dict(sorted(fields.items())))
+    return DiffSummary(documents=dcounts, claims=ccounts, fields=dict(sorted(fields.items())),
+                       by_metric={m: by_metric[m] for m in sorted(by_metric)})
+
+
+SUMMARY_FIELDS = 8   # fields named in the summary line; the rest are counted
+
+
+def summary_line(s: DiffSummary, unchanged_docs: int) -> str:
+    """One line for a pull request: documents, claims added/removed/changed by metric, fields changed."""
+    d = s.documents
+    docs = f"{d['compared'] - unchanged_docs} of {d['compared']} documents differ"
+    extra = [f"{d[k]} {k}" for k in ("added", "removed") if d.get(k)]
+    parts = [docs + (f" ({', '.join(extra)})" if extra else "")]
+    claims = []
+    for kind, sign in (("added", "+"), ("removed", "-"), ("changed", "~")):
+        n = s.claims.get(kind, 0)
+        metrics = sorted(((v[kind], m) for m, v in s.by_metric.items() if v.get(kind)), key=lambda t: (-t[0], t[1]))
+        claims.append(f"{sign}{n} {kind}" + (f" ({', '.join(f'{m} {k}' for k, m in metrics)})" if metrics else ""))
+    parts.append("claims " + ", ".join(claims) + f", {s.claims.get('unchanged', 0)} unchanged")
+    if s.fields:
+        ranked = sorted(s.fields.items(), key=lambda t: (-t[1], t[0]))
+        named = ", ".join(f"{f} {n}" for f, n in ranked[:SUMMARY_FIELDS])
+        more = f" (+{len(ranked) - SUMMARY_FIELDS} more)" if len(ranked) > SUMMARY_FIELDS else ""
+        parts.append(f"fields changed: {named}{more}")
+    return "; ".join(parts)
 
 
 def diff_records(old: list[DocumentRecord], new: list[DocumentRecord], *, old_label: str = "old",
@@ -361,4 +405,5 @@ def diff_records(old: list[DocumentRecord], new: list[DocumentRecord], *, old_la
     report = DiffReport(old_label=old_label, new_label=new_label, summary=summarise(docs, len(pairs)),
                         documents=[d for d in docs if d.differs or d.hash_changed or d.renamed_from], errors=list(errors or []))
     report.summary.documents["unchanged"] = len(unchanged_docs)
+    report.summary.line = summary_line(report.summary, len(unchanged_docs))
     return report

@@ -1,20 +1,19 @@
-"""Render a `DiffReport`: terminal text (ANSI colour optional), JSON, self-contained HTML."""
+"""Render a `DiffReport`: terminal text (ANSI colour optional) and JSON; HTML is in `render_html`."""
 from __future__ import annotations
 
-import html
 import json
 import os
 import sys
-from typing import Any, TextIO
-
-from rapidfuzz.distance import Levenshtein
+from typing import TextIO
 
 from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
-from extractor.records import Claim
+from extractor.review.excerpts import clip
+from extractor.review.labels import MARK, claim_label, clip_line, fmt_value, group_label
+from extractor.review.render_html import render_html
+from extractor.review.views import ContextGroup, Excerpt
 
 ANSI = {"added": "\x1b[32m", "removed": "\x1b[31m", "changed": "\x1b[33m", "bold": "\x1b[1m",
         "dim": "\x1b[2m", "reset": "\x1b[0m"}
-MARK = {"added": "+", "removed": "-", "changed": "~"}
 
 
 def use_color(stream: TextIO | None = None) -> bool:
@@ -25,38 +24,18 @@ def use_color(stream: TextIO | None = None) -> bool:
     return bool(getattr(stream, "isatty", lambda: False)())
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-def _clip(text: str, width: int = 90) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def claim_label(c: Claim) -> str:
-    """`metric value[-max] unit [qualifier]` for one claim."""
-    val = _fmt(c.value) + (f"-{_fmt(c.value_max)}" if c.value_max is not None else "")
-    qual = "" if c.qualifier == "exact" else f" ({c.qualifier})"
-    return f"{c.metric} {val} {c.unit}{qual}"
-
-
 # --- text ---------------------------------------------------------------------------------
 
 
 def render_text(report: DiffReport, color: bool = False) -> str:
-    """The reviewer's terminal summary: totals, per-field counts, then each document's changes."""
+    """The reviewer's terminal summary: totals, per-field counts, then each document's changes in context."""
     def paint(kind: str, s: str) -> str:
         return f"{ANSI[kind]}{s}{ANSI['reset']}" if color else s
 
     s, out = report.summary, []
     out.append(paint("bold", f"diff {report.old_label} -> {report.new_label}"))
+    if s.line:
+        out.append(f"summary:   {s.line}")
     d, c = s.documents, s.claims
     out.append(f"documents: {d['compared']} compared, {d['changed']} changed, {d['added']} added, "
                f"{d['removed']} removed, {d.get('unchanged', 0)} unchanged"
@@ -88,24 +67,98 @@ def _text_doc(doc: DocDiff, paint) -> list[str]:
         tags.append(f"content hash changed {(doc.old_sha256 or '')[:12]} -> {(doc.new_sha256 or '')[:12]}")
     counts = ", ".join(f"{MARK[k]}{doc.counts.get(k, 0)}" for k in CLAIM_KINDS)
     out = [paint("bold", head) + (f" [{'; '.join(tags)}]" if tags else "") + f"  claims {counts}"]
+    if doc.context_note:
+        out.append(f"  (context: {doc.context_note})")
+    if doc.audit:
+        out.append(f"  audit page: {doc.audit}")
     for f in doc.fields:
-        out.append(f"  * {f.field}: {_fmt(f.old)} -> {_fmt(f.new)}")
-    for cd in doc.claims:
-        out += _text_claim(cd, paint)
+        out.append(f"  * {f.field}: {fmt_value(f.old)} -> {fmt_value(f.new)}")
+    if not doc.groups:          # no context attached (e.g. records compared in a test): a flat list
+        for cd in doc.claims:
+            out += _text_claim(cd, paint, "  ")
+        return out
+    for g in doc.groups:
+        out += _text_group(doc, g, paint)
     return out
 
 
-def _text_claim(cd: ClaimDiff, paint) -> list[str]:
-    claim = cd.new if cd.kind == "added" else cd.old
-    assert claim is not None
+def marked(text: str, marks: list[tuple[int, int, str]], wrap) -> str:
+    """`text` with each (start, end, kind) span passed through `wrap(kind, piece)`; overlaps are merged."""
+    out, pos = [], 0
+    for start, end, kind in sorted(marks):
+        start = max(start, pos)
+        if end <= start:
+            continue
+        out += [text[pos:start], wrap(kind, text[start:end])]
+        pos = end
+    return "".join(out) + text[pos:]
+
+
+def _section(path: list[str]) -> str:
+    return " > ".join(path) if path else "(top of the post)"
+
+
+def _text_group(doc: DocDiff, g: ContextGroup, paint) -> list[str]:
+    where = f"{group_label(g.kind, g.block)} in {_section(g.section)}"
+    if g.source == "record":
+        where += " (from the record)"
+    out = [f"  -- {where}" + (f', caption "{clip_line(g.caption, 80)}"' if g.caption else "")]
+    wrap = lambda kind, piece: paint(kind, f"«{piece}»")   # noqa: E731
+    if g.kind == "sentence" and g.text is not None:
+        out.append("     > " + marked(g.text, [(m.start, m.end, m.kind) for m in g.marks], wrap))
+    elif g.kind == "table" and g.columns:
+        out.append("     | " + " | ".join(clip_line(c, 28) for c in g.columns) + " |")
+        for row in g.rows:
+            kinds = {m.col: m.kind for m in row.marks}
+            cells = [wrap(kinds[i], clip_line(c, 28)) if i in kinds else clip_line(c, 28) for i, c in enumerate(row.cells)]
+            out.append("     | " + " | ".join(cells) + " |")
+        if g.row_count is not None and g.row_count > len(g.rows):
+            out.append(f"     ({len(g.rows)} of {g.row_count} rows shown)")
+    for k in g.claims:
+        out += _text_claim(doc.claims[k], paint, "    ", in_group=g)
+    return out
+
+
+def _cell_place(e: Excerpt | None) -> str:
+    if e is None or not (e.row_header or e.column_header):
+        return ""
+    parts = [f'row "{clip_line(e.row_header, 40)}"' if e.row_header else "",
+             f'column "{clip_line(e.column_header, 40)}"' if e.column_header else ""]
+    return "  " + " x ".join(p for p in parts if p)
+
+
+def _excerpt_line(e: Excerpt, paint, kind: str) -> str:
+    text, mark = clip(" ".join(e.text.split()) if e.source == "record" else e.text, e.mark, 200)
+    body = marked(text, [(mark[0], mark[1], kind)], lambda k, p: paint(k, f"«{p}»"))
+    where = _section(e.section) + (f", row {e.row_header!r}" if e.row_header else "") + (
+        f", column {e.column_header!r}" if e.column_header else "")
+    return f"{body}  [{where}]"
+
+
+def _text_claim(cd: ClaimDiff, paint, indent: str, in_group: ContextGroup | None = None) -> list[str]:
+    claim = cd.claim
     pos = f"#{(cd.new_index if cd.kind == 'added' else cd.old_index)}"
+    here = cd.new_context if cd.new is not None else cd.old_context
+    place = _cell_place(here) if in_group is not None else ""
     if cd.kind != "changed":
-        return [paint(cd.kind, f"  {MARK[cd.kind]} {pos} {claim_label(claim)}  \"{_clip(claim.quote)}\"")]
-    assert cd.new is not None
+        return [paint(cd.kind, f"{indent}{MARK[cd.kind]} {pos} {claim_label(claim)}{place}  \"{clip_line(claim.quote)}\"")]
+    assert cd.new is not None and cd.old is not None
     moved = f" -> #{cd.new_index}" if cd.new_index != cd.old_index else ""
-    out = [paint("changed", f"  ~ {pos}{moved} {claim_label(claim)}  \"{_clip(claim.quote)}\"")]
+    out = [paint("changed", f"{indent}~ {pos}{moved} {claim_label(cd.old)}{place}  \"{clip_line(cd.old.quote)}\"")]
+    if (cd.old_context is not None and cd.new_context is not None and cd.old_context.source == "document"
+            and (cd.old_context.text, cd.old_context.section) != (cd.new_context.text, cd.new_context.section)):
+        out.append(f"{indent}    was in: {_excerpt_line(cd.old_context, paint, 'removed')}")
+    by_cond = {c.name: c for c in cd.conditions}
+    shown: set[str] = set()
     for f in cd.fields:
-        out.append(f"      {f.field}: {_fmt(f.old)} -> {_fmt(f.new)}")
+        out.append(f"{indent}    {f.field}: {fmt_value(f.old)} -> {fmt_value(f.new)}")
+        name = f.field.split(".")[1] if f.field.startswith("conditions.") else None
+        if name in by_cond and name not in shown:
+            shown.add(name)
+            for side, cs in (("old", by_cond[name].old), ("new", by_cond[name].new)):
+                if cs is not None and cs.context is not None:
+                    kind = "removed" if side == "old" else "added"
+                    out.append(f"{indent}      {side}: {_excerpt_line(cs.context, paint, kind)}")
     return out
 
 
@@ -115,152 +168,6 @@ def _text_claim(cd: ClaimDiff, paint) -> list[str]:
 def render_json(report: DiffReport) -> str:
     """Machine-readable report: model field order, sorted dict keys, trailing newline."""
     return json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
-
-
-# --- html ---------------------------------------------------------------------------------
-
-CSS = """
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
-header{position:sticky;top:0;background:#fff;border-bottom:1px solid #ddd;padding:10px 18px;z-index:1}
-h1{font-size:18px;margin:0 0 6px}h2{font-size:15px;margin:0 0 6px}
-main{padding:12px 18px}
-.summary span{margin-right:14px}.muted{color:#777}
-button.filter{border:1px solid #bbb;background:#f3f3f3;border-radius:14px;padding:3px 12px;margin-right:6px;cursor:pointer}
-button.filter.active{background:#333;color:#fff;border-color:#333}
-section.doc{background:#fff;border:1px solid #ddd;border-radius:6px;margin:12px 0;padding:10px 12px}
-section.doc[hidden],tbody[hidden]{display:none}
-table{border-collapse:collapse;width:100%;table-layout:fixed}
-td,th{border-top:1px solid #eee;padding:6px 8px;vertical-align:top;text-align:left}
-th.kind,td.kind{width:76px}
-tbody.added td.kind{color:#12752b}tbody.removed td.kind{color:#b3261e}tbody.changed td.kind{color:#8a6100}
-.label{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
-blockquote{margin:4px 0;padding:2px 8px;border-left:3px solid #ccc;white-space:pre-wrap}
-del.hl{background:#ffd7d5;text-decoration:line-through}ins.hl{background:#c8f2d0;text-decoration:none}
-ul.fields{margin:4px 0 0;padding-left:18px;font-size:12.5px}
-code{font-family:ui-monospace,Menlo,Consolas,monospace}
-.summary table td{border:none;padding:1px 10px 1px 0}
-"""
-
-JS = """
-(function(){
-  var rows=[].slice.call(document.querySelectorAll('tbody.chg'));
-  var docs=[].slice.call(document.querySelectorAll('section.doc'));
-  var buttons=[].slice.call(document.querySelectorAll('button.filter'));
-  var status=document.getElementById('filter-status');
-  function apply(kind){
-    var shown=0;
-    rows.forEach(function(r){var ok=kind==='all'||r.getAttribute('data-kind')===kind;
-      if(ok){r.removeAttribute('hidden');shown++;}else{r.setAttribute('hidden','');}});
-    docs.forEach(function(s){var any=s.querySelectorAll('tbody.chg:not([hidden])').length>0;
-      if(kind==='all'||any){s.removeAttribute('hidden');}else{s.setAttribute('hidden','');}});
-    buttons.forEach(function(b){b.className='filter'+(b.getAttribute('data-filter')===kind?' active':'');});
-    status.textContent='Showing '+shown+' of '+rows.length+' claim changes ('+kind+')';
-    document.body.setAttribute('data-filter',kind);
-  }
-  buttons.forEach(function(b){b.addEventListener('click',function(){apply(b.getAttribute('data-filter'));});});
-  var m=/only=(added|removed|changed)/.exec(location.hash);
-  apply(m?m[1]:'all');
-  document.body.setAttribute('data-js','ready');
-})();
-"""
-
-
-def _e(s: Any) -> str:
-    return html.escape(str(s), quote=True)
-
-
-def highlight_pair(old: str, new: str) -> tuple[str, str]:
-    """Escaped HTML of both quotes, the characters that differ wrapped in <del>/<ins>."""
-    o_parts, n_parts = [], []
-    for op in Levenshtein.opcodes(old, new):
-        a, b = old[op.src_start:op.src_end], new[op.dest_start:op.dest_end]
-        if op.tag == "equal":
-            o_parts.append(_e(a))
-            n_parts.append(_e(b))
-            continue
-        if a:
-            o_parts.append(f'<del class="hl">{_e(a)}</del>')
-        if b:
-            n_parts.append(f'<ins class="hl">{_e(b)}</ins>')
-    return "".join(o_parts), "".join(n_parts)
-
-
-def _claim_cell(c: Claim | None, quote_html: str | None = None) -> str:
-    if c is None:
-        return '<td class="muted">—</td>'
-    q = quote_html if quote_html is not None else _e(c.quote)
-    return (f'<td><div class="label">{_e(claim_label(c))}</div>'
-            f'<blockquote>{q}</blockquote><div class="muted">span {c.span[0]}–{c.span[1]}</div></td>')
-
-
-def _html_claim(cd: ClaimDiff) -> str:
-    oq = nq = None
-    if cd.old is not None and cd.new is not None:
-        oq, nq = highlight_pair(cd.old.quote, cd.new.quote)
-    fields = ""
-    if cd.fields:
-        items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(_fmt(f.old))}</del> → "
-                        f"<ins>{_e(_fmt(f.new))}</ins></li>" for f in cd.fields)
-        fields = f'<ul class="fields">{items}</ul>'
-    detail = f'<tr class="detail"><td></td><td colspan="2">{fields}</td></tr>' if fields else ""
-    return (f'<tbody class="chg {cd.kind}" data-kind="{cd.kind}"><tr><td class="kind">{cd.kind}</td>'
-            f"{_claim_cell(cd.old, oq)}{_claim_cell(cd.new, nq)}</tr>{detail}</tbody>")
-
-
-def _html_doc(doc: DocDiff) -> str:
-    tags = []
-    if doc.status != "common":
-        tags.append(f"document {doc.status}")
-    if doc.renamed_from:
-        tags.append(f"was {_e(doc.renamed_from)}")
-    if doc.hash_changed:
-        tags.append(f"content hash changed {_e((doc.old_sha256 or '')[:12])} → {_e((doc.new_sha256 or '')[:12])}")
-    counts = " ".join(f'<span class="cnt-{k}">{MARK[k]}{doc.counts.get(k, 0)} {k}</span>' for k in CLAIM_KINDS)
-    parts = [f'<section class="doc" data-doc="{_e(doc.doc)}"><h2>{_e(doc.doc)}</h2>',
-             f'<div class="muted">{_e(doc.path or "")} {" · ".join(tags)}</div><div class="summary">{counts}</div>']
-    if doc.fields:
-        items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(_fmt(f.old))}</del> → "
-                        f"<ins>{_e(_fmt(f.new))}</ins></li>" for f in doc.fields)
-        parts.append(f'<ul class="fields doc-fields">{items}</ul>')
-    if doc.claims:
-        parts.append('<table><thead><tr><th class="kind">change</th><th>old</th><th>new</th></tr></thead>')
-        parts += [_html_claim(cd) for cd in doc.claims]
-        parts.append("</table>")
-    parts.append("</section>")
-    return "".join(parts)
-
-
-def render_html(report: DiffReport) -> str:
-    """A single self-contained HTML page (inline CSS and JS, no external assets)."""
-    s = report.summary
-    n_changes = sum(len(d.claims) for d in report.documents)
-    field_rows = "".join(f"<tr><td><code>{_e(f)}</code></td><td>{n}</td></tr>" for f, n in s.fields.items())
-    buttons = ['<button class="filter active" data-filter="all">all</button>'] + [
-        f'<button class="filter" data-filter="{k}">{k} ({s.claims[k]})</button>' for k in CLAIM_KINDS]
-    d = s.documents
-    errors = "".join(f'<li class="error">{_e(e)}</li>' for e in report.errors)
-    body = [
-        "<header>",
-        f"<h1>benchclaims diff: {_e(report.old_label)} → {_e(report.new_label)}</h1>",
-        '<div class="summary" id="summary">'
-        f'<span id="count-added">+{s.claims["added"]} added</span>'
-        f'<span id="count-removed">-{s.claims["removed"]} removed</span>'
-        f'<span id="count-changed">~{s.claims["changed"]} changed</span>'
-        f'<span class="muted">{s.claims["unchanged"]} unchanged claims; documents: {d["compared"]} compared, '
-        f'{d["changed"]} changed, {d["added"]} added, {d["removed"]} removed</span></div>',
-        f'<div>{"".join(buttons)} <span id="filter-status" class="muted">'
-        f"{n_changes} claim changes (filters need JavaScript)</span></div>",
-        "</header><main>",
-        f'<ul class="errors">{errors}</ul>' if errors else "",
-        f'<details open><summary>fields changed</summary><table class="field-counts">{field_rows}</table></details>'
-        if field_rows else "",
-        "" if report.has_differences() else '<p id="no-differences">No differences.</p>',
-        *(_html_doc(doc) for doc in report.documents),
-        "</main>",
-    ]
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>benchclaims diff</title><style>{CSS}</style></head><body>"
-            + "".join(body) + f"<script>{JS}</script></body></html>\n")
 
 
 def render(report: DiffReport, fmt: str, color: bool = False) -> str:
