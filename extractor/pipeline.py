@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from bisect import bisect_right
 from contextlib import ExitStack
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +29,7 @@ from extractor.ingest.dates import DocumentDate, document_date
 from extractor.quantities.finder import trie
 from extractor.records import Claim, ClaimContext, DocumentRecord, Note, QuantityRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
+from extractor.spans import inside_near
 from extractor.ingest.segment import Passage, units
 from extractor.claims.tables import TableReader
 
@@ -123,7 +123,7 @@ class Extractor:
         names = sorted(m.span for m in mentions if m.kind in NAME_KINDS)
         self._enter_vocab_zone()
         read = self.sentence_claims(d) + self.tables.claims(d)
-        placed = [p for p in read if not _inside(names, p[0].span)]
+        placed = [p for p in read if not inside_near(names, *p[0].span)]
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
         self.headlines.mark(d, claims)
@@ -193,11 +193,6 @@ def _first_words(nlp, labels: dict[str, list[str]]) -> dict[str, set[str]]:
                 w = sdoc[0].lower_
                 words.setdefault(w if w.strip() and w.isascii() else "", set()).add(label)
     return words
-
-
-def _inside(spans: list[tuple[int, int]], span: tuple[int, int]) -> bool:
-    i = bisect_right(spans, (span[0], 1 << 62))
-    return any(s <= span[0] and span[1] <= e for s, e in spans[max(0, i - 4):i])
 
 
 def _shift(q: QuantityRecord, base: int) -> QuantityRecord:

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import json
 import re
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from extractor.rules_io import RuleError
+from extractor.rules_io import RuleError, fresh_rule_caches
 
 Severity = Literal["error", "duplicate", "conflict"]
 
@@ -321,38 +320,6 @@ def _check_gazetteers(folder: Path, problems: list[RuleProblem]) -> None:
             names.setdefault(key, (e.id, here))
 
 
-# -- the extractor's own loaders, fresh ---------------------------------------------------------
-@contextmanager
-def fresh_caches(folder: Path) -> Iterator[None]:
-    """Make the per-path rule caches re-read `folder`; restore the entries other code holds afterwards."""
-    from extractor.claims import rules as claim_rules
-    from extractor.conditions import rules as condition_rules
-    from extractor.notes import caveats
-    from extractor.quantities import rules as quantity_rules
-    from extractor.quantities import units
-
-    cached = [claim_rules.load_claim_rules, condition_rules.load_scope_rules, condition_rules.load_where_rules,
-              getattr(caveats, "_reader", None), units._canonical]
-    for fn in cached:
-        if fn is not None and hasattr(fn, "cache_clear"):
-            fn.cache_clear()
-    key = folder.resolve()
-    saved_reg = units._registries.pop(key / units.UNITS_FILE, None)
-    saved_q = quantity_rules._cache.pop(key, None)
-    try:
-        yield
-    finally:
-        units._registries.pop(key / units.UNITS_FILE, None)
-        quantity_rules._cache.pop(key, None)
-        if saved_reg is not None:
-            units._registries[key / units.UNITS_FILE] = saved_reg
-        if saved_q is not None:
-            quantity_rules._cache[key] = saved_q
-        for fn in cached:
-            if fn is not None and hasattr(fn, "cache_clear"):
-                fn.cache_clear()
-
-
 def _loaders(folder: Path, problems: list[RuleProblem], smoke: bool) -> None:
     from extractor.claims.rules import load_claim_rules
     from extractor.conditions.rules import load_scope_rules, load_where_rules
@@ -367,7 +334,7 @@ def _loaders(folder: Path, problems: list[RuleProblem], smoke: bool) -> None:
     except ImportError:
         pass
     reported = {(p.file, p.where) for p in problems}
-    with fresh_caches(folder):
+    with fresh_rule_caches(folder):
         for step in steps:
             try:
                 step(folder)

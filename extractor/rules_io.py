@@ -9,9 +9,12 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -103,3 +106,54 @@ def rules_fingerprint(rules_dir: Path) -> str:
             digest.update(p.read_bytes())
             digest.update(b"\0")
     return digest.hexdigest()[:16]
+
+
+# -- the rule caches -----------------------------------------------------------------------------
+# What is built from a rules folder (validated rules, a unit registry, a reader) is cached per folder.
+# The caches are made here, so that one function can make them all re-read a folder.
+_MEMOS: list[Any] = []                 # memoised loaders (functools.lru_cache)
+_FOLDER_CACHES: list[dict[Path, Any]] = []   # dicts keyed by a resolved folder or a file in it
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def rule_cache(maxsize: int = 8) -> Callable[[F], F]:
+    """`functools.lru_cache(maxsize)` for a function of a rules folder, known to `fresh_rule_caches`."""
+    def wrap(fn: F) -> F:
+        memo = lru_cache(maxsize=maxsize)(fn)
+        _MEMOS.append(memo)
+        return memo  # type: ignore[return-value]
+    return wrap
+
+
+def folder_cache() -> dict[Path, Any]:
+    """A cache keyed by a resolved rules folder (or a file in it), known to `fresh_rule_caches`."""
+    cache: dict[Path, Any] = {}
+    _FOLDER_CACHES.append(cache)
+    return cache
+
+
+@contextmanager
+def fresh_rule_caches(folder: Path) -> Iterator[None]:
+    """Within the block every rule cache re-reads `folder` (what `rules check` loads is the folder as it is
+    now); the entries of `folder` that other code holds are restored afterwards, and the memoised loaders
+    are cleared before and after."""
+    key = Path(folder).resolve()
+
+    def of_folder(cache: dict[Path, Any]) -> list[Path]:
+        return [k for k in cache if k == key or k.parent == key]
+
+    def clear_memos() -> None:
+        for memo in _MEMOS:
+            memo.cache_clear()
+
+    saved = [{k: cache.pop(k) for k in of_folder(cache)} for cache in _FOLDER_CACHES]
+    clear_memos()
+    try:
+        yield
+    finally:
+        for cache, entries in zip(_FOLDER_CACHES, saved):
+            for k in of_folder(cache):
+                del cache[k]
+            cache.update(entries)
+        clear_memos()

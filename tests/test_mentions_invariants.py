@@ -5,7 +5,8 @@ from bisect import insort
 
 from hypothesis import given, settings, strategies as st
 
-from extractor.conditions.mentions import MentionFinder, _overlaps_taken, find_mentions
+from extractor.conditions.mentions import MentionFinder, find_mentions
+from extractor.spans import overlaps_disjoint as _overlaps_taken
 
 SAMPLE = (
     "Setup: 2 nodes, each with 8 H200 GPUs, running DeepSeek-V3 with SGLang v0.4.3 at TP8 and\n"

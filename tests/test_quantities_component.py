@@ -70,3 +70,22 @@ def test_quantities_component_entry_point_registered():
 
     eps = {ep.name: ep.value for ep in entry_points(group="spacy_factories")}
     assert eps.get("benchclaims_quantities") == "extractor.quantities.component:make_quantity_finder"
+
+
+def test_quantities_component_returns_what_the_finder_returns_with_pint_quantities():
+    from extractor.quantities.finder import find_quantities
+    from extractor.quantities.units import registry
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("benchclaims_quantities")
+    text = "It served 3-5K tok/s per GPU at $2.10/hr, 1/16 of the old cost, and €40 a month."
+    doc = nlp(text)
+    spans = doc.spans["quantities"]
+    assert quantities_of(doc) == find_quantities(text)
+    reg = registry()
+    first = spans[0]
+    assert first._.pint == reg.Quantity(3000, "token / second / gpu")
+    assert first._.pint_max == reg.Quantity(5000, "token / second / gpu")
+    assert spans[1]._.pint.to("USD / minute").magnitude == 2.10 / 60
+    assert spans[-1]._.pint.units == reg.parse_units("EUR / month") and spans[-1]._.pint_max is None
+    assert [s._.pint.magnitude for s in spans if s.text == "1/16"] == [1, 16]

@@ -3,7 +3,7 @@ import re
 
 from hypothesis import example, given, settings, strategies as st
 
-from extractor.quantities.finder import WORD_END, _alt, _literal
+from extractor.quantities.grammar import WORD_END, _alt, _literal
 
 WORDS = ["tok", "tok/s", "tokens", "Tok", "ms", "MS", "m", "input + output", "x", "%", "GB", "gb/s", "s"]
 entries = st.lists(st.tuples(st.sampled_from(WORDS), st.booleans()), min_size=1, max_size=8)
@@ -27,4 +27,18 @@ def test_quantities_grammar_grouped_alternation_matches_as_the_plain_one(pairs, 
     grouped, plain = re.compile(_alt(pairs) + tail), re.compile(one_by_one(pairs) + tail)
     for start in range(len(text) + 1):
         g, p = grouped.match(text, start), plain.match(text, start)
+        assert (g and g.span()) == (p and p.span())
+
+
+@settings(max_examples=300, deadline=None)
+@given(entries, texts)
+@example([("/s", False), ("tok", True)], " / s")
+@example([("input + output", False)], "INPUT \n+ output")
+def test_quantities_grammar_first_chars_guard_changes_no_match(pairs, text):
+    """The first-character guard in front of a unit alternation only skips starts where it cannot match."""
+    from extractor.quantities.grammar import _first_chars
+
+    guarded, plain = re.compile(f"(?={_first_chars(pairs)}){_alt(pairs)}"), re.compile(_alt(pairs))
+    for start in range(len(text) + 1):
+        g, p = guarded.match(text, start), plain.match(text, start)
         assert (g and g.span()) == (p and p.span())

@@ -1,14 +1,13 @@
 """The claim rules (`rules/claims.yaml`), validated at load."""
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from extractor.records import Metric, Per, Tokens
-from extractor.rules_io import load_yaml
+from extractor.rules_io import load_yaml, rule_cache
 
 CLAIMS_FILE = "claims.yaml"
 METRICS = set(get_args(Metric))
@@ -96,7 +95,7 @@ class ClaimRules(BaseModel):
         return self
 
 
-@lru_cache(maxsize=8)
+@rule_cache()
 def load_claim_rules(rules_dir: Path) -> ClaimRules:
     """Read and validate `claims.yaml` from a rules folder (cached per folder)."""
     return load_yaml(Path(rules_dir) / CLAIMS_FILE, ClaimRules)

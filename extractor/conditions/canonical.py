@@ -33,7 +33,6 @@ LABEL_KIND: dict[str, str] = {
 FRAGMENT_RE = re.compile(r"<<([A-Z_][A-Z0-9_]*)>>")
 TEMPLATE_RE = re.compile(r"\{(\w+)\}")
 SIZE_RE = re.compile(r"(?<![A-Za-z0-9])(\d+x\d+[Bb]|\d+(?:\.\d+)?[BbMmTt])(?![A-Za-z0-9])")
-FAMILY_CUT_RE = re.compile(r"[-_ ](?=\d|[A-Za-z]\d|Instruct|Chat|Base)")
 _BLANKS = re.compile(r"\s+")
 FUZZ_THRESHOLD = 90.0
 # A value under an explicit label ("Dataset: ShareGTP") is known to be a name of that kind: a misspelling
@@ -76,17 +75,17 @@ class GazetteerEntry(BaseModel):
 class CompiledEntry:
     """A gazetteer entry ready to run: compiled regex, lowercase cues, id template."""
 
-    __slots__ = ("entry", "kind", "rx", "cues", "where")
+    __slots__ = ("entry", "kind", "rx", "cues", "where", "family_cut")
 
-    def __init__(self, entry: GazetteerEntry, rx: re.Pattern[str], where: str):
-        self.entry, self.rx, self.where = entry, rx, where
+    def __init__(self, entry: GazetteerEntry, rx: re.Pattern[str], where: str, family_cut: re.Pattern[str]):
+        self.entry, self.rx, self.where, self.family_cut = entry, rx, where, family_cut
         self.kind = LABEL_KIND[entry.label]
         cue = entry.cue if entry.cue is not None else (entry.pattern or "")
         self.cues = tuple(c.strip().lower() for c in cue.split("|") if c.strip())
 
     def render(self, m: re.Match[str]) -> str | None:
         """The canonical name for one match of this entry."""
-        return render_id(self.entry.id, m)
+        return render_id(self.entry.id, m, self.family_cut)
 
 
 def expand(regex: str, fragments: dict[str, str], depth: int = 0) -> str:
@@ -109,20 +108,27 @@ def literal_regex(pattern: str) -> str:
     return r"(?<![\w/.-])" + r"[\s-]?".join(parts) + r"(?![\w-])"
 
 
-def family_of(surface: str) -> str:
-    """The surface without an org prefix, cut before the first size/version token."""
+def family_cut(variant_words: list[str]) -> re.Pattern[str]:
+    """Where a model family name ends: before a size or version token, or a variant word (`family_variant_words`
+    of conditions.yaml)."""
+    return re.compile(r"[-_ ](?=\d|[A-Za-z]\d" + "".join("|" + re.escape(w) for w in variant_words) + ")")
+
+
+def family_of(surface: str, cut_at: re.Pattern[str]) -> str:
+    """The surface without an org prefix, cut where `cut_at` (a `family_cut`) first matches."""
     name = surface.rsplit("/", 1)[-1]
-    cut = FAMILY_CUT_RE.search(name)
+    cut = cut_at.search(name)
     return name[: cut.start()] if cut else name
 
 
-def render_id(template: str, m: re.Match[str]) -> str | None:
-    """Fill an id template from a match; None when nothing is left."""
-    return _render(template, m.group(0), tuple(m.groupdict().items()))
+def render_id(template: str, m: re.Match[str], cut_at: re.Pattern[str]) -> str | None:
+    """Fill an id template from a match (`cut_at`: where {family} ends); None when nothing is left."""
+    return _render(template, m.group(0), tuple(m.groupdict().items()), cut_at)
 
 
 @lru_cache(maxsize=4096)
-def _render(template: str, surface: str, group_items: tuple[tuple[str, str | None], ...]) -> str | None:
+def _render(template: str, surface: str, group_items: tuple[tuple[str, str | None], ...],
+            cut_at: re.Pattern[str]) -> str | None:
     """`render_id` for a surface and its named groups (a name recurs through a post: filled once)."""
     groups = dict(group_items)
 
@@ -132,7 +138,7 @@ def _render(template: str, surface: str, group_items: tuple[tuple[str, str | Non
             s = SIZE_RE.search(surface.rsplit("/", 1)[-1])
             return s.group(1).upper().replace("X", "x") if s else ""
         if key == "family" and not groups.get("family"):
-            return family_of(surface)
+            return family_of(surface, cut_at)
         return (groups.get(key) or "").strip()
 
     out = _BLANKS.sub(" ", TEMPLATE_RE.sub(sub, template)).strip(" -")
@@ -149,7 +155,7 @@ def _lines(path: Path) -> list[int]:
     return out
 
 
-def load_gazetteers(directory: Path, fragments: dict[str, str]) -> list[CompiledEntry]:
+def load_gazetteers(directory: Path, fragments: dict[str, str], cut_at: re.Pattern[str]) -> list[CompiledEntry]:
     """Every `*.jsonl` in `directory`, validated and compiled (sorted by file name)."""
     compiled: list[CompiledEntry] = []
     for path in sorted(Path(directory).glob("*.jsonl")):
@@ -162,7 +168,7 @@ def load_gazetteers(directory: Path, fragments: dict[str, str]) -> list[Compiled
                 rx = re.compile(src, flags)
             except (ValueError, re.error) as err:
                 raise RuleError(path, where, f"bad regex: {err}") from None
-            compiled.append(CompiledEntry(entry, rx, f"{path.name}:{lineno}"))
+            compiled.append(CompiledEntry(entry, rx, f"{path.name}:{lineno}", cut_at))
     return compiled
 
 

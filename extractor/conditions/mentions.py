@@ -12,7 +12,7 @@ blocks: command-line flags (`--tp 8`, `--max-concurrency 64`) are rules too.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, insort
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from extractor.conditions.scan import (  # noqa: F401 - blank_free_runs, lengths
 )
 from extractor.regex_starts import searchable, shortest_prefixes, start_strings
 from extractor.rules_io import default_rules_dir
+from extractor.spans import overlaps_disjoint, point_inside
 
 class Mention(BaseModel):
     """One condition mention: `text[span[0]:span[1]] == quote` (span includes the offset)."""
@@ -84,7 +85,7 @@ class MentionFinder:
             urls = url_spans(text)
             if urls:
                 ustarts = [a for a, _ in urls]
-                out = [x for x in out if not _inside(x.span[0], urls, ustarts)]
+                out = [x for x in out if not point_inside(x.span[0], urls, ustarts)]
         if out and self.rules.not_conditions:
             out = self._drop_not_conditions(text, out)
         out = _resolve(out)
@@ -322,7 +323,7 @@ class MentionFinder:
             if e.value is not None:
                 value = e.value
                 if isinstance(value, str) and "{" in value:
-                    value = render_id(value, m) or quote
+                    value = render_id(value, m, self.rules.family_cut) or quote
                 if "text" in g:
                     span, quote = m.span(tname), g["text"]
             elif "min" in g and "max" in g:
@@ -377,11 +378,6 @@ _VALUE_GROUPS = frozenset({"n", "list", "min", "max", "isl", "osl", "rate", "nod
 _LENGTH_GROUPS = frozenset({"isl", "osl", "n", "list"})
 
 
-def _inside(pos: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:
-    i = bisect_right(starts, pos) - 1
-    return i >= 0 and spans[i][0] <= pos < spans[i][1]
-
-
 def _resolve(mentions: list[Mention]) -> list[Mention]:
     """Per kind, keep the longest leftmost mention of overlapping ones; stable order."""
     by_kind: dict[str, list[Mention]] = {}
@@ -392,24 +388,11 @@ def _resolve(mentions: list[Mention]) -> list[Mention]:
         xs.sort(key=lambda x: (-(x.span[1] - x.span[0]), x.span[0], x.rule))
         taken: list[tuple[int, int]] = []   # sorted, pairwise not overlapping
         for x in xs:
-            if not _overlaps_taken(taken, *x.span):
+            if not overlaps_disjoint(taken, *x.span):
                 insort(taken, x.span)
                 kept.append(x)
     kept.sort(key=lambda x: (x.span[0], x.span[1], x.kind, x.rule))
     return kept
-
-
-def _overlaps_taken(taken: list[tuple[int, int]], a: int, b: int) -> bool:
-    """Whether [a, b) overlaps one of `taken` (sorted spans, no two of which overlap): only the span
-    starting last before `a` and those starting inside [a, b) can."""
-    i = bisect_left(taken, (a, -1))
-    if i and taken[i - 1][1] > a:
-        return True
-    while i < len(taken) and taken[i][0] < b:
-        if a < taken[i][1]:
-            return True
-        i += 1
-    return False
 
 
 @lru_cache(maxsize=4)

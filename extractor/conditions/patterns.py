@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from extractor.conditions.canonical import CompiledEntry, expand, load_gazetteers
+from extractor.conditions.canonical import CompiledEntry, expand, family_cut, load_gazetteers
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
 
 Kind = Literal[
@@ -108,6 +108,7 @@ class ConditionsFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: int = 1
+    family_variant_words: list[str] = Field(default_factory=list)
     fragments: dict[str, str] = Field(default_factory=dict)
     hardware_count: HardwareCount = Field(default_factory=HardwareCount)
     engine_version: EngineVersion = Field(default_factory=EngineVersion)
@@ -154,6 +155,7 @@ class Rules:
         except (ValueError, re.error) as err:
             raise RuleError(path, "hardware_count/engine_version/canonical_words", f"bad regex: {err}") from None
         self.hw_words = {k.lower(): v for k, v in hc.words.items()}
+        self.family_cut = family_cut(conditions.family_variant_words)
         self.not_conditions: list[CompiledNotCondition] = []
         for i, nc in enumerate(conditions.not_conditions):
             try:
@@ -180,5 +182,5 @@ def load_rules(rules_dir: Path | None = None) -> Rules:
         except (ValueError, re.error) as err:
             raise RuleError(path, where, f"bad regex: {err}") from None
         compiled.append(CompiledPattern(entry, rx))
-    gaz = load_gazetteers(rules_dir / "gazetteers", cond.fragments)
+    gaz = load_gazetteers(rules_dir / "gazetteers", cond.fragments, family_cut(cond.family_variant_words))
     return Rules(cond, compiled, gaz, path)

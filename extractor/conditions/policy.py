@@ -28,7 +28,9 @@ _NON_NAME = re.compile(r"[^a-z0-9.]+")
 
 @lru_cache(maxsize=8192)
 def _norm(s: str) -> str:
-    """Lower case, runs of other characters than letters, digits and dots made one space."""
+    """Lower case, runs of other characters than letters, digits and dots made one space. (Not one function
+    with canonical.py's `_norm`, which drops those characters: "GPT 4" is inside "GPT4o" there and not here,
+    and the fuzzy scores of canonical names are tuned on the dropped form; merging would change output.)"""
     return _NON_NAME.sub(" ", s.lower()).strip()
 
 

@@ -5,7 +5,6 @@ does not tie to the claim is unrecoverable with a where-note (where.py), never f
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from pathlib import Path
 
 from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentReader, flat_prose
@@ -20,6 +19,7 @@ from extractor.conditions.where import Reason, WhereNotes
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import CONDITIONS, Claim, Condition
+from extractor.spans import overlaps_near
 
 
 class ConditionResolver:
@@ -62,7 +62,7 @@ class ConditionResolver:
         out = []
         for m in self.bare_version.finditer(d.view):
             span = (m.start("v"), m.end("v"))
-            if not _overlaps(taken, span):
+            if not overlaps_near(taken, *span):
                 out.append(Mention(kind="engine", value=engine, canonical=engine, version=m.group("v"),
                                    quote=d.text[span[0]:span[1]], span=span, rule="scopes.yaml:bare_version"))
         return out
@@ -71,7 +71,7 @@ class ConditionResolver:
         """What resolution needs of the document; a number that states a claim ("22.3k output tokens per
         second") is not also a condition."""
         claimed = sorted(c.span for c in claims)
-        found = [m for m in found if m.kind not in NUMERIC_KINDS or not _overlaps(claimed, m.span)]
+        found = [m for m in found if m.kind not in NUMERIC_KINDS or not overlaps_near(claimed, *m.span)]
         ctx = self.reader.context(d, found, self.where.offers(d, found), self.reader.figures(d))
         ctx.claim_spans = claimed
         return ctx
@@ -131,8 +131,3 @@ class ConditionResolver:
         if decision.reason == "no_version":
             cond.value_partial = decision.engine
         return cond, decision.reason
-
-
-def _overlaps(spans: list[tuple[int, int]], span: tuple[int, int]) -> bool:
-    i = bisect_right(spans, (span[1], span[1]))
-    return any(s < span[1] and span[0] < e for s, e in spans[max(0, i - 8):i])

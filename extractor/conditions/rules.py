@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import re
 import string
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from extractor.records import CONDITIONS, Scope
-from extractor.rules_io import compiled, load_yaml
+from extractor.rules_io import compiled, load_yaml, rule_cache
 
 SCOPES_FILE = "scopes.yaml"
 WHERE_FILE = "where_notes.yaml"
@@ -231,11 +230,11 @@ class WhereRules(_Strict):
         return v
 
 
-@lru_cache(maxsize=8)
+@rule_cache()
 def load_scope_rules(rules_dir: Path) -> ScopeRules:
     return load_yaml(Path(rules_dir) / SCOPES_FILE, ScopeRules)
 
 
-@lru_cache(maxsize=8)
+@rule_cache()
 def load_where_rules(rules_dir: Path) -> WhereRules:
     return load_yaml(Path(rules_dir) / WHERE_FILE, WhereRules)

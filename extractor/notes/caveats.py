@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from functools import lru_cache
 from pathlib import Path
 
 from extractor.notes.authorship import AuthorshipReader
 from extractor.notes.rules import AuthorshipRules, CaveatRules, CueFinder, union
 from extractor.ingest.model import Document
 from extractor.records import Claim, DocumentRecord, Note
-from extractor.rules_io import default_rules_dir, load_yaml
+from extractor.rules_io import default_rules_dir, load_yaml, rule_cache
 
 CAVEATS_FILE = "caveats.yaml"
 AUTHORSHIP_FILE = "authorship.yaml"
@@ -264,7 +263,7 @@ class CaveatReader:
         return (s, e) if self.starters.match(d.text, s, e) else None
 
 
-@lru_cache(maxsize=8)
+@rule_cache()
 def _reader(rules_dir: str) -> CaveatReader:
     root = Path(rules_dir)
     return CaveatReader(load_yaml(root / CAVEATS_FILE, CaveatRules),

@@ -1,8 +1,13 @@
 """spaCy component `benchclaims_quantities`: the quantity finder over `doc.text`.
 
-Results go to ``doc.spans["quantities"]`` (character spans snapped outward to tokens);
-each span's ``span._.quantity`` holds its `QuantityRecord`, whose own `span` keeps the
-exact character offsets. `quantities_of(doc)` returns the records in text order.
+Results go to ``doc.spans["quantities"]`` (character spans snapped outward to tokens), one span
+per record the finder returns, in the same order: ``quantities_of(doc) == finder.find(doc.text)``.
+Each span's ``span._.quantity`` holds its `QuantityRecord` (whose own `span` keeps the exact
+character offsets) and ``span._.pint`` its value as a pint Quantity in the rules' registry
+(``span._.pint_max`` the upper end of a range, else None). Two quantities inside one token
+("1/16", "3:1") give two spans over the same token, each with its own record: spaCy keys span
+extension values by character offsets, so each span carries a distinct ``span.id`` and the
+records are stored under it.
 
 A caller that has already run the same finder over `doc.text` can hand its records over in
 ``doc.user_data[PRECOMPUTED]`` as ``(records, offset)`` (records in text order, found with
@@ -18,16 +23,46 @@ from spacy.tokens import Doc, Span
 
 from extractor.quantities.finder import QuantityFinder, default_finder
 from extractor.quantities.rules import load_quantity_rules
+from extractor.quantities.units import registry
 from extractor.records import QuantityRecord
 
 SPANS_KEY = "quantities"
 EXTENSION = "quantity"
+PINT_EXTENSION = "pint"
+PINT_MAX_EXTENSION = "pint_max"
 PRECOMPUTED = "benchclaims_quantities"
+_RECORD_KEY = "benchclaims_quantity"  # doc.user_data key prefix of a span's record
+
+
+def _record_key(span: Span) -> tuple:
+    return (_RECORD_KEY, span.start_char, span.end_char, span.id)
+
+
+def _get_record(span: Span) -> QuantityRecord | None:
+    return span.doc.user_data.get(_record_key(span))
+
+
+def _set_record(span: Span, record: QuantityRecord | None) -> None:
+    span.doc.user_data[_record_key(span)] = record
+
+
+def _pint(span: Span, upper: bool = False):
+    """The span's quantity (or the upper end of its range) as a pint Quantity, None if there is none."""
+    q = _get_record(span)
+    value = None if q is None else (q.value_max if upper else q.value)
+    if value is None:
+        return None
+    reg = registry(span.doc.user_data.get((_RECORD_KEY, "rules_dir")))
+    return reg.Quantity(value, reg.parse_units(q.unit))
 
 
 def _register_extensions() -> None:
-    if not Span.has_extension(EXTENSION):
-        Span.set_extension(EXTENSION, default=None)
+    if Span.get_extension(EXTENSION) is None or Span.get_extension(EXTENSION)[2] is not _get_record:
+        Span.set_extension(EXTENSION, getter=_get_record, setter=_set_record, force=True)
+    if not Span.has_extension(PINT_EXTENSION):
+        Span.set_extension(PINT_EXTENSION, getter=_pint)
+    if not Span.has_extension(PINT_MAX_EXTENSION):
+        Span.set_extension(PINT_MAX_EXTENSION, getter=lambda span: _pint(span, upper=True))
 
 
 class QuantityComponent:
@@ -41,12 +76,17 @@ class QuantityComponent:
         given = doc.user_data.pop(PRECOMPUTED, None)
         found, offset = (self.finder.find(doc.text), 0) if given is None else given
         spans = []
+        doc.user_data[(_RECORD_KEY, "rules_dir")] = self.finder.rules_dir
+        next_id = doc.user_data.get((_RECORD_KEY, "next_id"), 1)
         for q in found:
-            span = doc.char_span(q.span[0] - offset, q.span[1] - offset, label="QUANTITY", alignment_mode="expand")
-            if span is None:  # only whitespace under the quote: cannot happen for a number
+            tokens = doc.char_span(q.span[0] - offset, q.span[1] - offset, alignment_mode="expand")
+            if tokens is None:  # only whitespace under the quote: cannot happen for a number
                 continue
+            span = Span(doc, tokens.start, tokens.end, label="QUANTITY", span_id=next_id)
+            next_id += 1
             span._.set(EXTENSION, q)
             spans.append(span)
+        doc.user_data[(_RECORD_KEY, "next_id")] = next_id
         doc.spans[self.spans_key] = spans
         return doc
 

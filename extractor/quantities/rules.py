@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from extractor.rules_io import RuleError, compiled, default_rules_dir, load_jsonl, load_yaml
+from extractor.rules_io import RuleError, compiled, default_rules_dir, folder_cache, load_jsonl, load_yaml
 from extractor.quantities.units import has_dimension, parse_unit, registry
 
 SPELLINGS_FILE = "unit_spellings.jsonl"
@@ -61,11 +61,15 @@ def spelling_key(text: str, case_sensitive: bool) -> str:
 
 
 class Multiplier(_Strict):
+    """A magnitude suffix or word: "K", "bn", "million". `after_prefix`: only on a number written after a
+    prefix unit ("$5.4m", "£2b"), where the letter cannot be a unit such as metres or bits."""
+
     suffix: str = Field(min_length=1)
     value: float = Field(gt=0)
     prefix: str | None = None
     case_sensitive: bool = False
     attach: Literal["tight", "loose"] = "tight"
+    after_prefix: bool = False
 
 
 class Spelled(_Strict):
@@ -90,6 +94,8 @@ class Ranges(_Strict):
     paired: list[PairedConnector] = Field(default_factory=list)
     transition_stems: list[str] = Field(default_factory=list)
     range_stems: list[str] = Field(default_factory=list)
+    change_words: list[str] = Field(default_factory=list)
+    change_words_absolute: list[str] = Field(default_factory=list)
 
 
 class Exclusion(_Strict):
@@ -118,6 +124,8 @@ class NumberRules(_Strict):
     count_multiplier_next: str | None = None
     exclude: list[Exclusion] = Field(default_factory=list)
     label_words: list[str] = Field(default_factory=list)
+    name_words: list[str] = Field(default_factory=list)
+    letter_prefix_not_after: list[str] = Field(default_factory=list)
     months: list[str] = Field(default_factory=list)
     year_words: list[str] = Field(default_factory=list)
     year_range: tuple[int, int] = (1950, 2039)
@@ -177,7 +185,7 @@ def load_spellings(path: Path, rules_dir: Path | None = None) -> tuple[list[Unit
 
 
 _lock = threading.Lock()
-_cache: dict[Path, QuantityRules] = {}
+_cache: dict[Path, QuantityRules] = folder_cache()
 
 
 def load_quantity_rules(rules_dir: Path | None = None) -> QuantityRules:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-from extractor.rules_io import RuleError, default_rules_dir
+from extractor.rules_io import RuleError, default_rules_dir, folder_cache, rule_cache
 
 if TYPE_CHECKING:  # pint is imported lazily: it is slow to import
     import pint
@@ -20,7 +20,7 @@ UNITS_FILE = "units.txt"
 DIMENSIONLESS = "dimensionless"
 
 _lock = threading.Lock()
-_registries: dict[Path, "pint.UnitRegistry"] = {}
+_registries: dict[Path, "pint.UnitRegistry"] = folder_cache()   # keyed by the resolved units.txt
 
 
 def registry(rules_dir: Path | None = None) -> "pint.UnitRegistry":
@@ -79,7 +79,7 @@ def parse_unit(expr: str, rules_dir: Path | None = None) -> "pint.Unit":
         raise ValueError(f"unknown unit expression {expr!r} ({err})") from None
 
 
-@lru_cache(maxsize=4096)
+@rule_cache(maxsize=4096)
 def _canonical(expr: str, rules_dir: Path | None) -> str:
     unit = parse_unit(expr, rules_dir)
     reg = registry(rules_dir)

@@ -1,0 +1,45 @@
+"""Questions about character spans `[start, end)` held in sorted lists: the one place for them.
+
+Two kinds of list, two kinds of answer:
+- disjoint spans (no two overlap), sorted: the answers are exact (`overlaps_disjoint`, `point_inside`);
+- spans that may overlap, sorted by start: `overlaps_near` and `inside_near` look only at the `window`
+  spans that start last before the asked span ends (or starts), a bound that costs O(log n) and is
+  exact whenever no longer span reaches past that many later starts. Making them exact would change
+  which spans count on such inputs, so the window is kept where it was used.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+Span = tuple[int, int]
+
+
+def overlaps_disjoint(spans: list[Span], start: int, end: int) -> bool:
+    """Whether [start, end) overlaps one of `spans` (sorted, no two overlapping): only the span starting
+    last before `start` and those starting inside [start, end) can."""
+    i = bisect_left(spans, (start, -1))
+    if i and spans[i - 1][1] > start:
+        return True
+    while i < len(spans) and spans[i][0] < end:
+        if start < spans[i][1]:
+            return True
+        i += 1
+    return False
+
+
+def point_inside(pos: int, spans: list[Span], starts: list[int]) -> bool:
+    """Whether `pos` lies in one of `spans` (sorted, disjoint; `starts` their starts)."""
+    i = bisect_right(starts, pos) - 1
+    return i >= 0 and spans[i][0] <= pos < spans[i][1]
+
+
+def overlaps_near(spans: list[Span], start: int, end: int, window: int = 8) -> bool:
+    """Whether [start, end) overlaps one of the `window` spans that start last before `end`."""
+    i = bisect_right(spans, (end, end))
+    return any(s < end and start < e for s, e in spans[max(0, i - window):i])
+
+
+def inside_near(spans: list[Span], start: int, end: int, window: int = 4) -> bool:
+    """Whether [start, end) lies inside one of the `window` spans that start last at or before `start`."""
+    i = bisect_right(spans, (start, 1 << 62))
+    return any(s <= start and end <= e for s, e in spans[max(0, i - window):i])
