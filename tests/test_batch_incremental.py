@@ -81,7 +81,9 @@ def test_batch_rules_change_reextracts_everything(tmp_path):
     new = current_rules_version(str(rules))
     assert new != old
     again = run_batch([tmp_path / "posts"], db=db, rules_dir=rules, progress=False)
-    assert (again.changed, again.skipped) == (6, 0)
+    assert (again.changed, again.reextracted, again.skipped) == (0, 6, 0)
+    assert again.differ == 0    # a comment in a rule file changes no record
+    assert "6 re-extracted (0 with different records)" in again.line()
     versions = {r[0] for r in sqlite3.connect(db).execute("SELECT rules_version FROM documents")}
     assert versions == {new}
 
@@ -147,4 +149,15 @@ def test_batch_time_budget_failures_are_recorded(tmp_path):
     kinds = {k for (k,) in sqlite3.connect(db).execute("SELECT error_kind FROM documents")}
     assert kinds == {"timeout"}
     res = CliRunner().invoke(app, ["batch", str(tmp_path / "p"), "--db", str(db)])
-    assert res.exit_code == 0 and "0 new, 3 changed, 0 skipped, 0 failed" in res.stdout
+    assert res.exit_code == 0 and "0 new, 0 changed, 3 re-extracted (3 with different records), 0 skipped, 0 failed" in res.stdout
+
+
+def test_batch_without_input_files_is_an_error(tmp_path):
+    (tmp_path / "posts").mkdir()
+    (tmp_path / "posts" / "notes.pdf").write_bytes(b"%PDF")
+    db = tmp_path / "c.db"
+    for args in ([str(tmp_path / "posts" / "*.mdx")], [str(tmp_path / "posts")]):
+        res = CliRunner().invoke(app, ["batch", *args, "--db", str(db)])
+        assert res.exit_code == 2
+        assert res.stderr.startswith("benchclaims: no input files matched " + args[0])
+        assert not db.exists()

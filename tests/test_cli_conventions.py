@@ -114,3 +114,37 @@ def test_dash_output_is_stdout_for_every_writer(db, tmp_path, monkeypatch):
         assert res.exit_code == 0, (name, res.output)
         assert res.stdout.strip(), name
     assert not (tmp_path / "-").exists()
+
+
+def test_version_and_several_input_files(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(app, ["--version"])
+    assert res.exit_code == 0 and res.stdout.startswith("benchclaims ") and len(res.stdout.split()) == 2
+    a, b = str(CORPUS / "plain-text-latency.txt"), str(CORPUS / "two-isl-ambiguous.md")
+    one = json.loads(runner.invoke(app, ["extract", a]).stdout)
+    assert isinstance(one, dict) and one["doc"] == "plain-text-latency.txt"     # one file: the record
+    many = json.loads(runner.invoke(app, ["extract", a, b, "-f", "json"]).stdout)
+    lines = [json.loads(x) for x in runner.invoke(app, ["extract", a, b, "-f", "jsonl"]).stdout.splitlines()]
+    assert [r["doc"] for r in many] == ["plain-text-latency.txt", "two-isl-ambiguous.md"] and many == lines
+    assert many[0] == one
+    res = runner.invoke(app, ["extract", a, str(tmp_path / "gone.md"), b, "-f", "jsonl", "-o", str(tmp_path / "o")])
+    assert res.exit_code == 2 and f"benchclaims: {tmp_path / 'gone.md'}: no such file" in res.stderr
+    assert len((tmp_path / "o").read_text().splitlines()) == 2                 # the others are still written
+
+
+def test_rules_check_json_is_one_document():
+    res = CliRunner().invoke(app, ["rules", "check", "--no-run", "-f", "json"])
+    assert res.exit_code == 0 and json.loads(res.stdout) == []
+
+
+def test_one_error_prefix(db, tmp_path):
+    runner = CliRunner()
+    cases = [["query", "--db", str(tmp_path / "none.db")],
+             ["export", "--db", str(tmp_path / "none.db"), "-f", "csv", "-o", "-"],
+             ["batch", str(tmp_path / "*.md"), "--db", str(tmp_path / "x.db")],
+             ["extract", str(tmp_path / "none.md")],
+             ["report", "--db", str(tmp_path / "none.db")]]
+    for args in cases:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert res.stderr.startswith("benchclaims: "), (args, res.stderr)

@@ -143,7 +143,7 @@ def test_version_1_database_is_migrated(tmp_path):
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
         assert store.counts()["claims"] == 1                      # nothing lost
     again = run_batch([folder], db=db, progress=False)
-    assert again.changed == 1 and again.skipped == 0            # stale after the migration: re-extracted
+    assert again.reextracted == 1 and again.skipped == 0       # stale after the migration: re-extracted
     with Store(db) as store:
         assert store.conn.execute("SELECT date, date_source, source FROM documents").fetchall() == [
             ("2025-02-03", "file_name", "blog")]

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from extractor.cli import app
-from extractor.corpus.query import ClaimFilter, QueryError, find_claims, format_rows
+from extractor.corpus.query import ClaimFilter, QueryError, find_claims, format_rows, run_query
 from extractor.records import Claim, Condition, DocumentRecord
 from extractor.corpus.store import Store
 
@@ -115,3 +115,92 @@ def test_query_and_export_commands(db, tmp_path):
     assert run(app, ["export", "--db", str(db), "--format", "jsonl", "-o", str(out)]).exit_code == 0
     recs = [DocumentRecord.model_validate_json(line) for line in out.read_text().splitlines()]
     assert [r.path for r in recs] == ["/c/one.md", "/c/two.md"] and len(recs[1].claims) == 3
+
+
+def test_query_names_are_checked_with_suggestions(db):
+    # a metric may be written as any of its usual names
+    for name in ("TTFT", "time_to_first_token", "Time-To-First-Token", "ttft"):
+        assert ids(find_claims(db, ClaimFilter(metric=name))) == ["ttft-180"], name
+    with pytest.raises(QueryError, match="did you mean 'throughput'"):
+        ClaimFilter(metric="throughtput")
+    with pytest.raises(QueryError, match="unknown condition 'warm_up'; did you mean 'warmup'"):
+        ClaimFilter(conditions=["warm_up=unrecoverable"])
+    with pytest.raises(QueryError, match="unknown status 'missing'.*choices: stated, unrecoverable"):
+        ClaimFilter(conditions=["warmup=missing"])
+    with pytest.raises(QueryError, match="unknown sort field 'vaule'; did you mean 'value'"):
+        ClaimFilter(sort="-vaule")
+    run = CliRunner().invoke
+    for args, said in ((["--metric", "TTFT"], None),
+                       (["--metric", "time_to_first_token"], None),
+                       (["--condition", "warm_up=unrecoverable"], "did you mean 'warmup'"),
+                       (["--condition", "warmup=missing"], "unknown status 'missing'"),
+                       (["--columns", "doc,hardwar"], "did you mean 'hardware'"),
+                       (["--per", "gpus"], "per")):
+        res = run(app, ["query", "--db", str(db), *args])
+        if said is None:
+            assert res.exit_code == 0 and "(1 claim)" in res.stdout, res.output
+        else:
+            assert res.exit_code == 2 and said in res.stderr, (args, res.output)
+            assert res.stderr.startswith("benchclaims: ")
+
+
+def test_query_sort_limit_count_headline_per_doc(db):
+    rows = find_claims(db, ClaimFilter(metric="throughput", unit="tok/s/gpu", sort="-value"))
+    assert ids(rows) == ["throughput-24000", "throughput-15000", "throughput-1.5"]   # 1.5 tok/ms = 1500 tok/s
+    rows = find_claims(db, ClaimFilter(metric="throughput", unit="tok/s/gpu", sort="value", limit=1))
+    assert ids(rows) == ["throughput-1.5"]
+    assert ids(find_claims(db, ClaimFilter(sort="-doc", limit=1))) == ["throughput-1.5"]
+    assert ids(find_claims(db, ClaimFilter(doc="one"))) == ["throughput-24000", "ttft-180"]
+    assert ids(find_claims(db, ClaimFilter(doc="t*.md"))) == ["throughput-1.5", "throughput-9000",
+                                                              "throughput-15000"]
+    assert find_claims(db, ClaimFilter(headline=True)) == []
+    assert len(find_claims(db, ClaimFilter(headline=False))) == 5
+    assert find_claims(db, ClaimFilter(per="gpu")) == []        # the fixture's claims state no per
+    res = CliRunner().invoke(app, ["query", "--db", str(db), "--metric", "throughput", "--count"])
+    assert res.exit_code == 0 and res.stdout == "4\n"
+    res = CliRunner().invoke(app, ["query", "--db", str(db), "--count", "-f", "json"])
+    assert json.loads(res.stdout) == {"count": 5}
+
+
+def test_query_conditions_any_or_all(db):
+    # all (default): every --condition holds; any: at least one
+    all_ = ClaimFilter(conditions=["warmup=unrecoverable", "engine_version=unrecoverable"])
+    any_ = ClaimFilter(conditions=["warmup=unrecoverable", "engine_version=unrecoverable"], match="any")
+    assert ids(find_claims(db, all_)) == ["throughput-15000"]
+    assert ids(find_claims(db, any_)) == ["ttft-180", "throughput-15000"]
+
+
+def test_query_mixed_units_are_converted_saying_so_or_refused(db, tmp_path):
+    with Store(db) as s:
+        s.put_record(DocumentRecord(doc="three.md", path="/c/three.md", sha256="1" * 64, extractor_version="t",
+                                    rules_version="t",
+                                    claims=[_claim("ttft", 0.15, "second", "Llama-3-8B", "l40s"),
+                                            _claim("ttft", 17, "second", "Llama-3-8B", "l40s")]))
+    res = run_query(db, ClaimFilter(metric="ttft", max=200))
+    assert ids(res.rows) == ["ttft-180", "ttft-0.15"]          # 17 s is not under 200 ms
+    assert res.unit == "ms" and "converted to ms" in res.notes[0]
+    assert [r["value_in_unit"] for r in res.rows] == pytest.approx([180, 150])
+    # different kinds of unit (tok/s and tok/s/gpu) are never compared without --unit
+    with pytest.raises(QueryError, match="different kinds"):
+        run_query(db, ClaimFilter(metric="throughput", min=1000))
+    res = CliRunner().invoke(app, ["query", "--db", str(db), "--metric", "ttft", "--max", "200"])
+    assert res.exit_code == 0 and "values converted to ms" in res.stderr
+    assert "17" not in res.stdout.split()
+    res = CliRunner().invoke(app, ["query", "--db", str(db), "--metric", "throughput", "--min", "1000"])
+    assert res.exit_code == 2 and "give --unit" in res.stderr
+
+
+def test_query_json_has_conditions_and_columns_choose(db):
+    rows = find_claims(db, ClaimFilter(metric="ttft"))
+    data = json.loads(format_rows(rows, "json"))
+    assert data[0]["conditions"]["warmup"] == {"status": "unrecoverable", "where": "methodology section"}
+    assert data[0]["conditions"]["hardware"]["canonical"] == "H100"
+    text = format_rows(rows, "text", columns=("doc", "value", "hardware", "warmup", "warmup_status"))
+    assert text.splitlines()[2].split() == ["one.md", "180", "H100", "unrecoverable", "unrecoverable"]
+    data = json.loads(format_rows(rows, "json", columns=("claim_id", "model")))
+    assert data == [{"claim_id": "ttft-180", "model": "llama-3-70b"}]
+    flat = list(csv.DictReader(io.StringIO(format_rows(rows, "csv"))))
+    assert flat[0]["hardware_status"] == "stated" and flat[0]["hardware_value"] == "H100"
+    assert flat[0]["warmup_status"] == "unrecoverable" and flat[0]["warmup_value"] == ""
+    header = format_rows(rows, "text").splitlines()[0].split()
+    assert {"qualifier", "headline", "per"} <= set(header)

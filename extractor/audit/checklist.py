@@ -10,7 +10,8 @@ reported as absent with its where-note, never filled in.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+import re
+from typing import Any, Iterable, Literal
 
 from pydantic import BaseModel, Field
 
@@ -77,6 +78,8 @@ class AuditReport(BaseModel):
     date: str | None = None
     has_claims: bool
     headline_marked: bool = False
+    claim_id: str | None = None       # the audited claim's id
+    chosen: bool = False              # the claim was chosen (`audit --claim ID`) rather than the headline
     engine: str | None = None
     model: str | None = None
     hardware: str | None = None
@@ -162,8 +165,13 @@ def _stated(c: Claim, name: str) -> str | None:
     return cond.value_partial
 
 
-def build_audit(record: DocumentRecord) -> AuditReport:
-    """The audit content of a record: its first headline claim (else its first claim)."""
+class UnknownClaim(ValueError):
+    """`audit --claim ID` names no claim of the document."""
+
+
+def build_audit(record: DocumentRecord, claim_id: str | None = None) -> AuditReport:
+    """The audit content of a record: the claim `claim_id` (a unique prefix will do), else its best
+    stated headline claim (else its first claim)."""
     base = dict(doc=record.doc, title=record.title, date=record.date, authorship=record.authorship,
                 provenance=record.provenance, caveats=record.caveats)
     if not record.claims:
@@ -171,6 +179,14 @@ def build_audit(record: DocumentRecord) -> AuditReport:
     heads = [c for c in record.claims if c.headline]
     pool = heads or record.claims[:1]
     main = max(pool, key=lambda c: (_stated_count(c), -pool.index(c)))
+    if claim_id is not None:
+        found = [c for c in record.claims if c.id == claim_id] or [
+            c for c in record.claims if c.id.startswith(claim_id)]
+        if len(found) != 1:
+            ids = ", ".join(f"{c.id} ({c.metric} {figure_text(c)})" for c in record.claims[:20])
+            raise UnknownClaim(f"{record.doc}: {'no' if not found else 'more than one'} claim {claim_id!r}; "
+                               f"its claims: {ids}")
+        main = found[0]
     same = [c for c in heads if c is not main and (c.metric, c.unit, c.value, c.value_max)
             == (main.metric, main.unit, main.value, main.value_max)]
     others = [c for c in heads if c is not main and c not in same]
@@ -184,6 +200,7 @@ def build_audit(record: DocumentRecord) -> AuditReport:
                                       quote=cond.quote, scope=cond.scope, sweep=cond.sweep, note=cond.note))
     absent = [_absent(main, n) for n in CHECKLIST]
     absent = [a for a in absent if a is not None]
+    _explain_disagreement(absent, record)
     secondary = [a for a in (_absent(main, n, missing_ok=True) for n in SECONDARY) if a is not None]
     sc = main.conditions.get("scenario")
     if sc is not None and sc.status == "stated":
@@ -192,11 +209,22 @@ def build_audit(record: DocumentRecord) -> AuditReport:
         scenario, sq = NOT_STATED, None
     else:
         scenario, sq = f"NOT CHECKED - {NOT_IN_RECORD}.", None
-    return AuditReport(has_claims=True, headline_marked=bool(heads), engine=_stated(main, "engine_version"),
+    return AuditReport(has_claims=True, headline_marked=bool(heads), claim_id=main.id,
+                       chosen=claim_id is not None, engine=_stated(main, "engine_version"),
                        model=_stated(main, "model"), hardware=_stated(main, "hardware"), figure=_figure(main),
                        same_figure_quotes=[c.quote for c in same],
                        other_headlines=[_figure(c) for c in others], conditions=stated,
                        scenario=scenario, scenario_quote=sq, absent=absent, absent_secondary=secondary, **base)
+
+
+def _explain_disagreement(absent: list[AbsentCondition], record: DocumentRecord) -> None:
+    """An absent engine version beside a "pinned version is named" note says why both hold."""
+    pinned = [n.quote for n in record.provenance if n.kind == "repro-pinned-version" and n.quote]
+    for a in absent:
+        if a.name == "engine_version" and a.in_record and pinned:
+            why = (f"a pinned version is named in the post ({', '.join(dict.fromkeys(pinned))}), but the text "
+                   "does not tie it to this figure (it may be another run's, e.g. the baseline's)")
+            a.note = f"{a.note}; {why}" if a.note else why
 
 
 def _stated_count(c: Claim) -> int:
@@ -215,9 +243,9 @@ def _absent(c: Claim, name: str, missing_ok: bool = False) -> AbsentCondition | 
 
 
 # -- rendering ---------------------------------------------------------------------------
-def render_audit(record: DocumentRecord, fmt: Format = "text") -> str:
-    """The audit of a record in the given format ('text', 'markdown' or 'json')."""
-    report = build_audit(record)
+def render_audit(record: DocumentRecord, fmt: Format = "text", claim_id: str | None = None) -> str:
+    """The audit of a record (of its claim `claim_id`, else its headline) as 'text', 'markdown' or 'json'."""
+    report = build_audit(record, claim_id)
     if fmt == "json":
         return json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
     if fmt == "markdown":
@@ -257,6 +285,23 @@ def _absent_line(a: AbsentCondition) -> str:
     return " ".join(parts)
 
 
+_URL = re.compile(r"\s*\(?https?://[^\s)]+\)?")
+
+
+def _once(lines: Iterable[str], seen: set[str]) -> list[str]:
+    """The lines with each URL written out only the first time (later: "(link above)")."""
+    out = []
+    for line in lines:
+        def shorten(m: re.Match[str]) -> str:
+            url = m.group(0).strip().strip("()")
+            if url in seen:
+                return " (link above)"
+            seen.add(url)
+            return m.group(0)
+        out.append(_URL.sub(shorten, line))
+    return out
+
+
 def _checked_header(r: AuditReport, label: str = "ABSENT CONDITIONS") -> str:
     names = ", ".join(LABELS[n] for n in r.checklist)
     return f"{label} ({len(r.absent)} of {len(r.checklist)} checked: {names}):"
@@ -268,7 +313,7 @@ def _notes_sentences(r: AuditReport) -> list[str]:
         out.append(f"Authorship: {r.authorship}.")
     out += _grouped(r.provenance)
     out += _grouped([n for n in r.caveats if n.kind != "no-scenario"])
-    return out
+    return list(dict.fromkeys(out))      # the same note once
 
 
 def _template(n: Note) -> tuple[str, str] | None:
@@ -304,7 +349,9 @@ def _text(r: AuditReport) -> str:
     if not r.has_claims:
         return f"{head}\n\nNo performance claims were found in {r.doc}: there is nothing to audit.\n"
     lines = [_title_line(r), ""]
-    if not r.headline_marked:
+    if r.chosen:
+        lines += [f"(Audit of claim {r.claim_id}, chosen with --claim.)", ""]
+    elif not r.headline_marked:
         lines += ["(No claim is marked as the headline; the first claim in the document is audited.)", ""]
     for f in r.other_headlines:
         lines.append(f"Other headline figure: {f.text} - \"{f.quote}\"")
@@ -323,10 +370,11 @@ def _text(r: AuditReport) -> str:
         if n.kind == "no-scenario":
             lines.append(_sentence(n.message))
     lines.append(_checked_header(r))
-    lines += [_absent_line(a) for a in r.absent] or ["- none: every checklist condition is stated"]
+    seen: set[str] = set()
+    lines += _once(map(_absent_line, r.absent), seen) or ["- none: every checklist condition is stated"]
     if r.absent_secondary:
         lines.append("Other conditions not stated:")
-        lines += [_absent_line(a) for a in r.absent_secondary]
+        lines += _once(map(_absent_line, r.absent_secondary), seen)
     if r.absent or r.absent_secondary:
         lines.append(CLOSING)
     return "\n".join(lines) + "\n"
@@ -352,10 +400,11 @@ def _markdown(r: AuditReport) -> str:
     out += [f"- {n.message}" for n in r.caveats] or ["- none"]
     out += ["", "## Scenario", "", f"- {r.scenario}" + (f" (\"{r.scenario_quote}\")" if r.scenario_quote else "")]
     out += ["", f"## {_checked_header(r, 'Absent conditions').rstrip(':')}", ""]
-    out += [_absent_line(a) for a in r.absent] or ["- none: every checklist condition is stated"]
+    seen: set[str] = set()
+    out += _once(map(_absent_line, r.absent), seen) or ["- none: every checklist condition is stated"]
     if r.absent_secondary:
         out += ["", "## Other conditions not stated", ""]
-        out += [_absent_line(a) for a in r.absent_secondary]
+        out += _once(map(_absent_line, r.absent_secondary), seen)
     if r.absent or r.absent_secondary:
         out += ["", CLOSING]
     return "\n".join(out) + "\n"

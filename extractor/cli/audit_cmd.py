@@ -8,17 +8,19 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import example, format_help, write_output
+from extractor.cli.conventions import example, fail, format_help, write_output
 
 FORMATS = ("text", "markdown", "json", "html")
 
 
-@app.command("audit", epilog=example("benchclaims audit corpus/version-compare-docker.md --format html -o audit.html"))
+@app.command("audit", epilog=example("benchclaims audit corpus/version-compare-docker.md --format html -o audit.html",
+                                     "benchclaims audit corpus/recipe-repo-command.md --claim b9ee18a96951"))
 def audit_cmd(
     file: str = typer.Argument(..., help="A Markdown, HTML or text file; '-' reads standard input."),
     fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS)),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write ('-' or none: standard output)."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
+    claim: Optional[str] = typer.Option(None, "--claim", help="Audit this claim (its id, or a unique prefix; see `extract`) instead of the headline (text, markdown, json)."),
 ) -> None:
     """Audit one document: headline figure, stated conditions, caveats, scenario, absent conditions.
 
@@ -43,15 +45,18 @@ def audit_cmd(
             record = extract_path(file, rules_dir=rules_dir)
             text = read_document(file)[0] if fmt == "html" else ""
     except DocumentFailure as err:
-        typer.echo(f"benchclaims: {err}", err=True)
-        raise typer.Exit(2)
+        raise fail(err)
     except FileNotFoundError:
-        typer.echo(f"benchclaims: {file}: no such file", err=True)
-        raise typer.Exit(2)
+        raise fail(f"{file}: no such file")
     if fmt == "html":
         fmt_in = detect_format(name, text)
         view = ingest(text, name, fmt_in).view if fmt_in == "html" else None
         out = render_audit_html(record, text, view)
     else:
-        out = render_audit(record, fmt)  # type: ignore[arg-type]
+        from extractor.audit.checklist import UnknownClaim
+
+        try:
+            out = render_audit(record, fmt, claim)  # type: ignore[arg-type]
+        except UnknownClaim as err:
+            raise fail(err) from None
     write_output(out, output)

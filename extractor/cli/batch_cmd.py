@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import example
+from extractor.cli.conventions import fail, example
 
 
 @app.command("batch", epilog=example("benchclaims batch posts/ --jobs 2 --jsonl out.jsonl",
@@ -35,7 +35,6 @@ def batch_cmd(
                             max_bytes=max_bytes, timeout=timeout, engine=engine, scheduler=scheduler,
                             source=source)  # type: ignore[arg-type]
     except (FileNotFoundError, RuleError, ValueError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2)
+        raise fail(err)
     typer.echo(summary.line())
     raise typer.Exit(1 if summary.failed else 0)

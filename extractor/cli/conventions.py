@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import typer
 
 # The one meaning of each --format name, whichever command takes it.
 FORMATS: dict[str, str] = {
@@ -52,3 +56,14 @@ def write_output(text: str, output: Path | str | None) -> None:
         sys.stdout.flush()
         return
     Path(output).write_text(text, encoding="utf-8")  # type: ignore[arg-type]
+
+
+ERROR_PREFIX = "benchclaims: "   # the one prefix of every error message, whichever command fails
+
+
+def fail(message: object, code: int = 2) -> "typer.Exit":
+    """Print `benchclaims: MESSAGE` on standard error; returns the Exit to raise (`raise fail(err)`)."""
+    import typer
+
+    typer.echo(f"{ERROR_PREFIX}{message}", err=True)
+    return typer.Exit(code)

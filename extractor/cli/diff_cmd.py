@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import example, format_help
+from extractor.cli.conventions import fail, example, format_help
 
 FORMATS = ("text", "json", "html")
 
@@ -37,8 +37,7 @@ def diff_command(old: str = typer.Argument(..., help="old run: JSONL, claims .db
         report = diff_sides(load_side(old), load_side(new), old_bases=side_bases(old), new_bases=side_bases(new))
         emit(report, fmt, output, audit_dir)
     except (SourceError, ValueError, OSError) as err:
-        typer.echo(f"benchclaims diff: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(err) from None
     raise typer.Exit(exit_code(report, kinds))
 
 
@@ -63,6 +62,5 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
         report = diff_sides(old, new, errors, old_bases=[base], new_bases=[base], rules_dir=rules_dir)
         emit(report, fmt, output, audit_dir)
     except (SourceError, ValueError, OSError) as err:
-        typer.echo(f"benchclaims rerun: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(err) from None
     raise typer.Exit(exit_code(report, kinds))

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_format, example, format_help, write_output
+from extractor.cli.conventions import fail, check_format, example, format_help, write_output
 
 FORMATS = ("text", "json")
 
@@ -33,6 +33,5 @@ def eval_cmd(
         fmt = check_format(fmt, FORMATS)
         report = evaluate(gold, docs, rules_dir=str(rules) if rules else None)
     except (GoldError, ValueError) as err:
-        typer.echo(f"benchclaims eval: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(err) from None
     write_output(render(report, fmt, detail), output)

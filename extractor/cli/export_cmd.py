@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_format, example, format_help, is_stdout
+from extractor.cli.conventions import fail, check_format, example, format_help, is_stdout
 
 FORMATS = ("parquet", "csv", "jsonl")
 
@@ -16,7 +16,7 @@ FORMATS = ("parquet", "csv", "jsonl")
                                       "benchclaims export --format jsonl -o - | jq .title"))
 def export_cmd(
     fmt: str = typer.Option(..., "--format", "-f", help=format_help(FORMATS) + " csv and parquet: one row per claim; jsonl: one record per document."),
-    out: str = typer.Option(..., "-o", "--output", help="File to write; '-' writes to standard output."),
+    out: str = typer.Option("-", "-o", "--output", help="File to write; '-' (the default) writes to standard output."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read."),
 ) -> None:
     """Export every claim (parquet/csv) or every document record (jsonl)."""
@@ -27,13 +27,11 @@ def export_cmd(
     except ValueError as err:
         raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
     if fmt == "parquet" and is_stdout(out) and sys.stdout.isatty():
-        typer.echo("error: will not write Parquet (binary) to a terminal; redirect it or give -o FILE", err=True)
-        raise typer.Exit(2)
+        raise fail("will not write Parquet (binary) to a terminal; redirect it or give -o FILE")
     try:
         n = export(db, fmt, out)  # type: ignore[arg-type]
     except ExportError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2)
+        raise fail(err)
     # the count is a message for the person: on stderr when the data goes to standard output
     typer.echo(f"wrote {n} {'records' if fmt == 'jsonl' else 'claims'} to {'standard output' if is_stdout(out) else out}",
                err=is_stdout(out))

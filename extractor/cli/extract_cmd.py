@@ -3,21 +3,23 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_format, example, format_help
+from extractor.cli.conventions import check_format, example, fail, format_help, write_output
 
-FORMATS = ("json", "text")
+FORMATS = ("json", "jsonl", "text")
 
 
 @app.command("extract", epilog=example("benchclaims extract post.md",
+                                       "benchclaims extract posts/a.md posts/b.html -f jsonl -o records.jsonl",
                                        "curl -s URL | benchclaims extract - --input-format html --format text"))
 def extract_cmd(
-    file: str = typer.Argument(..., help="A Markdown, HTML or text file; '-' reads standard input."),
-    fmt: str = typer.Option("json", "--format", "-f", help=format_help(FORMATS)),
+    files: List[str] = typer.Argument(..., help="Markdown, HTML or text files; '-' reads standard input."),
+    fmt: str = typer.Option("json", "--format", "-f", help=format_help(FORMATS) + " json: the record (an array of records for several files)."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write; '-' (default) writes to standard output."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
     doc_format: Optional[str] = typer.Option(None, "--input-format", help="markdown, html or text (default: by suffix)."),
     max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1,
@@ -25,36 +27,58 @@ def extract_cmd(
     timeout: Optional[float] = typer.Option(None, "--timeout",
                                             help="Time budget in seconds, 0 = none (default: $BENCHCLAIMS_TIMEOUT, else 60)."),
 ) -> None:
-    """Extract every claim of one document with its conditions, as JSON or text."""
-    from extractor.api import decode, extract_path, extract_text
-    from extractor.errors import DocumentFailure
+    """Extract every claim of each document with its conditions, as JSON, JSON lines or text.
+
+    A file that cannot be read or extracted is reported and the others still are (exit 2)."""
     from extractor.render import record_json, record_text
-    from extractor.rules_io import RuleError
 
     try:
         fmt = check_format(fmt, FORMATS)
     except ValueError as err:
         raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    records, failed = [], False
+    for file in files:
+        record = _extract_one(file, rules, doc_format, max_bytes, timeout)
+        failed |= record is None
+        if record is not None:
+            records.append(record)
+    if fmt == "text":
+        text = "\n\n".join(record_text(r) for r in records)
+    elif fmt == "jsonl":
+        text = "\n".join(record_json(r, indent=None) for r in records)
+    elif len(files) == 1:
+        text = record_json(records[0]) if records else ""
+    else:
+        text = "[\n" + ",\n".join(record_json(r) for r in records) + "\n]" if records else "[]"
+    if text:
+        write_output(text, output)
+    if failed:
+        raise typer.Exit(2)
+
+
+def _extract_one(file: str, rules: Path | None, doc_format: str | None, max_bytes: int | None,
+                 timeout: float | None):
+    """The record of one input, or None after printing why it could not be extracted."""
+    from extractor.api import decode, extract_path, extract_text
+    from extractor.errors import DocumentFailure
+    from extractor.rules_io import RuleError
+
     rules_dir = str(rules) if rules else None
     try:
         if file == "-":
             text = decode(sys.stdin.buffer.read(), "<stdin>")
-            record = extract_text(text, "-", fmt=doc_format, rules_dir=rules_dir, max_bytes=max_bytes,
-                                  timeout=timeout)
-        else:
-            record = extract_path(file, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout)
+            return extract_text(text, "-", fmt=doc_format, rules_dir=rules_dir, max_bytes=max_bytes,
+                                timeout=timeout)
+        return extract_path(file, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout)
     except DocumentFailure as err:
-        typer.echo(f"benchclaims: {err}", err=True)
-        raise typer.Exit(2)
+        fail(err)
     except FileNotFoundError:
-        typer.echo(f"benchclaims: {file}: no such file", err=True)
-        raise typer.Exit(2)
+        fail(f"{file}: no such file")
     except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
         if isinstance(err, RuleError):
             raise
-        typer.echo(f"benchclaims: {err}", err=True)
-        raise typer.Exit(2)
-    typer.echo(record_json(record) if fmt == "json" else record_text(record))
+        fail(err)
+    return None
 
 
 @app.command("schema", epilog=example("benchclaims schema > record.schema.json"))

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_format, example, format_help, write_output
+from extractor.cli.conventions import fail, check_format, example, format_help, write_output
 
 FORMATS = ("html", "json")
 
@@ -29,8 +29,7 @@ def report_cmd(
         fmt = check_format(fmt, FORMATS)
         report = build_report(db, top=top)
     except (ReportError, ValueError) as err:
-        typer.echo(f"benchclaims report: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(err) from None
     if fmt == "json":
         write_output(report_json(report), output)
         return

@@ -14,7 +14,7 @@ rules_app = typer.Typer(add_completion=False, no_args_is_help=True, help="Work w
 app.add_typer(rules_app, name="rules")
 
 
-FORMATS = ("text", "jsonl")
+FORMATS = ("text", "json", "jsonl")
 
 
 @rules_app.command("check", epilog=example("benchclaims rules check my-rules/", "benchclaims rules check --format jsonl"))
@@ -33,6 +33,11 @@ def check_cmd(
         raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
     as_json = as_json or fmt == "jsonl"
     problems = check_rules(folder, smoke=not no_run)
+    if fmt == "json":
+        import json
+
+        typer.echo(json.dumps([p.model_dump(mode="json") for p in problems], indent=2, ensure_ascii=False))
+        raise typer.Exit(1 if problems else 0)
     for p in problems:
         typer.echo(p.model_dump_json() if as_json else p.line())
     if not as_json:

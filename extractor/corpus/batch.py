@@ -11,6 +11,7 @@ however many documents there are.
 from __future__ import annotations
 
 import glob
+import json
 import os
 import sys
 from pathlib import Path
@@ -34,14 +35,25 @@ class BatchSummary(BaseModel):
 
     total: int = 0
     new: int = 0
-    changed: int = 0
+    changed: int = 0         # stored before, and the file's bytes changed
+    reextracted: int = 0     # same bytes, extracted again: the rules or extractor changed, or it failed before
+    differ: int = 0          # of the re-extracted, those whose claims, caveats or provenance differ now
     skipped: int = 0
     failed: int = 0
     claims: int = 0
 
     def line(self) -> str:
-        return (f"{self.total} documents: {self.new} new, {self.changed} changed, "
+        again = f"{self.reextracted} re-extracted ({self.differ} with different records), " if self.reextracted else ""
+        return (f"{self.total} documents: {self.new} new, {self.changed} changed, {again}"
                 f"{self.skipped} skipped, {self.failed} failed ({self.claims} claims extracted)")
+
+
+def _content_key(record_json: str) -> str:
+    """A record without its versions: what a re-extraction may change."""
+    rec = json.loads(record_json)
+    rec.pop("extractor_version", None)
+    rec.pop("rules_version", None)
+    return json.dumps(rec, sort_keys=True)
 
 
 # -- walking -----------------------------------------------------------------------------------
@@ -120,11 +132,14 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     if source is not None:
         sources = dict.fromkeys(sources, source)
     paths = sorted(sources)
+    if not paths:
+        raise FileNotFoundError(f"no input files matched {' '.join(map(str, inputs))} "
+                                f"(documents: {', '.join(sorted(SUFFIXES))})")
     rules = str(rules_dir) if rules_dir else None
     ext_v, rules_v = api.EXTRACTOR_VERSION, current_rules_version(rules)
     summary = BatchSummary(total=len(paths))
     with Store(db) as store:
-        stored: dict[str, bool] = {}   # path -> already in the store (changed rather than new)
+        stored: dict[str, str | None] = {}   # path -> None: new; "changed"; or the old content key (re-extracted)
         todo: list[str] = []
         for p in paths:
             state = store.state(p)
@@ -133,7 +148,12 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
                 summary.skipped += 1
                 store.set_source(p, sources[p])
                 continue
-            stored[p] = state is not None
+            if state is None:
+                stored[p] = None
+            elif state[0] != file_sha256(p, max_bytes):
+                stored[p] = "changed"
+            else:
+                stored[p] = _content_key(next(store.record_json([p])))
             todo.append(p)
         bar = tqdm(total=len(paths), initial=summary.skipped, unit="doc", file=sys.stderr,
                    disable=False if progress else None if progress is None else True,
@@ -143,12 +163,16 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
             for outcomes in runner(chunks(todo)):
                 for o in outcomes:
                     _store_outcome(store, o, ext_v, rules_v, sources[o.path])
+                    before = stored[o.path]
                     if not o.ok:
                         summary.failed += 1
-                    elif stored[o.path]:
+                    elif before is None:
+                        summary.new += 1
+                    elif before == "changed":
                         summary.changed += 1
                     else:
-                        summary.new += 1
+                        summary.reextracted += 1
+                        summary.differ += before != _content_key(o.record_json)
                     summary.claims += o.n_claims
                 bar.update(len(outcomes))
                 bar.set_postfix(claims=summary.claims, errors=summary.failed, refresh=False)

@@ -1,18 +1,23 @@
 """Exporting the claims store: Parquet (pyarrow, extra `export`), CSV, or JSONL records.
 
-Parquet and CSV hold one row per claim (claim fields, the document's title, date and source,
-and the model/hardware/engine keys); JSONL holds one `extract` record per document.
+Parquet and CSV hold one row per claim: the claim fields, the document's title, date and source,
+the model/hardware/engine keys, and every load condition flattened into `<condition>_status`
+(stated / unrecoverable) and `<condition>_value` (its canonical form, else its stated value; JSON
+text when the value is not a string; empty when unrecoverable). JSONL holds one `extract` record
+per document.
 `out` "-" writes to standard output (Parquet as bytes).
 """
 from __future__ import annotations
 
 import csv
+import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Iterator, Literal
 
 from extractor.corpus.store import Store
+from extractor.records import CONDITIONS
 
 ExportFormat = Literal["parquet", "csv", "jsonl"]
 
@@ -25,7 +30,8 @@ FIELDS: tuple[tuple[str, str], ...] = (   # (column, arrow type)
     ("block", "string"), ("base_value", "float64"), ("base_value_max", "float64"),
     ("base_unit", "string"), ("model", "string"), ("hardware", "string"), ("engine", "string"),
     ("source", "string"), ("date_source", "string"),
-)
+) + tuple((f"{name}_{part}", "string") for name in CONDITIONS for part in ("status", "value"))
+CLAIM_FIELDS = tuple(c for c, _ in FIELDS if not c.endswith(("_status", "_value")))
 _DOC_COLS = {"doc", "title", "date", "authorship", "source", "date_source"}
 STDOUT = "-"
 
@@ -36,12 +42,36 @@ class ExportError(RuntimeError):
 
 def claim_rows(store: Store) -> Iterator[dict[str, Any]]:
     """Every claim joined with its document, ordered by path and position."""
-    cols = ", ".join(f"d.{c}" if c in _DOC_COLS else f"c.{c}" for c, _ in FIELDS)
+    cols = ", ".join(f"d.{c}" if c in _DOC_COLS else f"c.{c}" for c in CLAIM_FIELDS)
     sql = f"SELECT {cols} FROM claims c JOIN documents d ON d.path=c.path ORDER BY c.path, c.ord"
-    for row in store.conn.execute(sql):
-        rec = dict(zip((c for c, _ in FIELDS), row))
+    conds = store.conn.cursor().execute(
+        "SELECT k.path, k.ord, k.name, k.status, k.canonical, k.value FROM conditions k "
+        "JOIN claims c ON c.path=k.path AND c.ord=k.ord ORDER BY k.path, k.ord")
+    pending = next(conds, None)
+    for row in store.conn.cursor().execute(sql):
+        rec = dict(zip(CLAIM_FIELDS, row))
         rec["headline"] = bool(rec["headline"])
+        for name in CONDITIONS:
+            rec[f"{name}_status"] = rec[f"{name}_value"] = None
+        key = (rec["path"], rec["ord"])
+        while pending is not None and (pending[0], pending[1]) <= key:
+            if (pending[0], pending[1]) == key and pending[2] in CONDITIONS:
+                rec[f"{pending[2]}_status"] = pending[3]
+                rec[f"{pending[2]}_value"] = _condition_value(pending[3], pending[4], pending[5])
+            pending = next(conds, None)
         yield rec
+
+
+def _condition_value(status: str, canonical: str | None, value_json: str | None) -> str | None:
+    """A condition as one cell: canonical form, else the stated value (JSON text unless a string)."""
+    if status != "stated":
+        return None
+    if canonical:
+        return canonical
+    if value_json is None:
+        return None
+    value = json.loads(value_json)
+    return value if isinstance(value, str) else value_json
 
 
 @contextmanager
