@@ -258,7 +258,7 @@ def test_precisions(text: str) -> None:
     ("vllm bench serve --model x --max-concurrency 8", "vllm bench"),
     ("python3 -m sglang.bench_serving --backend sglang", "sglang.bench_serving"),
     ("trtllm-bench --model y throughput", "trtllm-bench"),
-    ("srtctl run recipe.yaml", "srtctl"),
+    ("guidellm benchmark --target http://localhost:8000", "guidellm"),
 ])
 def test_command_lines(text: str, canonical: str) -> None:
     assert _one(text, "command_line").canonical == canonical

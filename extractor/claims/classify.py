@@ -123,7 +123,7 @@ class ClaimBuilder:
         return not self._between(cues, a, b, ("break",))
 
     def _after(self, cues, start, end, prefixes: tuple[str, ...], limit: int = 25) -> Cue | None:
-        """The first cue right after the quantity ("22% lower", "3x faster", "4% E2E speedup"): no clause
+        """The first cue right after the quantity ("22% lower", "3x faster", "6% E2E speedup"): no clause
         break, join or stop word between."""
         best = None
         for c in cues:
@@ -344,7 +344,7 @@ class ClaimBuilder:
                 return None               # "8x or 16x accelerators for the memory": a count, not a change
             if metric == "other" and not change and not header_cues and self._setting(cues, start, end) \
                     and not self._before(cues, start, end, ("measure",)):
-                return None               # "at the 80% hit rate": the setting of a run
+                return None               # "at a 70% hit rate": the setting of a run
             return metric
         if change or signed:
             return change_metric

@@ -181,7 +181,7 @@ def _key(m: Mention) -> str:
 
 def most_specific(ctx: DocContext, cands: list[Located]) -> list[Mention]:
     """One mention per distinct value; a value contained in a longer one of the same kind is dropped
-    ("Qwen3.5" inside "Qwen3.5-397B-A17B"). Memoised per document by the candidates' identity: the
+    ("Mistral" inside "Mistral-Small-24B"). Memoised per document by the candidates' identity: the
     claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
     memo = tuple(map(id, cands))
     if memo not in ctx.specific:
@@ -199,8 +199,8 @@ def most_specific(ctx: DocContext, cands: list[Located]) -> list[Mention]:
 
 
 def _refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Mention, str]:
-    """The same name written out more fully in a broader scope ("Qwen3.5" in the sentence,
-    "Qwen3.5-397B-A17B-NVFP4" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
+    """The same name written out more fully in a broader scope ("Mistral Large" in the sentence,
+    "Mistral-Large-Instruct-2411" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
     base = _norm(m.quote)
     best, best_scope = m, scope
     for level in levels:
