@@ -1,40 +1,96 @@
-"""`benchclaims audit`: the load-condition audit of one document (text, Markdown, JSON or an HTML page)."""
+"""`benchclaims audit`: the load-condition audit of documents (text, Markdown, JSON or an HTML page)."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import example, fail, format_help, write_output
+from extractor.cli.conventions import check_format, example, fail, format_help, write_output
 
-FORMATS = ("text", "markdown", "json", "html")
+FORMATS = ("text", "markdown", "json", "jsonl", "html")
+
+
+def doc_header(name: str, fmt: str) -> str:
+    """The line that opens one document's part of a several-file text or Markdown output."""
+    return f"## {name}" if fmt == "markdown" else f"==> {name} <=="
 
 
 @app.command("audit", epilog=example("benchclaims audit corpus/version-compare-docker.md --format html -o audit.html",
-                                     "benchclaims audit corpus/recipe-repo-command.md --claim b9ee18a96951"))
+                                     "benchclaims audit corpus/recipe-repo-command.md --claim b9ee18a96951",
+                                     "benchclaims audit posts/a.md posts/b.md -f jsonl"))
 def audit_cmd(
-    file: str = typer.Argument(..., help="A Markdown, HTML or text file; '-' reads standard input."),
-    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS)),
+    files: List[str] = typer.Argument(..., help="Markdown, HTML or text files; '-' reads standard input."),
+    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS) + " Several files: json is an "
+                            "array of audits, text and markdown open each with a line naming the file; html "
+                            "takes one file."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write ('-' or none: standard output)."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
-    claim: Optional[str] = typer.Option(None, "--claim", help="Audit this claim (its id, or a unique prefix; see `extract`) instead of the headline (text, markdown, json)."),
+    claim: Optional[str] = typer.Option(None, "--claim", help="Audit this claim (its id, or a unique prefix; see `extract`) instead of the headline; one file only."),
 ) -> None:
-    """Audit one document: headline figure, stated conditions, caveats, scenario, absent conditions.
+    """Audit documents: headline figure, stated conditions, caveats, scenario, absent conditions.
 
     `--format html` writes one self-contained page (no network fetch): the post's text with every claim
-    marked; clicking a claim shows its record and highlights the spans its conditions came from.
+    marked; clicking a claim shows its record and highlights the spans its conditions came from. With
+    `--claim` the page opens with that claim selected.
+
+    A file that cannot be read or extracted is reported and the others are still audited (exit 2).
     """
+    from extractor.audit import build_audit, render_audit
+    from extractor.audit.checklist import UnknownClaim
+
+    try:
+        fmt = check_format(fmt, FORMATS)
+    except ValueError as err:
+        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    if len(files) > 1 and fmt == "html":
+        raise fail("--format html audits one document: give one file (or run audit once per file)")
+    if len(files) > 1 and claim is not None:
+        raise fail("--claim names a claim of one document: give one file")
+    rules_dir = str(rules) if rules else None
+    parts: list[str] = []
+    failed = False
+    for file in files:
+        loaded = _load(file, rules_dir, fmt == "html")
+        if loaded is None:
+            failed = True
+            continue
+        record, text, view = loaded
+        try:
+            if fmt == "html":
+                out = _html(record, text, view, claim)
+            elif fmt == "jsonl" or (fmt == "json" and len(files) > 1):
+                out = json.dumps(build_audit(record, claim).model_dump(mode="json"), ensure_ascii=False,
+                                 indent=None if fmt == "jsonl" else 2)
+            else:
+                out = render_audit(record, fmt, claim)  # type: ignore[arg-type]
+        except UnknownClaim as err:
+            raise fail(err) from None
+        if len(files) > 1 and fmt in ("text", "markdown"):
+            out = f"{doc_header(file, fmt)}\n\n{out}"
+        parts.append(out.rstrip("\n"))
+    if len(files) == 1:
+        text_out = parts[0] if parts else ""
+    elif fmt == "json":
+        text_out = "[\n" + ",\n".join(parts) + "\n]" if parts else "[]"
+    else:
+        text_out = ("\n" if fmt == "jsonl" else "\n\n").join(parts)
+    if text_out:
+        write_output(text_out, output)
+    if failed:
+        raise typer.Exit(2)
+
+
+def _load(file: str, rules_dir: str | None, want_text: bool):
+    """(record, text, view) of one input, or None after printing why it could not be read; `text` and
+    `view` (the masked view of an HTML post) only when `want_text`."""
     from extractor.api import decode, detect_format, extract_path, extract_text, read_document
-    from extractor.audit import render_audit, render_audit_html
     from extractor.errors import DocumentFailure
     from extractor.ingest import ingest
 
-    if fmt not in FORMATS:
-        raise typer.BadParameter(f"must be one of {', '.join(FORMATS)}", param_hint="--format")
-    rules_dir = str(rules) if rules else None
     try:
         if file == "-":
             name = "-"
@@ -43,20 +99,24 @@ def audit_cmd(
         else:
             name = Path(file).name
             record = extract_path(file, rules_dir=rules_dir)
-            text = read_document(file)[0] if fmt == "html" else ""
+            text = read_document(file)[0] if want_text else ""
     except DocumentFailure as err:
-        raise fail(err)
+        fail(err)
+        return None
     except FileNotFoundError:
-        raise fail(f"{file}: no such file")
-    if fmt == "html":
+        fail(f"{file}: no such file")
+        return None
+    view = None
+    if want_text:
         fmt_in = detect_format(name, text)
         view = ingest(text, name, fmt_in).view if fmt_in == "html" else None
-        out = render_audit_html(record, text, view)
-    else:
-        from extractor.audit.checklist import UnknownClaim
+    return record, text, view
 
-        try:
-            out = render_audit(record, fmt, claim)  # type: ignore[arg-type]
-        except UnknownClaim as err:
-            raise fail(err) from None
-    write_output(out, output)
+
+def _html(record, text: str, view: str | None, claim: str | None) -> str:
+    """The audit page, opening on the claim `claim` when given."""
+    from extractor.audit import render_audit_html
+    from extractor.audit.checklist import find_claim
+
+    selected = find_claim(record, claim) if claim is not None else None
+    return render_audit_html(record, text, view, selected)
