@@ -14,9 +14,11 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from pathlib import Path
+from typing import BinaryIO
 
 from extractor import __version__, limits
-from extractor.errors import DocumentFailure, DocumentTooLarge, UnreadableDocument
+from extractor.errors import DocumentFailure, DocumentTooLarge
+from extractor.ingest.reading import WEB_ENCODINGS, decode, lone_cr_as_lf, read_file, read_stream  # noqa: F401
 from extractor.records import DocumentRecord
 
 EXTRACTOR_VERSION = __version__
@@ -24,9 +26,6 @@ try:
     MAX_BYTES = limits.max_bytes()
 except ValueError:  # a malformed $BENCHCLAIMS_MAX_BYTES is reported when a document is read
     MAX_BYTES = limits.DEFAULT_MAX_BYTES
-WEB_ENCODINGS = ("utf_16", "utf_32", "cp1252", "latin_1", "iso8859_15")
-_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
-         (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 FORMATS = {".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".html": "html",
            ".htm": "html", ".txt": "text", ".text": "text", ".rst": "text"}
 
@@ -42,44 +41,18 @@ def detect_format(name: str, text: str = "") -> str:
     return "markdown"
 
 
-def decode(data: bytes, doc: str) -> str:
-    """UTF-8 (BOM stripped) when valid, else the encoding charset-normalizer detects, else an error."""
-    for bom, enc in _BOMS:  # UTF-16/32 hold NUL bytes: recognise them by their byte-order mark
-        if data.startswith(bom):
-            try:
-                return data[len(bom):].decode(enc)
-            except UnicodeDecodeError:
-                raise UnreadableDocument(doc, f"starts with a {enc} byte-order mark but is not {enc}") from None
-    if b"\x00" in data[:8192]:
-        raise UnreadableDocument(doc, "binary content (NUL bytes)")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    from charset_normalizer import from_bytes  # slow to import; needed only for non-UTF-8 documents
-
-    results = from_bytes(data)
-    best = results.best()
-    if best is None:
-        raise UnreadableDocument(doc, "not UTF-8 and no text encoding could be detected")
-    # Among equally clean decodings, prefer the encodings the web actually uses (HTML treats
-    # latin-1 as cp1252): charset-normalizer alone picks e.g. cp775 for Western European text.
-    calm = {m.encoding: m for m in results if m.chaos <= best.chaos}
-    for enc in WEB_ENCODINGS:
-        if enc in calm:
-            return str(calm[enc])
-    return str(best)
-
-
 def read_document(path: str | Path, max_bytes: int | None = None) -> tuple[str, str]:
-    """The decoded text of a file and the sha256 of its bytes."""
-    max_bytes = limits.max_bytes(max_bytes)
-    p = Path(path)
-    size = p.stat().st_size
-    if size > max_bytes:
-        raise DocumentTooLarge(str(p), f"{size} bytes is over the {max_bytes}-byte limit")
-    data = p.read_bytes()
-    return decode(data, str(p)), hashlib.sha256(data).hexdigest()
+    """The decoded text of a file and the sha256 of its bytes (the read is bounded by `max_bytes`)."""
+    data = read_file(path, limits.max_bytes(max_bytes))
+    return decode(data, str(path)), hashlib.sha256(data).hexdigest()
+
+
+def input_format(name: str) -> str:
+    """A --input-format value checked against the known formats (ValueError lists them)."""
+    formats = sorted(set(FORMATS.values()))
+    if name not in formats:
+        raise ValueError(f"unknown input format {name!r}: choose one of {', '.join(formats)}")
+    return name
 
 
 @lru_cache(maxsize=4)
@@ -104,22 +77,43 @@ def extract_text(text: str, doc: str = "-", *, fmt: str | None = None, path: str
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > limit:
             raise DocumentTooLarge(doc, f"{size} bytes is over the {limit}-byte limit")
-    sha = sha256 or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     extractor = get_extractor(rules_dir)  # built outside the budget: start-up is not the document's
     with limits.time_budget(limits.timeout(timeout), doc):
+        sha = sha256 or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        text = lone_cr_as_lf(text)
         return extractor.extract(text, doc=doc, fmt=fmt or detect_format(doc, text), path=path, sha256=sha)
 
 
+def _extract_read(read, doc: str, name: str, *, fmt: str | None, path: str | None, rules_dir: str | None,
+                  timeout: float | None) -> DocumentRecord:
+    """Read (by calling `read`) and extract under one time budget: a slow read counts against it."""
+    extractor = get_extractor(rules_dir)
+    with limits.time_budget(limits.timeout(timeout), doc):
+        data = read()
+        text = decode(data, doc)
+        return extractor.extract(text, doc=name, fmt=fmt or detect_format(name, text), path=path,
+                                 sha256=hashlib.sha256(data).hexdigest())
+
+
 def extract_path(path: str | Path, *, rules_dir: str | None = None, max_bytes: int | None = None,
-                 timeout: float | None = None) -> DocumentRecord:
-    """Read and extract one file; raises a DocumentFailure subclass when it cannot be read."""
-    text, sha = read_document(path, max_bytes)
+                 timeout: float | None = None, fmt: str | None = None) -> DocumentRecord:
+    """Read and extract one file; raises a DocumentFailure subclass when it cannot be read.
+
+    The read is bounded by the size limit and runs under the time budget; `fmt` overrides the suffix."""
     p = Path(path)
+    limit = limits.max_bytes(max_bytes)
     try:
-        return extract_text(text, p.name, path=str(p), sha256=sha, rules_dir=rules_dir,
-                            max_bytes=max(limits.max_bytes(max_bytes), 4 * len(text)),  # bytes checked above
-                            timeout=timeout)
+        return _extract_read(lambda: read_file(p, limit, str(p)), str(p), p.name, fmt=fmt, path=str(p),
+                             rules_dir=rules_dir, timeout=timeout)
     except DocumentFailure as err:  # name the file by its path, as given
         if err.doc == p.name and str(p) != p.name:
             raise type(err)(str(p), err.reason) from None
         raise
+
+
+def extract_stream(stream: BinaryIO, doc: str = "-", *, fmt: str | None = None, rules_dir: str | None = None,
+                   max_bytes: int | None = None, timeout: float | None = None) -> DocumentRecord:
+    """Read a binary stream (stdin) and extract it: the read is bounded and under the time budget."""
+    limit = limits.max_bytes(max_bytes)
+    return _extract_read(lambda: read_stream(stream, doc, limit), doc, doc, fmt=fmt, path=None,
+                         rules_dir=rules_dir, timeout=timeout)

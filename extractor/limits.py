@@ -23,6 +23,7 @@ rules avoid catastrophic patterns and the finders work on bounded blocks.
 from __future__ import annotations
 
 import contextvars
+import math
 import os
 import signal
 import threading
@@ -42,16 +43,23 @@ _deadline: contextvars.ContextVar[tuple[float, str, float] | None] = contextvars
     "benchclaims_deadline", default=None)
 
 
+MAX_TIMEOUT = 10_000_000.0  # about 115 days: the largest budget an interval timer takes everywhere
+
+
+class LimitError(ValueError):
+    """A size limit or time budget that is not a usable value; the message says where it came from."""
+
+
 def _env_number(name: str, default: float, cast: type) -> float:
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
     try:
         value = cast(float(raw)) if cast is int else cast(raw)
-    except ValueError:
-        raise ValueError(f"{name}={raw!r} is not a number") from None
+    except (ValueError, OverflowError):
+        raise LimitError(f"{name}={raw!r} is not a number") from None
     if value <= 0:
-        raise ValueError(f"{name}={raw!r} must be positive")
+        raise LimitError(f"{name}={raw!r} must be positive")
     return value
 
 
@@ -60,11 +68,32 @@ def max_bytes(value: int | None = None) -> int:
     return int(value) if value is not None else int(_env_number(MAX_BYTES_ENV, DEFAULT_MAX_BYTES, int))
 
 
+def valid_timeout(value: float | str, source: str = "--timeout") -> float | None:
+    """One validation for the option and the environment: seconds > 0, or 0 / inf for no budget.
+
+    Negative, NaN, non-numeric and finite values over MAX_TIMEOUT raise LimitError naming `source`."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise LimitError(f"{source}={value!r} is not a number of seconds") from None
+    if math.isnan(seconds) or seconds < 0:
+        raise LimitError(f"{source}={value!r}: the time budget must be 0 or more seconds (0 or inf: none)")
+    if seconds == 0 or math.isinf(seconds):
+        return None
+    if seconds > MAX_TIMEOUT:
+        raise LimitError(f"{source}={value!r} is over the largest budget, {MAX_TIMEOUT:g} s "
+                         "(use 0 or inf for no budget)")
+    return seconds
+
+
 def timeout(value: float | None = None) -> float | None:
-    """The time budget in seconds: `value` (0 or less: none), else $BENCHCLAIMS_TIMEOUT, else 60 s."""
-    if value is None:
-        value = _env_number(TIMEOUT_ENV, DEFAULT_TIMEOUT, float)
-    return float(value) if value and value > 0 else None
+    """The time budget in seconds (None: none): `value`, else $BENCHCLAIMS_TIMEOUT, else 60 s.
+
+    Both are checked by `valid_timeout`: 0 or inf mean no budget; negative or NaN raise LimitError."""
+    if value is not None:
+        return valid_timeout(value)
+    raw = os.environ.get(TIMEOUT_ENV, "").strip()
+    return valid_timeout(raw, TIMEOUT_ENV) if raw else DEFAULT_TIMEOUT
 
 
 def check() -> None:

@@ -28,7 +28,7 @@ from extractor.ingest import Document, ingest
 from extractor.ingest.dates import DocumentDate, document_date
 from extractor.quantities.finder import trie
 from extractor.records import Claim, ClaimContext, DocumentRecord, Note, QuantityRecord
-from extractor.rules_io import default_rules_dir, rules_fingerprint
+from extractor.rules_io import RuleError, default_rules_dir, rules_fingerprint
 from extractor.spans import inside_near
 from extractor.ingest.segment import Passage, units
 from extractor.claims.tables import TableReader
@@ -36,6 +36,12 @@ from extractor.claims.tables import TableReader
 NAME_KINDS = {"model", "hardware", "engine"}
 VOCAB_RESET_POSTS = 100  # spaCy forgets the words it learnt after this many posts (see `_enter_vocab_zone`)
 _DIGIT = re.compile(r"\d")
+# spaCy splits a token's prefixes and suffixes one at a time, each time searching the rest of the token
+# again: a run of N characters without a space ("((((...1.2x))))") costs N**2. No word is this long, so
+# for the tokenizer alone such a run is cut every RUN_CUT characters by a space (same length, same offsets).
+LONG_RUN_MIN = 400
+LONG_RUN = re.compile(rf"\S{{{LONG_RUN_MIN},}}")
+RUN_CUT = 100
 
 
 class Extractor:
@@ -67,7 +73,17 @@ class Extractor:
 
     @classmethod
     def from_rules(cls, rules_dir: str | Path | None = None) -> "Extractor":
-        return cls(Path(rules_dir) if rules_dir else default_rules_dir())
+        """The extractor of a rules folder; a folder that is missing, a file, or lacks a rule file raises
+        RuleError naming it (never an error that could be read as the post being missing)."""
+        folder = Path(rules_dir) if rules_dir else default_rules_dir()
+        if not folder.is_dir():
+            raise RuleError(folder, "folder", "is a file, not a rules folder" if folder.exists() else "no such folder")
+        try:
+            return cls(folder)
+        except OSError as err:
+            reason = ("missing from the rules folder" if isinstance(err, FileNotFoundError)
+                      else f"cannot be read ({err.strerror or err})")
+            raise RuleError(err.filename or folder, "file", reason) from None
 
     # -- the spaCy pass ------------------------------------------------------------
     def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None):
@@ -84,7 +100,7 @@ class Extractor:
     def _read_text(self, text: str, found: list[QuantityRecord] | None = None, base: int = 0):
         """(quantities, cues) of one text, offsets shifted by `base`; `found`: the quantity finder's
         results (offsets shifted by `base` as well)."""
-        sdoc = self.nlp.make_doc(text)
+        sdoc = self.nlp.make_doc(_broken_runs(text))
         if found is not None:
             sdoc.user_data[_quantities.PRECOMPUTED] = (found, base)
         for _, proc in self.nlp.pipeline:
@@ -218,3 +234,14 @@ def _assign_ids(doc: str, claims: list[Claim]) -> None:
         n = seen.get(key, 0)
         seen[key] = n + 1
         c.id = hashlib.sha1(f"{key}|{n}".encode()).hexdigest()[:12]
+
+
+def _broken_runs(text: str) -> str:
+    """`text` with every run of LONG_RUN_MIN or more non-space characters cut by a space every RUN_CUT."""
+    if len(text) < LONG_RUN_MIN or not LONG_RUN.search(text):
+        return text
+    chars = list(text)
+    for m in LONG_RUN.finditer(text):
+        for i in range(m.start() + RUN_CUT, m.end(), RUN_CUT):
+            chars[i] = " "
+    return "".join(chars)

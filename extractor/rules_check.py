@@ -360,6 +360,70 @@ def _loaders(folder: Path, problems: list[RuleProblem], smoke: bool) -> None:
                                                    f"({type(err).__name__}: {err})"))
 
 
+_QUANTIFIED = re.compile(r"[+*}]")
+
+
+def _scalars(node: yaml.Node | None) -> Iterator[tuple[int, str]]:
+    """(line, text) of every string scalar in a YAML node tree."""
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        if isinstance(n, yaml.ScalarNode):
+            if n.tag.endswith(":str"):
+                yield n.start_mark.line + 1, n.value
+        elif isinstance(n, yaml.MappingNode):
+            stack.extend(v for _, v in n.value)
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(n.value)
+
+
+def _json_strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _json_strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _json_strings(v)
+
+
+def _check_backtracking(folder: Path, problems: list[RuleProblem]) -> None:
+    """Every rule string that is a quantified regex, run on time-capped probes (regex_probe): a pattern
+    that backtracks catastrophically would stall every document it meets, so it is an error."""
+    from extractor.regex_probe import probe_patterns
+
+    found: list[tuple[str, str, str]] = []   # (file, where, pattern)
+    for path in sorted(folder.rglob("*")):
+        if path.suffix in (".yaml", ".yml"):
+            try:
+                root = yaml.compose(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, yaml.YAMLError):
+                continue   # reported by the validation
+            found.extend((str(path), f"line {line}", text) for line, text in _scalars(root))
+        elif path.suffix == ".jsonl":
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            for n, line in enumerate(lines, 1):
+                try:
+                    data = json.loads(line) if line.strip() and not line.lstrip().startswith(("#", "//")) else None
+                except json.JSONDecodeError:
+                    continue
+                found.extend((str(path), f"line {n}", text) for text in _json_strings(data))
+    seen: dict[str, int] = {}
+    candidates = []
+    for entry in found:
+        if _QUANTIFIED.search(entry[2]) and entry[2] not in seen:
+            seen[entry[2]] = len(candidates)
+            candidates.append(entry)
+    slow = probe_patterns([c[2] for c in candidates])
+    for i, reason in sorted(slow.items()):
+        file, where, pattern = candidates[i]
+        problems.append(RuleProblem(file=file, where=where, reason=f"pattern {pattern!r} {reason}"))
+
+
 def check_rules(rules_dir: str | Path | None = None, *, smoke: bool = True) -> list[RuleProblem]:
     """Every problem of a rules folder (default: the installed rules), in file order."""
     from extractor.rules_io import default_rules_dir
@@ -373,6 +437,7 @@ def check_rules(rules_dir: str | Path | None = None, *, smoke: bool = True) -> l
     reg = _check_units(folder, problems)
     _check_spellings(folder, reg, problems)
     _check_gazetteers(folder, problems)
+    _check_backtracking(folder, problems)
     _loaders(folder, problems, smoke)
     order = {s: i for i, s in enumerate(("error", "conflict", "duplicate"))}
     return sorted(problems, key=lambda p: (p.file, order[p.severity], _line_no(p.where), p.where, p.reason))

@@ -140,3 +140,19 @@ def test_extractor_refuses_to_start_on_invalid_rules(rules, tmp_path):
     assert r.returncode == 2
     assert r.stdout == ""
     assert r.stderr.startswith(f"benchclaims: invalid rules: {rules / 'gazetteers' / 'models.jsonl'}: line {line}: ")
+
+
+def test_a_catastrophic_pattern_is_reported_with_its_line(rules):
+    gaz = rules / "gazetteers" / "engines.jsonl"
+    line = _append(gaz, '{"label": "ENGINE", "regex": "(?:Fast(?:er)*)*Engine\\\\s+(v+)+$", "id": "FastEngine", '
+                        '"cue": "fast"}\n')
+    problems = check_rules(rules, smoke=False)
+    slow = [p for p in problems if "backtracks catastrophically" in p.reason]
+    assert [(Path(p.file).name, p.where) for p in slow] == [("engines.jsonl", f"line {line}")]
+    assert "(v+)+$" in slow[0].reason
+
+
+def test_rules_check_of_a_folder_missing_a_rule_file(rules):
+    (rules / "claims.yaml").unlink()
+    problems = check_rules(rules, smoke=False)
+    assert any(Path(p.file).name == "claims.yaml" for p in problems), problems

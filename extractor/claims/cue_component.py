@@ -55,16 +55,19 @@ def family(label: str) -> str:
 
 
 def keep_longest(found: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
-    """Drop a match lying inside a longer match of the same role family."""
-    by_family: dict[str, list[tuple[int, int]]] = {}
+    """Drop a match lying inside a longer match of the same role family (one sort and sweep per family,
+    not a scan of the family per match)."""
+    spans: dict[str, set[tuple[int, int]]] = {}
     for label, s, e in found:
-        by_family.setdefault(family(label), []).append((s, e))
-    out = []
-    for label, s, e in found:
-        if any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for s2, e2 in by_family[family(label)]):
-            continue
-        out.append((label, s, e))
-    return out
+        spans.setdefault(family(label), set()).add((s, e))
+    inside: set[tuple[str, int, int]] = set()
+    for fam, group in spans.items():
+        reach = -1   # the furthest end of the spans before this one (starting earlier, or as early and longer)
+        for s, e in sorted(group, key=lambda se: (se[0], -se[1])):
+            if reach >= e:
+                inside.add((fam, s, e))
+            reach = max(reach, e)
+    return [(label, s, e) for label, s, e in found if (family(label), s, e) not in inside]
 
 
 class CueMarker:

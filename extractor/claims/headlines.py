@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
 
 from extractor.claims.rules import ClaimRules
 from extractor.ingest import Document
@@ -68,13 +69,70 @@ class HeadlineMarker:
         return zones
 
     def mark(self, d: Document, claims: list[Claim]) -> None:
-        zones = self.zones(d)
-        leads = [c for c in claims if any(a <= c.span[0] < b for a, b in zones)]
+        starts, ends = _merged(self.zones(d))
+        leads = [c for c in claims if _inside(starts, ends, c.span[0])]
         for c in leads:
             c.headline = True
+        figures = FigureIndex(leads)
         for c in claims:
-            if not c.headline and any(same_figure(c, h) for h in leads):
+            if not c.headline and figures.has_same(c):
                 c.headline = True
+
+
+def _merged(zones: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """Zones as sorted disjoint [start, end) intervals (starts, ends), for bisection."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for a, b in sorted(z for z in zones if z[0] < z[1]):
+        if ends and a <= ends[-1]:
+            ends[-1] = max(ends[-1], b)
+        else:
+            starts.append(a)
+            ends.append(b)
+    return starts, ends
+
+
+def _inside(starts: list[int], ends: list[int], pos: int) -> bool:
+    i = bisect_right(starts, pos) - 1
+    return i >= 0 and pos < ends[i]
+
+
+class FigureIndex:
+    """Claims grouped by metric, unit and rangedness, sorted by value: the claims `same_figure` pairs with
+    a claim are found by bisection over a window as narrow as its tolerance, not by a scan of every claim."""
+
+    def __init__(self, claims: list[Claim]):
+        groups: dict[tuple, list[tuple[float, int, Claim]]] = {}
+        for i, c in enumerate(claims):
+            if c.value != 0:
+                groups.setdefault((c.metric, c.unit, c.value_max is None), []).append((c.value, i, c))
+        self._groups: dict[tuple, tuple[list[float], list[tuple[float, int, Claim]]]] = {}
+        for key, group in groups.items():
+            group.sort(key=lambda x: x[:2])
+            self._groups[key] = ([v for v, _, _ in group], group)
+
+    def _window(self, a: Claim) -> list[tuple[float, int, Claim]]:
+        group = self._groups.get((a.metric, a.unit, a.value_max is None))
+        if group is None or a.value == 0:
+            return []
+        values, items = group
+        # same_figure allows 2% of the larger value from 1000 up, else a millionth: in units of |a|, within
+        # 2.1% when |a| is near 1000 or more, else within 1.01e-6
+        slack = abs(a.value) * (0.021 if abs(a.value) >= 975 else 1.01e-6)
+        return items[bisect_left(values, a.value - slack):bisect_right(values, a.value + slack)]
+
+    def same(self, a: Claim, limit: int | None = None) -> list[Claim] | None:
+        """The indexed claims other than `a` that state the same figure, in their original order; None when
+        more than `limit` claims could (a figure repeated that often is no one restatement)."""
+        window = self._window(a)
+        if limit is not None and len(window) > limit + 1:
+            return None
+        found = sorted((i, c) for _, i, c in window if c is not a and same_figure(a, c))
+        return [c for _, c in found]
+
+    def has_same(self, a: Claim) -> bool:
+        """Whether any indexed claim other than `a` states the same figure."""
+        return any(c is not a and same_figure(a, c) for _, _, c in self._window(a))
 
 
 def same_figure(a: Claim, b: Claim) -> bool:

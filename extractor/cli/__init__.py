@@ -23,5 +23,14 @@ def main() -> None:
     except RuleError as err:
         print(f"benchclaims: invalid rules: {err}", file=sys.stderr)
         sys.exit(2)
+    except KeyboardInterrupt:
+        print("benchclaims: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except BrokenPipeError:  # the reader went away (`| head`): nothing left to say to it
+        sys.stderr.close()
+        sys.exit(1)
+    except Exception as err:  # noqa: BLE001 - the last net: a message, never a traceback
+        print(f"benchclaims: error: {type(err).__name__}: {err}", file=sys.stderr)
+        sys.exit(2)
     finally:
         gc.freeze()  # the process ends here: its exit need not walk every object again (~0.2 s)

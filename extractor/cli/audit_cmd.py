@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.common import check_rules, guarded, read_record, read_text
 from extractor.cli.conventions import check_format, example, fail, format_help, write_output
 
 FORMATS = ("text", "markdown", "json", "jsonl", "html")
@@ -28,7 +28,8 @@ def audit_cmd(
                             "array of audits, text and markdown open each with a line naming the file; html "
                             "takes one file."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write ('-' or none: standard output)."),
-    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules,
+                                         help="Rules folder (default: the installed rules)."),
     claim: Optional[str] = typer.Option(None, "--claim", help="Audit this claim (its id, or a unique prefix; see `extract`) instead of the headline; one file only."),
 ) -> None:
     """Audit documents: headline figure, stated conditions, caveats, scenario, absent conditions.
@@ -50,11 +51,10 @@ def audit_cmd(
         raise fail("--format html audits one document: give one file (or run audit once per file)")
     if len(files) > 1 and claim is not None:
         raise fail("--claim names a claim of one document: give one file")
-    rules_dir = str(rules) if rules else None
     parts: list[str] = []
     failed = False
     for file in files:
-        loaded = _load(file, rules_dir, fmt == "html")
+        loaded = _load(file, rules, fmt == "html")
         if loaded is None:
             failed = True
             continue
@@ -84,27 +84,22 @@ def audit_cmd(
         raise typer.Exit(2)
 
 
-def _load(file: str, rules_dir: str | None, want_text: bool):
+def _load(file: str, rules: Path | None, want_text: bool):
     """(record, text, view) of one input, or None after printing why it could not be read; `text` and
     `view` (the masked view of an HTML post) only when `want_text`."""
-    from extractor.api import decode, detect_format, extract_path, extract_text, read_document
-    from extractor.errors import DocumentFailure
+    from extractor.api import detect_format, extract_text
     from extractor.ingest import ingest
 
+    name = "-" if file == "-" else Path(file).name
     try:
-        if file == "-":
-            name = "-"
-            text = decode(sys.stdin.buffer.read(), "<stdin>")
-            record = extract_text(text, name, rules_dir=rules_dir)
+        if file == "-" and want_text:   # the page shows the text: read standard input once, then extract it
+            text = read_text(file)
+            rules_dir = str(rules) if rules else None
+            record = guarded(file, lambda: extract_text(text, name, rules_dir=rules_dir))
         else:
-            name = Path(file).name
-            record = extract_path(file, rules_dir=rules_dir)
-            text = read_document(file)[0] if want_text else ""
-    except DocumentFailure as err:
-        fail(err)
-        return None
-    except FileNotFoundError:
-        fail(f"{file}: no such file")
+            record = read_record(file, rules=rules)
+            text = read_text(file) if want_text else ""
+    except typer.Exit:   # the reason is printed
         return None
     view = None
     if want_text:

@@ -7,7 +7,8 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import fail, example
+from extractor.cli.common import check_rules, check_timeout
+from extractor.cli.conventions import example, fail
 
 
 @app.command("batch", epilog=example("benchclaims batch posts/ --jobs 2 --jsonl out.jsonl",
@@ -17,15 +18,16 @@ def batch_cmd(
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to write."),
     jsonl: Optional[Path] = typer.Option(None, "--jsonl", help="Also write the records, one JSON a line."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (Dask: LocalCluster workers)."),
-    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: installed rules)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules, help="Rules folder (default: installed rules)."),
     max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1, help="Size limit per document (default $BENCHCLAIMS_MAX_BYTES, else 20 MiB)."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds per document (default $BENCHCLAIMS_TIMEOUT, else 60; 0: none)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", callback=check_timeout, help="Seconds per document (default $BENCHCLAIMS_TIMEOUT, else 60; 0 or inf: none)."),
     engine: str = typer.Option("local", "--engine", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786."),
     source: Optional[str] = typer.Option(None, "--source", help="Name the posts' source (blog or site); default: the folder they were found through."),
 ) -> None:
     """Extract documents into the database, skipping those unchanged since the last run."""
     from extractor.corpus.batch import run_batch
+    from extractor.corpus.store import StoreError
     from extractor.rules_io import RuleError
 
     if engine not in ("local", "dask"):
@@ -34,7 +36,7 @@ def batch_cmd(
         summary = run_batch(paths, db=db, jsonl=jsonl, jobs=jobs, rules_dir=rules,
                             max_bytes=max_bytes, timeout=timeout, engine=engine, scheduler=scheduler,
                             source=source)  # type: ignore[arg-type]
-    except (FileNotFoundError, RuleError, ValueError) as err:
+    except (FileNotFoundError, RuleError, StoreError, ValueError) as err:
         raise fail(err)
     typer.echo(summary.line())
     raise typer.Exit(1 if summary.failed else 0)

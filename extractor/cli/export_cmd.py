@@ -21,6 +21,7 @@ def export_cmd(
 ) -> None:
     """Export every claim (parquet/csv) or every document record (jsonl)."""
     from extractor.corpus.export import ExportError, export
+    from extractor.corpus.store import StoreError
 
     try:
         fmt = check_format(fmt, FORMATS)
@@ -30,8 +31,10 @@ def export_cmd(
         raise fail("will not write Parquet (binary) to a terminal; redirect it or give -o FILE")
     try:
         n = export(db, fmt, out)  # type: ignore[arg-type]
-    except ExportError as err:
+    except (ExportError, StoreError) as err:
         raise fail(err)
+    except OSError as err:  # -o names a folder, or a place that cannot be written
+        raise fail(f"{out}: cannot write ({err.strerror or err})")
     # the count is a message for the person: on stderr when the data goes to standard output
     typer.echo(f"wrote {n} {'records' if fmt == 'jsonl' else 'claims'} to {'standard output' if is_stdout(out) else out}",
                err=is_stdout(out))

@@ -1,14 +1,14 @@
 """`benchclaims extract` and `benchclaims schema`: one document's record, and the record's JSON Schema."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_format, example, fail, format_help, write_output
+from extractor.cli.common import check_input_format, check_rules, check_timeout, read_record
+from extractor.cli.conventions import check_format, example, format_help, write_output
 
 FORMATS = ("json", "jsonl", "text")
 
@@ -20,12 +20,14 @@ def extract_cmd(
     files: List[str] = typer.Argument(..., help="Markdown, HTML or text files; '-' reads standard input."),
     fmt: str = typer.Option("json", "--format", "-f", help=format_help(FORMATS) + " json: the record (an array of records for several files)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write; '-' (default) writes to standard output."),
-    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
-    doc_format: Optional[str] = typer.Option(None, "--input-format", help="markdown, html or text (default: by suffix)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules,
+                                         help="Rules folder (default: the installed rules)."),
+    doc_format: Optional[str] = typer.Option(None, "--input-format", callback=check_input_format,
+                                             help="markdown, html or text (default: by suffix, else by content)."),
     max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1,
                                             help="Size limit (default: $BENCHCLAIMS_MAX_BYTES, else 20 MiB)."),
-    timeout: Optional[float] = typer.Option(None, "--timeout",
-                                            help="Time budget in seconds, 0 = none (default: $BENCHCLAIMS_TIMEOUT, else 60)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", callback=check_timeout,
+                                            help="Time budget in seconds, 0 or inf = none (default: $BENCHCLAIMS_TIMEOUT, else 60)."),
 ) -> None:
     """Extract every claim of each document with its conditions, as JSON, JSON lines or text.
 
@@ -59,26 +61,10 @@ def extract_cmd(
 def _extract_one(file: str, rules: Path | None, doc_format: str | None, max_bytes: int | None,
                  timeout: float | None):
     """The record of one input, or None after printing why it could not be extracted."""
-    from extractor.api import decode, extract_path, extract_text
-    from extractor.errors import DocumentFailure
-    from extractor.rules_io import RuleError
-
-    rules_dir = str(rules) if rules else None
     try:
-        if file == "-":
-            text = decode(sys.stdin.buffer.read(), "<stdin>")
-            return extract_text(text, "-", fmt=doc_format, rules_dir=rules_dir, max_bytes=max_bytes,
-                                timeout=timeout)
-        return extract_path(file, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout)
-    except DocumentFailure as err:
-        fail(err)
-    except FileNotFoundError:
-        fail(f"{file}: no such file")
-    except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
-        if isinstance(err, RuleError):
-            raise
-        fail(err)
-    return None
+        return read_record(file, rules=rules, fmt=doc_format, max_bytes=max_bytes, timeout=timeout)
+    except typer.Exit:   # read_record printed the reason
+        return None
 
 
 @app.command("schema", epilog=example("benchclaims schema > record.schema.json"))

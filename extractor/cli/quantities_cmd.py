@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from extractor.cli.app import app
+from extractor.cli.common import check_rules
 from extractor.cli.conventions import check_format, example, fail, format_help
 
 if TYPE_CHECKING:
@@ -46,8 +47,15 @@ def join_documents(parts: list[tuple[str, str]], fmt: str) -> str:
 
 
 def read_utf8(file: str) -> str:
-    """The file's text decoded as UTF-8 exactly (no newline translation); '-' reads stdin."""
-    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    """The file's text decoded as UTF-8 exactly (no newline translation); '-' reads stdin.
+
+    The read is bounded by the size limit ($BENCHCLAIMS_MAX_BYTES, else 20 MiB) and the time budget."""
+    from extractor import limits
+    from extractor.ingest.reading import read_file, read_stream
+
+    limit = limits.max_bytes()
+    with limits.time_budget(limits.timeout(), file):
+        data = read_stream(sys.stdin.buffer, "-", limit) if file == "-" else read_file(file, limit)
     return data.decode("utf-8")
 
 
@@ -58,11 +66,12 @@ def quantities_cmd(
     files: List[str] = typer.Argument(..., help="Text files; '-' reads standard input."),
     fmt: str = typer.Option("jsonl", "--format", "-f", help=format_help(FORMATS) + " Several files: each "
                             "JSON record carries its file as `doc`; text opens each table with a line naming the file."),
-    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules, help="Rules folder (default: the installed rules)."),
 ) -> None:
     """List every quantity (value, value_max, unit, qualifier, span, quote) found in each file.
 
     A file that cannot be read is reported and the others are still listed (exit 2)."""
+    from extractor.errors import DocumentFailure
     from extractor.quantities.finder import default_finder
     from extractor.rules_io import RuleError
 
@@ -87,6 +96,12 @@ def quantities_cmd(
             fail(f"{file}: not UTF-8 (byte {err.start})")
             failed = True
             continue
+        except DocumentFailure as err:   # over the size limit or the time budget
+            fail(err)
+            failed = True
+            continue
+        except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
+            raise fail(err) from None
         doc = None if len(files) == 1 else ("-" if file == "-" else Path(file).name)
         parts.append((file, format_quantities(records, fmt, doc)))
     out = parts[0][1] if len(files) == 1 and parts else join_documents(parts, fmt) if parts else ""

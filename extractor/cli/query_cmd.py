@@ -43,6 +43,7 @@ def query_cmd(
     """Claims matching all the given filters, sorted, counted or limited; JSON keeps each claim's conditions."""
     from extractor.corpus.query import (COLUMNS, ClaimFilter, QueryError, format_count, format_rows,
                                         parse_columns, run_query)
+    from extractor.corpus.store import StoreError
 
     try:
         fmt = check_format(fmt, FORMATS)
@@ -54,7 +55,7 @@ def query_cmd(
                         match=match, headline=headline, per=per, doc=doc, min=min_, max=max_, unit=unit,
                         since=since, until=until, source=source, sort=sort, limit=limit)
         result = run_query(db, f)
-    except QueryError as err:
+    except (QueryError, StoreError) as err:
         raise fail(err)
     for note in result.notes:
         typer.echo(f"benchclaims: note: {note}", err=True)

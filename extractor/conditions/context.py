@@ -99,6 +99,10 @@ class DocContext:
     figure_after: dict[int, str | None] = field(default_factory=dict)
     notes: dict[tuple[str, str, str, str, str | None], tuple[str, str]] = field(default_factory=dict)
     columns: dict[tuple[int, str], list[Cell]] = field(default_factory=dict)
+    row_starts: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)   # table -> row starts, rows
+    table_lead_ins: dict[int, list[Located]] = field(default_factory=dict)
+    setup_by_parent: dict[int | None, list[int]] | None = None
+    figure_index: tuple[list[int], list[int]] | None = None   # figure positions sorted, and their indexes
     caption_families: dict[int, set[str]] = field(default_factory=dict)
     specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
     external_cue: dict[int, bool] = field(default_factory=dict)
@@ -151,7 +155,11 @@ class DocContext:
         if pos not in self.figure_after:
             sec = self.section_of(pos)
             end = self.d.sections[sec].body_end if sec is not None else len(self.d.text)
-            after = [f.label for f in self.figures if pos <= f.at < end]
+            if self.figure_index is None:   # figures by position, once: each claim bisects, not scans
+                order = sorted(range(len(self.figures)), key=lambda i: self.figures[i].at)
+                self.figure_index = ([self.figures[i].at for i in order], order)
+            ats, order = self.figure_index
+            after = [self.figures[i].label for i in sorted(order[bisect_left(ats, pos):bisect_left(ats, end)])]
             # (a label "Figure N" names a numbered figure; the labels are made by `DocumentReader.figures`)
             self.figure_after[pos] = (after[-1] if len(after) > 1 and "Figure" in after[-1] else after[0]) \
                 if after else None
@@ -204,8 +212,9 @@ class DocumentReader:
                 _, _, loc.table, loc.row, loc.col = cells[j]
             located.append(loc)
         line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
+        own_ends = _own_ends(d)
         setup = [i for i, s in enumerate(d.sections) if self.is_setup_heading(s.title)
-                 or self._labelled_setup(d, i, line_starts)]
+                 or self._labelled_setup(d, i, line_starts, own_ends[i])]
         ctx = DocContext(d, located, setup, offers, figures, section_of)
         ctx.groups = self._groups(d)
         ctx.index()
@@ -267,10 +276,10 @@ class DocumentReader:
         """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""
         return m.kind in BASELINE_KINDS and self.baseline_tail.before(d.view, m.span[0])
 
-    def _labelled_setup(self, d: Document, section: int, line_starts: list[int]) -> bool:
-        """A section whose own text has several 'Label: value' set-up lines ("Hardware: 4x A100")."""
+    def _labelled_setup(self, d: Document, section: int, line_starts: list[int], own_end: int) -> bool:
+        """A section whose own text (up to `own_end`) has several 'Label: value' set-up lines
+        ("Hardware: 4x A100")."""
         sec = d.sections[section]
-        own_end = next((s.start for s in d.sections if sec.start < s.start < sec.body_end), sec.body_end)
         return self._label_lines(d.view, line_starts, sec.end, own_end) >= self.scopes.setup_label_min
 
     def _label_lines(self, view: str, line_starts: list[int], lo: int, hi: int) -> int:
@@ -348,3 +357,17 @@ def flat_prose(d: Document) -> str:
             parts += [view[done:start], view[start:end].replace("\n", " ")]
             done = end
     return "".join(parts) + view[done:] if parts else view
+
+
+def _own_ends(d: Document) -> list[int]:
+    """Where each section's own text ends: at the first heading inside its body, else at its body end.
+    One bisection per section when the sections are in text order (as ingestion makes them)."""
+    starts = [s.start for s in d.sections]
+    if any(a > b for a, b in zip(starts, starts[1:])):
+        return [next((s.start for s in d.sections if sec.start < s.start < sec.body_end), sec.body_end)
+                for sec in d.sections]
+    ends = []
+    for sec in d.sections:
+        k = bisect_right(starts, sec.start)
+        ends.append(starts[k] if k < len(starts) and starts[k] < sec.body_end else sec.body_end)
+    return ends

@@ -200,9 +200,12 @@ class ScopeLadder:
         follows the claim may describe something else ("... fixed at a single 8xGB200 endpoint"), except
         the workload conditions a paragraph often gives after its result ("Concurrency was swept ...")."""
         p, ctx = site.passage, site.ctx
-        if p.table is not None:
-            blocks = lead_in(site.d, ctx.table_block.get(p.table, -1), self.lead_in_endings)
-            return [x for b in sorted(blocks) for x in ctx.by_block.get(b, []) if x.table is None]
+        if p.table is not None:   # the same for every cell of the table: found once per table
+            if p.table not in ctx.table_lead_ins:
+                blocks = lead_in(site.d, ctx.table_block.get(p.table, -1), self.lead_in_endings)
+                ctx.table_lead_ins[p.table] = [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
+                                               if x.table is None]
+            return ctx.table_lead_ins[p.table]
         if p.block < 0:
             return None
         blocks = lead_in(site.d, p.block, self.lead_in_endings)

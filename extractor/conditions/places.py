@@ -50,7 +50,14 @@ def covering_setup(ctx: DocContext, section: int | None) -> list[int]:
     """Setup sections that cover a claim in `section`: top-level ones, or ones whose parent is an
     ancestor of the claim's section (the claim's own section included)."""
     chain: list[int | None] = [None, *ancestors(ctx.d, section)]
-    return [i for i in ctx.setup if ctx.d.sections[i].parent in chain or i in chain]
+    if ctx.setup_by_parent is None:   # indexed once: a claim looks up its chain, not every setup section
+        ctx.setup_by_parent = {}
+        for i in ctx.setup:
+            ctx.setup_by_parent.setdefault(ctx.d.sections[i].parent, []).append(i)
+            ctx.setup_by_parent.setdefault(-1 - i, []).append(i)   # -1-i: section i is a setup section itself
+    found = {i for p in chain for i in ctx.setup_by_parent.get(p, ())}
+    found.update(i for p in chain if p is not None for i in ctx.setup_by_parent.get(-1 - p, ()))
+    return sorted(found)   # ctx.setup is in section order
 
 
 def lead_in(d: Document, block: int, endings: tuple[str, ...]) -> set[int]:

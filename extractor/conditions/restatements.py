@@ -3,26 +3,32 @@ from __future__ import annotations
 
 import re
 
-from extractor.claims.headlines import same_figure
+from extractor.claims.headlines import FigureIndex
 from extractor.records import Claim
+
+
+MAX_RESTATEMENTS = 64   # a figure the post gives more often than this is not "stated again" but common
 
 
 def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> None:
     """Fill each headline's unstated conditions from the one restatement of the same figure.
     `ambiguous[i]`: the conditions of `claims[i]` the post states with several values; they stay so."""
+    figures = FigureIndex(claims)   # built once: each headline's restatements by bisection, not a scan
+    n_stated = {id(o): _stated(o) for o in claims}   # kept current as claims are filled below
     for c, unclear in zip(claims, ambiguous):
         if not c.headline or not c.conditions:
             continue
-        same = [o for o in claims if o is not c and same_figure(c, o)]
-        own = sum(v.status == "stated" for v in c.conditions.values())
-        twins = [o for o in same if sum(v.status == "stated" for v in o.conditions.values()) > own]
+        same = figures.same(c, limit=MAX_RESTATEMENTS)
+        if same is None:
+            continue
+        own = n_stated[id(c)]
+        twins = [o for o in same if n_stated[id(o)] > own]
         if not twins:
             continue
         if not _distinctive(c.value, c.value_max):
             # a common round figure (2x, 60%) is taken as the same measurement only from the one
             # restatement that states clearly more than any other
-            rank = sorted(((sum(v.status == "stated" for v in o.conditions.values()), i)
-                           for i, o in enumerate(twins)), reverse=True)
+            rank = sorted(((n_stated[id(o)], i) for i, o in enumerate(twins)), reverse=True)
             if len(rank) > 1 and rank[0][0] - rank[1][0] < 2:
                 continue
             twins = [twins[rank[0][1]]]
@@ -39,6 +45,11 @@ def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> No
                     "scope": "restatement",
                     "note": "; ".join(x for x in (src.note, f"stated where the post gives this figure again "
                                                              f"({twin.quote!r})") if x)})
+        n_stated[id(c)] = _stated(c)
+
+
+def _stated(claim: Claim) -> int:
+    return sum(v.status == "stated" for v in claim.conditions.values())
 
 
 def _distinctive(value: float, value_max: float | None = None) -> bool:

@@ -74,10 +74,9 @@ class Statements:
             if not (table.start <= claim.span[0] <= table.end):
                 continue
             for h in self._labelled_columns(ctx, t, name):
-                row = next((r for r in table.rows if r and r[0].start <= claim.span[0] <= r[-1].end), None)
-                if row is None:
+                idx = _row_at(ctx, t, claim.span[0])
+                if idx is None:
                     return None
-                idx = table.rows.index(row)
                 for r in range(idx, -1, -1):    # an empty cell repeats the value above it
                     cells = [c for c in table.rows[r] if c.col == h.col]
                     if cells and cells[0].end > cells[0].start:
@@ -106,3 +105,17 @@ class Statements:
             ctx.columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
                 label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
         return ctx.columns[key]
+
+
+def _row_at(ctx: DocContext, t: int, pos: int) -> int | None:
+    """Index of the row of table `t` whose cells span offset `pos` (bisect over row starts, indexed once
+    per table: a long table's claims do not each scan its rows)."""
+    index = ctx.row_starts.get(t)
+    rows = ctx.d.tables[t].rows
+    if index is None:
+        index = ctx.row_starts[t] = ([r[0].start for r in rows if r], [i for i, r in enumerate(rows) if r])
+    starts, which = index
+    k = bisect_right(starts, pos) - 1
+    if k < 0 or pos > rows[which[k]][-1].end:
+        return None
+    return which[k]

@@ -57,39 +57,69 @@ def _content_key(record_json: str) -> str:
 
 
 # -- walking -----------------------------------------------------------------------------------
-def collect_sources(inputs: Sequence[str | Path]) -> dict[str, str]:
+class PathProblem(BaseModel):
+    """A path the walk found but cannot hand to a worker (a folder it cannot list, a name not UTF-8)."""
+
+    path: str       # printable: bytes that are not UTF-8 shown as \xNN escapes
+    reason: str
+    source: str
+
+
+def shown_path(path: str) -> str:
+    """A path as text that can be stored and printed (undecodable bytes escaped)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def collect_sources(inputs: Sequence[str | Path], problems: list[PathProblem] | None = None) -> dict[str, str]:
     """Absolute path of each document named by files, folders and globs -> the name of its source.
 
     The source is the folder the document was found through: a folder given on the command line
     names all the posts under it (`batch blogs/vllm blogs/lmsys`); a file or a glob match is named
     by the folder it sits in. Folders and globs keep Markdown, HTML and text files only; a file named
-    explicitly is always taken (if it cannot be read, the batch records why). A document reached
-    twice keeps its first source.
+    explicitly is always taken (a FIFO or device too: if it cannot be read, the batch records why).
+    A document reached twice keeps its first source. Folders that cannot be listed and file names
+    that are not valid UTF-8 go to `problems` (when given), never silently away.
     """
     found: dict[str, str] = {}
+    problems = problems if problems is not None else []
 
     def add(path: str | Path, source: str) -> None:
-        found.setdefault(os.path.abspath(path), source)
+        full = os.path.abspath(path)
+        if full != shown_path(full):
+            problems.append(PathProblem(path=shown_path(full), reason="the file name is not valid UTF-8",
+                                        source=source))
+        else:
+            found.setdefault(full, source)
+
+    def walk_folder(folder: str, source: str) -> None:
+        def unlisted(err: OSError) -> None:
+            where = shown_path(os.path.abspath(err.filename or folder))
+            problems.append(PathProblem(path=where, reason=f"folder cannot be read ({err.strerror or err})",
+                                        source=source))
+
+        for root, dirs, files in os.walk(folder, onerror=unlisted):
+            dirs.sort()
+            for name in sorted(files):
+                f = os.path.join(root, name)
+                if os.path.splitext(name)[1].lower() in SUFFIXES and os.path.isfile(f):
+                    add(f, source)
 
     for item in inputs:
         s = str(item)
         p = Path(s)
         if p.is_dir():
-            for f in sorted(p.rglob("*")):
-                if f.is_file() and f.suffix.lower() in SUFFIXES:
-                    add(f, folder_name(p))
-        elif p.is_file():
+            walk_folder(s, folder_name(p))
+        elif p.exists() or p.is_symlink():   # a file, FIFO, device or dangling link named explicitly
             add(p, folder_name(p.parent))
         elif glob.has_magic(s):
             for m in sorted(glob.glob(s, recursive=True)):
                 mp = Path(m)
-                if mp.is_file() and mp.suffix.lower() in SUFFIXES:
+                if mp.is_dir():
+                    walk_folder(m, folder_name(mp))
+                elif mp.is_file() and mp.suffix.lower() in SUFFIXES:
                     add(mp, folder_name(mp.parent))
-                elif mp.is_dir():
-                    for path, source in collect_sources([mp]).items():
-                        found.setdefault(path, source)
         else:
-            raise FileNotFoundError(f"{s}: no such file, folder or matching glob")
+            raise FileNotFoundError(f"{shown_path(s)}: no such file, folder or matching glob")
     return found
 
 
@@ -98,9 +128,9 @@ def folder_name(folder: Path) -> str:
     return folder.resolve().name or str(folder.resolve())
 
 
-def collect_paths(inputs: Sequence[str | Path]) -> list[str]:
+def collect_paths(inputs: Sequence[str | Path], problems: list[PathProblem] | None = None) -> list[str]:
     """Absolute paths of the documents named by files, folders and globs; sorted, no duplicates."""
-    return sorted(collect_sources(inputs))
+    return sorted(collect_sources(inputs, problems))
 
 
 def current_rules_version(rules_dir: str | None) -> str:
@@ -128,17 +158,25 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     $BENCHCLAIMS_TIMEOUT); `progress=None` shows the bar only on a terminal; False hides it.
     """
     max_bytes = limits.max_bytes(max_bytes)
-    sources = collect_sources(inputs)
+    budget = limits.timeout(timeout)   # checked once here (LimitError), not once per document by the workers
+    timeout = 0.0 if budget is None else budget
+    problems: list[PathProblem] = []
+    sources = collect_sources(inputs, problems)
     if source is not None:
         sources = dict.fromkeys(sources, source)
     paths = sorted(sources)
-    if not paths:
+    if not paths and not problems:
         raise FileNotFoundError(f"no input files matched {' '.join(map(str, inputs))} "
                                 f"(documents: {', '.join(sorted(SUFFIXES))})")
     rules = str(rules_dir) if rules_dir else None
     ext_v, rules_v = api.EXTRACTOR_VERSION, current_rules_version(rules)
-    summary = BatchSummary(total=len(paths))
+    summary = BatchSummary(total=len(paths) + len(problems), failed=len(problems))
     with Store(db) as store:
+        for problem in problems:
+            store.put_error(DocumentError(doc=os.path.basename(problem.path), path=problem.path,
+                                          error=problem.reason, kind="unreadable"),
+                            path=problem.path, extractor_version=ext_v, rules_version=rules_v,
+                            source=source or problem.source)
         stored: dict[str, str | None] = {}   # path -> None: new; "changed"; or the old content key (re-extracted)
         todo: list[str] = []
         for p in paths:

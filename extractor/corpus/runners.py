@@ -1,11 +1,12 @@
 """Batch runners: how chunks of documents reach workers (in this process, a process pool, or Dask)."""
 from __future__ import annotations
 
+import os
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Iterable, Iterator, Literal
 
-from extractor import gc_policy
-from extractor.corpus.work import CHUNK, IN_FLIGHT_PER_JOB, Outcome, Runner, extract_chunk
+from extractor.corpus.work import CHUNK, IN_FLIGHT_PER_JOB, Outcome, Runner, died_outcome, extract_chunk, worker_init
 
 
 def chunks(paths: Iterable[str], size: int = CHUNK) -> Iterator[list[str]]:
@@ -28,23 +29,63 @@ def run_inline(rules_dir: str | None, max_bytes: int, timeout: float | None = No
 
 
 def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | None = None) -> Runner:
-    """Extract in `jobs` worker processes with a bounded number of chunks in flight."""
+    """Extract in `jobs` worker processes with a bounded number of chunks in flight.
+
+    A worker that dies (killed, out of memory, a crash in a C extension) breaks the pool: the pool is
+    replaced and the documents of the chunks it had in flight are tried again one at a time in a fresh
+    worker; a document whose worker dies again is recorded as failed. The batch always goes on."""
     def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
         limit = jobs * IN_FLIGHT_PER_JOB
-        # the workers are processes of ours: they collect garbage as the command does (whatever the start method)
-        with ProcessPoolExecutor(max_workers=jobs, initializer=gc_policy.tune) as pool:
-            pending: set[Future] = set()
-            for chunk in work:
-                pending.add(pool.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout))
-                if len(pending) >= limit:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for f in done:
-                        yield f.result()
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in done:
+        pool = _new_pool(jobs)
+        pending: dict[Future, list[str]] = {}
+        orphans: list[str] = []    # documents of chunks whose worker died
+
+        def harvest(done: Iterable[Future]) -> Iterator[list[Outcome]]:
+            nonlocal pool
+            broken = False
+            for f in done:
+                chunk = pending.pop(f)
+                try:
                     yield f.result()
+                except BrokenProcessPool:
+                    orphans.extend(chunk)
+                    broken = True
+            if broken:   # every chunk still in flight died with it: all are orphans now
+                for f in pending:
+                    orphans.extend(pending[f])
+                pending.clear()
+                pool.shutdown(wait=True, cancel_futures=True)
+                pool = _new_pool(jobs)
+                yield from retry_alone()
+
+        def retry_alone() -> Iterator[list[Outcome]]:
+            nonlocal pool
+            while orphans:
+                path = orphans.pop(0)
+                try:
+                    yield pool.submit(extract_chunk, [path], rules_dir, max_bytes, timeout).result()
+                except BrokenProcessPool:
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    pool = _new_pool(jobs)
+                    yield [died_outcome(path, max_bytes)]
+
+        try:
+            for chunk in work:
+                pending[pool.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout)] = chunk
+                if len(pending) >= limit:
+                    done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
+                    yield from harvest(done)
+            while pending:
+                done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
+                yield from harvest(done)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     return run
+
+
+def _new_pool(jobs: int) -> ProcessPoolExecutor:
+    # the workers are processes of ours: they collect garbage as the command does, and die with the batch
+    return ProcessPoolExecutor(max_workers=jobs, initializer=worker_init, initargs=(os.getpid(),))
 
 
 def make_runner(engine: Literal["local", "dask"], jobs: int, rules_dir: str | None,

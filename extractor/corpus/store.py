@@ -189,11 +189,23 @@ class Store:
 
     def __init__(self, path: str | Path = "claims.db"):
         self.path = Path(path)
-        self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.execute("PRAGMA foreign_keys=ON")
-        self._init_schema()
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: is a folder, not a database file")
+        try:
+            self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path}: cannot open the database ({err})") from None
+        try:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self._init_schema()
+        except sqlite3.DatabaseError as err:  # a file that is not SQLite, or not writable
+            self.conn.close()
+            raise StoreError(f"{self.path}: not a usable benchclaims database ({err})") from None
+        except StoreError:
+            self.conn.close()
+            raise
 
     def _init_schema(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]

@@ -7,17 +7,24 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
+import stat
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Callable, Iterator
 
 from pydantic import BaseModel
 
-from extractor import api
+from extractor import api, gc_policy
 from extractor.errors import DocumentFailure
 from extractor.records import DocumentError
 
 CHUNK = 8            # documents per task sent to a worker
 IN_FLIGHT_PER_JOB = 3
+PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h)
+ORPHAN_POLL_S = 0.5
 
 
 class Outcome(BaseModel):
@@ -45,6 +52,37 @@ def extract_one(path: str, rules_dir: str | None, max_bytes: int,
     return Outcome(path=path, ok=False, record_json=error.model_dump_json())
 
 
+def died_outcome(path: str, max_bytes: int) -> Outcome:
+    """The failure recorded for a document whose worker process died twice while extracting it."""
+    error = DocumentError(doc=Path(path).name, path=path, sha256=file_sha256(path, max_bytes), kind="crashed",
+                          error="the worker process extracting it died (killed, out of memory or crashed), "
+                                "twice: once in its chunk, once alone")
+    return Outcome(path=path, ok=False, record_json=error.model_dump_json())
+
+
+def worker_init(parent_pid: int) -> None:
+    """Pool worker start-up: the command's garbage-collector settings, and exit when the batch process dies
+    (kill -9 of the parent must not leave workers computing): Linux's parent-death signal, and elsewhere a
+    watcher thread that notices the worker was re-parented."""
+    gc_policy.tune()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the signal was asked for
+        os._exit(1)
+    threading.Thread(target=_exit_when_orphaned, args=(parent_pid,), daemon=True, name="orphan-watch").start()
+
+
+def _exit_when_orphaned(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(ORPHAN_POLL_S)
+    os._exit(1)
+
+
 def extract_chunk(paths: list[str], rules_dir: str | None, max_bytes: int,
                   timeout: float | None = None) -> list[Outcome]:
     """Worker task: extract a few documents."""
@@ -52,13 +90,19 @@ def extract_chunk(paths: list[str], rules_dir: str | None, max_bytes: int,
 
 
 def file_sha256(path: str, max_bytes: int) -> str | None:
-    """sha256 of a file's bytes; None when it is over the size limit or cannot be read."""
+    """sha256 of a regular file's bytes; None when it is over the size limit, cannot be read, or is not a
+    regular file (a FIFO or device is never read here: it may never end)."""
     try:
-        if os.path.getsize(path) > max_bytes:
+        st = os.stat(path)   # before opening: opening a FIFO waits for a writer
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
             return None
-        h = hashlib.sha256()
-        with open(path, "rb") as fh:
+        with open(path, "rb", buffering=0) as fh:
+            h = hashlib.sha256()
+            read = 0
             for block in iter(lambda: fh.read(1 << 20), b""):
+                read += len(block)
+                if read > max_bytes:   # grew while being read
+                    return None
                 h.update(block)
         return h.hexdigest()
     except OSError:

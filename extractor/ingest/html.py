@@ -10,7 +10,7 @@ import re
 from html import unescape
 from html.parser import HTMLParser
 
-from extractor.ingest.masking import blank
+from extractor.ingest.masking import ENTITY_IN_NUMBER_PAD, blank
 from extractor.ingest.model import Block, Cell, Document, Image, Link, Node, Section, Table
 from extractor.ingest.structure import CAPTION, attach_captions, finish_sections
 
@@ -259,6 +259,9 @@ class _Walker(HTMLParser):
         blank(self.chars, pos, pos + length)
         if self._active() and len(ch) == 1:
             self.chars[pos] = ch
+            rel = pos - self.base
+            if length > 1 and rel > 0 and self.text[rel - 1].isdigit() and not ch.isspace():
+                self.chars[pos + 1:pos + length] = ENTITY_IN_NUMBER_PAD * (length - 1)  # "1&#44;200": one number
             if not ch.isspace():
                 self._mark(pos, pos + length)
 

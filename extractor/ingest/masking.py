@@ -35,13 +35,26 @@ def blank(chars: list[str], start: int, end: int) -> None:
             chars[i] = " "
 
 
+# What pads an entity glued to a digit ("1&#44;200", "2&#46;5&times;"): invisible characters a number
+# may hold, so the number reads on through them (quantities.finder.INVISIBLE) where spaces would end it.
+ENTITY_IN_NUMBER_PAD = "\u2060"
+
+
+def write_entity(chars: list[str], text: str, start: int, end: int, ch: str) -> None:
+    """Write an entity's character at its first offset and pad the rest: spaces, or word joiners when the
+    entity is glued after a digit (inside or right after a number) and is not a space itself."""
+    blank(chars, start, end)
+    chars[start] = ch
+    if end - start > 1 and start > 0 and text[start - 1].isdigit() and not ch.isspace():
+        chars[start + 1:end] = ENTITY_IN_NUMBER_PAD * (end - start - 1)
+
+
 def mask_entities(chars: list[str], text: str, start: int = 0, end: int | None = None) -> None:
-    """Write each HTML entity's character at its first offset, spaces after it."""
+    """Write each HTML entity's character at its first offset, padding after it (see write_entity)."""
     for m in _ENTITY.finditer(text, start, len(text) if end is None else end):
         ch = unescape(m.group())
         if len(ch) == 1:
-            blank(chars, m.start(), m.end())
-            chars[m.start()] = ch
+            write_entity(chars, text, m.start(), m.end(), ch)
 
 
 def mask_inline_markdown(chars: list[str], text: str, start: int, end: int) -> list[tuple[int, int, str]]:

@@ -90,12 +90,17 @@ class CaveatReader:
         rule = self.r.rounded_headline
         out: list[Note] = []
         done: set[tuple[str, float]] = set()
+        alike: dict[tuple, list[Claim]] = {}   # claims by figure, indexed once (not a scan per headline)
+        for c in claims:
+            alike.setdefault((c.unit, c.metric, c.value, c.value_max), []).append(c)
+        searched: set[tuple] = set()   # figures whose claims hold no rounding cue: searching again finds none
         for h in heads:
             key = (h.unit, h.value)
-            if key in done:
+            figure = (h.unit, h.metric, h.value, h.value_max)
+            if key in done or figure in searched:
                 continue
-            same = [c for c in claims if c.unit == h.unit and c.metric == h.metric and c.value == h.value
-                    and c.value_max == h.value_max]
+            searched.add(figure)
+            same = alike.get(figure, [])
             for c in [h] + [c for c in same if c is not h]:
                 m = self.rounded.search(c.quote)
                 if m or c.qualifier in rule.qualifiers:
@@ -111,6 +116,7 @@ class CaveatReader:
         starts = [b.start for b in d.blocks]
         seen: set[tuple[int, int]] = set()
         out: list[Note] = []
+        searched: dict[int, re.Match | None] = {}
         for h in heads:
             cond = h.conditions.get("batch_or_concurrency")
             if cond is not None and cond.sweep and cond.span and cond.quote:
@@ -126,7 +132,9 @@ class CaveatReader:
                 b = d.blocks[j]
                 if b.kind in ("code", "heading"):
                     continue
-                m = self.sweep.search(d.view, b.start, b.end)
+                if j not in searched:   # each block is searched once, however many headlines sit near it
+                    searched[j] = self.sweep.search(d.view, b.start, b.end)
+                m = searched[j]
                 if m:
                     if (m.start(), m.end()) not in seen:
                         seen.add((m.start(), m.end()))

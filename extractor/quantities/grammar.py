@@ -20,6 +20,9 @@ GAP = rf"(?:{SP}|{MK}|{NL})"
 WS = rf"(?:{SP}|{NL})"  # space inside a unit phrase, a soft line break included ("tok/s per\nGPU")
 WORD_END = r"(?![^\W_])"  # not followed by a letter or digit
 NOT_INSIDE = r"(?<![^\W_])(?<![^\W_]_)(?<![.#\\@\-−])"  # not preceded by a letter, digit, or identifier glue
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"  # zero-width space/non-joiner/joiner, word joiner, BOM
+IG = f"[{INVISIBLE}]"
+_NOT_NUMERAL = re.compile(r"[^0-9.]")
 
 
 def _literal(text: str) -> str:
@@ -156,7 +159,10 @@ class Grammar:
         tens = _alt([(w, False) for w in sp_words.tens])
         scales = _alt([(w, False) for w in sp_words.scales])
         spelled = rf"(?:{tens}(?:[-{SP[1:-1]}]{ones})?|{teens}|{ones})(?:{SP}+{scales})?{WORD_END}"
-        core = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?|\.\d+"
+        # invisible characters inside a number ("1\u200b200", "2\u200d.5", an entity's padding) are read
+        # through; a no-break or thin space between digit groups is a thousands separator ("1\u00a0200")
+        group = rf"(?:{IG}*,{IG}*|[\u00a0\u202f\u2009]|{IG}+)"
+        core = rf"(?:\d{{1,3}}(?:{group}\d{{3}})+(?!\d)|\d+)(?:{IG}*\.{IG}*\d+)?|\.{IG}*\d+"
 
         def number(i: int) -> str:
             return (rf"(?P<sign{i}>[+\-−])?(?:(?P<num{i}>{core})|(?P<word{i}>{spelled}))"
@@ -263,7 +269,7 @@ class NumberReader:
         """The value of number `i` (1 or 2) of a main-grammar match."""
         num, word = m.group(f"num{i}"), m.group(f"word{i}")
         if num is not None:
-            val = Decimal(num.replace(",", ""))
+            val = Decimal(_NOT_NUMERAL.sub("", num))
         else:
             val = Decimal(self.spelled_value(word))
         mult = m.group(f"mult{i}") or m.group(f"pmult{i}") or m.group(f"multw{i}")

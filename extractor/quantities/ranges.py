@@ -11,7 +11,7 @@ import re
 from decimal import Decimal
 
 from extractor.quantities.exclusions import Exclusions, _overlaps, _prev_word
-from extractor.quantities.grammar import Grammar, NumberReader
+from extractor.quantities.grammar import INVISIBLE, Grammar, NumberReader
 from extractor.quantities.unit_reader import UnitInfo, UnitReader
 from extractor.quantities.units import DIMENSIONLESS, canonical_unit
 from extractor.records import QuantityRecord
@@ -33,6 +33,8 @@ class Hit:
         start, end = self.start, self.end
         while end > start and text[end - 1] in " \t*_":
             end -= 1
+        while end < len(text) and text[end] in INVISIBLE:  # the padding of an entity that ends it ("5&times;")
+            end += 1
         return QuantityRecord(value=self.value, value_max=self.value_max, unit=self.info.unit,
                               surface_unit=self.surface, qualifier=self.qual or "exact",
                               quote=text[start:end], span=(start + offset, end + offset))

@@ -1,0 +1,92 @@
+"""What several commands share: option checks (usage errors, exit 2) and reading one document into a record.
+
+Every way a document or an option can be wrong ends in a one-line message and exit 2, never a traceback.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable, NoReturn, Optional, TypeVar
+
+import typer
+
+from extractor.cli import conventions
+
+INPUT_FORMATS = ("html", "markdown", "text")
+T = TypeVar("T")
+
+
+def fail(message: object, code: int = 2) -> NoReturn:
+    """Print `benchclaims: MESSAGE` on standard error and exit (see `conventions.fail`)."""
+    raise conventions.fail(message, code)
+
+
+def check_timeout(value: Optional[float]) -> Optional[float]:
+    """--timeout callback: the one validation `limits.valid_timeout` (0 or inf: none; negative, NaN: refused)."""
+    from extractor.limits import LimitError, valid_timeout
+
+    if value is None:
+        return None
+    try:
+        seconds = valid_timeout(value)
+    except LimitError as err:
+        raise typer.BadParameter(str(err).removeprefix("--timeout="), param_hint="--timeout") from None
+    return 0.0 if seconds is None else seconds   # 0: no budget, whatever the environment says
+
+
+def check_input_format(value: Optional[str]) -> Optional[str]:
+    """--input-format callback: one of the known formats."""
+    if value is not None and value not in INPUT_FORMATS:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(INPUT_FORMATS)}", param_hint="--input-format")
+    return value
+
+
+def check_rules(value: Optional[Path]) -> Optional[Path]:
+    """--rules callback: an existing folder."""
+    if value is not None and not value.is_dir():
+        raise typer.BadParameter(f"{value}: {'is not a folder' if value.exists() else 'no such folder'}",
+                                 param_hint="--rules")
+    return value
+
+
+def guarded(file: str, work: Callable[[], T]) -> T:
+    """Run `work` (which reads FILE); a document failure, a missing file or a bad limit exits 2 with a message."""
+    from extractor.errors import DocumentFailure
+    from extractor.rules_io import RuleError
+
+    try:
+        return work()
+    except DocumentFailure as err:
+        fail(str(err))
+    except FileNotFoundError:
+        fail(f"{file}: no such file")
+    except RuleError:
+        raise   # main() names the rule file
+    except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
+        fail(str(err))
+
+
+def read_record(file: str, *, rules: Optional[Path] = None, fmt: Optional[str] = None,
+                max_bytes: Optional[int] = None, timeout: Optional[float] = None):
+    """The record of FILE ('-': stdin), or exit 2 with a message naming the file and the reason."""
+    from extractor.api import extract_path, extract_stream
+
+    rules_dir = str(rules) if rules else None
+    if file == "-":
+        return guarded(file, lambda: extract_stream(sys.stdin.buffer, "-", fmt=fmt, rules_dir=rules_dir,
+                                                    max_bytes=max_bytes, timeout=timeout))
+    return guarded(file, lambda: extract_path(file, fmt=fmt, rules_dir=rules_dir, max_bytes=max_bytes,
+                                              timeout=timeout))
+
+
+def read_text(file: str) -> str:
+    """The decoded text of FILE ('-': stdin), read within the size limit and time budget; exit 2 on failure."""
+    from extractor import limits
+    from extractor.ingest.reading import decode, read_file, read_stream
+
+    def read() -> str:
+        limit = limits.max_bytes()
+        with limits.time_budget(limits.timeout(), file):
+            data = read_stream(sys.stdin.buffer, "-", limit) if file == "-" else read_file(file, limit)
+            return decode(data, file)
+    return guarded(file, read)

@@ -1,0 +1,66 @@
+"""Inputs built to make a step super-linear cost about 4x the time at 4x the size (ratio under 6).
+
+Sizes are small so the suite stays fast; each input is timed at N and 4N in this process (the extractor
+built and warmed first), best of two runs. benchmarks/bench_scaling.py measures whole documents."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from extractor.api import extract_text, get_extractor
+from extractor.claims.cue_component import keep_longest
+from extractor.pipeline import _broken_runs
+
+
+def _seconds(text: str, name: str = "bait.md") -> float:
+    best = float("inf")
+    for _ in range(2):
+        t0 = time.process_time()   # CPU time: a busy neighbour does not count
+        extract_text(text, name, timeout=0)
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+BAITS = {
+    # brackets around a ratio: spaCy splits affixes one at a time, rescanning the token each time
+    "brackets": (lambda n: "(" * n + "1.2x" + ")" * n, 800),
+    # a slash chain: every "1" is the same figure, which each headline used to compare with every other
+    "slashes": (lambda n: "Throughput 1" + "/1" * n + " tok/s", 100),
+    # one paragraph of many claims: per-claim scans of every claim and of the paragraph
+    "sentences": (lambda n: "".join(f"Throughput is {i} tok/s. " for i in range(n)), 80),
+    # many headings: each section's own text used to be found by a scan of every section
+    "headings": (lambda n: "".join(f"## Part {i}\n\nThroughput is {i} tok/s.\n\n" for i in range(n)), 80),
+    # a long table: each cell's row used to be found by a scan (and pydantic equality) of every row
+    "table": (lambda n: "| run | tok/s | TTFT (ms) |\n|---|---|---|\n"
+              + "".join(f"| r{i} | {1000 + i} | {20 + i % 50} |\n" for i in range(n)), 150),
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm() -> None:
+    get_extractor(None)
+    for make, n in BAITS.values():
+        extract_text(make(n // 4), "warm.md", timeout=0)
+
+
+@pytest.mark.parametrize("name", sorted(BAITS))
+def test_bait_grows_linearly(name):
+    make, n = BAITS[name]
+    small, large = _seconds(make(n)), _seconds(make(4 * n))
+    assert large / max(small, 0.05) < 6, f"{name}: {small:.3f} s at N={n}, {large:.3f} s at 4N"
+
+
+def test_keep_longest_drops_only_what_a_longer_span_of_its_family_holds():
+    found = [("metric:ttft", 0, 10), ("metric:ttft", 2, 5), ("metric:tpot", 0, 10), ("tokens:out", 2, 5),
+             ("metric:ttft", 0, 10), ("metric:itl", 0, 4), ("metric:ttft", 8, 12)]
+    assert keep_longest(found) == [("metric:ttft", 0, 10), ("metric:tpot", 0, 10), ("tokens:out", 2, 5),
+                                   ("metric:ttft", 0, 10), ("metric:ttft", 8, 12)]
+
+
+def test_long_runs_are_cut_for_the_tokenizer_only():
+    text = "ok " + "(" * 450 + " fine"
+    cut = _broken_runs(text)
+    assert len(cut) == len(text) and cut.count(" ") == text.count(" ") + 4
+    assert _broken_runs("a normal sentence with https://example.com/a/long/path") == \
+        "a normal sentence with https://example.com/a/long/path"
