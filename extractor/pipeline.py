@@ -31,6 +31,8 @@ from extractor.records import Claim, ClaimContext, DocumentRecord, Note, Quantit
 from extractor.rules_io import RuleError, default_rules_dir, rules_fingerprint
 from extractor.spans import inside_near
 from extractor.ingest.segment import Passage, units
+from extractor.claims.script_output import ScriptOutputReader
+from extractor.claims.compared import compared_unit
 from extractor.claims.tables import TableReader
 
 NAME_KINDS = {"model", "hardware", "engine"}
@@ -65,6 +67,7 @@ class Extractor:
         self.number_words = re.compile(rf"\b{trie(set(words))}\b", re.I) if words else None
         self.headlines = HeadlineMarker(self.claim_rules)
         self.tables = TableReader(self)
+        self.script_output = ScriptOutputReader(self.tables, self.claim_rules.script_output_langs)
         self.conditions = ConditionResolver(rules_dir)
         self.caveats = CaveatReader.from_rules(rules_dir)
         self.vocab_reset_posts = VOCAB_RESET_POSTS
@@ -102,7 +105,7 @@ class Extractor:
         results (offsets shifted by `base` as well)."""
         sdoc = self.nlp.make_doc(_broken_runs(text))
         if found is not None:
-            sdoc.user_data[_quantities.PRECOMPUTED] = (found, base)
+            sdoc._.found_quantities = _quantities.FoundQuantities(found, base)
         for _, proc in self.nlp.pipeline:
             sdoc = proc(sdoc)
         qs = tuple(_quantities.quantities_of(sdoc))
@@ -138,22 +141,22 @@ class Extractor:
         # a number inside a name ("Llama 3.1", "8xH100") is part of the name, not a claim
         names = sorted(m.span for m in mentions if m.kind in NAME_KINDS)
         self._enter_vocab_zone()
-        read = self.sentence_claims(d) + self.tables.claims(d)
+        read = self.sentence_claims(d) + self.tables.claims(d) + self.script_output.claims(d)
         placed = [p for p in read if not inside_near(names, *p[0].span)]
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
-        self.headlines.mark(d, claims)
+        leads = {id(c) for c in self.headlines.mark(d, claims)}
         ctx = self.conditions.context(d, mentions, claims)
-        self.conditions.attach(ctx, placed)
+        # a figure stated again for the same setup becomes one claim with several mentions
+        claims = self.conditions.attach(ctx, placed, leads)
         _assign_ids(doc, claims)
         dated = document_date(d, doc)
-        record = DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
-                                date_source=dated.source, extractor_version=__version__,
-                                rules_version=self.rules_version, claims=claims)
-        self.caveats.annotate(d, record)
-        if dated.problem:
-            record.provenance.append(_date_note(d, dated))
-        return record
+        notes = self.caveats.read(d, claims)
+        date_notes = [_date_note(d, dated)] if dated.problem else []
+        return DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
+                              date_source=dated.source, authorship=notes.authorship,
+                              extractor_version=__version__, rules_version=self.rules_version, claims=claims,
+                              caveats=notes.caveats, provenance=notes.provenance + date_notes)
 
     def _enter_vocab_zone(self) -> None:
         """spaCy's vocabulary learns every new word it reads, without bound. The posts are read inside
@@ -186,6 +189,9 @@ class Extractor:
             context = ClaimContext(section=d.section_path(u.section), block=u.kind)
             for q in qs:
                 cls = unit_class(q.unit) or self.builder.bare_class(q, cues)
+                if cls is None and (same := compared_unit(q, qs, cues)):
+                    cls = same[0]
+                    q = q.model_copy(update={"unit": same[1]})     # "2,038 tok/s versus 1,742"
                 if cls is None:
                     continue
                 metric = self.builder.metric_for(q, cls, cues, q.span[0], q.span[1])
@@ -202,7 +208,7 @@ def _first_words(nlp, labels: dict[str, list[str]]) -> dict[str, set[str]]:
     its first token is in the text; a first token that is blank or not ASCII is always "there")."""
     words: dict[str, set[str]] = {}
     for label, phrases in labels.items():
-        if family(label) != "metric":
+        if family(label) not in ("metric", "length"):
             continue
         for sdoc in nlp.tokenizer.pipe(phrases):
             if len(sdoc):

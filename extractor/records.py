@@ -21,6 +21,7 @@ Metric = Literal[
 Qualifier = Literal["exact", "approx", "at_least", "up_to", "range"]
 Tokens = Literal["total", "output", "input", "unspecified"]
 Per = Literal["gpu", "user", "node", "system"]
+Direction = Literal["better", "worse", "neutral"]
 Scope = Literal[
     "sentence", "table_row", "table_column", "table_caption", "figure_caption", "footnote",
     "paragraph", "section", "command_line", "setup_section", "front_matter", "restatement", "document",
@@ -82,8 +83,22 @@ class ClaimContext(Record):
     column_header: str | None = None
 
 
+class ClaimMention(Record):
+    """One place where the post states a claim's figure (the title, the TL;DR, a results table...)."""
+
+    quote: str
+    span: Span
+    context: ClaimContext = Field(default_factory=ClaimContext)
+    headline: bool = Field(False, description="the mention sits where the post leads (title, summary, TL;DR, "
+                                              "introduction)")
+
+
 class Claim(Record):
-    """A quantity that states performance, with its conditions."""
+    """A quantity that states performance, with its conditions.
+
+    A figure the post states several times for one setup is one claim: `mentions` lists every place
+    (in text order, the primary one included); `quote`, `span` and `context` are the primary mention's
+    (the most specific: a results passage or table cell rather than the title)."""
 
     id: str = ""
     metric: Metric
@@ -94,10 +109,17 @@ class Claim(Record):
     tokens: Tokens | None = None
     per: Per | None = None
     baseline: str | None = None
+    direction: Direction | None = Field(
+        default=None,
+        description="for speedup and relative_change: 'better' when the figure reports an improvement of the "
+                    "system the post presents, 'worse' for a regression or cost ('1.4x slowdown', '10x higher "
+                    "TTFT'), 'neutral' when it only says two are close; independent of the sign of value; "
+                    "null for other metrics")
     headline: bool = False
     quote: str
     span: Span
     context: ClaimContext = Field(default_factory=ClaimContext)
+    mentions: list[ClaimMention] = Field(default_factory=list)
     conditions: dict[str, Condition] = Field(default_factory=dict)
 
 

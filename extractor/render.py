@@ -24,6 +24,9 @@ def record_text(record: DocumentRecord) -> str:
         extra = ", ".join(x for x in (c.tokens and f"tokens={c.tokens}", c.per and f"per={c.per}",
                                       c.baseline and f"vs {c.baseline}") if x)
         lines.append(f"{flags} [{c.span[0]}:{c.span[1]}] {c.quote!r}" + (f"  ({extra})" if extra else ""))
+        if len(c.mentions) > 1:
+            lines.append(f"      stated {len(c.mentions)} times: " + ", ".join(f"[{m.span[0]}:{m.span[1]}] {m.quote!r}"
+                                                                         for m in c.mentions))
         stated = [f"{k}={v.value}" for k, v in c.conditions.items() if v.status == "stated"]
         absent = [k for k, v in c.conditions.items() if v.status == "unrecoverable"]
         if stated:

@@ -188,7 +188,7 @@ def _check_claims(folder: Path, problems: list[RuleProblem]) -> None:
 
 def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
     from extractor.conditions.rules import SCOPES_FILE, WHERE_FILE, ScopeRules, WhereRules
-    from extractor.conditions.mentions import ConditionsFile
+    from extractor.conditions.patterns import ConditionsFile
     from extractor.quantities.rules import NUMBERS_FILE, NumberRules
 
     files: list[tuple[str, type[BaseModel]]] = [(SCOPES_FILE, ScopeRules), (WHERE_FILE, WhereRules),

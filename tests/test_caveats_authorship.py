@@ -5,7 +5,6 @@ import pytest
 
 from extractor.notes.caveats import CaveatReader
 from extractor.ingest import ingest
-from extractor.records import DocumentRecord
 
 CASES = [
     ("---\ntitle: Faster decode\nauthor: \"The SGLang Team\"\n---\n\nWe made decode faster.\n", "engine-project"),
@@ -33,8 +32,7 @@ CASES = [
 @pytest.mark.parametrize("text,expected", CASES)
 def test_authorship(text, expected):
     d = ingest(text, "a.md", "markdown")
-    rec = DocumentRecord(doc="a.md", sha256="0", extractor_version="0", rules_version="0")
-    CaveatReader.from_rules().annotate(d, rec)
+    rec = CaveatReader.from_rules().read(d, [])
     assert rec.authorship == expected
     evidence = [n for n in rec.provenance if n.kind == "authorship" and n.span]
     assert evidence, "authorship evidence must carry a span"
@@ -44,6 +42,5 @@ def test_authorship(text, expected):
 
 def test_authorship_unknown_without_any_evidence():
     d = ingest("Plain notes about serving.\n", "a.md", "markdown")
-    rec = DocumentRecord(doc="a.md", sha256="0", extractor_version="0", rules_version="0")
-    CaveatReader.from_rules().annotate(d, rec)
+    rec = CaveatReader.from_rules().read(d, [])
     assert rec.authorship is None and not [n for n in rec.provenance if n.kind == "authorship"]

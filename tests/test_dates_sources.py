@@ -11,7 +11,7 @@ from extractor.api import extract_text
 from extractor.cli import app
 from extractor.corpus.batch import run_batch
 from extractor.corpus.query import ClaimFilter, find_claims
-from extractor.corpus.store import Store
+from extractor.corpus.store import SCHEMA_VERSION, Store
 from extractor.ingest.dates import NotADate, date_in_name, parse_date
 
 BODY = "# Results\n\nOur server reached 4,200 tokens/s on one L40S GPU.\n"
@@ -140,7 +140,7 @@ def test_version_1_database_is_migrated(tmp_path):
     with Store(db) as store:
         cols = {r[1] for r in store.conn.execute("PRAGMA table_info(documents)")}
         assert {"source", "date_source"} <= cols
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert store.counts()["claims"] == 1                      # nothing lost
     again = run_batch([folder], db=db, progress=False)
     assert again.reextracted == 1 and again.skipped == 0       # stale after the migration: re-extracted

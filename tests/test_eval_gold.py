@@ -18,12 +18,15 @@ CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 GOLD = CORPUS / "gold"
 
 # The figures of the bundled gold when it was written (claims the tool gets wrong are listed in
-# `benchclaims eval --detail`): a change may raise them, never lower them.
-FLOOR_TOTAL = {"claim_recall": 0.9643, "claim_precision": 1.0, "headline_recall": 1.0,
-               "metric_accuracy": 0.9259, "condition_accuracy": 0.9227}
+# `benchclaims eval --detail`): a change may raise them, never lower them. Issue 16 (one claim, many
+# mentions) made the gold list a restated figure once (38% and 150 ms in setup-section-h200, 22% in
+# two-isl-ambiguous were listed twice): 28 -> 25 gold claims, the same one claim missed and the same
+# conditions wrong, hence the lower ratios; without merging restatements the precision would be 0.8889.
+FLOOR_TOTAL = {"claim_recall": 0.96, "claim_precision": 1.0, "headline_recall": 1.0,
+               "metric_accuracy": 0.9167, "condition_accuracy": 0.9211}
 MAX_GUESSED = 2
 FLOOR_DOCS = {"plain-text-latency.txt": {"claim_recall": 1.0, "metric_accuracy": 0.7778, "condition_accuracy": 0.9206},
-              "setup-section-h200.md": {"claim_recall": 0.9167, "metric_accuracy": 1.0, "condition_accuracy": 0.8938},
+              "setup-section-h200.md": {"claim_recall": 0.9, "metric_accuracy": 1.0, "condition_accuracy": 0.8901},
               "two-isl-ambiguous.md": {"claim_recall": 1.0, "metric_accuracy": 1.0, "condition_accuracy": 1.0}}
 
 TEXT = "Peak decode reached 1,200 tok/s with 4 users. Median TTFT was 0.25 s on our L4 box."
@@ -48,7 +51,7 @@ def test_bundled_gold_keeps_its_figures():
     for name, floor in FLOOR_TOTAL.items():
         assert getattr(report.total, name) >= floor, name
     assert report.total.guessed_conditions <= MAX_GUESSED
-    assert report.total.gold_claims == 28 and report.total.conditions_scored > 200
+    assert report.total.gold_claims == 25 and report.total.conditions_scored >= 190
     for d in report.documents:
         for name, floor in FLOOR_DOCS[d.doc].items():
             assert getattr(d.score, name) >= floor, (d.doc, name)
@@ -123,4 +126,4 @@ def test_cli_text_and_json():
     assert any(line.startswith("TOTAL ") for line in lines)
     js = CliRunner().invoke(app, ["eval", "--gold", str(GOLD), "--docs", str(CORPUS), "-f", "json"])
     data = json.loads(js.output)
-    assert data["total"]["gold_claims"] == 28 and len(data["documents"]) == 3
+    assert data["total"]["gold_claims"] == 25 and len(data["documents"]) == 3

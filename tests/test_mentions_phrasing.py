@@ -190,6 +190,24 @@ def test_scenarios(text: str, canonical: str) -> None:
     assert _one(text, "scenario").canonical == canonical
 
 
+@pytest.mark.parametrize("text", [
+    "The release keeps every online serving feature we ship, such as streaming.",
+    "Brisk is an offline inference engine for batch jobs.",
+    "It adds online serving support for vision models.",
+    "the offline batch API accepts JSONL files",
+])
+def test_online_offline_naming_a_product_is_not_a_scenario(text: str) -> None:
+    assert not _of(text, "scenario")
+
+
+@pytest.mark.parametrize("text", [
+    "We measured it as an online serving benchmark with Poisson arrivals.",
+    "In offline inference mode the node reached its peak.",
+])
+def test_online_offline_naming_how_load_was_offered_is_a_scenario(text: str) -> None:
+    assert _of(text, "scenario")
+
+
 @pytest.mark.parametrize("text,canonical", [
     ("prefix caching is disabled for all runs", "disabled"),
     ("with prefix caching enabled", "enabled"),
@@ -240,7 +258,7 @@ def test_precisions(text: str) -> None:
     ("vllm bench serve --model x --max-concurrency 8", "vllm bench"),
     ("python3 -m sglang.bench_serving --backend sglang", "sglang.bench_serving"),
     ("trtllm-bench --model y throughput", "trtllm-bench"),
-    ("srtctl run recipe.yaml", "srtctl"),
+    ("guidellm benchmark --target http://localhost:8000", "guidellm"),
 ])
 def test_command_lines(text: str, canonical: str) -> None:
     assert _one(text, "command_line").canonical == canonical

@@ -8,7 +8,8 @@ from functools import lru_cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractor.conditions.mentions import MentionFinder, _blocks, matches_at
+from extractor.conditions.mentions import MentionFinder
+from extractor.conditions.scan import matches_at, text_blocks
 from extractor.regex_starts import CASE_TRAPS, searchable, start_strings
 
 PIECES = [
@@ -63,7 +64,7 @@ def test_every_match_begins_with_a_start_string(text: str):
 def test_matches_at_start_positions_equal_finditer(text: str):
     f = finder()
     for variant in _casings(text):
-        blocks = _blocks(variant)
+        blocks = text_blocks(variant)
         _, hits = f._todo(variant, blocks)
         for t, task in enumerate(f._tasks):
             starts = f._starts(t, hits)
@@ -110,7 +111,7 @@ def test_texts_with_other_digits_are_not_searched_for_start_strings():
 def test_start_positions_are_skipped_on_case_traps():
     f = finder()
     for text in ("ſpeculative decoding with TP=8", "İnput length 128"):
-        blocks = _blocks(text)
+        blocks = text_blocks(text)
         _, hits = f._todo(text, blocks)
         assert all(f._starts(t, hits) is None for t in range(len(f._tasks)))
 
@@ -137,7 +138,7 @@ def test_one_scan_finds_the_blocks_of_every_cue(text: str):
         return
     f = finder()
     text = text + "\n\n" + text.upper()
-    blocks = _blocks(text)
+    blocks = text_blocks(text)
     todo, _ = f._todo(text, blocks)
     assert todo == _cue_blocks_by_lookup(f, text, blocks)
 

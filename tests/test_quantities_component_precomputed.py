@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import spacy
 
-from extractor.quantities.component import PRECOMPUTED, quantities_of
+from extractor.quantities.component import FoundQuantities, quantities_of
 
 
 def _nlp():
@@ -17,18 +17,18 @@ def test_precomputed_records_are_placed_like_found_ones():
     text = "Decode ran at 1,250 tokens/s per GPU with a TTFT of 85 ms."
     searched = nlp(text)
     doc = nlp.make_doc(text)
-    doc.user_data[PRECOMPUTED] = (quantities_of(searched), 0)
+    doc._.found_quantities = FoundQuantities(quantities_of(searched), 0)
     doc = nlp.get_pipe("benchclaims_quantities")(doc)
     assert quantities_of(doc) == quantities_of(searched)
     assert [s.text for s in doc.spans["quantities"]] == [s.text for s in searched.spans["quantities"]]
-    assert PRECOMPUTED not in doc.user_data          # consumed: not carried along with the doc
+    assert doc._.found_quantities is None           # consumed: not carried along with the doc
 
 
 def test_precomputed_records_are_trusted():
     nlp = _nlp()
     text = "Peak memory was 71 GB."
     doc = nlp.make_doc(text)
-    doc.user_data[PRECOMPUTED] = ([], 0)              # the caller found nothing: nothing is placed
+    doc._.found_quantities = FoundQuantities([], 0)   # the caller found nothing: nothing is placed
     doc = nlp.get_pipe("benchclaims_quantities")(doc)
     assert quantities_of(doc) == []
     assert quantities_of(nlp(text))                   # without them the component searches
@@ -39,7 +39,7 @@ def test_precomputed_records_keep_their_offset():
     text = "Peak memory was 71 GB."
     finder = nlp.get_pipe("benchclaims_quantities").finder
     doc = nlp.make_doc(text)
-    doc.user_data[PRECOMPUTED] = (finder.find(text, 100), 100)   # the text sits at 100 in its document
+    doc._.found_quantities = FoundQuantities(finder.find(text, 100), 100)   # the text sits at 100 in its document
     doc = nlp.get_pipe("benchclaims_quantities")(doc)
     assert [q.span for q in quantities_of(doc)] == [(116, 121)]
     assert [s.text for s in doc.spans["quantities"]] == ["71 GB"]

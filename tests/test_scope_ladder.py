@@ -44,8 +44,9 @@ def _edit_yaml(path: Path, change) -> None:
 
 
 def _claim(extractor: Extractor, text: str, quote: str):
+    """The claim stated at `quote` (its primary place or another mention of it)."""
     record = extractor.extract(text, doc="t.md", fmt="markdown", path=None, sha256="0")
-    return next(c for c in record.claims if c.quote == quote)
+    return next(c for c in record.claims if c.quote == quote or any(m.quote == quote for m in c.mentions))
 
 
 def test_an_ambiguous_condition_is_not_filled_from_a_restatement():

@@ -46,6 +46,7 @@ class Figure(BaseModel):
     quote: str
     span: tuple[int, int]
     text: str
+    stated_at: list[str] = Field(default_factory=list)   # where the post states it ("title", "TL;DR list")
 
 
 class StatedCondition(BaseModel):
@@ -151,10 +152,32 @@ def condition_text(c: Condition, canonical: bool = True) -> str:
     return shown
 
 
-def _figure(c: Claim) -> Figure:
+def _figure(c: Claim, title: str | None = None) -> Figure:
     return Figure(claim_id=c.id, metric=c.metric, value=c.value, value_max=c.value_max, unit=c.unit,
                   qualifier=c.qualifier, tokens=c.tokens, per=c.per, quote=c.quote, span=c.span,
-                  text=figure_text(c))
+                  text=figure_text(c), stated_at=mention_places(c, title))
+
+
+def mention_places(c: Claim, title: str | None = None) -> list[str]:
+    """Where the post states a claim, in text order: "title", "summary", "TL;DR list", "Results table",
+    "Conclusion" (a paragraph of that section), "introduction"."""
+    out: list[str] = []
+    for m in c.mentions:
+        ctx = m.context
+        section = ctx.section[-1] if ctx.section else None
+        if ctx.block == "front_matter":
+            out.append("summary" if "title" in out or not (title and m.quote in title) else "title")
+        elif ctx.block == "heading" and section == title:
+            out.append("title")
+        else:
+            kind = {"table": "table", "caption": "caption", "list_item": "list", "heading": "heading"}.get(ctx.block, "")
+            out.append(f"{section or 'introduction'} {kind}".strip())
+    return out
+
+
+def stated_times(f: Figure) -> str:
+    """'stated 3 times: title, TL;DR list, Results table' (empty for a figure stated once)."""
+    return f"stated {len(f.stated_at)} times: {', '.join(f.stated_at)}" if len(f.stated_at) > 1 else ""
 
 
 def _stated(c: Claim, name: str) -> str | None:
@@ -190,12 +213,18 @@ def build_audit(record: DocumentRecord, claim_id: str | None = None) -> AuditRep
         return AuditReport(has_claims=False, scenario="no claims, nothing to audit", **base)
     heads = [c for c in record.claims if c.headline]
     pool = heads or record.claims[:1]
-    main = max(pool, key=lambda c: (_stated_count(c), -pool.index(c)))
+    # the claim with most stated conditions; among equals, the figure the post states most often
+    main = max(pool, key=lambda c: (_stated_count(c), len(c.mentions), -pool.index(c)))
     if claim_id is not None:
         main = record.claims[find_claim(record, claim_id)]
     same = [c for c in heads if c is not main and (c.metric, c.unit, c.value, c.value_max)
             == (main.metric, main.unit, main.value, main.value_max)]
     others = [c for c in heads if c is not main and c not in same]
+    # the other ways the post writes the figure: its mentions ("25K" in the title), then equal figures
+    written: list[str] = []
+    for q in [m.quote for m in main.mentions] + [c.quote for c in same]:
+        if q != main.quote and q not in written:
+            written.append(q)
     stated: list[StatedCondition] = []
     for name in list(CONDITIONS) + sorted(set(main.conditions) - set(CONDITIONS)):
         cond = main.conditions.get(name)
@@ -218,9 +247,9 @@ def build_audit(record: DocumentRecord, claim_id: str | None = None) -> AuditRep
     return AuditReport(has_claims=True, headline_marked=bool(heads), claim_id=main.id,
                        token_scopes=_token_scopes(record, main),
                        chosen=claim_id is not None, engine=_stated(main, "engine_version"),
-                       model=_stated(main, "model"), hardware=_stated(main, "hardware"), figure=_figure(main),
-                       same_figure_quotes=[c.quote for c in same],
-                       other_headlines=[_figure(c) for c in others], conditions=stated,
+                       model=_stated(main, "model"), hardware=_stated(main, "hardware"),
+                       figure=_figure(main, record.title), same_figure_quotes=written,
+                       other_headlines=[_figure(c, record.title) for c in others], conditions=stated,
                        scenario=scenario, scenario_quote=sq, absent=absent, absent_secondary=secondary, **base)
 
 
@@ -392,11 +421,15 @@ def _text(r: AuditReport) -> str:
     elif not r.headline_marked:
         lines += ["(No claim is marked as the headline; the first claim in the document is audited.)", ""]
     for f in r.other_headlines:
-        lines.append(f"Other headline figure: {f.text} - \"{f.quote}\"")
+        lines.append(f"Other headline figure: {f.text} - \"{f.quote}\"" + (f" ({stated_times(f)})" if stated_times(f)
+                                                                           else ""))
     if r.other_headlines:
         lines.append("")
     quotes = "; ".join(f"\"{q}\"" for q in ([r.figure.quote] if r.figure else []) + r.same_figure_quotes)
     lines.append(f"Headline as written: {quotes}.")
+    if r.figure and stated_times(r.figure):
+        text = stated_times(r.figure)
+        lines.append(f"{text[0].upper()}{text[1:]} (one claim, audited once).")
     lines.append(" ".join(_cond_sentence(c) + "." for c in r.conditions) or "No condition of this claim is stated.")
     lines.append("")
     notes = _notes_sentences(r)
@@ -427,7 +460,10 @@ def _markdown(r: AuditReport) -> str:
         out += ["_No claim is marked as the headline; the first claim in the document is audited._", ""]
     out += ["## Headline", "", f"- {r.figure.text}: \"{r.figure.quote}\"" if r.figure else ""]
     out += [f"- also written as \"{q}\"" for q in r.same_figure_quotes]
-    out += [f"- {f.text}: \"{f.quote}\"" for f in r.other_headlines]
+    if r.figure and stated_times(r.figure):
+        out.append(f"- {stated_times(r.figure)}")
+    out += [f"- {f.text}: \"{f.quote}\"" + (f" ({stated_times(f)})" if stated_times(f) else "")
+            for f in r.other_headlines]
     out += ["", "## Conditions", ""]
     out += [f"- **{c.label}**: {c.text}" + (f" - {c.note}" if c.note else "") for c in r.conditions] or ["- none stated"]
     out += ["", "## Provenance", ""]

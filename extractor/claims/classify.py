@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from extractor.claims.direction import DirectionReader
 from extractor.claims.rules import ClaimRules
 from extractor.records import Claim, ClaimContext, QuantityRecord
 from extractor.quantities.units import parse_unit
@@ -52,6 +53,10 @@ def unit_class(unit: str) -> str | None:
         return "cost"
     if dims.get("[token]", 0) > 0 and time < 0:
         return "token_rate"
+    if dims.get("[token]", 0) == 1 and len([p for p in dims.values() if p]) == 1:
+        return "token_count"
+    if dims.get("[token]", 0) == -1 and time == 1 and len([p for p in dims.values() if p]) == 2:
+        return "token_time"
     if dims.get("[request]", 0) > 0 and time < 0:
         return "request_rate"
     if dims.get("[token]", 0) > 0 and dims.get("[mass]", 0) < 0:
@@ -63,6 +68,11 @@ def unit_class(unit: str) -> str | None:
     if time == -1 and len([d for d, p in dims.items() if p and d not in ("[gpu]", "[user]", "[node]")]) == 1:
         return "compute"
     return None
+
+
+def change_metric_of(cls: str) -> str:
+    """The metric of a change in a quantity of unit class `cls`: a percent change or a ratio."""
+    return "relative_change" if cls == "percent" else "speedup"
 
 
 def gap(cue: Cue, start: int, end: int) -> int:
@@ -93,6 +103,8 @@ class ClaimBuilder:
         self.rules = rules
         self.allowed = {cls: [m for m in metrics if m] for cls, metrics in rules.unit_classes.items()}
         self.default = {cls: (metrics[0] if metrics else "") for cls, metrics in rules.unit_classes.items()}
+        self.directions = DirectionReader(self, rules)
+        self.per_device = re.compile(rules.per_device_after) if rules.per_device_after else None
 
     # -- clauses -------------------------------------------------------------------
     @staticmethod
@@ -111,10 +123,12 @@ class ClaimBuilder:
         return not self._between(cues, a, b, ("break",))
 
     def _after(self, cues, start, end, prefixes: tuple[str, ...], limit: int = 25) -> Cue | None:
-        """The first cue right after the quantity ("22% lower", "3x faster", "4% E2E speedup"): no clause
+        """The first cue right after the quantity ("22% lower", "3x faster", "6% E2E speedup"): no clause
         break, join or stop word between."""
         best = None
         for c in cues:
+            if c.label == "change:neutral_before":
+                continue              # "within" governs only the number after it
             if c.label.startswith(prefixes) and c.start >= end and c.start - end <= limit \
                     and not self._between(cues, end, c.start, ("break", "join", "stop"), False):
                 if best is None or c.start < best.start or (c.start == best.start and c.end > best.end):
@@ -138,13 +152,25 @@ class ClaimBuilder:
         cue = self._after(own, start, end, ("change:",))
         if cue:
             return cue
+        cue = self._after(own, start, end, ("change:",), NEAR)
+        if cue and self._only_metric_words(own, end, cue.start):
+            return cue                    # "17% per-token latency improvement": the metric named in between
         adj = [c for c in own if c.label.startswith("change_adj:") and c.end <= start and start - c.end <= 2]
         if adj:
             return Cue(adj[-1].label.replace("change_adj:", "change:"), adj[-1].start, adj[-1].end)
         return self._before(own, start, end, ("change:",))
 
+    @staticmethod
+    def _only_metric_words(cues: list[Cue], a: int, b: int) -> bool:
+        """Every character of [a, b) that is not a blank or a hyphen lies in a metric or tokens cue."""
+        covered = set()
+        for c in cues:
+            if c.label.startswith(("metric:", "tokens:")) and a <= c.start and c.end <= b:
+                covered.update(range(c.start, c.end))
+        return b - a - len(covered) <= 3
+
     def _any_change(self, cues, start, end, header_cues=(), limit: int = NEAR) -> Cue | None:
-        return (self.governing_change(cues, start, end) or nearest(cues, start, end, "change:", limit)
+        return (self.governing_change(cues, start, end) or self.amount_of_change(cues, start, end) or nearest(cues, start, end, "change:", limit)
                 or nearest(list(header_cues), 0, 0, "change:", 10**9))
 
     def _limited(self, cues, start, end) -> bool:
@@ -181,6 +207,21 @@ class ClaimBuilder:
                 return True
         return False
 
+    def amount_of_change(self, cues: list[Cue], start: int, end: int) -> Cue | None:
+        """The change word of "<change word> ... by N": the number right after "by", the change word anywhere
+        before it in its clause."""
+        if not any(c.label == "by" and 0 <= start - c.end <= 2 for c in cues):
+            return None
+        return self._before([c for c in cues if not inside(c, start, end)], start, end, ("change:",), 10**6)
+
+    @staticmethod
+    def level_share(cues: list[Cue], start: int, end: int) -> bool:
+        """A percentage between a level word and a share word: "to 54% of", "at 68% of"."""
+        return any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues) \
+            and any(c.label == "share_of" and 0 <= c.start - end <= 2 for c in cues) \
+            and not any(c.label in ("change:neutral", "change:neutral_before") and inside(c, start, end)
+                        for c in cues)   # "is within 2% of": a difference
+
     # -- metric ------------------------------------------------------------------
     @staticmethod
     def may_be_score(q: QuantityRecord) -> bool:
@@ -188,9 +229,14 @@ class ClaimBuilder:
         return q.unit in ("dimensionless", "") and 0 <= q.value <= 100
 
     def bare_class(self, q: QuantityRecord, cues: list[Cue]) -> str | None:
-        """A number without a unit is a score when an accuracy cue sits right by it ("0.97 on GSM8K")."""
+        """A number without a unit is a score when an accuracy cue sits right by it ("0.97 on GSM8K"), and an
+        acceptance length when an acceptance-length cue comes right before it ("AL 2.8", "acceptance length
+        of 3.2")."""
         if not self.may_be_score(q):
             return None
+        length = [c for c in cues if c.label == "length:accept" and c.start <= q.span[0]]
+        if 1 < q.value <= 16 and nearest(length, q.span[0], q.span[1], "length:", BARE_NEAR):
+            return "accept_length"
         return "score" if nearest(cues, q.span[0], q.span[1], "metric:accuracy", BARE_NEAR) else None
 
     def metric_for(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int,
@@ -204,25 +250,51 @@ class ClaimBuilder:
         if prose and not self._is_result(q, cls, cues, start, end):
             return None
         allowed = self.allowed.get(cls, [])
+        if cls == "token_count":     # "a capacity of 2.5M tokens": only with its own cue, in its clause
+            if q.value <= 1:
+                return None               # "drafts 1 token at a time": a setting
+            cue = self._clause_cue([c for c in cues if c.label[7:] in allowed], start, end, "metric:", NEAR // 2)
+            return cue.label[7:] if cue and not self._setting(cues, start, end) else None
         cue = self._metric_cue(cues, start, end, allowed, NEAR * 2) or self._metric_cue(header_cues, 0, 0,
                                                                                        allowed, 10**9)
         if cue:
             return cue.label.split(":", 1)[1]
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
+        if cls == "time" and prose and self._from_to(cues, start, end):
+            return allowed[-1]     # "prefill went from ~5.9 s to ~0.6 s": the two levels of a change
         return self.default.get(cls) or None
+
+    @staticmethod
+    def _from_to(cues: list[Cue], start: int, end: int) -> bool:
+        """The number is one end of "from A to B": "from" right before it and "to" right after, or "to"
+        right before it with "from" earlier in its clause."""
+        def right_before(label: str, limit: int = 2) -> list[Cue]:
+            return [c for c in cues if c.label == label and 0 <= start - c.end <= limit]
+        after_to = any(c.label == "level_intro" and 0 <= c.start - end <= 2 for c in cues)
+        if right_before("baseline") and after_to:
+            return True
+        return bool(right_before("level_intro")) and any(
+            c.label == "baseline" and c.end <= start and start - c.end <= 40 for c in cues)
 
     def _is_result(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int) -> bool:
         """Prose figures that are settings, limits or datasheet values are not claims."""
         if cls == "cost":
             return bool(re.search(r"\b(?:\w*token|request)\b", q.unit))   # a price per token, not per GPU-hour
-        if cls in ("time", "token_rate", "request_rate", "memory", "bandwidth") and self._limited(cues, start, end):
+        if cls in ("time", "token_rate", "request_rate", "memory", "bandwidth", "token_count", "token_time") \
+                and self._limited(cues, start, end):
             return False
+        if cls in ("time", "token_time") and nearest(cues, start, end, "not_claim", 25):
+            return False                  # "~2 hours, 9 video lessons": the length of a course, not a latency
         if cls == "request_rate":
             if self._setting(cues, start, end) and not self._before(cues, start, end, ("rate_claim",)):
                 return False
+            if any(c.label == "baseline_value:before" and 0 <= c.start - end <= 30 for c in cues):
+                return True               # "7.3 req/s, up from 6.7 req/s": the result of a comparison
             return bool(self._measured(cues, start, end, ("measure", "rate_claim"))
                         or self.governing_change(cues, start, end))
+        if cls == "energy" and not re.search(r"\btoken\b", q.unit) and not self._measured(cues, start, end):
+            return False                  # "draws 1400W": a datasheet power figure, not a measured efficiency
         if cls in ("memory", "bandwidth", "compute"):
             return bool(self._measured(cues, start, end) or self.governing_change(cues, start, end)
                         or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:",
@@ -250,6 +322,13 @@ class ClaimBuilder:
             return None
         allowed = self.allowed.get(cls, [])
         specific = [m for m in allowed if m not in ("speedup", "relative_change")]
+        if not header_cues and self.amount_of_change(cues, start, end):
+            return change_metric_of(cls)  # "improves TPOT on four GPUs by 8.7%", "outperforms X by 30% on Y"
+        if cls == "percent" and self.level_share(cues, start, end):
+            # "reduced to 54% of the BF16 cost": a level relative to a reference, a ratio written in percent;
+            # "97% of BF16 accuracy", "33% of the execution time" keep their own metric
+            cue = self._metric_cue(cues, start, end, specific, 25)
+            return cue.label[7:] if cue and cue.label[7:] in ("accuracy", "other") else "speedup"
         change = self._any_change(cues, start, end, header_cues, NEAR if cls == "percent" else NEAR * 2)
         signed = _SIGNED.search(q.quote) is not None
         change_metric = "relative_change" if cls == "percent" else "speedup"
@@ -263,8 +342,9 @@ class ClaimBuilder:
                 return change_metric if change else None
             if cls == "ratio" and metric == "memory" and not change:
                 return None               # "8x or 16x accelerators for the memory": a count, not a change
-            if metric == "other" and not change and not header_cues and self._setting(cues, start, end):
-                return None               # "at the 80% hit rate": the setting of a run
+            if metric == "other" and not change and not header_cues and self._setting(cues, start, end) \
+                    and not self._before(cues, start, end, ("measure",)):
+                return None               # "at a 70% hit rate": the setting of a run
             return metric
         if change or signed:
             return change_metric
@@ -348,8 +428,15 @@ class ClaimBuilder:
         unit = unit or q.unit
         value, value_max = q.value, q.value_max
         tokens = per = None
+        if cls == "accept_length":
+            unit = "token"                # tokens accepted per verification step
+        elif cls == "score" and metric == "accuracy" and unit in ("dimensionless", "") and 10 < value <= 100 \
+                and (value_max is None or value_max <= 100):
+            unit = "percent"              # a score on a 0-100 scale written without its % sign
         if cls in ("token_rate", "request_rate"):
             per = self.per_for(unit, cues, start, end, header_cues)
+            if per == "system" and self.per_device and self.per_device.match(text, end - base):
+                per = "gpu"               # "tokens/s per H200 GPU", "tok/s/MI300X", "/die"
             if per in ("gpu", "user", "node") and not re.search(rf"\b{per}\b", unit):
                 unit = f"{unit} / {per}"
             if cls == "token_rate":
@@ -358,8 +445,19 @@ class ClaimBuilder:
                 and not _SIGNED.search(q.quote):
             if self.direction(cues, start, end, header_cues) < 0:
                 value, value_max = -value, (None if value_max is None else -value_max)
-        baseline = None
+        baseline = direction = None
         if metric in ("speedup", "relative_change"):
             baseline = self.baseline(text, base, cues, start, end, unit_start)
+            signed = _SIGNED.search(q.quote)
+            sign = 0 if not signed else (1 if "+" in signed.group() else -1)
+            direction = self.directions.read(cls, q.value, cues, start, end, header_cues, sign)
+            if metric == "relative_change" and not signed and direction in ("better", "worse") \
+                    and self.directions.polarity(cues, start, end, header_cues,
+                                                 self._any_change(cues, start, end, header_cues)) < 0:
+                # a change in a lower-is-better quantity: an improvement is a decrease ("improves TTFT by 9%")
+                down = direction == "better"
+                if (value > 0) == down:
+                    value, value_max = -value, (None if value_max is None else -value_max)
         return Claim(metric=metric, value=value, value_max=value_max, unit=unit, qualifier=q.qualifier,
-                     tokens=tokens, per=per, baseline=baseline, quote=q.quote, span=q.span, context=context)
+                     tokens=tokens, per=per, baseline=baseline, direction=direction, quote=q.quote, span=q.span,
+                     context=context)

@@ -1,9 +1,11 @@
 """spaCy component `benchclaims_cues`: marks the claim cue phrases of `rules/claims.yaml`.
 
 Each match lands in `doc.spans["cues"]` with a label naming its role: `metric:<name>`,
-`change:up`, `change:down`, `change:neutral`, `change_adj:up|down` (only when right before a number),
+`change:up`, `change:down`, `change:neutral`, `change:neutral_before`, `change_adj:up|down` (only when right before a number),
 `not_claim`, `measure`, `rate_claim`, `limit`, `setting`, `break`, `join`, `tokens:<kind>`, `per:<kind>`,
-`baseline`, `baseline_value:before|after|score`, `count`, `stop`.
+`baseline`, `baseline_value:before|after|score`, `count`, `stop`, `valence:better|worse|neutral|neutral_before`,
+`polarity:lower|higher`, `share_of`, `length:accept`, `level_intro`, `by`.
+A phrase written in capitals of at most three letters ("AL") matches only where the text has it in capitals.
 
 A phrase written across a soft line break ("input and\\noutput") still matches, and of two
 overlapping matches with the same role family the longer one is kept ("input and output" is
@@ -29,6 +31,7 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["change:up"] = rules.change_up
     labels["change:down"] = rules.change_down
     labels["change:neutral"] = rules.change_neutral
+    labels["change:neutral_before"] = rules.direction_neutral_before   # "within 2% of"; never after a number
     labels["change_adj:up"] = rules.change_up_adjacent
     labels["change_adj:down"] = rules.change_down_adjacent
     labels["not_claim"] = rules.not_claim
@@ -44,6 +47,16 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["count"] = rules.count_headers
     labels.update({f"tokens:{k}": v for k, v in rules.tokens.items()})
     labels.update({f"per:{k}": v for k, v in rules.per.items()})
+    labels["valence:better"] = rules.direction_better
+    labels["valence:worse"] = rules.direction_worse
+    labels["valence:neutral"] = rules.direction_neutral
+    labels["valence:neutral_before"] = rules.direction_neutral_before
+    labels["polarity:lower"] = rules.lower_is_better
+    labels["polarity:higher"] = rules.higher_is_better
+    labels["share_of"] = rules.share_of
+    labels["length:accept"] = rules.accept_length_cues
+    labels["level_intro"] = rules.level_intro
+    labels["by"] = rules.change_amount_intro
     labels["baseline"] = rules.baseline_intro
     labels["stop"] = rules.baseline_stop
     return {k: v for k, v in labels.items() if v}
@@ -76,12 +89,16 @@ class CueMarker:
     def __init__(self, nlp: Language, rules: ClaimRules):
         self.nlp = nlp
         self.matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
+        self.capitals: set[tuple[str, str]] = set()   # (label, phrase) of short acronyms: match in capitals only
         for label, phrases in cue_labels(rules).items():
             self.matcher.add(label, list(nlp.tokenizer.pipe(phrases)))
+            self.capitals.update((label, p) for p in phrases if p.isalpha() and p.isupper() and len(p) <= 3)
 
     def __call__(self, doc: Doc) -> Doc:
         matched: dict[tuple[str, int, int], Span] = {}   # (label, start, end) -> the matcher's span
         for span in self.matcher(doc, as_spans=True):
+            if (span.label_, span.text.upper()) in self.capitals and span.text != span.text.upper():
+                continue     # "al" in "et al." is not the acronym AL
             matched[(span.label_, span.start_char, span.end_char)] = span
         found = list(matched)
         text = doc.text

@@ -1,5 +1,5 @@
-"""Headline claims: those the post leads with (title, summary, TL;DR, introduction),
-and the same figures where the body states them again."""
+"""Headline claims: those the post leads with (title, summary, TL;DR, introduction). A body figure with the
+same value is a restatement, not a headline of its own (`same_figure` tells them, for the conditions step)."""
 from __future__ import annotations
 
 import math
@@ -36,7 +36,7 @@ def front_matter_units(d: Document, rules: ClaimRules) -> list[Passage]:
 
 
 class HeadlineMarker:
-    """Marks claims in the headline zone, and body claims restating a headline figure."""
+    """Marks the claims in the headline zone."""
 
     def __init__(self, rules: ClaimRules):
         self.rules = rules
@@ -68,15 +68,13 @@ class HeadlineMarker:
                 zones.append((s.start, s.body_end))
         return zones
 
-    def mark(self, d: Document, claims: list[Claim]) -> None:
+    def mark(self, d: Document, claims: list[Claim]) -> list[Claim]:
+        """Mark the claims in the lead (title, summary, TL;DR, introduction) as headline; returns them."""
         starts, ends = _merged(self.zones(d))
         leads = [c for c in claims if _inside(starts, ends, c.span[0])]
         for c in leads:
             c.headline = True
-        figures = FigureIndex(leads)
-        for c in claims:
-            if not c.headline and figures.has_same(c):
-                c.headline = True
+        return leads
 
 
 def _merged(zones: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
@@ -129,10 +127,6 @@ class FigureIndex:
             return None
         found = sorted((i, c) for _, i, c in window if c is not a and same_figure(a, c))
         return [c for _, c in found]
-
-    def has_same(self, a: Claim) -> bool:
-        """Whether any indexed claim other than `a` states the same figure."""
-        return any(c is not a and same_figure(a, c) for _, _, c in self._window(a))
 
 
 def same_figure(a: Claim, b: Claim) -> bool:

@@ -1,6 +1,7 @@
 """The claim rules (`rules/claims.yaml`), validated at load."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import get_args
 
@@ -12,7 +13,7 @@ from extractor.rules_io import load_yaml, rule_cache
 CLAIMS_FILE = "claims.yaml"
 METRICS = set(get_args(Metric))
 UNIT_CLASSES = {"token_rate", "request_rate", "time", "ratio", "percent", "cost", "memory", "bandwidth",
-                "compute", "energy", "score"}
+                "compute", "energy", "score", "token_count", "token_time", "accept_length"}
 
 
 def _phrases(values: list) -> list[str]:
@@ -47,6 +48,28 @@ class ClaimRules(BaseModel):
     baseline_value_after: list[str] = Field(default_factory=list)
     baseline_score_before: list[str] = Field(default_factory=list)
     count_headers: list[str] = Field(default_factory=list)
+    direction_better: list[str] = Field(default_factory=list)
+    direction_worse: list[str] = Field(default_factory=list)
+    direction_neutral: list[str] = Field(default_factory=list)
+    direction_neutral_before: list[str] = Field(default_factory=list)
+    lower_is_better_metrics: list[str] = Field(default_factory=list)
+    lower_is_better: list[str] = Field(default_factory=list)
+    higher_is_better: list[str] = Field(default_factory=list)
+    share_of: list[str] = Field(default_factory=list)
+    accept_length_cues: list[str] = Field(default_factory=list)
+    level_intro: list[str] = Field(default_factory=list)
+    script_output_langs: list[str] = Field(default_factory=list)
+    change_amount_intro: list[str] = Field(default_factory=list)
+    per_device_after: str = ""
+
+    @field_validator("per_device_after")
+    @classmethod
+    def _regex(cls, v: str):
+        try:
+            re.compile(v)
+        except re.error as e:
+            raise ValueError(f"per_device_after is not a valid regex: {e}") from e
+        return v
     tokens: dict[Tokens, list[str]]
     per: dict[Per, list[str]]
     baseline_intro: list[str]
@@ -61,7 +84,10 @@ class ClaimRules(BaseModel):
                      "clause_joins",
                      "baseline_value_before", "baseline_value_after",
                      "baseline_score_before", "count_headers", "baseline_intro",
-                     "baseline_stop", "headline_sections", "headline_fields", "abbreviations", mode="before")
+                     "baseline_stop", "headline_sections", "headline_fields", "abbreviations",
+                     "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
+                     "higher_is_better", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
+                     mode="before")
     @classmethod
     def _cue_list(cls, v):
         return _phrases(v or [])
@@ -73,6 +99,14 @@ class ClaimRules(BaseModel):
             if name not in METRICS:
                 raise ValueError(f"unknown metric {name!r} (known: {', '.join(sorted(METRICS))})")
             _phrases(cues)
+        return v
+
+    @field_validator("lower_is_better_metrics")
+    @classmethod
+    def _polar_metrics(cls, v: list[str]):
+        unknown = sorted(set(v) - METRICS)
+        if unknown:
+            raise ValueError(f"unknown metric(s) {', '.join(unknown)} (known: {', '.join(sorted(METRICS))})")
         return v
 
     @field_validator("unit_classes")
@@ -92,6 +126,10 @@ class ClaimRules(BaseModel):
         clash = sorted(up & {c.lower() for c in self.change_down + self.change_down_adjacent})
         if clash:
             raise ValueError(f"cues both in change_up and change_down: {', '.join(clash)}")
+        for a, b in (("direction_better", "direction_worse"), ("lower_is_better", "higher_is_better")):
+            clash = sorted({c.lower() for c in getattr(self, a)} & {c.lower() for c in getattr(self, b)})
+            if clash:
+                raise ValueError(f"cues both in {a} and {b}: {', '.join(clash)}")
         return self
 
 

@@ -27,6 +27,9 @@ class TextAnalyser(Protocol):
         """Whether text[start:end] can hold a number at all (a cheap pre-check)."""
 
 _PAREN = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
+# a unit named by a caption or lead-in: "(tokens/s)", "in milliseconds", "in tok/s per GPU"
+_LEAD_UNIT = re.compile(r"\(([^()\d]{1,24})\)|\bin ([A-Za-z/]+(?: (?:per|/) [A-Za-z]+)?)\b")
+_LEAD_CLASSES = ("token_rate", "request_rate", "time")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,9 @@ class TableReader:
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9):
             return Header(text, "x", "ratio", cues)
         candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
+        words = _PAREN.sub(" ", text).split()
+        # a unit after leading words that are no unit ("Completed samples per second", "Avg tokens/s")
+        candidates += [" ".join(words[i:]) for i in range(1, min(len(words), 4))]
         pieces = [f"1 {c.strip()}" for c in candidates if c and c.strip()]
         for qs, _ in self.x.analyse(pieces, [0] * len(pieces)):   # lazily: the first piece with a unit wins
             unit_q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
@@ -91,13 +97,24 @@ class TableReader:
         return Header(text, cues=cues)
 
     def lead_header(self, text: str) -> Header:
-        """What a table's caption or lead-in paragraph says about bare cells: only an accuracy metric
-        ("accuracy on GSM8K") makes them scores."""
+        """What a table's caption or lead-in paragraph says about bare cells: an accuracy metric ("accuracy
+        on GSM8K") makes them scores; a metric with its unit in parentheses or after "in" ("Output
+        throughput (tokens/s)", "Mean TTFT in milliseconds") gives them that unit."""
         if not text:
             return Header("")
         (_, cues), = list(self.x.analyse([text], [0]))
         accuracy = [c for c in cues if c.label == "metric:accuracy"]
-        return Header(text, "dimensionless", "score", accuracy) if accuracy else Header(text, cues=accuracy)
+        if accuracy:
+            return Header(text, "dimensionless", "score", accuracy)
+        metrics = [c for c in cues if c.label.startswith("metric:")]
+        units = [m.group(1) or m.group(2) for m in _LEAD_UNIT.finditer(text)]
+        pieces = [f"1 {u.strip()}" for u in units if u and u.strip()]
+        for (qs, _), metric in zip(self.x.analyse(pieces, [0] * len(pieces)), units):
+            q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
+            cls = unit_class(q.unit) if q else None
+            if cls in _LEAD_CLASSES and metrics:
+                return Header(text, q.unit, cls, metrics)
+        return Header(text)
 
     def claims(self, d: Document) -> list[tuple[Claim, Passage]]:
         out: list[tuple[Claim, Passage]] = []
@@ -113,6 +130,9 @@ class TableReader:
         group: Header | None = None
         for r, row in enumerate(table.rows):
             label = group_label(d.view, row)
+            if label is None and len(row) == 1 and len(cols) > 1 and row[0].end > row[0].start \
+                    and not any(ch.isdigit() for ch in _text(d, row[0])):
+                label = row[0]     # "| **Speedup** |": a label row written as one cell of a wider table
             if label is not None:
                 group = self.header(_text(d, label))      # a group label row ("H100", "Speedup")
                 continue

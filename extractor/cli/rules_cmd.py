@@ -1,4 +1,4 @@
-"""`benchclaims rules check [DIR]`: validate a rules folder, listing every problem."""
+"""`benchclaims rules check [DIR]` and `benchclaims rules usage PATH...`: validate a rules folder; count where its entries fire."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -44,3 +44,50 @@ def check_cmd(
         where = folder or "the installed rules"
         typer.echo(f"{where}: {len(problems)} problem(s)" if problems else f"{where}: rules OK", err=bool(problems))
     raise typer.Exit(1 if problems else 0)
+
+
+USAGE_FORMATS = ("text", "json")
+
+
+@rules_app.command("usage", epilog=example("benchclaims rules usage corpus/ posts/ --lists-only",
+                                           "benchclaims rules usage posts/ --rules my-rules/ --format json"))
+def usage_cmd(
+    paths: list[str] = typer.Argument(..., help="Posts: files, folders or globs (.md .html .txt)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: $BENCHCLAIMS_RULES, else the installed rules)."),
+    fmt: str = typer.Option("text", "--format", "-f", help=format_help(USAGE_FORMATS)),
+    every: bool = typer.Option(True, "--all/--lists-only", help="List every entry, or only the two lists."),
+) -> None:
+    """For every rule entry (file, line, name): on how many documents and how often it fires over the posts;
+    then the entries that fire on nothing and those that fire on exactly one document."""
+    from extractor.corpus.batch import collect_paths
+    from extractor.rules_usage import rules_usage
+
+    try:
+        fmt = check_format(fmt, USAGE_FORMATS)
+    except ValueError as err:
+        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    try:
+        found = collect_paths(paths)
+    except FileNotFoundError as err:
+        typer.echo(f"benchclaims rules usage: {err}", err=True)
+        raise typer.Exit(2)
+    report = rules_usage(found, rules)
+    if fmt == "json":
+        typer.echo(report.model_dump_json(indent=1))
+        return
+    header = f"{'file:line':<34} {'entry':<48} {'docs':>5} {'matches':>7}"
+    if every:
+        typer.echo(header)
+        for e in report.entries:
+            typer.echo(e.row())
+    unused, single = report.unused(), report.single()
+    typer.echo(f"\nFire on no document ({len(unused)}):")
+    for e in unused:
+        typer.echo(f"  {e.row()}")
+    typer.echo(f"\nFire on exactly one document ({len(single)}):")
+    for e in single:
+        typer.echo(f"  {e.row()}  <- {e.examples[0]}")
+    for f in report.failed:
+        typer.echo(f"unreadable: {f}", err=True)
+    typer.echo(f"\n{report.documents} documents, {len(report.entries)} entries: {len(unused)} fire on none, "
+               f"{len(single)} on exactly one")

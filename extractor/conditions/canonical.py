@@ -35,6 +35,9 @@ TEMPLATE_RE = re.compile(r"\{(\w+)\}")
 SIZE_RE = re.compile(r"(?<![A-Za-z0-9])(\d+x\d+[Bb]|\d+(?:\.\d+)?[BbMmTt])(?![A-Za-z0-9])")
 _BLANKS = re.compile(r"\s+")
 FUZZ_THRESHOLD = 90.0
+# A value under an explicit label ("Dataset: ShareGTP") is known to be a name of that kind: a misspelling
+# is matched more leniently.
+LABELLED_FUZZ_THRESHOLD = 85.0
 
 
 class GazetteerEntry(BaseModel):
@@ -186,8 +189,8 @@ class Canonicalizer:
                 if ce.entry.pattern:
                     self.fixed[ce.kind][_norm(ce.entry.pattern)] = ce.entry.id
 
-    def canonical(self, kind: str, surface: str) -> str | None:
-        """Canonical name of `surface` as a `kind`, or None when unknown."""
+    def canonical(self, kind: str, surface: str, threshold: float = FUZZ_THRESHOLD) -> str | None:
+        """Canonical name of `surface` as a `kind`, or None when unknown (fuzzy matches need `threshold`)."""
         text = surface.strip()
         if not text:
             return None
@@ -203,6 +206,6 @@ class Canonicalizer:
         if not choices:
             return None
         best = process.extractOne(_norm(text), list(choices), scorer=fuzz.ratio)
-        if best and best[1] >= FUZZ_THRESHOLD:
+        if best and best[1] >= threshold:
             return choices[best[0]]
         return None

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from bisect import bisect_right
 from typing import NamedTuple
 
+from extractor.conditions.clauses import ClauseScope
 from extractor.conditions.context import DocContext, Located
 from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, lead_in, near_captions,
                                          sibling_items)
@@ -19,7 +20,6 @@ from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
 
-COORDINATED_REACH = 24   # a coordinated break parts clauses when another result starts this close after it
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
 
 
@@ -56,8 +56,7 @@ class ScopeLadder:
         self.lead_in_endings = tuple(scopes.lead_in_endings)
         self.footnote_marks = tuple(scopes.footnote_marks)
         self.after_claim = set(scopes.after_claim)
-        self.clause_breaks = re.compile(scopes.clause_breaks, re.I)
-        self.coordinated_break = re.compile(scopes.coordinated_break, re.I)
+        self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
         readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
         self.rungs = [(rung.scope, readers[rung.reader], rung.via_cell) for rung in scopes.ladder]
@@ -85,7 +84,7 @@ class ScopeLadder:
     # -- the readers -------------------------------------------------------------
     def sentence(self, site: ClaimSite) -> list[Located]:
         """The claim's sentence or cell, without the baseline it is compared with; in a sentence of
-        several results, the claim's own clause (`clause_scope`)."""
+        several results, the claim's own clause (`ClauseScope`, clauses.py)."""
         p, claim = site.passage, site.claim
         base_lo = base_hi = -1
         if claim.baseline:
@@ -94,64 +93,9 @@ class ScopeLadder:
                 base_lo, base_hi = pos, pos + len(claim.baseline)
         located = [x for x in site.ctx.between(p.start, p.end) if x.m.span[1] <= p.end and not x.code
                    and not (base_lo <= x.m.span[0] < base_hi)]
-        return self.clause_scope(site, located) if p.table is None else located
-
-    def clause_scope(self, site: ClaimSite, located: list[Located]) -> list[Located]:
-        """Clause-level scope in a sentence that states several results ("3.6x for A on X, and 2.1x for
-        B on Y"): each result takes its own clause's conditions. Clauses part at `clause_breaks`, and at
-        a `coordinated_break` right before another result ("... and 2.1x ..."); a phrase at the end of
-        coordinated results covers them all ("2.7x higher throughput and 5x faster TPOT on model A").
-        A condition absent from the claim's clauses is taken only from clauses that state no result."""
-        p, ctx, view = site.passage, site.ctx, site.d.view
-        own = tuple(site.claim.span)
-        figures = [s for s in ctx.claim_spans if p.start <= s[0] < p.end]
-        if not any(s != own for s in figures) or not located:
+        if p.table is not None:
             return located
-        cuts = [(m.start(), m.end(), True) for m in self.clause_breaks.finditer(view, p.start, p.end)]
-        cuts += [(m.start(), m.end(), False) for m in self.coordinated_break.finditer(view, p.start, p.end)
-                 if any(m.end() <= s[0] < m.end() + COORDINATED_REACH for s in figures)]
-        cuts.sort()
-        # clauses: [start, end) with the group of coordinated clauses they belong to
-        clauses, group, at = [], 0, p.start
-        for lo, hi, strong in cuts:
-            if lo < at:
-                continue
-            clauses.append((at, lo, group))
-            group += strong
-            at = hi
-        clauses.append((at, p.end, group))
-
-        def clause_of(pos: int) -> int:
-            return next((i for i, (lo, hi, _) in enumerate(clauses) if lo <= pos < hi), len(clauses) - 1)
-
-        with_result = {clause_of(s[0]) for s in figures}
-        mine = clause_of(own[0])
-        my_group = clauses[mine][2]
-        in_group = [i for i, c in enumerate(clauses) if c[2] == my_group]
-        # what coordinated results share: the phrase before the first one and the phrase after the last
-        head_end = min(s[0] for s in figures if clause_of(s[0]) == in_group[0]) if in_group[0] in with_result \
-            else clauses[in_group[0]][1]
-        shared = {in_group[-1]}
-        groups_with_result = {clauses[i][2] for i in with_result}
-        free = {i for i, c in enumerate(clauses) if c[2] not in groups_with_result}
-        by_name: dict[str, list[tuple[int, Located]]] = {}
-        sentence_head = min(s[0] for s in figures)   # the setting before the sentence's first result
-        for x in located:
-            i = clause_of(x.m.span[0])
-            if x.m.span[0] < sentence_head and i not in free:
-                i = -1 if in_group[0] == clause_of(sentence_head) else -2
-            elif i == in_group[0] and x.m.span[0] < head_end:
-                i = -1
-            by_name.setdefault(x.name, []).append((i, x))
-        out = []
-        for found in by_name.values():
-            own_tier = {mine, -1} if mine == in_group[0] else {mine}
-            for allowed in (own_tier, {mine, -1} | shared, free | {-2}):
-                taken = [x for i, x in found if i in allowed]
-                if taken:
-                    out += taken
-                    break
-        return sorted(out, key=lambda x: x.m.span)
+        return self.clauses.own_clause(located, claim.span, site.ctx.claim_spans, p, site.d.view)
 
     @staticmethod
     def table_row(site: ClaimSite) -> list[Located] | None:

@@ -12,31 +12,25 @@ blocks: command-line flags (`--tp 8`, `--max-concurrency 64`) are rules too.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, insort
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Literal, NamedTuple
+from typing import Any
 
 import ahocorasick
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
-from extractor.conditions.canonical import (Canonicalizer, CompiledEntry, expand, family_cut, load_gazetteers,
-                                            render_id)
-from extractor.regex_starts import CASE_TRAPS, searchable, shortest_prefixes, start_strings
-from extractor.rules_io import RuleError, default_rules_dir, load_yaml
+from extractor.conditions.canonical import LABELLED_FUZZ_THRESHOLD, Canonicalizer, CompiledEntry, render_id
+from extractor.conditions.patterns import (  # noqa: F401 - the schema is re-exported for its users
+    CompiledPattern, ConditionsFile, Kind, PatternEntry, Rules, load_rules,
+)
+from extractor.conditions.scan import (  # noqa: F401 - blank_free_runs, lengths: re-exported
+    BLANKS, KNUM_RE, TRY_COST, Scanner, blank_free_runs, blocks_holding, fold, is_pow2, lengths,
+    covering, matches_at, raw_number, text_blocks, url_spans,
+)
+from extractor.regex_starts import searchable, shortest_prefixes, start_strings
+from extractor.rules_io import default_rules_dir
 from extractor.spans import overlaps_disjoint, point_inside
-
-Kind = Literal[
-    "model", "hardware", "engine", "input_length", "output_length", "batch_or_concurrency",
-    "parallelism", "gpu_count", "warmup", "scenario", "precision", "dataset", "prefix_caching",
-    "speculative_decoding", "command_line",
-]
-PatternKind = Literal[
-    "io_length", "input_length", "output_length", "batch_or_concurrency", "parallelism",
-    "gpu_count", "warmup", "scenario", "prefix_caching", "speculative_decoding", "command_line",
-    "precision", "dataset",
-]
-
 
 class Mention(BaseModel):
     """One condition mention: `text[span[0]:span[1]] == quote` (span includes the offset)."""
@@ -52,261 +46,6 @@ class Mention(BaseModel):
     quote: str
     span: tuple[int, int]
     rule: str = Field("", description="the rule entry that produced it (file:line or pattern name)")
-
-
-# ---------------------------------------------------------------- rule schema --
-
-class PatternEntry(BaseModel):
-    """One phrasing of a condition in conditions.yaml."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str
-    kind: PatternKind
-    regex: str
-    cues: list[str] = Field(default_factory=list)
-    case: bool = False
-    value: str | int | float | None = None
-    sweep: bool = False
-
-    @field_validator("regex")
-    @classmethod
-    def _syntax(cls, v: str) -> str:
-        try:
-            re.compile(re.sub(r"<<[A-Z_][A-Z0-9_]*>>", "(?:)", v))
-        except re.error as err:
-            raise ValueError(f"bad regex: {err}") from None
-        return v
-
-
-class CanonicalWord(BaseModel):
-    """Canonical label for a mention whose quote matches `match`."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    match: str
-    canonical: str
-
-
-class HardwareCount(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    left: list[str] = Field(default_factory=list)
-    right: list[str] = Field(default_factory=list)
-    needs_right_for_bare: str = r"^\s*GPUs?"
-    words: dict[str, int] = Field(default_factory=dict)
-
-
-class EngineVersion(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    right: list[str] = Field(default_factory=list)
-
-
-class ConditionsFile(BaseModel):
-    """The whole of rules/conditions.yaml."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    version: int = 1
-    family_variant_words: list[str] = Field(default_factory=list)
-    fragments: dict[str, str] = Field(default_factory=dict)
-    hardware_count: HardwareCount = Field(default_factory=HardwareCount)
-    engine_version: EngineVersion = Field(default_factory=EngineVersion)
-    canonical_words: dict[str, list[CanonicalWord]] = Field(default_factory=dict)
-    patterns: list[PatternEntry] = Field(default_factory=list)
-
-
-class CompiledPattern:
-    __slots__ = ("entry", "rx", "cues")
-
-    def __init__(self, entry: PatternEntry, rx: re.Pattern[str]):
-        self.entry, self.rx = entry, rx
-        self.cues = tuple(c.lower() for c in entry.cues)
-
-
-class Rules:
-    """Compiled rules: gazetteer entries, condition patterns, context regexes."""
-
-    def __init__(self, conditions: ConditionsFile, patterns: list[CompiledPattern],
-                 gazetteer: list[CompiledEntry], path: Path):
-        self.conditions, self.patterns, self.gazetteer = conditions, patterns, gazetteer
-        frag = conditions.fragments
-        hc = conditions.hardware_count
-        try:
-            self.hw_left = [re.compile(expand(r, frag), re.I) for r in hc.left]
-            self.hw_right = [re.compile(expand(r, frag), re.I) for r in hc.right]
-            self.hw_bare_right = re.compile(expand(hc.needs_right_for_bare, frag), re.I)
-            self.eng_right = [re.compile(expand(r, frag), re.I) for r in conditions.engine_version.right]
-            self.canon_words = {
-                k: [(re.compile(w.match, re.I), w.canonical) for w in ws]
-                for k, ws in conditions.canonical_words.items()
-            }
-        except (ValueError, re.error) as err:
-            raise RuleError(path, "hardware_count/engine_version/canonical_words", f"bad regex: {err}") from None
-        self.hw_words = {k.lower(): v for k, v in hc.words.items()}
-        self.family_cut = family_cut(conditions.family_variant_words)
-
-
-def load_rules(rules_dir: Path | None = None) -> Rules:
-    """Load and compile conditions.yaml and gazetteers/*.jsonl; RuleError on any problem."""
-    rules_dir = Path(rules_dir) if rules_dir is not None else default_rules_dir()
-    path = rules_dir / "conditions.yaml"
-    cond = load_yaml(path, ConditionsFile)
-    compiled: list[CompiledPattern] = []
-    seen: set[str] = set()
-    for i, entry in enumerate(cond.patterns):
-        where = f"entry patterns.{i} ({entry.name})"
-        if entry.name in seen:
-            raise RuleError(path, where, "duplicate name")
-        seen.add(entry.name)
-        try:
-            rx = re.compile(expand(entry.regex, cond.fragments), 0 if entry.case else re.IGNORECASE)
-        except (ValueError, re.error) as err:
-            raise RuleError(path, where, f"bad regex: {err}") from None
-        compiled.append(CompiledPattern(entry, rx))
-    gaz = load_gazetteers(rules_dir / "gazetteers", cond.fragments, family_cut(cond.family_variant_words))
-    return Rules(cond, compiled, gaz, path)
-
-
-# ------------------------------------------------------------------- numbers --
-
-_NUM_RE = re.compile(r"^\s*(\d[\d,]*(?:\.\d+)?)\s*([kKmM]?)\s*$")
-URL_RE = re.compile(
-    r"(?:https?://|www\.)[^\s<>\"'`]+|(?<![\w])(?:/[\w.-]+){2,}\.(?:png|jpe?g|gif|svg|webp|html?)\b"
-    r"|\b[\w.-]+\.(?:png|jpe?g|gif|svg|webp)\b"
-)
-
-# Every URL_RE match holds one of these and no blank: only blank-free runs holding one are searched.
-_URL_TRIGGER = re.compile(r"https?://|www\.|\.(?:png|jpe?g|gif|svg|webp|html?)")
-_NON_BLANK = re.compile(r"\S*")
-
-
-def url_spans(text: str) -> list[tuple[int, int]]:
-    """Spans of URL_RE's matches in `text` (as `URL_RE.finditer`, but it only reads around the triggers)."""
-    return [m.span() for a, e in blank_free_runs(text, _URL_TRIGGER) for m in URL_RE.finditer(text, a, e)]
-
-
-def blank_free_runs(text: str, trigger: re.Pattern[str]) -> Iterator[tuple[int, int]]:
-    """The runs of non-blank characters of `text` that hold a match of `trigger`, in order: a regex whose
-    matches are such runs need only be tried there."""
-    done = 0
-    for t in trigger.finditer(text):
-        i = t.start()
-        if i < done:
-            continue
-        s = i
-        while s > done and not text[s - 1].isspace():
-            s -= 1
-        done = _NON_BLANK.match(text, i).end()
-        yield s, done
-
-
-def _pow2(n: float) -> bool:
-    return n >= 1 and float(n).is_integer() and (int(n) & (int(n) - 1)) == 0
-
-
-def _raw(s: str) -> tuple[float, str]:
-    m = _NUM_RE.match(s)
-    if not m:
-        raise ValueError(s)
-    return float(m.group(1).replace(",", "")), m.group(2).lower()
-
-
-def _scaled(num: float, suffix: str, k_base: int) -> int | float:
-    if suffix == "k":
-        num *= k_base
-    elif suffix == "m":
-        num *= k_base * k_base
-    return int(num) if float(num).is_integer() else num
-
-
-def lengths(raws: list[str], k_base: int | None) -> list[int | float]:
-    """Numbers of one mention; K suffix -> x1024 when `k_base` is 1024 or, if None, when
-    another number of the same mention is written out as a power of two >= 64."""
-    parsed = [_raw(r) for r in raws]
-    if k_base is None:
-        plain_pow2 = any(not suf and n >= 64 and _pow2(n) for n, suf in parsed)
-        k_base = 1024 if plain_pow2 else 1000
-    return [_scaled(n, suf, k_base) for n, suf in parsed]
-
-
-_BLANK_RE = re.compile(r"\n[ \t]*\n")
-_BLANKS = re.compile(r"\s+")
-TRY_COST = 16  # a regex tried at one position costs about as much as scanning this many positions
-_KNUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![A-Za-z]))?")
-
-
-def _blocks(text: str, max_len: int = 4000) -> list[tuple[int, int]]:
-    """Paragraph spans (split at blank lines; long ones at line ends) covering `text`."""
-    out: list[tuple[int, int]] = []
-    pos = 0
-    for m in _BLANK_RE.finditer(text):
-        out.append((pos, m.start()))
-        pos = m.start()
-    out.append((pos, len(text)))
-    res: list[tuple[int, int]] = []
-    for a, b in out:
-        while b - a > max_len:
-            cut = text.rfind("\n", a, a + max_len)
-            cut = cut if cut > a else a + max_len
-            res.append((a, cut))
-            a = cut
-        res.append((a, b))
-    return res
-
-
-# The characters whose lowercase is not one character, or that `re.IGNORECASE` matches with an ASCII
-# letter they do not lowercase to: folded to that letter so the folded text keeps every offset.
-_FOLD = str.maketrans(CASE_TRAPS, "iis")
-
-
-def _fold(text: str) -> str:
-    """`text` lowercased for cue look-up, one character for one (offsets are those of `text`)."""
-    if any(c in text for c in CASE_TRAPS):  # translate is slow: only when it has work to do
-        text = text.translate(_FOLD)
-    return text.lower()
-
-
-class _Scanner(NamedTuple):
-    """Every cue word and start string, found in one pass; task -> its start strings (tasks with any)."""
-
-    automaton: ahocorasick.Automaton
-    start_words: dict[int, tuple[str, ...]]
-
-
-def matches_at(rx: re.Pattern[str], text: str, spans: list[tuple[int, int]],
-               starts: list[int]) -> list[re.Match[str]]:
-    """`rx.finditer` over each span, trying `rx` only at `starts` (sorted; they must include every
-    position where a match can begin, and no match may be empty)."""
-    found = []
-    for a, e in spans:
-        end = a
-        for p in starts[bisect_left(starts, a):bisect_left(starts, e)]:
-            if p >= end:
-                m = rx.match(text, p, e)
-                if m:
-                    found.append(m)
-                    end = m.end()
-    return found
-
-
-def _blocks_holding(block_starts: list[int], positions: list[int]) -> list[int]:
-    """Indices of the blocks (given by their sorted starts, the first at 0) holding one of `positions`
-    (sorted): one look-up per block, however many positions it holds."""
-    out: list[int] = []
-    i, n, last = 0, len(positions), len(block_starts) - 1
-    while i < n:
-        b = bisect_right(block_starts, positions[i]) - 1
-        out.append(b)
-        if b == last:
-            break
-        i = bisect_left(positions, block_starts[b + 1], i)
-    return out
-
-
-def _int_list(s: str) -> list[int]:
-    return [int(x.replace(",", "")) for x in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", s)]
 
 
 # -------------------------------------------------------------------- finder --
@@ -330,7 +69,7 @@ class MentionFinder:
             if isinstance(t, CompiledPattern) and t.entry.kind in ("io_length", "input_length", "output_length"))
         # Texts are scanned once for every cue and every start string (see `_build_scanner`), built on
         # the first text.
-        self._scanner: _Scanner | None = None
+        self._scanner: Scanner | None = None
         self._last: tuple | None = None
 
     # -- public --
@@ -347,9 +86,39 @@ class MentionFinder:
             if urls:
                 ustarts = [a for a, _ in urls]
                 out = [x for x in out if not point_inside(x.span[0], urls, ustarts)]
+        if out and self.rules.not_conditions:
+            out = self._drop_not_conditions(text, out)
         out = _resolve(out)
         if offset:
             out = [x.model_copy(update={"span": (x.span[0] + offset, x.span[1] + offset)}) for x in out]
+        return out
+
+    def _drop_not_conditions(self, text: str, found: list[Mention]) -> list[Mention]:
+        """`found` without the mentions that a `not_conditions` rule covers (or, for `drop: version`, without
+        their version): feature lists, capability statements, minimum versions are no run's setting."""
+        kinds = {x.kind for x in found}
+        folded: str | None = None
+        covers: list[tuple[int, int, frozenset[str], str]] = []
+        for nc in self.rules.not_conditions:
+            if not nc.kinds & kinds:
+                continue
+            if nc.cues:
+                folded = folded if folded is not None else fold(text)
+                if not any(c in folded for c in nc.cues):
+                    continue
+            for m in nc.rx.finditer(text):
+                if m.end() > m.start():
+                    covers.append((*covering(text, m.start(), m.end(), nc.entry.within), nc.kinds, nc.entry.drop))
+        if not covers:
+            return found
+        out = []
+        for x in found:
+            drop = {d for a, b, ks, d in covers if x.kind in ks and a <= x.span[0] < b}
+            if "mention" in drop:
+                continue
+            if "version" in drop and x.version:
+                x = x.model_copy(update={"version": None})
+            out.append(x)
         return out
 
     def _matches(self, text: str, only: frozenset[int] | None = None):
@@ -362,7 +131,7 @@ class MentionFinder:
         if last is not None and last[0] is text:
             _, blocks, todo, hits, done = last
         else:
-            blocks = _blocks(text)
+            blocks = text_blocks(text)
             todo, hits = self._todo(text, blocks)
             done = {}
             self._last = (text, blocks, todo, hits, done)
@@ -395,14 +164,14 @@ class MentionFinder:
         scanner = self._scanner or self._build_scanner()
         hits: dict[str, list[int]] = {}
         found_any = scanner.automaton.kind == ahocorasick.AHOCORASICK  # an empty automaton cannot iterate
-        for end, (word, last) in scanner.automaton.iter(_fold(text)) if found_any else ():
+        for end, (word, last) in scanner.automaton.iter(fold(text)) if found_any else ():
             hits.setdefault(word, []).append(end - last)
         block_starts = [b[0] for b in blocks]
         sets: dict[int, set[int]] = {}
         for word, where in hits.items():
             ids = self._cue_index.get(word)
             if ids:
-                bs = _blocks_holding(block_starts, where)
+                bs = blocks_holding(block_starts, where)
                 for t in ids:
                     sets.setdefault(t, set()).update(bs)
         for t in self._always:
@@ -421,7 +190,7 @@ class MentionFinder:
             return found[0]   # the places of one word: ascending, each once
         return sorted({p for ps in found for p in ps})
 
-    def _build_scanner(self) -> _Scanner:
+    def _build_scanner(self) -> Scanner:
         """The strings a task's matches can begin with (extractor/regex_starts.py): where they are
         rare, its regex is tried only where one of them starts instead of at every position. One
         Aho-Corasick pass over the folded text finds every cue and every start string."""
@@ -434,7 +203,7 @@ class MentionFinder:
         for w in sorted({*self._cue_index, *(w for ws in start_words.values() for w in ws)}):
             automaton.add_word(w, (w, len(w) - 1))
         automaton.make_automaton()
-        self._scanner = _Scanner(automaton, start_words)
+        self._scanner = Scanner(automaton, start_words)
         return self._scanner
 
     def canonical(self, kind: str, surface: str) -> str | None:
@@ -446,20 +215,20 @@ class MentionFinder:
         None when it writes out none."""
         pow2 = other = 0
         for _task, m in self._matches(text, self._length_tasks):
-            for g in ("isl", "osl", "n"):
-                raw = m.groupdict().get(g)
-                if not raw:
+            for name, raw in m.groupdict().items():
+                if not raw or name.rstrip("0123456789") not in _LENGTH_GROUPS:
                     continue
-                try:
-                    n, suf = _raw(raw)
-                except ValueError:
-                    continue
-                if suf or n < 1000:
-                    continue
-                if _pow2(n):
-                    pow2 += 1
-                else:
-                    other += 1
+                for one in KNUM_RE.findall(raw) if name.startswith("list") else (raw,):
+                    try:
+                        n, suf = raw_number(one)
+                    except ValueError:
+                        continue
+                    if suf or n < 1000:
+                        continue
+                    if is_pow2(n):
+                        pow2 += 1
+                    else:
+                        other += 1
         if pow2 == other == 0:
             return None   # no evidence in the document: each mention decides from its own numbers
         return 1024 if pow2 > other else 1000
@@ -475,6 +244,10 @@ class MentionFinder:
         extra: list[Mention] = []
         if kind == "hardware":
             start, count = self._hardware_count(text, start, end, ce)
+            single = self.rules.conditions.hardware_count.single_device
+            if count == 1 and single and not self.rules.hw_not_single.match(text, end, end + 48):
+                extra.append(Mention(kind="parallelism", value=single, canonical=single, quote=text[start:end],
+                                     span=(start, end), rule=where))
         elif kind == "engine":
             version = groups.get("version")
             if groups.get("digest"):
@@ -486,7 +259,7 @@ class MentionFinder:
             extra.append(Mention(kind="precision", value=groups["quant"], canonical=groups["quant"].upper(),
                                  quote=text[qs:qe], span=(qs, qe), rule=where))
         quote = text[start:end]
-        value: str | int | float | dict[str, Any] = _BLANKS.sub(" ", quote.strip())
+        value: str | int | float | dict[str, Any] = BLANKS.sub(" ", quote.strip())
         if kind == "dataset" and groups.get("r"):
             value = {"name": ce.entry.id, "random_range_ratio": float(groups["r"])}
         return [Mention(kind=kind, value=value, canonical=canon, count=count, version=version,
@@ -507,7 +280,7 @@ class MentionFinder:
             if g.get("count"):
                 n = int(g["count"])
             else:
-                n = self.rules.hw_words.get(_BLANKS.sub(" ", (g.get("word") or "").lower()))
+                n = self.rules.hw_words.get(BLANKS.sub(" ", (g.get("word") or "").lower()))
                 if n is None:
                     continue
             return start - (len(left) - lm.start()), n * per_unit
@@ -528,6 +301,11 @@ class MentionFinder:
     def _pattern_mentions(self, cp: CompiledPattern, m: re.Match[str], k_base: int | None) -> list[Mention]:
         e = cp.entry
         g = {k: v for k, v in m.groupdict().items() if v is not None}
+        # alternatives of one pattern name their groups n, n2, n3... (a name cannot repeat in a regex)
+        for k in [k for k in g if k[-1].isdigit()]:
+            base = k.rstrip("0123456789")
+            if base in _VALUE_GROUPS:
+                g.setdefault(base, g[k])
         # alternatives of one pattern name their text group text, text2, text3...
         tname = next((k for k in sorted(g) if k.startswith("text") and k[4:].isdigit() or k == "text"), None)
         if tname:
@@ -554,7 +332,7 @@ class MentionFinder:
                     return []
                 value, sweep = {"min": lo, "max": hi}, True
             elif "list" in g:
-                vals = [int(v) for v in lengths(_KNUM_RE.findall(g["list"]), k_base)]
+                vals = [int(v) for v in lengths(KNUM_RE.findall(g["list"]), k_base)]
                 if len(vals) == 1:
                     value = vals[0]
                 else:
@@ -577,14 +355,16 @@ class MentionFinder:
                         return []
                     value = int(value)
             elif "text" in g:
-                value = _BLANKS.sub(" ", g["text"].strip())
+                value = BLANKS.sub(" ", g["text"].strip())
                 span = m.span(tname)
                 quote = g["text"]
             else:
-                value = _BLANKS.sub(" ", quote.strip())
+                value = BLANKS.sub(" ", quote.strip())
         except (ValueError, KeyError):
             return []
         canon = self._canonical_word(e.kind, quote)
+        if canon is None and e.kind == "dataset" and isinstance(value, str):
+            canon = self.canonicalizer.canonical(e.kind, value, LABELLED_FUZZ_THRESHOLD)
         return [Mention(kind=e.kind, value=value, canonical=canon, sweep=sweep, quote=quote, span=span, rule=name)]
 
     def _canonical_word(self, kind: str, quote: str) -> str | None:
@@ -592,6 +372,10 @@ class MentionFinder:
             if rx.search(quote):
                 return canon
         return None
+
+
+_VALUE_GROUPS = frozenset({"n", "list", "min", "max", "isl", "osl", "rate", "nodes", "per"})
+_LENGTH_GROUPS = frozenset({"isl", "osl", "n", "list"})
 
 
 def _resolve(mentions: list[Mention]) -> list[Mention]:

@@ -159,7 +159,7 @@ class Places:
 
     def family(self, d: Document, claim: Claim) -> str | None:
         """The metric family of a claim: its metric's, or for a speed-up or change what the words right
-        after it say it is of ("4.4x faster 1st token latency" is about latency)."""
+        after it say it is of ("3.1x faster 1st token latency" is about latency)."""
         if claim.metric in FAMILIES:
             return FAMILIES[claim.metric]
         if claim.metric not in ("speedup", "relative_change"):

@@ -79,6 +79,7 @@ class Unstated:
     reason: Reason
     values: str = ""
     engine: str = ""
+    scope: str | None = None   # ambiguous: the scope that states the several values
 
 
 Decision = Pick | Parts | EngineVersion | ColumnCell | Unstated
@@ -121,7 +122,7 @@ class Policy:
         if len(picked) > 1 and name in self.composite:
             return Parts(picked, scope)
         if len(picked) > 1:
-            return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})))
+            return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope)
         m = picked[0]
         if name in self.refinable:
             m, scope = _refined(m, scope, name, scopes.levels)
@@ -146,11 +147,11 @@ class Policy:
             names = {name_key(m) for m in versioned}
             if len(names) > 1:
                 values = ", ".join(sorted({f"{m.canonical or m.value} {m.version}" for m in versioned}))
-                return Unstated("ambiguous", values=values)
+                return Unstated("ambiguous", values=values, scope=scope)
             versions = {m.version for m in versioned}
             if len(versions) > 1:
                 values = ", ".join(sorted(f"{versioned[0].canonical or versioned[0].value} {v}" for v in versions))
-                return Unstated("ambiguous", values=values)
+                return Unstated("ambiguous", values=values, scope=scope)
             m = versioned[0]
             engine = m.canonical or str(m.value)
             if named and _norm(named) != _norm(engine):
@@ -180,7 +181,7 @@ def _key(m: Mention) -> str:
 
 def most_specific(ctx: DocContext, cands: list[Located]) -> list[Mention]:
     """One mention per distinct value; a value contained in a longer one of the same kind is dropped
-    ("Qwen3.5" inside "Qwen3.5-397B-A17B"). Memoised per document by the candidates' identity: the
+    ("Mistral" inside "Mistral-Small-24B"). Memoised per document by the candidates' identity: the
     claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
     memo = tuple(map(id, cands))
     if memo not in ctx.specific:
@@ -198,8 +199,8 @@ def most_specific(ctx: DocContext, cands: list[Located]) -> list[Mention]:
 
 
 def _refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Mention, str]:
-    """The same name written out more fully in a broader scope ("Qwen3.5" in the sentence,
-    "Qwen3.5-397B-A17B-NVFP4" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
+    """The same name written out more fully in a broader scope ("Mistral Large" in the sentence,
+    "Mistral-Large-Instruct-2411" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
     base = _norm(m.quote)
     best, best_scope = m, scope
     for level in levels:

@@ -10,6 +10,7 @@ from pathlib import Path
 from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentReader, flat_prose
 from extractor.conditions.ladder import ClaimSite, ScopeLadder
 from extractor.conditions.mentions import Mention, MentionFinder
+from extractor.conditions.mentions_merge import MentionMerger
 from extractor.conditions.places import Places
 from extractor.conditions.policy import ColumnCell, EngineVersion, Parts, Pick, Policy, Scopes, Unstated
 from extractor.conditions.restatements import fill_from_restatements
@@ -36,6 +37,7 @@ class ConditionResolver:
         self.policy = Policy(self.scopes)
         self.statements = Statements(self.scopes, self.where)
         self.bare_version = re.compile(self.scopes.bare_version)
+        self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
 
     # -- per document --------------------------------------------------------------
     def mentions(self, d: Document) -> list[Mention]:
@@ -77,17 +79,27 @@ class ConditionResolver:
         return ctx
 
     # -- per claim -------------------------------------------------------------
-    def attach(self, ctx: DocContext, placed: list[tuple[Claim, Passage]]) -> None:
-        """Set the conditions of each claim (with the passage it was read from), then fill a headline's
-        unstated ones from a restatement of its figure."""
-        ambiguous = []
+    def attach(self, ctx: DocContext, placed: list[tuple[Claim, Passage]], leads: set[int] = frozenset()
+               ) -> list[Claim]:
+        """Set the conditions of each claim (with the passage it was read from); merge the mentions of
+        one figure for one setup into one claim (mentions_merge.py; `leads`: ids of the claims in a
+        headline position); then fill a headline's unstated conditions from a restatement of its
+        figure that did not merge (a rounded form). Returns the claims."""
+        reasons, unclear = [], []
         for claim, passage in placed:
-            claim.conditions, reasons = self.resolve(ctx, claim, passage)
-            ambiguous.append({name for name, reason in reasons.items() if reason == "ambiguous"})
-        fill_from_restatements([c for c, _ in placed], ambiguous)
+            unclear.append({})
+            claim.conditions, why = self.resolve(ctx, claim, passage, unclear[-1])
+            reasons.append(why)
+        claims, reasons = self.merger.merge(
+            ctx.d, placed, reasons, unclear, leads,
+            lambda claim, name, values: self.where.unrecoverable(ctx, claim, name, "ambiguous", values=values))
+        fill_from_restatements(claims, [{n for n, r in why.items() if r == "ambiguous"} for why in reasons])
+        return claims
 
-    def resolve(self, ctx: DocContext, claim: Claim, passage: Passage) -> tuple[dict[str, Condition], dict[str, Reason]]:
-        """The claim's conditions, and the reason of each unrecoverable one."""
+    def resolve(self, ctx: DocContext, claim: Claim, passage: Passage, ambiguous_at: dict[str, str] | None = None
+                ) -> tuple[dict[str, Condition], dict[str, Reason]]:
+        """The claim's conditions, and the reason of each unrecoverable one; `ambiguous_at` (when given)
+        gets the scope that states several values of each ambiguous condition."""
         linked = self.places.linked_section(ctx.d, claim, passage)
         levels = self.ladder.levels(ClaimSite(ctx, claim, passage, linked))
         source = self.places.external_source(ctx, claim, passage, linked)
@@ -98,7 +110,7 @@ class ConditionResolver:
         out: dict[str, Condition] = {}
         reasons: dict[str, Reason] = {}
         for name in CONDITIONS:
-            out[name], reason = self._condition(ctx, claim, name, scopes)
+            out[name], reason = self._condition(ctx, claim, name, scopes, ambiguous_at)
             if reason is not None:
                 reasons[name] = reason
             if source and out[name].status == "unrecoverable":
@@ -113,7 +125,8 @@ class ConditionResolver:
                 cond.quote = quote
         return out, reasons
 
-    def _condition(self, ctx: DocContext, claim: Claim, name: str, scopes: Scopes) -> tuple[Condition, Reason | None]:
+    def _condition(self, ctx: DocContext, claim: Claim, name: str, scopes: Scopes,
+                   ambiguous_at: dict[str, str] | None = None) -> tuple[Condition, Reason | None]:
         decision = self.policy.decide(ctx, name, scopes)
         if isinstance(decision, Pick):
             return self.statements.stated(ctx, claim, name, decision.mention, decision.scope), None
@@ -130,4 +143,6 @@ class ConditionResolver:
                                         engine=decision.engine)
         if decision.reason == "no_version":
             cond.value_partial = decision.engine
+        if decision.scope and ambiguous_at is not None:
+            ambiguous_at[name] = decision.scope
         return cond, decision.reason

@@ -25,7 +25,7 @@ def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> No
         twins = [o for o in same if n_stated[id(o)] > own]
         if not twins:
             continue
-        if not _distinctive(c.value, c.value_max):
+        if not distinctive(c.value, c.value_max):
             # a common round figure (2x, 60%) is taken as the same measurement only from the one
             # restatement that states clearly more than any other
             rank = sorted(((n_stated[id(o)], i) for i, o in enumerate(twins)), reverse=True)
@@ -52,7 +52,7 @@ def _stated(claim: Claim) -> int:
     return sum(v.status == "stated" for v in claim.conditions.values())
 
 
-def _distinctive(value: float, value_max: float | None = None) -> bool:
+def distinctive(value: float, value_max: float | None = None) -> bool:
     """A figure specific enough that two mentions of it are one measurement (25,000; 11.5%; 6-14x),
     unlike common round ratios (2x, 1.5x, 60%)."""
     digits = "".join(re.sub(r"[^0-9]", "", f"{abs(v):g}").lstrip("0") for v in (value, value_max) if v is not None)

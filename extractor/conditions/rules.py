@@ -73,6 +73,7 @@ class ScopeRules(_Strict):
     bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
     external_cues: list[str] = Field(default_factory=list)
     feature_link_score: float = Field(default=85, ge=50, le=100)
+    restatement_must_agree: list[str] = Field(default_factory=list)
     setup_heading_max_words: int = Field(default=6, ge=1)
     clause_breaks: str = r"(?!)"
     coordinated_break: str = r"(?!)"
@@ -97,7 +98,7 @@ class ScopeRules(_Strict):
                 raise ValueError(f"unknown condition {name!r}")
         return v
 
-    @field_validator("composite", "after_claim", "refinable")
+    @field_validator("composite", "after_claim", "refinable", "restatement_must_agree")
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
         for name in v:
@@ -105,10 +106,19 @@ class ScopeRules(_Strict):
                 raise ValueError(f"unknown condition {name!r}")
         return v
 
+    def scope_rank(self) -> dict[str, int]:
+        """How specific each scope is (0: most), by its first rung on the ladder; `restatement` (a condition
+        taken from another place that gives the same figure) last."""
+        rank: dict[str, int] = {}
+        for rung in self.ladder:
+            rank.setdefault(rung.scope, len(rank))
+        rank.setdefault("restatement", len(rank))
+        return rank
+
     def setup_heading(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
         """(ending, phrase): a heading that ends with a setup word or phrase ("4. Experimental Setup",
-        "Hardware"), or names a phrase of several words anywhere ("Evaluation Setup and Benchmark Code",
-        "Comments on Recipe Settings Choice"; not "Hardware Portability")."""
+        "Hardware"), or names a phrase of several words anywhere ("Evaluation Setup and Scripts",
+        "Notes on Recipe Settings"; not "Hardware Trends")."""
         words = sorted((re.escape(s) for s in self.setup_sections), key=len, reverse=True)
         multi = [w for w in words if "\\ " in w or " " in w]
         return (re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$", re.I),

@@ -1,10 +1,10 @@
 """Exporting the claims store: Parquet (pyarrow, extra `export`), CSV, or JSONL records.
 
 Parquet and CSV hold one row per claim: the claim fields, the document's title, date and source,
-the model/hardware/engine keys, and every load condition flattened into `<condition>_status`
-(stated / unrecoverable) and `<condition>_value` (its canonical form, else its stated value; JSON
-text when the value is not a string; empty when unrecoverable). JSONL holds one `extract` record
-per document.
+the model/hardware/engine keys, `n_mentions` (how many places of the post state the claim), and every
+load condition flattened into `<condition>_status` (stated / unrecoverable) and `<condition>_value`
+(its canonical form, else its stated value; JSON text when the value is not a string; empty when
+unrecoverable). JSONL holds one `extract` record per document, with every claim's mentions.
 `out` "-" writes to standard output (Parquet as bytes).
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ FIELDS: tuple[tuple[str, str], ...] = (   # (column, arrow type)
     ("quote", "string"), ("span_start", "int64"), ("span_end", "int64"), ("section", "string"),
     ("block", "string"), ("base_value", "float64"), ("base_value_max", "float64"),
     ("base_unit", "string"), ("model", "string"), ("hardware", "string"), ("engine", "string"),
-    ("source", "string"), ("date_source", "string"),
+    ("source", "string"), ("date_source", "string"), ("n_mentions", "int64"),
 ) + tuple((f"{name}_{part}", "string") for name in CONDITIONS for part in ("status", "value"))
 CLAIM_FIELDS = tuple(c for c, _ in FIELDS if not c.endswith(("_status", "_value")))
 _DOC_COLS = {"doc", "title", "date", "authorship", "source", "date_source"}

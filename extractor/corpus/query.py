@@ -27,7 +27,7 @@ from extractor.records import Per
 
 COLUMNS = ("path", "doc", "title", "claim_id", "metric", "value", "value_max", "unit", "qualifier",
            "tokens", "per", "baseline", "headline", "model", "hardware", "engine", "quote",
-           "span_start", "span_end", "date", "source")
+           "span_start", "span_end", "date", "source", "n_mentions")
 DOCUMENT_FIELDS = ("title", "date", "source")   # columns read from the documents table
 # The unit values of a time metric are shown in when a query mixes several time units.
 CANONICAL_UNITS = {"ttft": "ms", "tpot": "ms", "itl": "ms", "latency": "ms", "e2e_latency": "s"}

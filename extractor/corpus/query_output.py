@@ -15,7 +15,9 @@ from extractor.corpus.names import CONDITION_NAMES, check_name
 Format = Literal["text", "table", "json", "jsonl", "csv"]   # "table" is the older name of "text"
 
 TABLE_COLUMNS = ("doc", "metric", "value", "unit", "qualifier", "per", "headline", "model", "hardware",
-                 "engine", "quote")
+                 "engine", "n_mentions", "quote")
+# table headings that differ from the column name (n_mentions: how many places of the post state the claim)
+HEADINGS = {"n_mentions": "mentions"}
 
 
 def column_names(claim_columns: tuple[str, ...]) -> tuple[str, ...]:
@@ -104,7 +106,7 @@ def format_rows(rows: list[dict[str, Any]], fmt: Format = "text", unit: str | No
     if not rows:
         return "no matching claims"
     shown = columns or TABLE_COLUMNS
-    table = [list(shown)] + [[_cell(r, c, unit) for c in shown] for r in rows]
+    table = [[HEADINGS.get(c, c) for c in shown]] + [[_cell(r, c, unit) for c in shown] for r in rows]
     widths = [max(len(line[i]) for line in table) for i in range(len(shown))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in table]
     lines.insert(1, "  ".join("-" * w for w in widths))

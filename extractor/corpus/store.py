@@ -18,13 +18,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from extractor.records import Claim, Condition, DocumentError, DocumentRecord
+from extractor.records import Claim, ClaimMention, Condition, DocumentError, DocumentRecord
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`)
 # Columns added to `documents` after version 1, with their SQL type. A version-1 database gains them
 # when it is opened (ALTER TABLE ADD COLUMN) and its documents are marked stale, so the next batch
 # re-extracts them and fills the new fields in; nothing else is touched.
 ADDED_DOCUMENT_COLUMNS = {"source": "TEXT", "date_source": "TEXT"}
+# Columns added to `claims` after version 2: a database without them gets one mention per claim (its
+# own place) in the `mentions` table, until the next batch re-extracts the post and merges its
+# restated figures.
+ADDED_CLAIM_COLUMNS = {"n_mentions": "INTEGER NOT NULL DEFAULT 1"}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -69,7 +73,25 @@ CREATE TABLE IF NOT EXISTS claims (
     model TEXT,                    -- canonical (else stated) model, hardware, engine
     hardware TEXT,
     engine TEXT,
+    n_mentions INTEGER NOT NULL DEFAULT 1,   -- places the post states this claim (title, TL;DR, table...)
     PRIMARY KEY (path, ord)
+);
+CREATE TABLE IF NOT EXISTS mentions (
+    path TEXT NOT NULL,
+    ord INTEGER NOT NULL,          -- the claim's position in the record
+    claim_id TEXT NOT NULL,
+    m_ord INTEGER NOT NULL,        -- position of the mention in the claim (text order)
+    quote TEXT NOT NULL,
+    span_start INTEGER NOT NULL,
+    span_end INTEGER NOT NULL,
+    section TEXT,
+    block TEXT,
+    row_header TEXT,
+    column_header TEXT,
+    headline INTEGER NOT NULL,
+    is_primary INTEGER NOT NULL,   -- the mention whose quote and span the claim carries
+    PRIMARY KEY (path, ord, m_ord),
+    FOREIGN KEY (path, ord) REFERENCES claims(path, ord) ON DELETE CASCADE
 );
 CREATE TABLE IF NOT EXISTS conditions (
     path TEXT NOT NULL,
@@ -105,7 +127,9 @@ CREATE INDEX IF NOT EXISTS conditions_canonical ON conditions(name, canonical);
 CLAIM_COLUMNS = ("path", "ord", "claim_id", "metric", "value", "value_max", "unit", "qualifier",
                  "tokens", "per", "baseline", "headline", "quote", "span_start", "span_end",
                  "section", "block", "base_value", "base_value_max", "base_unit",
-                 "model", "hardware", "engine")
+                 "model", "hardware", "engine", "n_mentions")
+MENTION_COLUMNS = ("path", "ord", "claim_id", "m_ord", "quote", "span_start", "span_end", "section", "block",
+                   "row_header", "column_header", "headline", "is_primary")
 CONDITION_COLUMNS = ("path", "ord", "claim_id", "name", "status", "value", "canonical", "quote",
                      "span_start", "span_end", "scope", "sweep", "count", "value_partial", "note",
                      "where_note", "why")
@@ -173,7 +197,16 @@ def claim_row(path: str, ord_: int, claim: Claim) -> tuple:
             claim.qualifier, claim.tokens, claim.per, claim.baseline, int(claim.headline),
             claim.quote, claim.span[0], claim.span[1], " > ".join(claim.context.section) or None,
             claim.context.block, base[0] if base else None, base_max[0] if base_max else None,
-            base[1] if base else None, keys["model"], keys["hardware"], keys["engine"])
+            base[1] if base else None, keys["model"], keys["hardware"], keys["engine"], len(claim.mentions) or 1)
+
+
+def mention_rows(path: str, ord_: int, claim: Claim) -> list[tuple]:
+    """The `mentions` rows of one claim (a record without mentions: the claim's own place)."""
+    mentions = claim.mentions or [ClaimMention(quote=claim.quote, span=claim.span, context=claim.context,
+                                               headline=claim.headline)]
+    return [(path, ord_, claim.id, i, m.quote, m.span[0], m.span[1], " > ".join(m.context.section) or None,
+             m.context.block, m.context.row_header, m.context.column_header, int(m.headline),
+             int(m.span == claim.span)) for i, m in enumerate(mentions)]
 
 
 def condition_row(path: str, ord_: int, claim_id: str, name: str, c: Condition) -> tuple:
@@ -219,16 +252,24 @@ class Store:
 
     def _migrate(self) -> None:
         """Add the columns a database made by an older version lacks (additive only); its documents
-        are marked stale (no extractor version) so the next batch re-extracts them and fills them in."""
+        are marked stale (no extractor version) so the next batch re-extracts them and fills them in.
+        A database from before claim mentions gets one mention per claim (its own place) meanwhile."""
         have = {row[1] for row in self.conn.execute("PRAGMA table_info(documents)")}
         missing = [name for name in ADDED_DOCUMENT_COLUMNS if name not in have]
-        if not missing:
+        have_claims = {row[1] for row in self.conn.execute("PRAGMA table_info(claims)")}
+        missing_claims = [name for name in ADDED_CLAIM_COLUMNS if name not in have_claims]
+        if not missing and not missing_claims:
             return
         cur = self.conn.cursor()
         cur.execute("BEGIN IMMEDIATE")
         try:
             for name in missing:
                 cur.execute(f"ALTER TABLE documents ADD COLUMN {name} {ADDED_DOCUMENT_COLUMNS[name]}")
+            for name in missing_claims:
+                cur.execute(f"ALTER TABLE claims ADD COLUMN {name} {ADDED_CLAIM_COLUMNS[name]}")
+            if missing_claims:
+                cur.execute("INSERT OR IGNORE INTO mentions SELECT path, ord, claim_id, 0, quote, span_start, "
+                            "span_end, section, block, NULL, NULL, headline, 1 FROM claims")
             cur.execute("UPDATE documents SET extractor_version = NULL")
             cur.execute("COMMIT")
         except BaseException:
@@ -266,16 +307,20 @@ class Store:
         cur.execute("BEGIN IMMEDIATE")
         try:
             cur.execute("DELETE FROM conditions WHERE path=?", (path,))
+            cur.execute("DELETE FROM mentions WHERE path=?", (path,))
             cur.execute("DELETE FROM claims WHERE path=?", (path,))
             cur.execute("DELETE FROM documents WHERE path=?", (path,))
             cur.execute(f"INSERT INTO documents ({', '.join(DOCUMENT_COLUMNS)}) "
                         f"VALUES ({','.join('?' * len(DOCUMENT_COLUMNS))})", doc_row)
-            crow, drow = [], []
+            crow, drow, mrow = [], [], []
             for i, claim in enumerate(claims):
                 crow.append(claim_row(path, i, claim))
+                mrow.extend(mention_rows(path, i, claim))
                 drow.extend(condition_row(path, i, claim.id, name, c)
                             for name, c in sorted(claim.conditions.items()))
-            cur.executemany(f"INSERT INTO claims VALUES ({','.join('?' * len(CLAIM_COLUMNS))})", crow)
+            cur.executemany(f"INSERT INTO claims ({', '.join(CLAIM_COLUMNS)}) "
+                            f"VALUES ({','.join('?' * len(CLAIM_COLUMNS))})", crow)
+            cur.executemany(f"INSERT INTO mentions VALUES ({','.join('?' * len(MENTION_COLUMNS))})", mrow)
             cur.executemany(
                 f"INSERT INTO conditions VALUES ({','.join('?' * len(CONDITION_COLUMNS))})", drow)
             cur.execute("COMMIT")
@@ -322,4 +367,4 @@ class Store:
     def counts(self) -> dict[str, int]:
         """Rows per table."""
         return {t: self.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                for t in ("documents", "claims", "conditions")}
+                for t in ("documents", "claims", "mentions", "conditions")}

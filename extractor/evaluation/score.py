@@ -4,8 +4,8 @@ condition accuracy and guessed conditions, per document and in total.
     report = evaluate(Path("corpus/gold"), Path("corpus"))
     print(report.total.claim_recall)
 
-A gold claim matches one predicted claim (one to one): the predicted span overlaps a place where the
-gold quote is in the text, and the value is the same (within 1%) once converted to the gold's unit through
+A gold claim matches one predicted claim (one to one): the span of the predicted claim, or of one of its
+mentions, overlaps a place where the gold quote is in the text, and the value is the same (within 1%) once converted to the gold's unit through
 pint. Among several, the one with the same metric wins, then the one with the same headline flag, then
 the nearest. Conditions are scored on
 matched claims, for the conditions the gold gives: right when the status is the same and, when stated,
@@ -140,10 +140,12 @@ def match_claims(text: str, gold: GoldDocument, claims: list[Claim],
         places = locate(text, g.quote)
         best: tuple[tuple[bool, bool, int], int] | None = None
         for pi, p in enumerate(claims):
-            if pi in taken or not any(p.span[1] > s and p.span[0] < e for s, e in places) \
+            said = [m.span for m in p.mentions] or [p.span]   # a claim is at each place that states it
+            if pi in taken or not any(ps[1] > s and ps[0] < e for ps in said for s, e in places) \
                     or not value_matches(g, p, convert):
                 continue
-            rank = (p.metric != g.metric, p.headline != g.headline, min(abs(p.span[0] - s) for s, _ in places))
+            rank = (p.metric != g.metric, p.headline != g.headline,
+                    min(abs(ps[0] - s) for ps in said for s, _ in places))
             if best is None or rank < best[0]:
                 best = (rank, pi)
         if best is not None:

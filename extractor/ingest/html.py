@@ -10,8 +10,9 @@ import re
 from html import unescape
 from html.parser import HTMLParser
 
+from extractor.ingest.html_tables import HtmlTables
 from extractor.ingest.masking import ENTITY_IN_NUMBER_PAD, blank
-from extractor.ingest.model import Block, Cell, Document, Image, Link, Node, Section, Table
+from extractor.ingest.model import Block, Document, Image, Link, Node, Section, Table
 from extractor.ingest.structure import CAPTION, attach_captions, finish_sections
 
 SKIP = {"script", "style", "nav", "header", "footer", "aside", "noscript", "template", "svg", "form",
@@ -48,7 +49,7 @@ class _Walker(HTMLParser):
         self.section = section
         self.blocks: list[Block] = []
         self.tables: list[Table] = []
-        self.table_stack: list[dict] = []
+        self.table_reader = HtmlTables()
         self.links: list[Link] = []
         self.images: list[Image] = []
         self.meta: dict[str, str] = {}
@@ -56,7 +57,6 @@ class _Walker(HTMLParser):
         self.title_span: tuple[int, int] | None = None
         self.open_links: list[tuple[str, int | None, int | None]] = []
         self.run: list[int] = []   # [first, last] offsets of text in the current block
-        self.cell: list[int] = []
         self.in_title = False
 
     # -- positions -------------------------------------------------------------
@@ -98,11 +98,7 @@ class _Walker(HTMLParser):
             self.run = [start, end]
         else:
             self.run[1] = end
-        if self.cell is not None and self.table_stack and self.table_stack[-1]["in_cell"]:
-            if not self.cell:
-                self.cell = [start, end]
-            else:
-                self.cell[1] = end
+        self.table_reader.mark(start, end)
 
     # -- parser callbacks ----------------------------------------------------
     def handle_starttag(self, tag, attrs):
@@ -139,7 +135,7 @@ class _Walker(HTMLParser):
         if tag == "title":
             self.in_title = True
         if tag == "meta":
-            self._meta(dict(attrs))
+            _read_meta(self.meta, dict(attrs))
         if tag == "time":
             self._time(dict(attrs))
         if tag in SKIP:
@@ -154,16 +150,11 @@ class _Walker(HTMLParser):
         if tag in BLOCK_KINDS or tag in HEADINGS or tag in ("br", "tr", "table", "hr"):
             self._flush()
         if tag == "table":
-            self.table_stack.append({"start": pos, "rows": [], "row": None, "in_cell": False, "header_rows": 0,
-                                     "section": self.section})
-        elif tag == "tr" and self.table_stack:
-            self.table_stack[-1]["row"] = []
-        elif tag in ("td", "th") and self.table_stack:
-            t = self.table_stack[-1]
-            if t["row"] is None:
-                t["row"] = []
-            t["in_cell"], t["th"] = True, tag == "th"
-            self.cell = []
+            self.table_reader.start_table(pos, self.section)
+        elif tag == "tr":
+            self.table_reader.start_row()
+        elif tag in ("td", "th"):
+            self.table_reader.start_cell()
         elif tag == "a":
             self.open_links.append((dict(attrs).get("href") or "", None, None))
         elif tag == "img":
@@ -196,34 +187,23 @@ class _Walker(HTMLParser):
             return
         if tag in BLOCK_KINDS or tag in HEADINGS or tag in ("tr", "table"):
             self._flush()
-        if tag in ("td", "th") and self.table_stack:
-            t = self.table_stack[-1]
-            if t["in_cell"] and t["row"] is not None:
-                s, e = self.cell if self.cell else (0, 0)
-                t["row"].append((s, e))
-                t["row_th"] = t.get("row_th", True) and t.get("th", False)
-            t["in_cell"] = False
-        elif tag == "tr" and self.table_stack:
-            t = self.table_stack[-1]
-            if t["row"] is not None:
-                t["rows"].append((t["row"], t.get("row_th", False)))
-            t["row"], t["row_th"] = None, True
-        elif tag == "table" and self.table_stack:
-            self._finish_table(self.table_stack.pop())
+        if tag in ("td", "th"):
+            self.table_reader.end_cell()
+        elif tag == "tr":
+            self.table_reader.end_row()
+        elif tag == "table":
+            self._finish_table()
         elif tag == "a" and self.open_links:
             target, s, e = self.open_links.pop()
             if s is not None and target:
                 self.links.append(Link(start=s, end=e, target=target))
 
-    def _finish_table(self, t: dict) -> None:
-        rows = [[Cell(start=s, end=e, row=r, col=c) for c, (s, e) in enumerate(cells)]
-                for r, (cells, _) in enumerate(t["rows"])]
-        if not rows:
-            return
-        header, body = rows[0], rows[1:]
-        end = max((c.end for row in rows for c in row), default=t["start"])
-        self.tables.append(Table(start=t["start"], end=end, section=t["section"], header=header, rows=body))
-        self.blocks.append(Block(kind="table", start=t["start"], end=end, section=t["section"]))
+    def _finish_table(self) -> None:
+        """Close the innermost open table: a table with rows is kept, and is a block."""
+        table = self.table_reader.end_table()
+        if table is not None:
+            self.tables.append(table)
+            self.blocks.append(Block(kind="table", start=table.start, end=table.end, section=table.section))
 
     def handle_data(self, data):
         pos = self._offset()
@@ -278,17 +258,6 @@ class _Walker(HTMLParser):
         blank(self.chars, pos, pos + len(data) + 3)
 
     # -- attributes --------------------------------------------------------------
-    def _meta(self, attrs: dict) -> None:
-        key = (attrs.get("name") or attrs.get("property") or attrs.get("itemprop") or "").lower()
-        content = attrs.get("content")
-        if not content:
-            return
-        for wanted, field in (("author", "author"), ("article:author", "author"), ("date", "date"),
-                              ("article:published_time", "date"), ("datepublished", "date"), ("og:title", "title"),
-                              ("keywords", "tags"), ("description", "summary")):
-            if key == wanted:
-                self.meta.setdefault(field, content)
-
     def _time(self, attrs: dict) -> None:
         """The first `<time datetime>` of the post: in its article or main element when the page has one
         (a header inside it counts: the byline's date is there), never in navigation, asides or footers
@@ -313,6 +282,19 @@ class _Walker(HTMLParser):
         self.images.append(Image(start=pos, end=pos + len(raw), src=attrs.get("src") or "", alt=alt_node))
 
 
+def _read_meta(meta: dict[str, str], attrs: dict) -> None:
+    """The page field a `<meta>` tag gives (author, date, title, tags, summary), unless already given."""
+    key = (attrs.get("name") or attrs.get("property") or attrs.get("itemprop") or "").lower()
+    content = attrs.get("content")
+    if not content:
+        return
+    for wanted, field in (("author", "author"), ("article:author", "author"), ("date", "date"),
+                          ("article:published_time", "date"), ("datepublished", "date"), ("og:title", "title"),
+                          ("keywords", "tags"), ("description", "summary")):
+        if key == wanted:
+            meta.setdefault(field, content)
+
+
 def _walk(text: str, chars: list[str], base: int, section: int | None, main_only: bool,
           sections: list[Section] | None = None) -> _Walker:
     walker = _Walker(text, chars, base, section, main_only, sections)
@@ -322,8 +304,8 @@ def _walk(text: str, chars: list[str], base: int, section: int | None, main_only
     except AssertionError:  # HTMLParser's own complaints about malformed declarations
         pass
     walker._flush()
-    while walker.table_stack:
-        walker._finish_table(walker.table_stack.pop())
+    while walker.table_reader.open:
+        walker._finish_table()
     for link_target, s, e in walker.open_links:
         if s is not None and link_target:
             walker.links.append(Link(start=s, end=e, target=link_target))

@@ -1,7 +1,7 @@
 """Caveats and provenance notes for a record: what a reader must know before trusting a figure.
 
     reader = CaveatReader.from_rules(rules_dir)      # cached per rules folder
-    reader.annotate(document, record)                # fills caveats, provenance, authorship
+    notes = reader.read(document, claims)            # PostNotes: caveats, provenance, authorship
 
 Rules (rules/caveats.yaml, rules/authorship.yaml): stream/chunk intervals that distort
 per-token latency, rounded or chart-read headlines, sweep/Pareto best points, no named
@@ -14,10 +14,13 @@ import bisect
 import re
 from pathlib import Path
 
+from pydantic import BaseModel, Field
+
+from extractor.claims.headlines import same_figure
 from extractor.notes.authorship import AuthorshipReader
 from extractor.notes.rules import AuthorshipRules, CaveatRules, CueFinder, union
 from extractor.ingest.model import Document
-from extractor.records import Claim, DocumentRecord, Note
+from extractor.records import Claim, Note
 from extractor.rules_io import default_rules_dir, load_yaml, rule_cache
 
 CAVEATS_FILE = "caveats.yaml"
@@ -32,8 +35,16 @@ def approx_text(value: float) -> str:
     return f"~{value:g}"
 
 
+class PostNotes(BaseModel):
+    """What the notes stage reads from a post: the parts of its `DocumentRecord` they fill."""
+
+    caveats: list[Note] = Field(default_factory=list)
+    provenance: list[Note] = Field(default_factory=list)
+    authorship: str | None = None
+
+
 class CaveatReader:
-    """Compiled caveat and authorship rules; `annotate` adds their notes to a record."""
+    """Compiled caveat and authorship rules; `read` returns a post's notes."""
 
     def __init__(self, rules: CaveatRules, authorship: AuthorshipRules):
         self.r = rules
@@ -58,25 +69,26 @@ class CaveatReader:
         return _reader(str(Path(rules_dir) if rules_dir else default_rules_dir()))
 
     # -- entry point -------------------------------------------------------------------
-    def annotate(self, d: Document, record: DocumentRecord) -> None:
-        """Fill record.caveats, record.provenance and record.authorship from the document."""
-        heads = [c for c in record.claims if c.headline]
+    def read(self, d: Document, claims: list[Claim]) -> PostNotes:
+        """The caveats, provenance notes and authorship of the post `d` with these claims."""
+        heads = [c for c in claims if c.headline]
         lower = d.view.lower()
         caveats: list[Note] = []
         provenance: list[Note] = []
         sweep = self._sweep_best(d, heads)
-        caveats += self._rounded(d, record.claims, heads, chart=bool(sweep))
+        caveats += self._rounded(d, claims, heads, chart=bool(sweep))
         caveats += sweep
         caveats += self._stream(d, lower)
-        caveats += self._scenario(d, heads or record.claims, lower)
-        tok_prov, tok_cav = self._tokens(heads)
+        caveats += self._scenario(d, heads or claims, lower)
+        # the tokens a headline counts may be said where the body states the same figure again
+        restated = [c for c in claims if not c.headline and any(same_figure(c, h) for h in heads)]
+        tok_prov, tok_cav = self._tokens(heads + restated)
         provenance += tok_prov
         caveats += tok_cav
-        record.authorship, author_notes = self.authors.read(d, lower)
+        authorship, author_notes = self.authors.read(d, lower)
         provenance += author_notes
         provenance += self._reproducibility(d, lower)
-        record.caveats = caveats
-        record.provenance = provenance
+        return PostNotes(caveats=caveats, provenance=provenance, authorship=authorship)
 
     # -- caveats -----------------------------------------------------------------------
     def _stream(self, d: Document, lower: str) -> list[Note]:
@@ -102,12 +114,15 @@ class CaveatReader:
             searched.add(figure)
             same = alike.get(figure, [])
             for c in [h] + [c for c in same if c is not h]:
-                m = self.rounded.search(c.quote)
-                if m or c.qualifier in rule.qualifiers:
+                # the rounded form may be any mention of the figure ("~25K" in the title, "25,000" in a table)
+                said = [(m.quote, m.span) for m in c.mentions] or [(c.quote, c.span)]
+                rounded = next(((q, sp) for q, sp in said if self.rounded.search(q)), None)
+                if rounded or c.qualifier in rule.qualifiers:
+                    quote, span = rounded or (c.quote, c.span)
                     done.add(key)
                     tmpl = rule.chart_message if chart else rule.message
-                    msg = tmpl.format(quote=c.quote, approx=approx_text(c.value))
-                    out.append(Note(kind=rule.kind, message=msg, quote=c.quote, span=c.span))
+                    msg = tmpl.format(quote=quote, approx=approx_text(c.value))
+                    out.append(Note(kind=rule.kind, message=msg, quote=quote, span=span))
                     break
         return out
 
@@ -170,12 +185,13 @@ class CaveatReader:
             if tok in seen:
                 continue
             seen.add(tok)
+            quote, span = _lead_mention(h)
             if tok in rule.messages:
-                prov.append(Note(kind=rule.kind, message=rule.messages[tok].format(quote=h.quote),  # type: ignore[index]
-                                 quote=h.quote, span=h.span))
+                prov.append(Note(kind=rule.kind, message=rule.messages[tok].format(quote=quote),  # type: ignore[index]
+                                 quote=quote, span=span))
             else:
-                cav.append(Note(kind=rule.kind, message=rule.unspecified.format(quote=h.quote),
-                                quote=h.quote, span=h.span))
+                cav.append(Note(kind=rule.kind, message=rule.unspecified.format(quote=quote),
+                                quote=quote, span=span))
         return prov, cav
 
     # -- reproducibility ---------------------------------------------------------------
@@ -280,6 +296,12 @@ def _reader(rules_dir: str) -> CaveatReader:
 
 def _finder(rule, margin: int) -> CueFinder:
     return CueFinder(rule.patterns, rule.cues, case=rule.case, margin=margin)
+
+
+def _lead_mention(c: Claim) -> tuple[str, tuple[int, int]]:
+    """(quote, span) of where the post leads with a claim: its first mention in a headline position."""
+    m = next((m for m in c.mentions if m.headline), None)
+    return (m.quote, m.span) if m else (c.quote, c.span)
 
 
 def _note(d: Document, kind: str, message: str, start: int, end: int) -> Note:

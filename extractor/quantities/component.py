@@ -9,14 +9,16 @@ character offsets) and ``span._.pint`` its value as a pint Quantity in the rules
 extension values by character offsets, so each span carries a distinct ``span.id`` and the
 records are stored under it.
 
-A caller that has already run the same finder over `doc.text` can hand its records over in
-``doc.user_data[PRECOMPUTED]`` as ``(records, offset)`` (records in text order, found with
-``find(doc.text, offset)``): the component then places them instead of searching again, and
-the records keep their offset.
+A caller that has already run the same finder over `doc.text` hands its records over through
+the Doc extension the component registers, ``doc._.found_quantities = FoundQuantities(records,
+offset)`` (records in text order, found with ``find(doc.text, offset)``): the component then
+places them instead of searching again, the records keep their offset, and the extension is
+reset to None (consumed: the records are not carried along with the doc).
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -30,7 +32,7 @@ SPANS_KEY = "quantities"
 EXTENSION = "quantity"
 PINT_EXTENSION = "pint"
 PINT_MAX_EXTENSION = "pint_max"
-PRECOMPUTED = "benchclaims_quantities"
+FOUND_EXTENSION = "found_quantities"
 _RECORD_KEY = "benchclaims_quantity"  # doc.user_data key prefix of a span's record
 
 
@@ -56,6 +58,14 @@ def _pint(span: Span, upper: bool = False):
     return reg.Quantity(value, reg.parse_units(q.unit))
 
 
+class FoundQuantities(NamedTuple):
+    """Records the quantity finder already found in a doc's text: `records` in text order, found
+    with `find(doc.text, offset)` (their spans are shifted by `offset`)."""
+
+    records: list[QuantityRecord]
+    offset: int
+
+
 def _register_extensions() -> None:
     if Span.get_extension(EXTENSION) is None or Span.get_extension(EXTENSION)[2] is not _get_record:
         Span.set_extension(EXTENSION, getter=_get_record, setter=_set_record, force=True)
@@ -63,6 +73,8 @@ def _register_extensions() -> None:
         Span.set_extension(PINT_EXTENSION, getter=_pint)
     if not Span.has_extension(PINT_MAX_EXTENSION):
         Span.set_extension(PINT_MAX_EXTENSION, getter=lambda span: _pint(span, upper=True))
+    if not Doc.has_extension(FOUND_EXTENSION):
+        Doc.set_extension(FOUND_EXTENSION, default=None)
 
 
 class QuantityComponent:
@@ -73,8 +85,12 @@ class QuantityComponent:
         self.spans_key = spans_key
 
     def __call__(self, doc: Doc) -> Doc:
-        given = doc.user_data.pop(PRECOMPUTED, None)
-        found, offset = (self.finder.find(doc.text), 0) if given is None else given
+        given: FoundQuantities | None = doc._.get(FOUND_EXTENSION)
+        if given is None:
+            found, offset = self.finder.find(doc.text), 0
+        else:
+            found, offset = given
+            doc._.set(FOUND_EXTENSION, None)
         spans = []
         doc.user_data[(_RECORD_KEY, "rules_dir")] = self.finder.rules_dir
         next_id = doc.user_data.get((_RECORD_KEY, "next_id"), 1)

@@ -1,0 +1,105 @@
+"""The direction of a comparison: whether a speedup or relative change reports an improvement (`better`),
+a regression or cost (`worse`), or only that two figures are close (`neutral`).
+
+The order of the rules (their words live in `rules/claims.yaml`):
+1. a valence word governing the number says it by itself ("1.4x slowdown", "8% better TTFT");
+2. an up or down change word meets the polarity of the quantity it changes ("higher TTFT" is worse,
+   "lower TTFT" better, "a throughput reduction" worse);
+3. without a change word, a level written as a share of the reference ("at 71% of the BF16 slope",
+   "0.6x the latency") or an amount of a lower-is-better quantity ("a 10% overhead").
+Anything the rules leave open is `better`: a post presents its own system's gains.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol, Sequence
+
+from extractor.claims.rules import ClaimRules
+
+Cue = Any   # extractor.claims.classify.Cue (label, start, end); classify imports this module
+
+
+class ClauseReader(Protocol):
+    """What the direction reader needs of the claim builder: its clause-aware cue look-ups."""
+
+    def _after(self, cues, start: int, end: int, prefixes: tuple[str, ...], limit: int = 25): ...
+    def _before(self, cues, start: int, end: int, prefixes: tuple[str, ...], limit: int = 60): ...
+    def _between(self, cues, a: int, b: int, labels: tuple[str, ...], skip_label_colon: bool = True) -> bool: ...
+    def _any_change(self, cues, start: int, end: int, header_cues=(), limit: int = 60): ...
+
+Direction = Literal["better", "worse", "neutral"]
+VALENCE_NEAR = 40     # characters: how far before the number a valence word may govern it
+POLARITY_NEAR = 60    # ...and how far the quantity being changed may sit
+
+
+class DirectionReader:
+    """Reads the direction of a comparison claim from the cues around it."""
+
+    def __init__(self, builder: ClauseReader, rules: ClaimRules):
+        self.builder = builder
+        self.lower_metrics = {f"metric:{m}" for m in rules.lower_is_better_metrics}
+
+    def _governing(self, cues: Sequence["Cue"], start: int, end: int, prefix: str, limit: int) -> "Cue | None":
+        """A cue with `prefix` right after the number, else the nearest before it in its clause."""
+        own = [c for c in cues if not (c.start >= start and c.end <= end)]
+        return (self.builder._after(own, start, end, (prefix,))
+                or self.builder._before(own, start, end, (prefix,), limit))
+
+    def polarity(self, cues: Sequence["Cue"], start: int, end: int, header_cues: Sequence["Cue"] = (),
+                 change: "Cue | None" = None) -> int:
+        """+1 when more of the quantity near the number is better, -1 when less is, 0 when unknown. The
+        quantity is the nearest polarity word or metric cue in the number's clause (a polarity word wins a
+        tie; a metric word that is the change word itself, "costs 8%", does not count; of two cues written
+        together, "end-to-end throughput", the last names the quantity); in a table, the headers'."""
+        best, best_key = 0, None
+        for group in (cues, header_cues):
+            for c in group:
+                if change is not None and c.start < change.end and change.start < c.end:
+                    continue
+                if any(d is not c and 0 <= d.start - c.end <= 1 and d.label.startswith(("metric:", "polarity:"))
+                       and d.label not in ("metric:other",) for d in group):
+                    continue          # a modifier: "E2E" in "E2E throughput", "prefill" in "prefill latency"
+                if c.label.startswith("polarity:"):
+                    sign, rank = (1 if c.label == "polarity:higher" else -1), 0
+                elif c.label.startswith("metric:") and c.label not in ("metric:speedup", "metric:relative_change",
+                                                                        "metric:other"):
+                    sign, rank = (-1 if c.label in self.lower_metrics else 1), 1
+                else:
+                    continue
+                if group is cues:
+                    g = max(0, c.start - end, start - c.end)
+                    a, b = (c.end, start) if c.end <= start else (end, c.start)
+                    if g > POLARITY_NEAR or (a < b and self.builder._between(cues, a, b, ("break", "join"))):
+                        continue
+                    key = (0, g, rank, -(c.end - c.start))
+                else:
+                    key = (1, 0, rank, -(c.end - c.start))
+                if best_key is None or key < best_key:
+                    best, best_key = sign, key
+            if best_key is not None:
+                break
+        return best
+
+    def read(self, cls: str, value: float, cues: Sequence["Cue"], start: int, end: int,
+             header_cues: Sequence["Cue"] = (), sign: int = 0) -> Direction:
+        """The direction of a comparison figure of unit class `cls` (`ratio` or `percent`); `sign` is +1 or
+        -1 when the number is written with a sign ("+12%", "-8%"), which then acts as a change word."""
+        cues = [c for c in cues if not (c.label == "valence:neutral_before" and c.start >= end)]
+        far = 10**6 if any(c.label == "by" and 0 <= start - c.end <= 2 for c in cues) else VALENCE_NEAR
+        valence = self._governing(cues, start, end, "valence:", far) or next(
+            (c for c in header_cues if c.label.startswith("valence:")), None)
+        if valence is not None:
+            return "neutral" if valence.label == "valence:neutral_before" else valence.label.split(":", 1)[1]
+        change = self.builder._any_change(cues, start, end, header_cues)
+        pol = self.polarity(cues, start, end, header_cues, change)
+        if change is not None or sign:
+            if change is not None and change.label in ("change:neutral", "change:neutral_before"):
+                return "neutral"
+            up = sign > 0 if sign else change.label == "change:up"
+            return "worse" if pol and up != (pol > 0) else "better"
+        share = any(c.label == "share_of" and c.start >= end and c.start - end <= 2 for c in cues)
+        level = (cls == "ratio" and value < 1) or (cls == "percent" and share and value < 100)
+        if level:
+            return "better" if pol < 0 else ("worse" if pol > 0 else "better")
+        if cls == "percent" and share:
+            return "worse" if pol < 0 else "better"
+        return "worse" if pol < 0 else "better"

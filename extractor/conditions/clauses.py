@@ -1,0 +1,83 @@
+"""Clause-level scope: in a sentence that states several results, each result takes its own clause's
+conditions ("3.6x for A on X, and 2.1x for B on Y"). The `sentence` rung of the scope ladder asks it."""
+from __future__ import annotations
+
+import re
+
+from extractor.conditions.context import Located
+from extractor.conditions.rules import ScopeRules
+from extractor.ingest.segment import Passage
+
+COORDINATED_REACH = 24   # a coordinated break parts clauses when another result starts this close after it
+
+Clause = tuple[int, int, int]   # [start, end) and the group of coordinated clauses it belongs to
+
+
+class ClauseScope:
+    """Parts a sentence into clauses (`clause_breaks`, `coordinated_break` of rules/scopes.yaml) and keeps
+    the mentions of a claim's own clause: `own_clause(...)`."""
+
+    def __init__(self, scopes: ScopeRules):
+        self.clause_breaks = re.compile(scopes.clause_breaks, re.I)
+        self.coordinated_break = re.compile(scopes.coordinated_break, re.I)
+
+    def clauses(self, view: str, p: Passage, figures: list[tuple[int, int]]) -> list[Clause]:
+        """The clauses of passage `p`: they part at `clause_breaks` (which also start a new group), and
+        at a `coordinated_break` right before another result ("... and 2.1x ...")."""
+        cuts = [(m.start(), m.end(), True) for m in self.clause_breaks.finditer(view, p.start, p.end)]
+        cuts += [(m.start(), m.end(), False) for m in self.coordinated_break.finditer(view, p.start, p.end)
+                 if any(m.end() <= s[0] < m.end() + COORDINATED_REACH for s in figures)]
+        cuts.sort()
+        clauses, group, at = [], 0, p.start
+        for lo, hi, strong in cuts:
+            if lo < at:
+                continue
+            clauses.append((at, lo, group))
+            group += strong
+            at = hi
+        clauses.append((at, p.end, group))
+        return clauses
+
+    def own_clause(self, located: list[Located], claim_span: tuple[int, int], claim_spans: list[tuple[int, int]],
+                   p: Passage, view: str) -> list[Located]:
+        """The mentions of `located` (in sentence `p`) that are the claim's: each result takes its own
+        clause's conditions; a phrase at the end of coordinated results covers them all ("2.7x higher
+        throughput and 5x faster TPOT on model A"). A condition absent from the claim's clauses is taken
+        only from clauses that state no result. A sentence of one result keeps all of `located`."""
+        own = tuple(claim_span)
+        figures = [s for s in claim_spans if p.start <= s[0] < p.end]
+        if not any(s != own for s in figures) or not located:
+            return located
+        clauses = self.clauses(view, p, figures)
+
+        def clause_of(pos: int) -> int:
+            return next((i for i, (lo, hi, _) in enumerate(clauses) if lo <= pos < hi), len(clauses) - 1)
+
+        with_result = {clause_of(s[0]) for s in figures}
+        mine = clause_of(own[0])
+        my_group = clauses[mine][2]
+        in_group = [i for i, c in enumerate(clauses) if c[2] == my_group]
+        # what coordinated results share: the phrase before the first one and the phrase after the last
+        head_end = min(s[0] for s in figures if clause_of(s[0]) == in_group[0]) if in_group[0] in with_result \
+            else clauses[in_group[0]][1]
+        shared = {in_group[-1]}
+        groups_with_result = {clauses[i][2] for i in with_result}
+        free = {i for i, c in enumerate(clauses) if c[2] not in groups_with_result}
+        by_name: dict[str, list[tuple[int, Located]]] = {}
+        sentence_head = min(s[0] for s in figures)   # the setting before the sentence's first result
+        for x in located:
+            i = clause_of(x.m.span[0])
+            if x.m.span[0] < sentence_head and i not in free:
+                i = -1 if in_group[0] == clause_of(sentence_head) else -2
+            elif i == in_group[0] and x.m.span[0] < head_end:
+                i = -1
+            by_name.setdefault(x.name, []).append((i, x))
+        out = []
+        for found in by_name.values():
+            own_tier = {mine, -1} if mine == in_group[0] else {mine}
+            for allowed in (own_tier, {mine, -1} | shared, free | {-2}):
+                taken = [x for i, x in found if i in allowed]
+                if taken:
+                    out += taken
+                    break
+        return sorted(out, key=lambda x: x.m.span)

@@ -1,0 +1,285 @@
+"""One claim, many mentions: a figure the post states again (title, TL;DR, results, caption,
+conclusion) for the same setup becomes one claim whose `mentions` list every place it is stated.
+
+Runs after the conditions of each mention were resolved from its own surroundings:
+
+- Mentions merge when they have the same metric, value, value_max, unit and per, the same tokens
+  counted (or one of them does not say: "25K tok/s" in a title, "25,000 total tokens/s" in the body), a
+  compatible baseline, and no two of them state different values for a condition of `restatement_must_agree`
+  (scopes.yaml: model, hardware, lengths...). Mentions in one sentence, paragraph, list or table are
+  parallel statements, never restatements; a common round figure (2x, 60%) is one claim only with
+  its restatements in the lead and in its own section, not with another section of the body. A mention that would fit two groups that cannot merge (a
+  title "2x" when the body reports 2x on H100 and 2x on MI300X) stays a claim of its own: which one it
+  restates is not said.
+- The primary mention is the most specific one: outside the lead (title, summary, TL;DR, introduction)
+  first, then a table cell, a paragraph, a list item, a caption, a heading, the front matter; then the
+  one with the most stated conditions; then text order. The claim keeps its quote, span and context.
+- Each condition is resolved once over all mentions: the stated value of the most specific scope of any
+  mention wins (a fuller form of the same name from another mention refines it); mentions stating
+  different values make it unrecoverable (ambiguous, both values in `why`), never one picked.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from extractor.conditions.restatements import distinctive
+from extractor.conditions.rules import Reason, ScopeRules
+from extractor.ingest import Document
+from extractor.ingest.segment import Passage
+from extractor.records import CONDITIONS, Claim, ClaimMention, Condition
+
+# Conditions whose `canonical` is a gazetteer name, the same for every spelling ("Qwen/Qwen3-32B", "Qwen3-32B");
+# other canonicals are a family (an engine without its version, "warmup"), not a value
+GAZETTEER_NAMES = frozenset({"model", "hardware", "precision", "dataset"})
+UNSAID_TOKENS = (None, "unspecified")   # "25K tok/s" in a title does not say which tokens: no conflict
+TITLE_KINDS = frozenset({"front_matter", "heading"})   # the places of a title or summary line
+# How specific a mention's place is, most specific first (the block kind of its unit).
+BLOCK_RANK = {"cell": 0, "paragraph": 1, "list_item": 2, "quote": 3, "caption": 4, "heading": 5,
+              "front_matter": 6}
+_NON_NAME = re.compile(r"[^a-z0-9.]+")
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+# an unrecoverable condition to keep when no mention states it: the most telling reason first
+_REASON_ORDER = {"external": 0, "ambiguous": 1, "no_version": 2}
+
+Ambiguous = Callable[[Claim, str, str], Condition]   # (claim, condition, "v1, v2") -> unrecoverable
+
+
+@dataclass(slots=True)
+class Said:
+    """One mention: the claim read at that place (with the conditions of its surroundings)."""
+
+    claim: Claim
+    unit: Passage
+    reasons: dict[str, Reason]   # why each unrecoverable condition of the claim is so
+    unclear: dict[str, str]      # the scope that states several values of each ambiguous condition
+    lead: bool          # in a headline position (title, summary, TL;DR, introduction)
+    list_run: int       # the list its list item belongs to, else -1
+
+
+def _norm(s: object) -> str:
+    return _NON_NAME.sub(" ", str(s).lower()).strip()
+
+
+def _extends(full: str, base: str) -> bool:
+    """`full` is `base` written out more fully ("qwen3.5 397b a17b" of "qwen3.5")."""
+    return full == base or (full.startswith(base) and not full[len(base)].isalnum())
+
+
+def _numbers(value: object) -> tuple[float, float] | None:
+    """(low, high) of a number, a swept range {"min", "max"}, or the first number of a text."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value), float(value)
+    if isinstance(value, dict):
+        nums = [float(v) for k, v in value.items() if k in ("min", "max", "value", "rate", "total", "gpus")
+                and isinstance(v, (int, float)) and not isinstance(v, bool)]
+        return (min(nums), max(nums)) if nums else None
+    if isinstance(value, str) and (m := _NUMBER.search(value)):
+        n = float(m.group().replace(",", ""))
+        return n, n
+    return None
+
+
+def _close(a: float, b: float) -> bool:
+    # "1K" is 1000 or 1024 depending on the writer
+    return math.isclose(a, b, rel_tol=0.025 if max(abs(a), abs(b)) >= 1000 else 1e-9)
+
+
+def agree(a: Condition, b: Condition, name: str = "") -> bool:
+    """Whether two stated conditions `name` can describe one measurement: the same name (or one a fuller
+    form of the other: "GB200", "GB200 NVL72"), the same number, a point inside a swept range."""
+    na, nb = _numbers(a.value), _numbers(b.value)
+    if isinstance(a.value, (int, float, dict)) or isinstance(b.value, (int, float, dict)):
+        if na is None or nb is None:
+            return _norm(a.value) == _norm(b.value)
+        if na[0] == na[1] and nb[0] == nb[1]:
+            return _close(na[0], nb[0])
+        if na[0] == na[1]:
+            return nb[0] <= na[0] <= nb[1]
+        if nb[0] == nb[1]:
+            return na[0] <= nb[0] <= na[1]
+        return _close(na[0], nb[0]) and _close(na[1], nb[1])
+    pairs = [(a.value, b.value), (a.quote, b.quote)]
+    if name in GAZETTEER_NAMES:
+        pairs.insert(0, (a.canonical, b.canonical))
+    for x, y in pairs:
+        if x and y:
+            x, y = _norm(x), _norm(y)
+            if _extends(x, y) or _extends(y, x):
+                return True
+    return False
+
+
+class MentionMerger:
+    """Merges the mentions of one figure into one claim (see the module docstring)."""
+
+    def __init__(self, scopes: ScopeRules, sweep_note_no_figure: str = ""):
+        self.must_agree = tuple(scopes.restatement_must_agree)
+        self.refinable = frozenset(scopes.refinable)
+        self.rank = scopes.scope_rank()
+        self.shared_rank = self.rank.get("document", len(self.rank))   # scopes every claim of a post shares
+        # the note of a swept condition when no figure lies near the mention: another mention of the
+        # figure may lie by the chart that holds the exact point
+        self.no_figure = {sweep_note_no_figure.format(condition=name.replace("_", " ")) for name in CONDITIONS} \
+            if sweep_note_no_figure else set()
+
+    def merge(self, d: Document, placed: list[tuple[Claim, Passage]], reasons: list[dict[str, Reason]],
+              unclear: list[dict[str, str]], leads: set[int], ambiguous: Ambiguous
+              ) -> tuple[list[Claim], list[dict[str, Reason]]]:
+        """The claims of a document with restatements merged, in text order of their primary mention, and
+        the reason of each unrecoverable condition of each. `reasons[i]`, `unclear[i]`: those of
+        `placed[i]` and the scope of each of its ambiguous conditions; `leads`: ids of the claims in a
+        headline position; `ambiguous` makes the unrecoverable condition for mentions that disagree."""
+        runs = _list_runs(d)
+        said = [Said(c, u, r, a, id(c) in leads, runs.get(u.block, -1))
+                for (c, u), r, a in zip(placed, reasons, unclear)]
+        buckets: dict[tuple, list[Said]] = {}
+        for s in said:
+            c = s.claim
+            buckets.setdefault((c.metric, c.value, c.value_max, c.unit, c.per), []).append(s)
+        out: list[tuple[Claim, dict[str, Reason]]] = []
+        for members in buckets.values():
+            for group in self._groups(members):
+                out.append(self._claim(group, ambiguous))
+        out.sort(key=lambda cr: (cr[0].span[0], cr[0].span[1], cr[0].metric))
+        return [c for c, _ in out], [r for _, r in out]
+
+    # -- grouping ------------------------------------------------------------------------
+    def _groups(self, members: list[Said]) -> list[list[Said]]:
+        """Groups of mutually compatible mentions, each led by its most specific mention."""
+        if len(members) == 1:
+            return [members]
+        groups: list[list[Said]] = []
+        # a common round figure (2x, 60%) given in two sections of the body may be two results that share it:
+        # it is one claim only with its restatements in the lead and in its own section (a caption, a summary)
+        round_figure = not distinctive(members[0].claim.value, members[0].claim.value_max)
+        for s in sorted(members, key=_specificity):
+            fits = [g for g in groups if all(self.compatible(s, o) for o in g)
+                    and not (round_figure and not s.lead and _other_section(s, g))]
+            if len(fits) == 1:
+                fits[0].append(s)
+            else:   # none, or several that are different setups: which one it restates is not said
+                groups.append([s])
+        return groups
+
+    def compatible(self, a: Said, b: Said) -> bool:
+        """Whether two mentions of the same figure can be one claim."""
+        ua, ub = a.unit, b.unit
+        if ua.block >= 0 and ua.block == ub.block:
+            return False            # one sentence or paragraph: parallel statements
+        if ua.table is not None and ua.table == ub.table:
+            return False            # two cells: two measurements
+        if a.list_run >= 0 and a.list_run == b.list_run:
+            return False            # items of one list: parallel statements
+        ta, tb = a.claim.tokens, b.claim.tokens
+        if ta != tb and ta not in UNSAID_TOKENS and tb not in UNSAID_TOKENS:
+            return False            # output tokens and total tokens are two measurements
+        ba, bb = a.claim.baseline, b.claim.baseline
+        if ba and bb and not (_extends(_norm(ba), _norm(bb)) or _extends(_norm(bb), _norm(ba))):
+            return False
+        for name in self.must_agree:
+            ca, cb = a.claim.conditions.get(name), b.claim.conditions.get(name)
+            if ca and cb and ca.status == cb.status == "stated" and not agree(ca, cb, name):
+                return False
+        return True
+
+    # -- one claim -----------------------------------------------------------------------
+    def _claim(self, group: list[Said], ambiguous: Ambiguous) -> tuple[Claim, dict[str, Reason]]:
+        primary = group[0].claim
+        in_order = sorted(group, key=lambda s: s.claim.span)
+        mentions = [ClaimMention(quote=s.claim.quote, span=s.claim.span, context=s.claim.context, headline=s.lead)
+                    for s in in_order]
+        if len(group) == 1:
+            primary.mentions = mentions
+            return primary, group[0].reasons
+        conditions: dict[str, Condition] = {}
+        reasons: dict[str, Reason] = {}
+        for name in CONDITIONS:
+            if name in primary.conditions:
+                conditions[name], reason = self._condition(name, group, ambiguous)
+                if reason is not None:
+                    reasons[name] = reason
+        # what a comparison is against may be said at one mention only ("+17%" in a table, "compared with
+        # v0.8.5, ... 17% more" in the text); the mentions' baselines agree (see `compatible`)
+        baseline = primary.baseline or next((s.claim.baseline for s in group if s.claim.baseline), None)
+        tokens = next((s.claim.tokens for s in group if s.claim.tokens not in UNSAID_TOKENS), primary.tokens)
+        return primary.model_copy(update={"mentions": mentions, "conditions": conditions, "baseline": baseline,
+                                          "tokens": tokens,
+                                          "headline": any(s.claim.headline or s.lead for s in group)}), reasons
+
+    def _condition(self, name: str, group: list[Said], ambiguous: Ambiguous) -> tuple[Condition, Reason | None]:
+        primary = group[0].claim
+        stated = [(self.rank.get(c.scope or "", len(self.rank)), i, c) for i, s in enumerate(group)
+                  if (c := s.claim.conditions.get(name)) is not None and c.status == "stated"]
+        # a mention that states several values at least as close to it as any stated one: the post does
+        # not make clear which one this figure was measured with. A title or summary line strings several
+        # results together ("7x faster X, 1.5x faster Y, Z support"; "34,250 tokens/s in the Offline
+        # scenario and 29,870 in the Server scenario"): its several names do not outweigh a stated one
+        unclear = [(self.rank.get(s.unclear[name], len(self.rank)) + (len(self.rank) + 1) * (s.unit.kind in TITLE_KINDS),
+                    i) for i, s in enumerate(group) if s.reasons.get(name) == "ambiguous" and name in s.unclear]
+        if unclear and (not stated or min(unclear)[0] <= min(stated)[0]):
+            said = group[min(unclear)[1]]
+            return said.claim.conditions[name], "ambiguous"
+        if not stated:
+            said = min((s for s in group if name in s.claim.conditions),
+                       key=lambda s: _REASON_ORDER.get(s.reasons.get(name, ""), 9))   # the primary first among equals
+            return said.claim.conditions[name], said.reasons.get(name)
+        stated.sort(key=lambda t: (t[0], t[1]))
+        distinct: list[Condition] = []
+        for _, _, c in stated:
+            if not any(agree(c, o, name) for o in distinct):
+                distinct.append(c)
+        if len(distinct) > 1:
+            values = ", ".join(sorted({str(c.quote if isinstance(c.value, str) else c.value) for c in distinct}))
+            return ambiguous(primary, name, values), "ambiguous"
+        _, i, best = stated[0]
+        if name in self.refinable:
+            # the same name written out more fully at another mention, in its own surroundings (not in
+            # the introduction or front matter that every claim of the post shares)
+            base = _norm(best.quote)
+            fuller = [(-len(_norm(c.quote)), r, j, c) for r, j, c in stated if _extends(_norm(c.quote), base)
+                      and (r < self.shared_rank or j in (0, i))]
+            _, _, i, best = min(fuller, key=lambda t: t[:3])
+        if best.count is None and (counted := [(r, j, c) for r, j, c in stated if c.count]):
+            _, i, best = counted[0]   # "8x H200" at another mention says how many
+        if best.sweep and best.note in self.no_figure:
+            i, best = next(((j, c) for _, j, c in stated if c.span == best.span and c.note not in self.no_figure),
+                           (i, best))
+        if i == 0:
+            return best, None
+        where = group[i].claim
+        note = f"stated where the post gives this figure again ({where.quote!r}, {_place(group[i])})"
+        return best.model_copy(update={"scope": "restatement", "note": "; ".join(x for x in (best.note, note) if x)}), None
+
+
+def _other_section(s: Said, group: list[Said]) -> bool:
+    """Whether a mention of the body is in another section than one of the group's body mentions."""
+    return any(not o.lead and o.claim.context.section != s.claim.context.section for o in group)
+
+
+def _specificity(s: Said) -> tuple:
+    stated = sum(c.status == "stated" for c in s.claim.conditions.values())
+    return (s.lead, BLOCK_RANK.get(s.unit.kind, 3), -stated, s.claim.span)
+
+
+def _place(s: Said) -> str:
+    ctx = s.claim.context
+    where = ctx.block.replace("_", " ")
+    return f"{where} in {ctx.section[-1]!r}" if ctx.section else where
+
+
+def _list_runs(d: Document) -> dict[int, int]:
+    """Block index of each list item -> the index of the first item of its run of list items."""
+    runs: dict[int, int] = {}
+    start = -1
+    for i, b in enumerate(d.blocks):
+        if b.kind == "list_item":
+            start = i if start < 0 else start
+            runs[i] = start
+        else:
+            start = -1
+    return runs

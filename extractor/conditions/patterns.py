@@ -1,0 +1,186 @@
+"""The schema of `rules/conditions.yaml` and its compiled form (`Rules`), validated at load.
+
+`load_rules(dir)` reads conditions.yaml and the gazetteers (extractor/conditions/canonical.py) and
+compiles every regex once; a bad entry is a RuleError naming the file, entry and reason.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from extractor.conditions.canonical import CompiledEntry, expand, family_cut, load_gazetteers
+from extractor.rules_io import RuleError, default_rules_dir, load_yaml
+
+Kind = Literal[
+    "model", "hardware", "engine", "input_length", "output_length", "batch_or_concurrency",
+    "parallelism", "gpu_count", "warmup", "scenario", "precision", "dataset", "prefix_caching",
+    "speculative_decoding", "command_line",
+]
+PatternKind = Literal[
+    "io_length", "input_length", "output_length", "batch_or_concurrency", "parallelism",
+    "gpu_count", "warmup", "scenario", "prefix_caching", "speculative_decoding", "command_line",
+    "precision", "dataset",
+]
+
+
+def regex_syntax(v: str) -> str:
+    """`v` if it compiles with its <<FRAGMENT>> references blanked, else a ValueError naming the problem."""
+    try:
+        re.compile(re.sub(r"<<[A-Z_][A-Z0-9_]*>>", "(?:)", v))
+    except re.error as err:
+        raise ValueError(f"bad regex: {err}") from None
+    return v
+
+
+class PatternEntry(BaseModel):
+    """One phrasing of a condition in conditions.yaml."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    kind: PatternKind
+    regex: str
+    cues: list[str] = Field(default_factory=list)
+    case: bool = False
+    value: str | int | float | None = None
+    sweep: bool = False
+
+    @field_validator("regex")
+    @classmethod
+    def _syntax(cls, v: str) -> str:
+        return regex_syntax(v)
+
+
+class CanonicalWord(BaseModel):
+    """Canonical label for a mention whose quote matches `match`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    match: str
+    canonical: str
+
+
+class HardwareCount(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    left: list[str] = Field(default_factory=list)
+    right: list[str] = Field(default_factory=list)
+    needs_right_for_bare: str = r"^\s*GPUs?"
+    single_device: str | None = None
+    single_device_not_right: str = r"(?!)"
+    words: dict[str, int] = Field(default_factory=dict)
+
+
+class EngineVersion(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    right: list[str] = Field(default_factory=list)
+
+
+class NotCondition(BaseModel):
+    """A phrasing around which mentions are not the setting of a measured run: a feature or support list,
+    a capability statement, a minimum version. Mentions of `kinds` starting in the covered text are dropped
+    (`drop: mention`), or keep their name and lose their version (`drop: version`: the engine stays named,
+    so an unrecoverable version still carries it as `value_partial`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    kinds: list[Kind]
+    regex: str
+    cues: list[str] = Field(default_factory=list)
+    case: bool = False
+    within: Literal["match", "sentence", "line"] = "match"
+    drop: Literal["mention", "version"] = "mention"
+
+    @field_validator("regex")
+    @classmethod
+    def _syntax(cls, v: str) -> str:
+        return regex_syntax(v)
+
+
+class ConditionsFile(BaseModel):
+    """The whole of rules/conditions.yaml."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = 1
+    family_variant_words: list[str] = Field(default_factory=list)
+    fragments: dict[str, str] = Field(default_factory=dict)
+    hardware_count: HardwareCount = Field(default_factory=HardwareCount)
+    engine_version: EngineVersion = Field(default_factory=EngineVersion)
+    canonical_words: dict[str, list[CanonicalWord]] = Field(default_factory=dict)
+    patterns: list[PatternEntry] = Field(default_factory=list)
+    not_conditions: list[NotCondition] = Field(default_factory=list)
+
+
+class CompiledPattern:
+    __slots__ = ("entry", "rx", "cues")
+
+    def __init__(self, entry: PatternEntry, rx: re.Pattern[str]):
+        self.entry, self.rx = entry, rx
+        self.cues = tuple(c.lower() for c in entry.cues)
+
+
+class CompiledNotCondition:
+    __slots__ = ("entry", "rx", "cues", "kinds")
+
+    def __init__(self, entry: NotCondition, rx: re.Pattern[str]):
+        self.entry, self.rx = entry, rx
+        self.cues = tuple(c.lower() for c in entry.cues)
+        self.kinds = frozenset(entry.kinds)
+
+
+class Rules:
+    """Compiled rules: gazetteer entries, condition patterns, context regexes."""
+
+    def __init__(self, conditions: ConditionsFile, patterns: list[CompiledPattern],
+                 gazetteer: list[CompiledEntry], path: Path):
+        self.conditions, self.patterns, self.gazetteer, self.path = conditions, patterns, gazetteer, path
+        frag = conditions.fragments
+        hc = conditions.hardware_count
+        try:
+            self.hw_left = [re.compile(expand(r, frag), re.I) for r in hc.left]
+            self.hw_right = [re.compile(expand(r, frag), re.I) for r in hc.right]
+            self.hw_bare_right = re.compile(expand(hc.needs_right_for_bare, frag), re.I)
+            self.hw_not_single = re.compile(expand(hc.single_device_not_right, frag), re.I)
+            self.eng_right = [re.compile(expand(r, frag), re.I) for r in conditions.engine_version.right]
+            self.canon_words = {
+                k: [(re.compile(w.match, re.I), w.canonical) for w in ws]
+                for k, ws in conditions.canonical_words.items()
+            }
+        except (ValueError, re.error) as err:
+            raise RuleError(path, "hardware_count/engine_version/canonical_words", f"bad regex: {err}") from None
+        self.hw_words = {k.lower(): v for k, v in hc.words.items()}
+        self.family_cut = family_cut(conditions.family_variant_words)
+        self.not_conditions: list[CompiledNotCondition] = []
+        for i, nc in enumerate(conditions.not_conditions):
+            try:
+                rx = re.compile(expand(nc.regex, frag), 0 if nc.case else re.I)
+            except (ValueError, re.error) as err:
+                raise RuleError(path, f"entry not_conditions.{i} ({nc.name})", f"bad regex: {err}") from None
+            self.not_conditions.append(CompiledNotCondition(nc, rx))
+
+
+def load_rules(rules_dir: Path | None = None) -> Rules:
+    """Load and compile conditions.yaml and gazetteers/*.jsonl; RuleError on any problem."""
+    rules_dir = Path(rules_dir) if rules_dir is not None else default_rules_dir()
+    path = rules_dir / "conditions.yaml"
+    cond = load_yaml(path, ConditionsFile)
+    compiled: list[CompiledPattern] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(cond.patterns):
+        where = f"entry patterns.{i} ({entry.name})"
+        if entry.name in seen:
+            raise RuleError(path, where, "duplicate name")
+        seen.add(entry.name)
+        try:
+            rx = re.compile(expand(entry.regex, cond.fragments), 0 if entry.case else re.IGNORECASE)
+        except (ValueError, re.error) as err:
+            raise RuleError(path, where, f"bad regex: {err}") from None
+        compiled.append(CompiledPattern(entry, rx))
+    gaz = load_gazetteers(rules_dir / "gazetteers", cond.fragments, family_cut(cond.family_variant_words))
+    return Rules(cond, compiled, gaz, path)

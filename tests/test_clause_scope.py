@@ -1,0 +1,28 @@
+"""Clause-level scope on its own: a sentence of several results parts into clauses at the breaks of
+rules/scopes.yaml, and a coordinated "and" parts clauses only right before another result."""
+from __future__ import annotations
+
+from extractor.conditions.clauses import ClauseScope
+from extractor.conditions.rules import load_scope_rules
+from extractor.ingest.segment import Passage
+from extractor.rules_io import default_rules_dir
+
+
+def _parts(text: str, figures: list[str]) -> list[str]:
+    scope = ClauseScope(load_scope_rules(default_rules_dir()))
+    spans = [(text.index(f), text.index(f) + len(f)) for f in figures]
+    p = Passage(start=0, end=len(text), kind="paragraph", block=0, section=None)
+    return [text[lo:hi] for lo, hi, _ in scope.clauses(text, p, spans)]
+
+
+def test_a_semicolon_parts_two_results():
+    text = "Batch 8 gave 410 tok/s on the small card; batch 32 gave 950 tok/s on the large one"
+    assert _parts(text, ["410 tok/s", "950 tok/s"]) == [
+        "Batch 8 gave 410 tok/s on the small card", "batch 32 gave 950 tok/s on the large one"]
+
+
+def test_and_parts_clauses_only_before_another_result():
+    two = "Prefill took 90 ms with short prompts and 240 ms with long prompts"
+    assert _parts(two, ["90 ms", "240 ms"]) == ["Prefill took 90 ms with short prompts", "240 ms with long prompts"]
+    one = "Prefill took 90 ms with short prompts and a warm cache"
+    assert _parts(one, ["90 ms"]) == [one]
