@@ -96,6 +96,26 @@ def test_a_command_said_to_make_the_results_is_the_measurement():
         assert stated(claim(r, 4200), "input_length").value == 1000
 
 
+def _howto_post(heading: str) -> str:
+    return ("# Results\n\nThe engine serves 4,200 tokens/s of output on one H100.\n\n## " + heading +
+            "\n\nStart the server, then in a second terminal run the load generator:\n\n```bash\n"
+            "vllm bench serve --model meta-llama/Llama-3.1-8B --input-len 1000 --output-len 200\n```\n")
+
+
+def test_a_how_to_section_for_the_reader_is_not_the_measured_setup():
+    for heading in ("How to set up", "How to Setup", "Getting started", "Quick-start", "Try it out!",
+                    "Installation and first run"):
+        c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
+        for name in ("model", "input_length", "output_length"):
+            unrecoverable(c, name)
+
+
+def test_a_setup_or_reproduce_heading_after_the_results_still_sets_up():
+    for heading in ("Benchmark setup", "How to reproduce", "Experimental setup"):
+        c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
+        assert stated(c, "input_length").value == 1000, heading
+
+
 def test_accuracy_evaluation_datasets_are_not_a_throughput_workload():
     text = ("# Setup\n\nWe serve Llama-3.1-8B on one H100. For the accuracy evaluations we use GSM8K and "
             "MMLU.\n\n# Results\n\nThe FP8 model serves 1.8x more tokens per second than BF16.\n")

@@ -173,6 +173,7 @@ class DocumentReader:
     def __init__(self, scopes: ScopeRules, family_cues: dict[str, re.Pattern[str]] | None = None):
         self.scopes = scopes
         self.setup_ending, self.setup_phrase = scopes.setup_heading()
+        self.usage_heading = scopes.usage_heading()
         self.family_cues = family_cues or {}
         self.example_cue = re.compile(scopes.example_cue, re.I)
         self.example_code_cue = re.compile(scopes.example_code_cue, re.I)
@@ -213,8 +214,8 @@ class DocumentReader:
             located.append(loc)
         line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
         own_ends = _own_ends(d)
-        setup = [i for i, s in enumerate(d.sections) if self.is_setup_heading(s.title)
-                 or self._labelled_setup(d, i, line_starts, own_ends[i])]
+        setup = [i for i, s in enumerate(d.sections) if not self.usage_heading.search(s.title)
+                 and (self.is_setup_heading(s.title) or self._labelled_setup(d, i, line_starts, own_ends[i]))]
         ctx = DocContext(d, located, setup, offers, figures, section_of)
         ctx.groups = self._groups(d)
         ctx.index()
