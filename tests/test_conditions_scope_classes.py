@@ -116,6 +116,25 @@ def test_a_setup_or_reproduce_heading_after_the_results_still_sets_up():
         assert stated(c, "input_length").value == 1000, heading
 
 
+def _alternatives_post(lead_in: str) -> str:
+    return ("# Setup\n\n" + lead_in + "\n\n- Long prompts: inputs of 8000 tokens and outputs of 16 tokens.\n"
+            "- Chat: a realistic online serving load with short prompts.\n\n"
+            "# Results\n\nThe engine reaches 5,300 tokens/s of total throughput on one H100.\n")
+
+
+def test_an_item_of_a_list_of_other_experiments_is_not_the_claims_setting():
+    for lead_in in ("We measure two workloads:", "The runs cover three representative serving scenarios:"):
+        c = claim(extract_text(_alternatives_post(lead_in), "t.md"), 5300)
+        unrecoverable(c, "scenario")
+        unrecoverable(c, "input_length")
+
+
+def test_a_setup_list_of_one_experiment_still_sets_up():
+    for lead_in in ("Our setup:", "The workload we measure:"):
+        c = claim(extract_text(_alternatives_post(lead_in), "t.md"), 5300)
+        assert stated(c, "input_length").value == 8000, lead_in
+
+
 def test_accuracy_evaluation_datasets_are_not_a_throughput_workload():
     text = ("# Setup\n\nWe serve Llama-3.1-8B on one H100. For the accuracy evaluations we use GSM8K and "
             "MMLU.\n\n# Results\n\nThe FP8 model serves 1.8x more tokens per second than BF16.\n")

@@ -38,7 +38,8 @@ class ClaimSite:
 
     def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
         self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
-        self.siblings = sibling_items(ctx.d, passage.block)   # parallel statements of its list, not set-up
+        # parallel statements of its list, and the items of a list of other experiments: not set-up
+        self.siblings = sibling_items(ctx.d, passage.block) | (ctx.alternatives - {passage.block})
         self.chain = ancestors(ctx.d, passage.section) or [None]
         self.linked = linked   # the section a highlight bullet names, which reports it
         self.section = linked if linked is not None else passage.section   # the section whose set-up governs
