@@ -135,6 +135,25 @@ def test_a_setup_list_of_one_experiment_still_sets_up():
         assert stated(c, "input_length").value == 8000, lead_in
 
 
+def _figures_post(paragraph: str) -> str:
+    return ("# Results\n\n" + paragraph + "\n\n![a](a.png)\n\nFigure 1: Accuracy of the models on reasoning "
+            "tasks.\n\n![b](b.png)\n\nFigure 2: Serving cost per million tokens, batch size 4, 2k/1k ISL/OSL.\n")
+
+
+def test_a_paragraph_about_several_figures_does_not_take_one_figures_caption():
+    for paragraph in ("As Figures 1 and 2 show, the engine cuts serving cost by 41% against the older stack.",
+                      "Figure 1, Figure 2: the engine cuts serving cost by 41% against the older stack."):
+        c = claim(extract_text(_figures_post(paragraph), "t.md"), -41)
+        unrecoverable(c, "batch_or_concurrency")
+        unrecoverable(c, "input_length")
+
+
+def test_a_paragraph_about_one_figure_takes_its_caption():
+    c = claim(extract_text(_figures_post("As Figure 2 shows, the engine cuts serving cost by 41% against the "
+                                         "older stack."), "t.md"), -41)
+    assert stated(c, "batch_or_concurrency").value == 4
+
+
 def test_accuracy_evaluation_datasets_are_not_a_throughput_workload():
     text = ("# Setup\n\nWe serve Llama-3.1-8B on one H100. For the accuracy evaluations we use GSM8K and "
             "MMLU.\n\n# Results\n\nThe FP8 model serves 1.8x more tokens per second than BF16.\n")

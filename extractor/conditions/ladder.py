@@ -16,11 +16,13 @@ from extractor.conditions.context import DocContext, Located
 from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, lead_in, near_captions,
                                          sibling_items)
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
+from extractor.ingest.model import Document
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
+_NUMBER = re.compile(r"\d+")
 
 
 class Level(NamedTuple):
@@ -59,6 +61,7 @@ class ScopeLadder:
         self.after_claim = set(scopes.after_claim)
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
+        self.figure_reference = re.compile(scopes.figure_reference, re.I)
         readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
         self.rungs = [(rung.scope, readers[rung.reader], rung.via_cell) for rung in scopes.ladder]
 
@@ -172,11 +175,18 @@ class ScopeLadder:
         p, ctx = site.passage, site.ctx
         if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
             return []   # a result written in a figure's caption: the other figures' captions are not its own
+        if p.block >= 0 and p.table is None and len(self._figures_named(site.d, p.block)) > 1:
+            return []   # a paragraph about several figures does not say which one shows this result
         family = site.family
         at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
         near = near_captions(ctx, p.section, at)
         return [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
                 and self.places.caption_fits(ctx, x.block, family)]
+
+    def _figures_named(self, d: Document, block: int) -> set[str]:
+        """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"})."""
+        b = d.blocks[block]
+        return {n for m in self.figure_reference.finditer(d.view, b.start, b.end) for n in _NUMBER.findall(m[0])}
 
     @staticmethod
     def section(site: ClaimSite) -> list[Located]:

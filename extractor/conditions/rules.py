@@ -59,6 +59,7 @@ class ScopeRules(_Strict):
     setup_labels: list[str] = Field(default_factory=list)
     usage_sections: list[str] = Field(default_factory=list)
     alternatives_lead_in: str = r"(?!)"
+    figure_reference: str = r"(?!)"
     setup_label_min: int = 2
     lead_in_endings: list[str] = Field(default_factory=lambda: [":"])
     footnote_marks: list[str] = Field(default_factory=list)
