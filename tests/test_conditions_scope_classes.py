@@ -154,6 +154,22 @@ def test_a_paragraph_about_one_figure_takes_its_caption():
     assert stated(c, "batch_or_concurrency").value == 4
 
 
+def test_a_result_in_one_figures_caption_does_not_take_the_previous_figures_settings():
+    text = ("# Results\n\nSome words about the models.\n\n<p>\n<img src=\"a.svg\">\n<br>\nFigure 1: Accuracy "
+            "on reasoning tasks.\n</p>\n\n<p>\n<img src=\"b.svg\">\n<br>\nFigure 2: Throughput of the models, "
+            "batch size 4, 2k/1k ISL/OSL.\n</p>\n<p>\n<img src=\"c.svg\">\n<br>\nFigure 3: The engine cuts "
+            "serving cost by up to 41%.\n</p>\n")
+    c = claim(extract_text(text, "t.md"), -41)
+    unrecoverable(c, "batch_or_concurrency")
+    unrecoverable(c, "input_length")
+
+
+def test_prose_above_the_result_still_sets_it_up():
+    text = ("# Results\n\nAll runs use batch size 4.\n\n<p>\n<img src=\"a.svg\">\n<br>\nFigure 1: Accuracy "
+            "on reasoning tasks.\n</p>\n\nLater on, the engine cuts serving cost by 41%.\n")
+    assert stated(claim(extract_text(text, "t.md"), -41), "batch_or_concurrency").value == 4
+
+
 def test_accuracy_evaluation_datasets_are_not_a_throughput_workload():
     text = ("# Setup\n\nWe serve Llama-3.1-8B on one H100. For the accuracy evaluations we use GSM8K and "
             "MMLU.\n\n# Results\n\nThe FP8 model serves 1.8x more tokens per second than BF16.\n")

@@ -191,9 +191,12 @@ class ScopeLadder:
     @staticmethod
     def section(site: ClaimSite) -> list[Located]:
         """The claim's section and the lead text of the sections above it, up to the claim (set-up is
-        stated before the results it governs); not the other items of the claim's list."""
+        stated before the results it governs); not the other items of the claim's list, nor the captions of
+        figures (a caption describes its own figure; the near ones are read by `figure_captions`)."""
+        blocks = site.d.blocks
         return [x for s in site.chain for x in site.ctx.prose_before(s, site.passage.start)
-                if x.block not in site.siblings]
+                if x.block not in site.siblings
+                and (blocks[x.block].kind != "caption" or x.block == site.passage.block)]
 
     @staticmethod
     def section_commands(site: ClaimSite) -> list[Located] | None:
