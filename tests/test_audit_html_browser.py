@@ -97,3 +97,14 @@ def test_html_post_is_shown_as_the_extractor_saw_it(tmp_path):
     for i, claim in enumerate(record.claims):
         segs = re.findall(rf'<span class="seg claim" data-c="(?:\d+ )*{i}(?: \d+)*"[^>]*>(.*?)</span>', body, re.S)
         assert html.unescape("".join(segs)).split() == view[claim.span[0]:claim.span[1]].split(), claim.quote
+
+
+def test_claim_option_opens_the_page_on_that_claim(tmp_path):
+    record = extract_path(SAMPLE)
+    i = len(record.claims) - 1
+    out = tmp_path / "chosen.html"
+    res = CliRunner().invoke(app, ["audit", str(SAMPLE), "-f", "html", "--claim", record.claims[i].id, "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert f'<section id="record" data-claim="{i}">' in dump_dom(out.as_uri(), tmp_path)
+    j = 0 if i else 1                                   # a #claim=N fragment still wins
+    assert f'<section id="record" data-claim="{j}">' in dump_dom(out.as_uri() + f"#claim={j}", tmp_path)

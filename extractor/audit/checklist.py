@@ -96,6 +96,7 @@ class AuditReport(BaseModel):
     checklist: list[str] = Field(default_factory=lambda: list(CHECKLIST))
     absent: list[AbsentCondition] = Field(default_factory=list)
     absent_secondary: list[AbsentCondition] = Field(default_factory=list)
+    token_scopes: str | None = None   # why token-count notes that seem to disagree both hold
 
 
 # -- building ---------------------------------------------------------------------------
@@ -192,6 +193,17 @@ class UnknownClaim(ValueError):
     """`audit --claim ID` names no claim of the document."""
 
 
+def find_claim(record: DocumentRecord, claim_id: str) -> int:
+    """The index of the claim `claim_id` (its id, or a unique prefix); UnknownClaim lists the claims."""
+    found = [i for i, c in enumerate(record.claims) if c.id == claim_id] or [
+        i for i, c in enumerate(record.claims) if c.id.startswith(claim_id)]
+    if len(found) != 1:
+        ids = ", ".join(f"{c.id} ({c.metric} {figure_text(c)})" for c in record.claims[:20])
+        raise UnknownClaim(f"{record.doc}: {'no' if not found else 'more than one'} claim {claim_id!r}; "
+                           f"its claims: {ids}")
+    return found[0]
+
+
 def build_audit(record: DocumentRecord, claim_id: str | None = None) -> AuditReport:
     """The audit content of a record: the claim `claim_id` (a unique prefix will do), else its best
     stated headline claim (else its first claim)."""
@@ -204,13 +216,7 @@ def build_audit(record: DocumentRecord, claim_id: str | None = None) -> AuditRep
     # the claim with most stated conditions; among equals, the figure the post states most often
     main = max(pool, key=lambda c: (_stated_count(c), len(c.mentions), -pool.index(c)))
     if claim_id is not None:
-        found = [c for c in record.claims if c.id == claim_id] or [
-            c for c in record.claims if c.id.startswith(claim_id)]
-        if len(found) != 1:
-            ids = ", ".join(f"{c.id} ({c.metric} {figure_text(c)})" for c in record.claims[:20])
-            raise UnknownClaim(f"{record.doc}: {'no' if not found else 'more than one'} claim {claim_id!r}; "
-                               f"its claims: {ids}")
-        main = found[0]
+        main = record.claims[find_claim(record, claim_id)]
     same = [c for c in heads if c is not main and (c.metric, c.unit, c.value, c.value_max)
             == (main.metric, main.unit, main.value, main.value_max)]
     others = [c for c in heads if c is not main and c not in same]
@@ -239,6 +245,7 @@ def build_audit(record: DocumentRecord, claim_id: str | None = None) -> AuditRep
     else:
         scenario, sq = f"NOT CHECKED - {NOT_IN_RECORD}.", None
     return AuditReport(has_claims=True, headline_marked=bool(heads), claim_id=main.id,
+                       token_scopes=_token_scopes(record, main),
                        chosen=claim_id is not None, engine=_stated(main, "engine_version"),
                        model=_stated(main, "model"), hardware=_stated(main, "hardware"),
                        figure=_figure(main, record.title), same_figure_quotes=written,
@@ -254,6 +261,35 @@ def _explain_disagreement(absent: list[AbsentCondition], record: DocumentRecord)
             why = (f"a pinned version is named in the post ({', '.join(dict.fromkeys(pinned))}), but the text "
                    "does not tie it to this figure (it may be another run's, e.g. the baseline's)")
             a.note = f"{a.note}; {why}" if a.note else why
+
+
+TOKENS_NOTE = "tokens-counted"   # the kind of the notes saying which tokens a headline throughput counts
+TOKEN_WORDS = {"total": "total tokens", "output": "output tokens only", "input": "input tokens only",
+               "unspecified": "not said"}
+
+
+def _token_scopes(record: DocumentRecord, main: Claim) -> str | None:
+    """When the token-count notes differ ("input tokens only" beside "total tokens"), the sentence that
+    says which figure each comes from: every such note carries the span of the headline it is about."""
+    by_span = {tuple(c.span): c for c in record.claims if c.headline}
+    stated = {}
+    for c in record.claims:
+        if c.headline and c.tokens and c.tokens != "unspecified":
+            stated.setdefault((c.unit, c.value), c.tokens)
+    scopes: list[tuple[str, Claim]] = []
+    for n in record.provenance + record.caveats:
+        c = by_span.get(tuple(n.span)) if n.kind == TOKENS_NOTE and n.span else None
+        if c is not None:
+            tok = c.tokens if c.tokens and c.tokens != "unspecified" else stated.get((c.unit, c.value), "unspecified")
+            scopes.append((tok, c))
+    if len({tok for tok, _ in scopes}) < 2:
+        return None
+    parts = []
+    for tok, c in scopes:
+        where = "the audited figure" if c is main else "another headline figure"
+        section = f", section '{' > '.join(c.context.section)}'" if c.context.section else ""
+        parts.append(f"{TOKEN_WORDS.get(tok, tok)} for {figure_text(c)} (\"{c.quote}\", {where}{section})")
+    return "The token-count notes differ because they are about different figures: " + "; ".join(parts) + "."
 
 
 def _stated_count(c: Claim) -> int:
@@ -342,6 +378,8 @@ def _notes_sentences(r: AuditReport) -> list[str]:
         out.append(f"Authorship: {r.authorship}.")
     out += _grouped(r.provenance)
     out += _grouped([n for n in r.caveats if n.kind != "no-scenario"])
+    if r.token_scopes:
+        out.append(r.token_scopes)
     return list(dict.fromkeys(out))      # the same note once
 
 
@@ -434,6 +472,8 @@ def _markdown(r: AuditReport) -> str:
     out += [f"- {n.message}" for n in r.provenance] or ["- none"]
     out += ["", "## Caveats", ""]
     out += [f"- {n.message}" for n in r.caveats] or ["- none"]
+    if r.token_scopes:
+        out.append(f"- {r.token_scopes}")
     out += ["", "## Scenario", "", f"- {r.scenario}" + (f" (\"{r.scenario_quote}\")" if r.scenario_quote else "")]
     out += ["", f"## {_checked_header(r, 'Absent conditions').rstrip(':')}", ""]
     seen: set[str] = set()

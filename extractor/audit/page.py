@@ -131,9 +131,11 @@ def _list_html(record: DocumentRecord) -> str:
     return "\n".join(items)
 
 
-def render_audit_html(record: DocumentRecord, text: str, view: str | None = None) -> str:
+def render_audit_html(record: DocumentRecord, text: str, view: str | None = None,
+                      selected: int | None = None) -> str:
     """The audit page of `record`. `text` is the document as decoded; `view`, when given (HTML posts),
-    is the same-length masked view shown in its place."""
+    is the same-length masked view shown in its place. `selected`: the index of the claim the page
+    opens with (`audit --claim`); a `#claim=N` fragment in the URL still takes precedence."""
     shown = view if view is not None and len(view) == len(text) else text
     n = len(record.claims)
     heads = sum(c.headline for c in record.claims)
@@ -144,11 +146,12 @@ def render_audit_html(record: DocumentRecord, text: str, view: str | None = None
     parts = {"TITLE": html.escape(title), "META": html.escape(meta),
              "COUNT": f"{n} claim{'s' if n != 1 else ''}" + (f", {heads} headline" if heads else ""),
              "LIST": _list_html(record) or "<li>No performance claim found.</li>",
-             "TEXT": _text_html(record, shown, squash=shown is not text), "DATA": data}
+             "TEXT": _text_html(record, shown, squash=shown is not text), "DATA": data,
+             "SELECTED": "" if selected is None else f' data-selected="{int(selected)}"'}
     return _SLOT.sub(lambda m: parts[m.group(1)], _TEMPLATE)  # one pass: the post's text is never re-read
 
 
-_SLOT = re.compile(r"%(TITLE|META|COUNT|LIST|TEXT|DATA)%")
+_SLOT = re.compile(r"%(TITLE|META|COUNT|LIST|TEXT|DATA|SELECTED)%")
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -177,7 +180,7 @@ table{border-collapse:collapse;width:100%;font-size:12.5px}td,th{border-top:1px 
 .stated{color:#1a6b2a}.unrecoverable{color:#a33}
 a.span-link{color:#1158a8;cursor:pointer}
 </style></head>
-<body>
+<body%SELECTED%>
 <header><h1>%TITLE%</h1><p>%META%</p><p id="claim-count">%COUNT%</p></header>
 <main id="text">%TEXT%</main>
 <aside>
@@ -278,7 +281,8 @@ a.span-link{color:#1158a8;cursor:pointer}
     x.addEventListener("click", function () { select(+x.getAttribute("data-c").split(" ")[0]); });
   });
   var m = /^#claim=(\\d+)$/.exec(location.hash);
-  if (m) { var b = document.querySelector('#claims [data-claim="' + m[1] + '"]'); if (b) b.click(); }
+  var chosen = m ? m[1] : document.body.getAttribute("data-selected");
+  if (chosen !== null) { var b = document.querySelector('#claims [data-claim="' + chosen + '"]'); if (b) b.click(); }
   document.body.setAttribute("data-js", "ready");
 })();
 </script>

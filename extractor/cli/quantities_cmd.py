@@ -4,13 +4,13 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules
-from extractor.cli.conventions import check_format, example, format_help
+from extractor.cli.conventions import check_format, example, fail, format_help
 
 if TYPE_CHECKING:
     from extractor.records import QuantityRecord
@@ -19,21 +19,31 @@ FORMATS = ("jsonl", "json", "text")
 FIELDS = ("value", "value_max", "unit", "surface_unit", "qualifier", "span", "quote")
 
 
-def format_quantities(records: list[QuantityRecord], fmt: str) -> str:
+def format_quantities(records: list[QuantityRecord], fmt: str, doc: str | None = None) -> str:
     """JSON lines (`jsonl`: one record a line, stable key order), a JSON array (`json`) or an aligned
-    text table (`text`)."""
-    if fmt == "jsonl":
-        return "\n".join(json.dumps(q.model_dump(include=set(FIELDS)), ensure_ascii=False, sort_keys=True)
-                         for q in records)
-    if fmt == "json":
-        return json.dumps([q.model_dump(include=set(FIELDS)) for q in records], ensure_ascii=False,
-                          sort_keys=True, indent=2)
+    text table (`text`). `doc`, when given, is added to each JSON record as the document's name."""
+    if fmt in ("jsonl", "json"):
+        dumped = [q.model_dump(include=set(FIELDS)) | ({"doc": doc} if doc is not None else {}) for q in records]
+        if fmt == "jsonl":
+            return "\n".join(json.dumps(d, ensure_ascii=False, sort_keys=True) for d in dumped)
+        return json.dumps(dumped, ensure_ascii=False, sort_keys=True, indent=2)
     rows = [("value", "value_max", "unit", "qualifier", "span", "quote")]
     for q in records:
         rows.append((f"{q.value:g}", "" if q.value_max is None else f"{q.value_max:g}", q.unit, q.qualifier,
                       f"{q.span[0]}-{q.span[1]}", q.quote.replace("\n", "\\n")))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows)
+
+
+def join_documents(parts: list[tuple[str, str]], fmt: str) -> str:
+    """Several files' outputs as one: JSON lines concatenated, one JSON array of every record, or each
+    text table under a `==> FILE <==` line."""
+    if fmt == "jsonl":
+        return "\n".join(out for _, out in parts if out)
+    if fmt == "json":
+        return json.dumps([r for _, out in parts for r in json.loads(out)], ensure_ascii=False, sort_keys=True,
+                          indent=2)
+    return "\n\n".join(f"==> {name} <==\n{out}" for name, out in parts)
 
 
 def read_utf8(file: str) -> str:
@@ -50,13 +60,17 @@ def read_utf8(file: str) -> str:
 
 
 @app.command("quantities", epilog=example("benchclaims quantities post.md --format text",
+                                          "benchclaims quantities a.md b.md -f jsonl",
                                           "echo 'TTFT fell to 42 ms' | benchclaims quantities -"))
 def quantities_cmd(
-    file: str = typer.Argument(..., help="A text file; '-' reads standard input."),
-    fmt: str = typer.Option("jsonl", "--format", "-f", help=format_help(FORMATS)),
+    files: List[str] = typer.Argument(..., help="Text files; '-' reads standard input."),
+    fmt: str = typer.Option("jsonl", "--format", "-f", help=format_help(FORMATS) + " Several files: each "
+                            "JSON record carries its file as `doc`; text opens each table with a line naming the file."),
     rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules, help="Rules folder (default: the installed rules)."),
 ) -> None:
-    """List every quantity (value, value_max, unit, qualifier, span, quote) found in FILE."""
+    """List every quantity (value, value_max, unit, qualifier, span, quote) found in each file.
+
+    A file that cannot be read is reported and the others are still listed (exit 2)."""
     from extractor.errors import DocumentFailure
     from extractor.quantities.finder import default_finder
     from extractor.rules_io import RuleError
@@ -66,20 +80,32 @@ def quantities_cmd(
     except ValueError as err:
         raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
     try:
-        text = read_utf8(file)
-        records = default_finder(rules).find(text)
-    except FileNotFoundError:
-        typer.echo(f"benchclaims: {file}: no such file", err=True)
-        raise typer.Exit(2)
-    except UnicodeDecodeError as err:
-        typer.echo(f"benchclaims: {file}: not UTF-8 (byte {err.start})", err=True)
-        raise typer.Exit(2)
-    except (RuleError, DocumentFailure) as err:
-        typer.echo(f"benchclaims: {err}", err=True)
-        raise typer.Exit(2)
-    except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
-        typer.echo(f"benchclaims: {err}", err=True)
-        raise typer.Exit(2)
-    out = format_quantities(records, fmt)
+        finder = default_finder(rules)
+    except RuleError as err:
+        raise fail(err) from None
+    parts: list[tuple[str, str]] = []
+    failed = False
+    for file in files:
+        try:
+            records = finder.find(read_utf8(file))
+        except FileNotFoundError:
+            fail(f"{file}: no such file")
+            failed = True
+            continue
+        except UnicodeDecodeError as err:
+            fail(f"{file}: not UTF-8 (byte {err.start})")
+            failed = True
+            continue
+        except DocumentFailure as err:   # over the size limit or the time budget
+            fail(err)
+            failed = True
+            continue
+        except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
+            raise fail(err) from None
+        doc = None if len(files) == 1 else ("-" if file == "-" else Path(file).name)
+        parts.append((file, format_quantities(records, fmt, doc)))
+    out = parts[0][1] if len(files) == 1 and parts else join_documents(parts, fmt) if parts else ""
     if out:
         typer.echo(out)
+    if failed:
+        raise typer.Exit(2)
