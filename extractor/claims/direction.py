@@ -11,20 +11,10 @@ Anything the rules leave open is `better`: a post presents its own system's gain
 """
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, Sequence
+from typing import Literal, Sequence
 
+from extractor.claims.cues import ClauseCues, Cue
 from extractor.claims.rules import ClaimRules
-
-Cue = Any   # extractor.claims.classify.Cue (label, start, end); classify imports this module
-
-
-class ClauseReader(Protocol):
-    """What the direction reader needs of the claim builder: its clause-aware cue look-ups."""
-
-    def _after(self, cues, start: int, end: int, prefixes: tuple[str, ...], limit: int = 25): ...
-    def _before(self, cues, start: int, end: int, prefixes: tuple[str, ...], limit: int = 60): ...
-    def _between(self, cues, a: int, b: int, labels: tuple[str, ...], skip_label_colon: bool = True) -> bool: ...
-    def _any_change(self, cues, start: int, end: int, header_cues=(), limit: int = 60): ...
 
 Direction = Literal["better", "worse", "neutral"]
 VALENCE_NEAR = 40     # characters: how far before the number a valence word may govern it
@@ -34,15 +24,15 @@ POLARITY_NEAR = 60    # ...and how far the quantity being changed may sit
 class DirectionReader:
     """Reads the direction of a comparison claim from the cues around it."""
 
-    def __init__(self, builder: ClauseReader, rules: ClaimRules):
-        self.builder = builder
+    def __init__(self, clauses: ClauseCues, rules: ClaimRules):
+        self.clauses = clauses
         self.lower_metrics = {f"metric:{m}" for m in rules.lower_is_better_metrics}
 
     def _governing(self, cues: Sequence["Cue"], start: int, end: int, prefix: str, limit: int) -> "Cue | None":
         """A cue with `prefix` right after the number, else the nearest before it in its clause."""
         own = [c for c in cues if not (c.start >= start and c.end <= end)]
-        return (self.builder._after(own, start, end, (prefix,))
-                or self.builder._before(own, start, end, (prefix,), limit))
+        return (self.clauses.after(own, start, end, (prefix,))
+                or self.clauses.before(own, start, end, (prefix,), limit))
 
     def polarity(self, cues: Sequence["Cue"], start: int, end: int, header_cues: Sequence["Cue"] = (),
                  change: "Cue | None" = None) -> int:
@@ -68,7 +58,7 @@ class DirectionReader:
                 if group is cues:
                     g = max(0, c.start - end, start - c.end)
                     a, b = (c.end, start) if c.end <= start else (end, c.start)
-                    if g > POLARITY_NEAR or (a < b and self.builder._between(cues, a, b, ("break", "join"))):
+                    if g > POLARITY_NEAR or (a < b and self.clauses.between(cues, a, b, ("break", "join"))):
                         continue
                     key = (0, g, rank, -(c.end - c.start))
                 else:
@@ -89,7 +79,7 @@ class DirectionReader:
             (c for c in header_cues if c.label.startswith("valence:")), None)
         if valence is not None:
             return "neutral" if valence.label == "valence:neutral_before" else valence.label.split(":", 1)[1]
-        change = self.builder._any_change(cues, start, end, header_cues)
+        change = self.clauses.any_change(cues, start, end, header_cues)
         pol = self.polarity(cues, start, end, header_cues, change)
         if change is not None or sign:
             if change is not None and change.label in ("change:neutral", "change:neutral_before"):

@@ -1,0 +1,201 @@
+"""Cues: the phrases marked in a sentence (`rules/claims.yaml`) and the clause-aware look-ups the claim
+decisions make on them: which cue is nearest, which governs a number, whether a clause break lies between.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CHANGE_NEAR = 20  # "a 4 GB improvement", "saves 37.5 GB": the change word sits right by its quantity
+NEAR = 60        # characters: how far a cue may sit from its quantity and still qualify it
+TOKEN_CUE_NEAR = 40
+BARE_NEAR = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    """A cue phrase found in the text: its role label and absolute span."""
+
+    label: str
+    start: int
+    end: int
+
+
+def gap(cue: Cue, start: int, end: int) -> int:
+    """Characters between a cue and a span (0 when they touch or overlap)."""
+    return max(0, cue.start - end, start - cue.end)
+
+
+def nearest(cues: list[Cue], start: int, end: int, prefix: str, limit: int) -> Cue | None:
+    """The closest cue whose label starts with `prefix`, within `limit` characters."""
+    best, best_gap = None, limit + 1
+    for c in cues:
+        if c.label.startswith(prefix):
+            g = gap(c, start, end)
+            if g < best_gap or (g == best_gap and best is not None and c.start > best.start):
+                best, best_gap = c, g
+    return best
+
+
+def inside(cue: Cue, start: int, end: int) -> bool:
+    """The cue lies within the quantity's own span (its unit or qualifier text)."""
+    return cue.start >= start and cue.end <= end
+
+
+class ClauseCues:
+    """Clause-aware look-ups of cues around a quantity at [start, end): what lies after, before or between,
+    the change word that governs it, and the cue readings (limit, measure, setting, level share, from-to)."""
+
+    @staticmethod
+    def between(cues: list[Cue], a: int, b: int, labels: tuple[str, ...], skip_label_colon: bool = True) -> bool:
+        """A cue with one of `labels` lies in [a, b) (a break right after `a`, as in "Speedup: 3x", does not
+        count)."""
+        for c in cues:
+            if c.label in labels and a <= c.start and c.end <= b:
+                if skip_label_colon and c.start - a <= 1 and c.label == "break":
+                    continue
+                return True
+        return False
+
+    def same_clause(self, cues: list[Cue], a: int, b: int) -> bool:
+        """No clause break (, ; : —) between positions a and b."""
+        return not self.between(cues, a, b, ("break",))
+
+    def after(self, cues, start, end, prefixes: tuple[str, ...], limit: int = 25) -> Cue | None:
+        """The first cue right after the quantity ("22% lower", "3x faster", "6% E2E speedup"): no clause
+        break, join or stop word between."""
+        best = None
+        for c in cues:
+            if c.label == "change:neutral_before":
+                continue              # "within" governs only the number after it
+            if c.label.startswith(prefixes) and c.start >= end and c.start - end <= limit \
+                    and not self.between(cues, end, c.start, ("break", "join", "stop"), False):
+                if best is None or c.start < best.start or (c.start == best.start and c.end > best.end):
+                    best = c
+        return best
+
+    def before(self, cues, start, end, prefixes: tuple[str, ...], limit: int = NEAR) -> Cue | None:
+        """The nearest cue before the quantity in the same clause."""
+        best = None
+        for c in cues:
+            if c.label.startswith(prefixes) and c.end <= start and start - c.end <= limit \
+                    and self.same_clause(cues, c.end, start):
+                if best is None or c.end > best.end or (c.end == best.end and c.start < best.start):
+                    best = c
+        return best
+
+    def governing_change(self, cues: list[Cue], start: int, end: int) -> Cue | None:
+        """The change word that governs a number: right after it, else the nearest before it in its clause.
+        Words inside the quantity ("more than 30%") and cues of another clause do not govern."""
+        own = [c for c in cues if not inside(c, start, end)]
+        cue = self.after(own, start, end, ("change:",))
+        if cue:
+            return cue
+        cue = self.after(own, start, end, ("change:",), NEAR)
+        if cue and self.only_metric_words(own, end, cue.start):
+            return cue                    # "17% per-token latency improvement": the metric named in between
+        adj = [c for c in own if c.label.startswith("change_adj:") and c.end <= start and start - c.end <= 2]
+        if adj:
+            return Cue(adj[-1].label.replace("change_adj:", "change:"), adj[-1].start, adj[-1].end)
+        return self.before(own, start, end, ("change:",))
+
+    @staticmethod
+    def only_metric_words(cues: list[Cue], a: int, b: int) -> bool:
+        """Every character of [a, b) that is not a blank or a hyphen lies in a metric or tokens cue."""
+        covered = set()
+        for c in cues:
+            if c.label.startswith(("metric:", "tokens:")) and a <= c.start and c.end <= b:
+                covered.update(range(c.start, c.end))
+        return b - a - len(covered) <= 3
+
+    def any_change(self, cues, start, end, header_cues=(), limit: int = NEAR) -> Cue | None:
+        return (self.governing_change(cues, start, end) or self.amount_of_change(cues, start, end) or nearest(cues, start, end, "change:", limit)
+                or nearest(list(header_cues), 0, 0, "change:", 10**9))
+
+    def limited(self, cues, start, end) -> bool:
+        """A limit, target or SLO figure: a limit word before it in its clause, or right after it."""
+        own = [c for c in cues if not inside(c, start, end)]
+        return bool(self.before(own, start, end, ("limit",), 40) or self.after(own, start, end, ("limit",), 14))
+
+    def measured(self, cues, start, end, labels=("measure",)) -> bool:
+        own = [c for c in cues if not inside(c, start, end)]
+        return bool(self.before(own, start, end, labels, NEAR * 2) or self.after(own, start, end, labels, 40))
+
+    @staticmethod
+    def setting(cues, start, end) -> bool:
+        """Introduced as a setting: "at 4 req/s", "for 0% hit rate", "a request rate of 8"."""
+        for c in cues:
+            if c.label == "setting" and c.end <= start and start - c.end <= 2:
+                # "of" in "instead of" is part of a longer phrase, not a setting word
+                if not any(d.start < c.start and d.end >= c.end and d.label != "stop" for d in cues):
+                    return True
+        return False
+
+    @staticmethod
+    def baseline_value(cues: list[Cue], start: int, end: int, cls: str) -> bool:
+        """A share or score that is the reference of a comparison ("scored 95.1% against 95.4%", "92% → 95%").
+        Baseline rates and times ("instead of 1,742 tok/s") stay claims: they are measured results, and a
+        number that is no claim would be read as a load condition."""
+        if cls not in ("percent", "score"):
+            return False
+        for c in cues:
+            if c.label.startswith("baseline_value:") and c.label != "baseline_value:after" and c.end <= start \
+                    and start - c.end <= 3:
+                return True
+            if c.label == "baseline_value:after" and c.start >= end and c.start - end <= 3:
+                return True
+        return False
+
+    def amount_of_change(self, cues: list[Cue], start: int, end: int) -> Cue | None:
+        """The change word of "<change word> ... by N": the number right after "by", the change word anywhere
+        before it in its clause."""
+        if not any(c.label == "by" and 0 <= start - c.end <= 2 for c in cues):
+            return None
+        return self.before([c for c in cues if not inside(c, start, end)], start, end, ("change:",), 10**6)
+
+    @staticmethod
+    def level_share(cues: list[Cue], start: int, end: int) -> bool:
+        """A percentage between a level word and a share word: "to 54% of", "at 68% of"."""
+        return any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues) \
+            and any(c.label == "share_of" and 0 <= c.start - end <= 2 for c in cues) \
+            and not any(c.label in ("change:neutral", "change:neutral_before") and inside(c, start, end)
+                        for c in cues)   # "is within 2% of": a difference
+
+    @staticmethod
+    def from_to(cues: list[Cue], start: int, end: int) -> bool:
+        """The number is one end of "from A to B": "from" right before it and "to" right after, or "to"
+        right before it with "from" earlier in its clause."""
+        def right_before(label: str, limit: int = 2) -> list[Cue]:
+            return [c for c in cues if c.label == label and 0 <= start - c.end <= limit]
+        after_to = any(c.label == "level_intro" and 0 <= c.start - end <= 2 for c in cues)
+        if right_before("baseline") and after_to:
+            return True
+        return bool(right_before("level_intro")) and any(
+            c.label == "baseline" and c.end <= start and start - c.end <= 40 for c in cues)
+
+    def metric_cue(self, cues, start, end, allowed, limit) -> Cue | None:
+        """The nearest allowed metric cue; one across a clause break or join ("... and ITL") counts only when
+        none is in the number's own clause; of equally near cues the longer wins."""
+        best, best_key = None, None
+        for c in cues:
+            if c.label.startswith("metric:") and c.label[7:] in allowed:
+                g = gap(c, start, end)
+                if g > limit:
+                    continue
+                a, b = (c.end, start) if c.end <= start else (end, c.start)
+                crossed = a < b and self.between(cues, a, b, ("break", "join"))
+                key = (crossed, g, -(c.end - c.start), -c.start)
+                if best_key is None or key < best_key:
+                    best, best_key = c, key
+        return best
+
+    def clause_cue(self, cues, start, end, prefix: str, limit: int) -> Cue | None:
+        """The nearest cue with `prefix` not across a clause break or join from the quantity."""
+        best, best_gap = None, limit + 1
+        for c in cues:
+            if not c.label.startswith(prefix):
+                continue
+            g = gap(c, start, end)
+            a, b = (c.end, start) if c.end <= start else (end, c.start)
+            if g < best_gap and not (a < b and self.between(cues, a, b, ("break", "join"))):
+                best, best_gap = c, g
+        return best

@@ -1,0 +1,145 @@
+"""Metric choice: which metric a quantity of a given unit class reports, or None when it is no claim.
+
+It reads the quantity's unit class, the cues around it (through `ClauseCues`) and, for a table cell or a
+script's output column, the cues of its headers.
+"""
+from __future__ import annotations
+
+import re
+
+from extractor.claims.cues import BARE_NEAR, CHANGE_NEAR, NEAR, ClauseCues, Cue, gap, inside, nearest
+from extractor.claims.rules import ClaimRules
+from extractor.records import QuantityRecord
+
+SIGNED = re.compile(r"(?:^|[\s*_(~])[+−]\s?\d|(?:^|[\s*_(])-\d")
+
+
+def change_metric_of(cls: str) -> str:
+    """The metric of a change in a quantity of unit class `cls`: a percent change or a ratio."""
+    return "relative_change" if cls == "percent" else "speedup"
+
+
+class MetricChooser:
+    """Chooses the metric of a quantity from its unit class and the cues around it."""
+
+    def __init__(self, rules: ClaimRules, clauses: ClauseCues):
+        self.clauses = clauses
+        self.allowed = {cls: [m for m in metrics if m] for cls, metrics in rules.unit_classes.items()}
+        self.default = {cls: (metrics[0] if metrics else "") for cls, metrics in rules.unit_classes.items()}
+
+    @staticmethod
+    def may_be_score(q: QuantityRecord) -> bool:
+        """Whether `bare_class` can take the quantity for a score at all: no unit, 0 to 100."""
+        return q.unit in ("dimensionless", "") and 0 <= q.value <= 100
+
+    def bare_class(self, q: QuantityRecord, cues: list[Cue]) -> str | None:
+        """A number without a unit is a score when an accuracy cue sits right by it ("0.97 on GSM8K"), and an
+        acceptance length when an acceptance-length cue comes right before it ("AL 2.8", "acceptance length
+        of 3.2")."""
+        if not self.may_be_score(q):
+            return None
+        length = [c for c in cues if c.label == "length:accept" and c.start <= q.span[0]]
+        if 1 < q.value <= 16 and nearest(length, q.span[0], q.span[1], "length:", BARE_NEAR):
+            return "accept_length"
+        return "score" if nearest(cues, q.span[0], q.span[1], "metric:accuracy", BARE_NEAR) else None
+
+    def metric_for(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int,
+                   header_cues: list[Cue] = ()) -> str | None:
+        """The metric of a quantity of unit class `cls`, or None when it is not a claim."""
+        prose = not header_cues
+        if prose and self.clauses.baseline_value(cues, start, end, cls):
+            return None
+        if cls in ("percent", "ratio"):
+            return self._relative(q, cls, cues, start, end, header_cues)
+        if prose and not self._is_result(q, cls, cues, start, end):
+            return None
+        allowed = self.allowed.get(cls, [])
+        if cls == "token_count":     # "a capacity of 2.5M tokens": only with its own cue, in its clause
+            if q.value <= 1:
+                return None               # "drafts 1 token at a time": a setting
+            cue = self.clauses.clause_cue([c for c in cues if c.label[7:] in allowed], start, end, "metric:", NEAR // 2)
+            return cue.label[7:] if cue and not self.clauses.setting(cues, start, end) else None
+        cue = self.clauses.metric_cue(cues, start, end, allowed, NEAR * 2) or self.clauses.metric_cue(header_cues, 0, 0,
+                                                                                       allowed, 10**9)
+        if cue:
+            return cue.label.split(":", 1)[1]
+        if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
+            return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
+        if cls == "time" and prose and self.clauses.from_to(cues, start, end):
+            return allowed[-1]     # "prefill went from ~5.9 s to ~0.6 s": the two levels of a change
+        return self.default.get(cls) or None
+
+    def _is_result(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int) -> bool:
+        """Prose figures that are settings, limits or datasheet values are not claims."""
+        if cls == "cost":
+            return bool(re.search(r"\b(?:\w*token|request)\b", q.unit))   # a price per token, not per GPU-hour
+        if cls in ("time", "token_rate", "request_rate", "memory", "bandwidth", "token_count", "token_time") \
+                and self.clauses.limited(cues, start, end):
+            return False
+        if cls in ("time", "token_time") and nearest(cues, start, end, "not_claim", 25):
+            return False                  # "~2 hours, 9 video lessons": the length of a course, not a latency
+        if cls == "request_rate":
+            if self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("rate_claim",)):
+                return False
+            if any(c.label == "baseline_value:before" and 0 <= c.start - end <= 30 for c in cues):
+                return True               # "7.3 req/s, up from 6.7 req/s": the result of a comparison
+            return bool(self.clauses.measured(cues, start, end, ("measure", "rate_claim"))
+                        or self.clauses.governing_change(cues, start, end))
+        if cls == "energy" and not re.search(r"\btoken\b", q.unit) and not self.clauses.measured(cues, start, end):
+            return False                  # "draws 1400W": a datasheet power figure, not a measured efficiency
+        if cls in ("memory", "bandwidth", "compute"):
+            return bool(self.clauses.measured(cues, start, end) or self.clauses.governing_change(cues, start, end)
+                        or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:",
+                                   CHANGE_NEAR))
+        return True
+
+    def _relative(self, q, cls, cues, start, end, header_cues) -> str | None:
+        if nearest(cues, start, end, "not_claim", 25):
+            return None
+        allowed = self.allowed.get(cls, [])
+        specific = [m for m in allowed if m not in ("speedup", "relative_change")]
+        if not header_cues and self.clauses.amount_of_change(cues, start, end):
+            return change_metric_of(cls)  # "improves TPOT on four GPUs by 8.7%", "outperforms X by 30% on Y"
+        if cls == "percent" and self.clauses.level_share(cues, start, end):
+            # "reduced to 54% of the BF16 cost": a level relative to a reference, a ratio written in percent;
+            # "97% of BF16 accuracy", "33% of the execution time" keep their own metric
+            cue = self.clauses.metric_cue(cues, start, end, specific, 25)
+            return cue.label[7:] if cue and cue.label[7:] in ("accuracy", "other") else "speedup"
+        change = self.clauses.any_change(cues, start, end, header_cues, NEAR if cls == "percent" else NEAR * 2)
+        signed = SIGNED.search(q.quote) is not None
+        change_metric = "relative_change" if cls == "percent" else "speedup"
+        if signed and cls == "percent":
+            return change_metric          # "+28% throughput", "-12%": a change, whatever metric is near
+        spelled = not re.search(r"\d", q.quote)
+        cue = self.clauses.metric_cue(cues, start, end, specific, 25)
+        if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
+            metric = cue.label[7:]
+            if cls == "ratio" and metric not in ("memory", "other"):
+                return change_metric if change else None
+            if cls == "ratio" and metric == "memory" and not change:
+                return None               # "8x or 16x accelerators for the memory": a count, not a change
+            if metric == "other" and not change and not header_cues and self.clauses.setting(cues, start, end) \
+                    and not self.clauses.before(cues, start, end, ("measure",)):
+                return None               # "at a 70% hit rate": the setting of a run
+            return metric
+        if change or signed:
+            return change_metric
+        if spelled and not header_cues:
+            # "five times" is a ratio only with a change word or the metric it multiplies right after it
+            # ("three times the output"), not a repetition ("runs it five times")
+            after = self.clauses.after(cues, start, end, ("metric:", "tokens:"), 20)
+            return change_metric if after else None
+        cue = self.clauses.metric_cue(cues, start, end, allowed, NEAR) or self.clauses.metric_cue(header_cues, 0, 0, allowed,
+                                                                                   10**9)
+        if cue:
+            metric = cue.label[7:]
+            if metric == "memory" and cls == "ratio":
+                return None               # "8x or 16x accelerators for the memory": a count, not a change
+            return metric if metric in specific else None
+        if cls == "ratio":
+            # "2.7x" next to any performance metric word, or measured ("we are seeing about 3x"), is a speed-up
+            any_metric = nearest(cues, start, end, "metric:", 30) or (header_cues and nearest(header_cues, 0, 0,
+                                                                                              "metric:", 10**9))
+            measured = not header_cues and self.clauses.before(cues, start, end, ("measure",), 30)
+            return "speedup" if any_metric or measured else None
+        return None
