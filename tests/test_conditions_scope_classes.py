@@ -96,6 +96,80 @@ def test_a_command_said_to_make_the_results_is_the_measurement():
         assert stated(claim(r, 4200), "input_length").value == 1000
 
 
+def _howto_post(heading: str) -> str:
+    return ("# Results\n\nThe engine serves 4,200 tokens/s of output on one H100.\n\n## " + heading +
+            "\n\nStart the server, then in a second terminal run the load generator:\n\n```bash\n"
+            "vllm bench serve --model meta-llama/Llama-3.1-8B --input-len 1000 --output-len 200\n```\n")
+
+
+def test_a_how_to_section_for_the_reader_is_not_the_measured_setup():
+    for heading in ("How to set up", "How to Setup", "Getting started", "Quick-start", "Try it out!",
+                    "Installation and first run"):
+        c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
+        for name in ("model", "input_length", "output_length"):
+            unrecoverable(c, name)
+
+
+def test_a_setup_or_reproduce_heading_after_the_results_still_sets_up():
+    for heading in ("Benchmark setup", "How to reproduce", "Experimental setup"):
+        c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
+        assert stated(c, "input_length").value == 1000, heading
+
+
+def _alternatives_post(lead_in: str) -> str:
+    return ("# Setup\n\n" + lead_in + "\n\n- Long prompts: inputs of 8000 tokens and outputs of 16 tokens.\n"
+            "- Chat: a realistic online serving load with short prompts.\n\n"
+            "# Results\n\nThe engine reaches 5,300 tokens/s of total throughput on one H100.\n")
+
+
+def test_an_item_of_a_list_of_other_experiments_is_not_the_claims_setting():
+    for lead_in in ("We measure two workloads:", "The runs cover three representative serving scenarios:"):
+        c = claim(extract_text(_alternatives_post(lead_in), "t.md"), 5300)
+        unrecoverable(c, "scenario")
+        unrecoverable(c, "input_length")
+
+
+def test_a_setup_list_of_one_experiment_still_sets_up():
+    for lead_in in ("Our setup:", "The workload we measure:"):
+        c = claim(extract_text(_alternatives_post(lead_in), "t.md"), 5300)
+        assert stated(c, "input_length").value == 8000, lead_in
+
+
+def _figures_post(paragraph: str) -> str:
+    return ("# Results\n\n" + paragraph + "\n\n![a](a.png)\n\nFigure 1: Accuracy of the models on reasoning "
+            "tasks.\n\n![b](b.png)\n\nFigure 2: Serving cost per million tokens, batch size 4, 2k/1k ISL/OSL.\n")
+
+
+def test_a_paragraph_about_several_figures_does_not_take_one_figures_caption():
+    for paragraph in ("As Figures 1 and 2 show, the engine cuts serving cost by 41% against the older stack.",
+                      "Figure 1, Figure 2: the engine cuts serving cost by 41% against the older stack."):
+        c = claim(extract_text(_figures_post(paragraph), "t.md"), -41)
+        unrecoverable(c, "batch_or_concurrency")
+        unrecoverable(c, "input_length")
+
+
+def test_a_paragraph_about_one_figure_takes_its_caption():
+    c = claim(extract_text(_figures_post("As Figure 2 shows, the engine cuts serving cost by 41% against the "
+                                         "older stack."), "t.md"), -41)
+    assert stated(c, "batch_or_concurrency").value == 4
+
+
+def test_a_result_in_one_figures_caption_does_not_take_the_previous_figures_settings():
+    text = ("# Results\n\nSome words about the models.\n\n<p>\n<img src=\"a.svg\">\n<br>\nFigure 1: Accuracy "
+            "on reasoning tasks.\n</p>\n\n<p>\n<img src=\"b.svg\">\n<br>\nFigure 2: Throughput of the models, "
+            "batch size 4, 2k/1k ISL/OSL.\n</p>\n<p>\n<img src=\"c.svg\">\n<br>\nFigure 3: The engine cuts "
+            "serving cost by up to 41%.\n</p>\n")
+    c = claim(extract_text(text, "t.md"), -41)
+    unrecoverable(c, "batch_or_concurrency")
+    unrecoverable(c, "input_length")
+
+
+def test_prose_above_the_result_still_sets_it_up():
+    text = ("# Results\n\nAll runs use batch size 4.\n\n<p>\n<img src=\"a.svg\">\n<br>\nFigure 1: Accuracy "
+            "on reasoning tasks.\n</p>\n\nLater on, the engine cuts serving cost by 41%.\n")
+    assert stated(claim(extract_text(text, "t.md"), -41), "batch_or_concurrency").value == 4
+
+
 def test_accuracy_evaluation_datasets_are_not_a_throughput_workload():
     text = ("# Setup\n\nWe serve Llama-3.1-8B on one H100. For the accuracy evaluations we use GSM8K and "
             "MMLU.\n\n# Results\n\nThe FP8 model serves 1.8x more tokens per second than BF16.\n")

@@ -39,6 +39,42 @@ def test_settings_beside_a_capability_statement_stay(text: str, kind: str, quote
 
 
 @pytest.mark.parametrize("text", [
+    "We turn on CUDA graphs for batch sizes 1 to 64, where launch overhead dominates.",
+    "The fused MoE kernel is enabled only for batch sizes 1 to 16.",
+    "The team switched on the new allocator for all batch sizes from 8 to 256.",
+])
+def test_the_batch_range_a_feature_is_enabled_for_is_not_a_setting(text: str) -> None:
+    assert _of(text, "batch_or_concurrency") == []
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("We enable prefix caching and measure throughput for batch sizes 1 to 64.", "batch sizes 1 to 64"),
+    ("For batch sizes 1 to 64, the fused kernel wins.", "batch sizes 1 to 64"),
+    ("With CUDA graphs enabled for batch size 8, decoding is faster.", "batch size 8"),   # one measured point
+])
+def test_a_measured_batch_sweep_beside_an_enabled_feature_stays(text: str, quote: str) -> None:
+    assert [m.quote for m in _of(text, "batch_or_concurrency")] == [quote]
+
+
+@pytest.mark.parametrize("text", [
+    "The kernels target MoE models such as Mixtral 8x7B/8x22B/8x7B-Instruct.",
+    "The recipe covers Qwen3 4B/8B/14B.",
+    "Llama 3 8B / 70B / 405B all load with the new loader.",
+])
+def test_a_name_with_several_slashed_variants_is_no_measured_model(text: str) -> None:
+    assert _of(text, "model") == []
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("We serve Llama-3.1-8B at 2k/1k ISL/OSL.", "Llama-3.1-8B"),
+    ("Results for Llama-3.1-70B/FP8 on one H100.", "Llama-3.1-70B"),     # one variant: a precision, kept
+    ("Llama-3.1-8B with 1k/1k/2k prompt lengths.", "Llama-3.1-8B"),
+])
+def test_a_model_beside_other_slashed_figures_stays(text: str, quote: str) -> None:
+    assert [m.quote for m in _of(text, "model")] == [quote]
+
+
+@pytest.mark.parametrize("text", [
     "The V1 engine of vLLM V1 reworks the scheduler.",      # an architecture name, not a release
     "Install vLLM v0.7.3+ before trying the recipe.",        # a minimum version
     "It requires SGLang 0.4.1 or later.",

@@ -95,6 +95,7 @@ class DocContext:
     block_starts: list[int] = field(default_factory=list)
     table_starts: list[int] = field(default_factory=list)
     caption_runs: dict[int | None, list[list[int]]] = field(default_factory=dict)
+    alternatives: set[int] = field(default_factory=set)   # list items that each describe their own experiment
     # per-document memos of what many claims ask alike
     figure_after: dict[int, str | None] = field(default_factory=dict)
     notes: dict[tuple[str, str, str, str, str | None], tuple[str, str]] = field(default_factory=dict)
@@ -173,6 +174,8 @@ class DocumentReader:
     def __init__(self, scopes: ScopeRules, family_cues: dict[str, re.Pattern[str]] | None = None):
         self.scopes = scopes
         self.setup_ending, self.setup_phrase = scopes.setup_heading()
+        self.usage_heading = scopes.usage_heading()
+        self.alternatives_lead_in = re.compile(scopes.alternatives_lead_in, re.I)
         self.family_cues = family_cues or {}
         self.example_cue = re.compile(scopes.example_cue, re.I)
         self.example_code_cue = re.compile(scopes.example_code_cue, re.I)
@@ -213,12 +216,26 @@ class DocumentReader:
             located.append(loc)
         line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
         own_ends = _own_ends(d)
-        setup = [i for i, s in enumerate(d.sections) if self.is_setup_heading(s.title)
-                 or self._labelled_setup(d, i, line_starts, own_ends[i])]
+        setup = [i for i, s in enumerate(d.sections) if not self.usage_heading.search(s.title)
+                 and (self.is_setup_heading(s.title) or self._labelled_setup(d, i, line_starts, own_ends[i]))]
         ctx = DocContext(d, located, setup, offers, figures, section_of)
         ctx.groups = self._groups(d)
+        ctx.alternatives = self.alternative_items(d)
         ctx.index()
         return ctx
+
+    def alternative_items(self, d: Document) -> set[int]:
+        """The list items after a paragraph that introduces alternatives ("two workloads:"): each describes
+        its own experiment."""
+        out: set[int] = set()
+        for i, b in enumerate(d.blocks[:-1]):
+            if b.kind == "paragraph" and d.blocks[i + 1].kind == "list_item" \
+                    and self.alternatives_lead_in.search(d.view, b.start, b.end):
+                j = i + 1
+                while j < len(d.blocks) and d.blocks[j].kind == "list_item":
+                    out.add(j)
+                    j += 1
+        return out
 
     def benchmark_blocks(self, d: Document, found: list[Mention]) -> set[int]:
         """The code blocks that run a benchmark: they state conditions; a launch-only block is a usage

@@ -16,11 +16,13 @@ from extractor.conditions.context import DocContext, Located
 from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, lead_in, near_captions,
                                          sibling_items)
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
+from extractor.ingest.model import Document
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
+_NUMBER = re.compile(r"\d+")
 
 
 class Level(NamedTuple):
@@ -38,7 +40,8 @@ class ClaimSite:
 
     def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
         self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
-        self.siblings = sibling_items(ctx.d, passage.block)   # parallel statements of its list, not set-up
+        # parallel statements of its list, and the items of a list of other experiments: not set-up
+        self.siblings = sibling_items(ctx.d, passage.block) | (ctx.alternatives - {passage.block})
         self.chain = ancestors(ctx.d, passage.section) or [None]
         self.linked = linked   # the section a highlight bullet names, which reports it
         self.section = linked if linked is not None else passage.section   # the section whose set-up governs
@@ -58,6 +61,7 @@ class ScopeLadder:
         self.after_claim = set(scopes.after_claim)
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
+        self.figure_reference = re.compile(scopes.figure_reference, re.I)
         readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
         self.rungs = [(rung.scope, readers[rung.reader], rung.via_cell) for rung in scopes.ladder]
 
@@ -171,18 +175,28 @@ class ScopeLadder:
         p, ctx = site.passage, site.ctx
         if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
             return []   # a result written in a figure's caption: the other figures' captions are not its own
+        if p.block >= 0 and p.table is None and len(self._figures_named(site.d, p.block)) > 1:
+            return []   # a paragraph about several figures does not say which one shows this result
         family = site.family
         at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
         near = near_captions(ctx, p.section, at)
         return [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
                 and self.places.caption_fits(ctx, x.block, family)]
 
+    def _figures_named(self, d: Document, block: int) -> set[str]:
+        """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"})."""
+        b = d.blocks[block]
+        return {n for m in self.figure_reference.finditer(d.view, b.start, b.end) for n in _NUMBER.findall(m[0])}
+
     @staticmethod
     def section(site: ClaimSite) -> list[Located]:
         """The claim's section and the lead text of the sections above it, up to the claim (set-up is
-        stated before the results it governs); not the other items of the claim's list."""
+        stated before the results it governs); not the other items of the claim's list, nor the captions of
+        figures (a caption describes its own figure; the near ones are read by `figure_captions`)."""
+        blocks = site.d.blocks
         return [x for s in site.chain for x in site.ctx.prose_before(s, site.passage.start)
-                if x.block not in site.siblings]
+                if x.block not in site.siblings
+                and (blocks[x.block].kind != "caption" or x.block == site.passage.block)]
 
     @staticmethod
     def section_commands(site: ClaimSite) -> list[Located] | None:

@@ -57,6 +57,9 @@ class ScopeRules(_Strict):
     ladder: list[Rung] = Field(min_length=1)
     setup_sections: list[str]
     setup_labels: list[str] = Field(default_factory=list)
+    usage_sections: list[str] = Field(default_factory=list)
+    alternatives_lead_in: str = r"(?!)"
+    figure_reference: str = r"(?!)"
     setup_label_min: int = 2
     lead_in_endings: list[str] = Field(default_factory=lambda: [":"])
     footnote_marks: list[str] = Field(default_factory=list)
@@ -123,6 +126,11 @@ class ScopeRules(_Strict):
         multi = [w for w in words if "\\ " in w or " " in w]
         return (re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$", re.I),
                 re.compile(rf"\b(?:{'|'.join(multi)})\b", re.I))
+
+    def usage_heading(self) -> re.Pattern[str]:
+        """A heading of a how-to section for the reader ("How to set up", "Quick start"), never a setup."""
+        words = sorted((re.escape(s).replace("\\ ", r"[\s-]*") for s in self.usage_sections), key=len, reverse=True)
+        return re.compile(rf"\b(?:{'|'.join(words) or '(?!)'})\b", re.I)
 
     def hardware_name_parts(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
         """(leading count, trailing unit noun) of a hardware mention: "8x H200 GPUs" -> "H200"."""
