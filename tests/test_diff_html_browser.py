@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from browser import chromium, dump_dom
 from extractor.audit import render_audit_html
 from extractor.records import Claim, ClaimContext, Condition, DocumentRecord
 from extractor.review.context import attach_context
@@ -17,27 +17,6 @@ from extractor.review.diff import diff_records
 from extractor.review.excerpts import TextLibrary
 from extractor.review.links import link_audit_pages
 from extractor.review.render_html import render_html
-
-CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser")
-
-
-def chromium() -> str:
-    for c in CANDIDATES:
-        found = shutil.which(c)
-        if found:
-            return found
-    pytest.skip("headless Chromium not installed (Debian package `chromium`; .ci/run installs it)")
-
-
-def dump_dom(url: str, tmp_path: Path) -> str:
-    """The DOM after the page's scripts ran."""
-    profile = tmp_path / "profile"
-    cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-           "--dump-dom", url]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout
 
 
 def claim(metric, value, quote, start, unit="token / second", **kw):
