@@ -1,0 +1,182 @@
+"""Reading one rule match into condition mentions: what a gazetteer or pattern match states.
+
+`MentionFinder` (mentions.py) finds the matches; `MatchReader` turns each into `Mention`s with exact
+spans: the value, its canonical name, a device count, an engine version, a sweep.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from extractor.conditions.canonical import LABELLED_FUZZ_THRESHOLD, Canonicalizer, CompiledEntry, render_id
+from extractor.conditions.patterns import CompiledPattern, Kind, Rules
+from extractor.conditions.scan import BLANKS, KNUM_RE, lengths
+
+_VALUE_GROUPS = frozenset({"n", "list", "min", "max", "isl", "osl", "rate", "nodes", "per"})
+
+
+class Mention(BaseModel):
+    """One condition mention: `text[span[0]:span[1]] == quote` (span includes the offset)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Kind
+    value: str | int | float | dict[str, Any]
+    canonical: str | None = None
+    sweep: bool = False
+    count: int | None = None
+    version: str | None = None
+    quote: str
+    span: tuple[int, int]
+    rule: str = Field("", description="the rule entry that produced it (file:line or pattern name)")
+
+
+class MatchReader:
+    """Turns gazetteer and pattern matches into mentions, under one set of rules."""
+
+    def __init__(self, rules: Rules, canonicalizer: Canonicalizer):
+        self.rules = rules
+        self.canonicalizer = canonicalizer
+
+    def gazetteer(self, text: str, ce: CompiledEntry, m: re.Match[str]) -> list[Mention]:
+        """The mentions a gazetteer match states (a device count and its single-device parallelism, an
+        engine's version, a model's quantisation suffix)."""
+        start, end = m.span()
+        groups = m.groupdict()
+        kind = ce.kind
+        canon = ce.render(m)
+        count = version = None
+        where = ce.where
+        extra: list[Mention] = []
+        if kind == "hardware":
+            start, count = self._hardware_count(text, start, end, ce)
+            single = self.rules.conditions.hardware_count.single_device
+            if count == 1 and single and not self.rules.hw_not_single.match(text, end, end + 48):
+                extra.append(Mention(kind="parallelism", value=single, canonical=single, quote=text[start:end],
+                                     span=(start, end), rule=where))
+        elif kind == "engine":
+            version = groups.get("version")
+            if groups.get("digest"):
+                version = f"{version}@{groups['digest']}" if version else groups["digest"]
+            if version is None:
+                end, version = self._engine_version(text, end)
+        elif kind == "model" and groups.get("quant"):
+            qs, qe = m.span("quant")
+            extra.append(Mention(kind="precision", value=groups["quant"], canonical=groups["quant"].upper(),
+                                 quote=text[qs:qe], span=(qs, qe), rule=where))
+        quote = text[start:end]
+        value: str | int | float | dict[str, Any] = BLANKS.sub(" ", quote.strip())
+        if kind == "dataset" and groups.get("r"):
+            value = {"name": ce.entry.id, "random_range_ratio": float(groups["r"])}
+        return [Mention(kind=kind, value=value, canonical=canon, count=count, version=version,
+                        quote=quote, span=(start, end), rule=where)] + extra
+
+    def _hardware_count(self, text: str, start: int, end: int, ce: CompiledEntry) -> tuple[int, int | None]:
+        left = text[max(0, start - 32):start]
+        right = text[end:end + 48]
+        per_unit = ce.entry.gpus_per_unit or 1
+        for i, rx in enumerate(self.rules.hw_left):
+            lm = rx.search(left)
+            if not lm:
+                continue
+            g = lm.groupdict()
+            bare = i > 0
+            if bare and not (ce.entry.gpus_per_unit or self.rules.hw_bare_right.match(right)):
+                continue
+            if g.get("count"):
+                n = int(g["count"])
+            else:
+                n = self.rules.hw_words.get(BLANKS.sub(" ", (g.get("word") or "").lower()))
+                if n is None:
+                    continue
+            return start - (len(left) - lm.start()), n * per_unit
+        for rx in self.rules.hw_right:
+            if rx.match(right):
+                break
+        return start, None
+
+    def _engine_version(self, text: str, end: int) -> tuple[int, str | None]:
+        right = text[end:end + 96]
+        for rx in self.rules.eng_right:
+            vm = rx.match(right)
+            if vm:
+                return end + vm.end(), vm.group("version")
+        return end, None
+
+    def pattern(self, cp: CompiledPattern, m: re.Match[str], k_base: int | None) -> list[Mention]:
+        """The mentions a condition pattern's match states (a value, a range or list as a sweep, lengths)."""
+        e = cp.entry
+        g = {k: v for k, v in m.groupdict().items() if v is not None}
+        # alternatives of one pattern name their groups n, n2, n3... (a name cannot repeat in a regex)
+        for k in [k for k in g if k[-1].isdigit()]:
+            base = k.rstrip("0123456789")
+            if base in _VALUE_GROUPS:
+                g.setdefault(base, g[k])
+        # alternatives of one pattern name their text group text, text2, text3...
+        tname = next((k for k in sorted(g) if k.startswith("text") and k[4:].isdigit() or k == "text"), None)
+        if tname:
+            g["text"] = g[tname]
+        span = m.span()
+        quote = m.group(0)
+        name = e.name
+        sweep = e.sweep
+        try:
+            if e.kind == "io_length":
+                isl, osl = lengths([g["isl"], g["osl"]], k_base)
+                return [Mention(kind="input_length", value=isl, quote=quote, span=span, rule=name),
+                        Mention(kind="output_length", value=osl, quote=quote, span=span, rule=name)]
+            value: Any
+            if e.value is not None:
+                value = e.value
+                if isinstance(value, str) and "{" in value:
+                    value = render_id(value, m, self.rules.family_cut) or quote
+                if "text" in g:
+                    span, quote = m.span(tname), g["text"]
+            elif "min" in g and "max" in g:
+                lo, hi = (int(x) for x in lengths([g["min"], g["max"]], k_base))
+                if hi <= lo:
+                    return []
+                value, sweep = {"min": lo, "max": hi}, True
+            elif "list" in g:
+                vals = [int(v) for v in lengths(KNUM_RE.findall(g["list"]), k_base)]
+                if len(vals) == 1:
+                    value = vals[0]
+                else:
+                    value, sweep = {"min": min(vals), "max": max(vals), "values": vals}, True
+            elif "rate" in g:
+                r = float(g["rate"].replace(",", ""))
+                value = {"rate": int(r) if r.is_integer() else r}
+            elif "nodes" in g or "per" in g:
+                value = {}
+                if "nodes" in g:
+                    value["nodes"] = int(g["nodes"].replace(",", ""))
+                if "per" in g:
+                    value["gpus_per_node"] = int(g["per"])
+                if "nodes" in value and "gpus_per_node" in value:
+                    value["total"] = value["nodes"] * value["gpus_per_node"]
+            elif "n" in g:
+                value = lengths([g["n"]], k_base)[0]
+                if e.kind in ("input_length", "output_length", "gpu_count", "batch_or_concurrency"):
+                    if not float(value).is_integer() or value <= 0:
+                        return []
+                    value = int(value)
+            elif "text" in g:
+                value = BLANKS.sub(" ", g["text"].strip())
+                span = m.span(tname)
+                quote = g["text"]
+            else:
+                value = BLANKS.sub(" ", quote.strip())
+        except (ValueError, KeyError):
+            return []
+        canon = self._canonical_word(e.kind, quote)
+        if canon is None and e.kind == "dataset" and isinstance(value, str):
+            canon = self.canonicalizer.canonical(e.kind, value, LABELLED_FUZZ_THRESHOLD)
+        return [Mention(kind=e.kind, value=value, canonical=canon, sweep=sweep, quote=quote, span=span, rule=name)]
+
+    def _canonical_word(self, kind: str, quote: str) -> str | None:
+        for rx, canon in self.rules.canon_words.get(kind, ()):
+            if rx.search(quote):
+                return canon
+        return None
