@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from extractor.records import Claim
+
+if TYPE_CHECKING:
+    from extractor.review.diff import DocDiff
 
 MARK = {"added": "+", "removed": "-", "changed": "~"}
 
@@ -42,3 +45,16 @@ def group_label(kind: str, block: str) -> str:
     if kind == "table":
         return "table"
     return BLOCK_NAMES.get(block, "sentence" if kind == "sentence" else block)
+
+
+def doc_tags(doc: DocDiff, escape: Callable[[str], str] = str, arrow: str = "->") -> list[str]:
+    """What sets a document apart in a diff: added or removed, renamed, its content hash changed."""
+    tags = []
+    if doc.status != "common":
+        tags.append(f"document {doc.status}")
+    if doc.renamed_from:
+        tags.append(f"was {escape(doc.renamed_from)}")
+    if doc.hash_changed:
+        tags.append(f"content hash changed {escape((doc.old_sha256 or '')[:12])} {arrow} "
+                    f"{escape((doc.new_sha256 or '')[:12])}")
+    return tags

@@ -8,7 +8,7 @@ from typing import TextIO
 
 from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
 from extractor.review.excerpts import clip
-from extractor.review.labels import MARK, claim_label, clip_line, fmt_value, group_label
+from extractor.review.labels import MARK, claim_label, clip_line, doc_tags, fmt_value, group_label
 from extractor.review.render_html import render_html
 from extractor.review.views import ContextGroup, Excerpt
 
@@ -58,13 +58,7 @@ def render_text(report: DiffReport, color: bool = False) -> str:
 
 def _text_doc(doc: DocDiff, paint) -> list[str]:
     head = f"== {doc.doc}" + (f" ({doc.path})" if doc.path and doc.path != doc.doc else "")
-    tags = []
-    if doc.status != "common":
-        tags.append(f"document {doc.status}")
-    if doc.renamed_from:
-        tags.append(f"was {doc.renamed_from}")
-    if doc.hash_changed:
-        tags.append(f"content hash changed {(doc.old_sha256 or '')[:12]} -> {(doc.new_sha256 or '')[:12]}")
+    tags = doc_tags(doc)
     counts = ", ".join(f"{MARK[k]}{doc.counts.get(k, 0)}" for k in CLAIM_KINDS)
     out = [paint("bold", head) + (f" [{'; '.join(tags)}]" if tags else "") + f"  claims {counts}"]
     if doc.context_note:

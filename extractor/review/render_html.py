@@ -16,7 +16,7 @@ from extractor.records import Claim
 from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
 from extractor.review.html_assets import CSS, JS
 from extractor.review.links import claim_fragment
-from extractor.review.labels import MARK, claim_label, fmt_value, group_label
+from extractor.review.labels import MARK, claim_label, doc_tags, fmt_value, group_label
 from extractor.review.views import ConditionSide, ContextGroup, Excerpt
 
 
@@ -156,13 +156,7 @@ def _group_html(doc: DocDiff, did: str, g: ContextGroup) -> str:
 
 def _html_doc(doc: DocDiff, did: str) -> str:
     """One document's section (`did`: its element id, `doc-N` by position in the report)."""
-    tags = []
-    if doc.status != "common":
-        tags.append(f"document {doc.status}")
-    if doc.renamed_from:
-        tags.append(f"was {_e(doc.renamed_from)}")
-    if doc.hash_changed:
-        tags.append(f"content hash changed {_e((doc.old_sha256 or '')[:12])} → {_e((doc.new_sha256 or '')[:12])}")
+    tags = doc_tags(doc, _e, "→")
     counts = " ".join(f'<span class="cnt-{k}">{MARK[k]}{doc.counts.get(k, 0)} {k}</span>' for k in CLAIM_KINDS)
     audit = f' · <a class="audit" href="{_e(doc.audit)}">audit page</a>' if doc.audit else ""
     parts = [f'<details class="doc" open id="{did}" data-doc="{_e(doc.doc)}">'
