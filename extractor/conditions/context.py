@@ -102,12 +102,14 @@ class DocContext:
     columns: dict[tuple[int, str], list[Cell]] = field(default_factory=dict)
     row_starts: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)   # table -> row starts, rows
     table_lead_ins: dict[int, list[Located]] = field(default_factory=dict)
+    table_footnotes: dict[int, list[Located]] = field(default_factory=dict)
     setup_by_parent: dict[int | None, list[int]] | None = None
     figure_index: tuple[list[int], list[int]] | None = None   # figure positions sorted, and their indexes
     caption_families: dict[int, set[str]] = field(default_factory=dict)
     specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
     external_cue: dict[int, bool] = field(default_factory=dict)
     claim_spans: list[tuple[int, int]] = field(default_factory=list)   # every claim's figure, in order
+    claim_starts: list[int] = field(default_factory=list)   # their starts (for `claims_in`)
     universal: list[Located] | None = None   # mentions of the post's statements of universal scope
 
     def index(self) -> None:
@@ -144,6 +146,15 @@ class DocContext:
     def between(self, start: int, end: int) -> list[Located]:
         """Mentions that start in [start, end)."""
         return self.mentions[bisect_left(self.starts, start):bisect_left(self.starts, end)]
+
+    def set_claims(self, spans: list[tuple[int, int]]) -> None:
+        """The claims' figures (sorted), indexed for `claims_in`."""
+        self.claim_spans = spans
+        self.claim_starts = [s[0] for s in spans]
+
+    def claims_in(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The claims' figures that start in [start, end), in order (a bisection, not a scan of every claim)."""
+        return self.claim_spans[bisect_left(self.claim_starts, start):bisect_left(self.claim_starts, end)]
 
     def prose_before(self, section: int | None, end: int) -> list[Located]:
         """The prose mentions of a section that start before `end`."""

@@ -99,7 +99,7 @@ class ScopeLadder:
                    and not (base_lo <= x.m.span[0] < base_hi)]
         if p.table is not None:
             return located
-        return self.clauses.own_clause(located, claim.span, site.ctx.claim_spans, p, site.d.view)
+        return self.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, site.d.view)
 
     @staticmethod
     def table_row(site: ClaimSite) -> list[Located] | None:
@@ -131,9 +131,12 @@ class ScopeLadder:
         """Footnotes under the claim's table."""
         if site.passage.table is None:
             return None
-        end = site.d.tables[site.passage.table].end
-        return [x for b in sorted(footnotes(site.d, end, site.ctx.block_starts, self.footnote_marks))
-                for x in site.ctx.by_block.get(b, [])]
+        t, ctx = site.passage.table, site.ctx
+        if t not in ctx.table_footnotes:   # the same for every cell of the table: found once per table
+            end = site.d.tables[t].end
+            ctx.table_footnotes[t] = [x for b in sorted(footnotes(site.d, end, ctx.block_starts, self.footnote_marks))
+                                      for x in ctx.by_block.get(b, [])]
+        return ctx.table_footnotes[t]
 
     @staticmethod
     def own_caption(site: ClaimSite) -> list[Located] | None:
@@ -167,7 +170,8 @@ class ScopeLadder:
         view, lo = site.d.view, site.claim.span[1]
         end = _SENTENCE_END.search(view, x.m.span[1])
         hi = end.start() if end else len(view)
-        return any(lo <= s[0] < hi for s in site.ctx.claim_spans if tuple(s) != tuple(site.claim.span))
+        own = tuple(site.claim.span)
+        return any(tuple(s) != own for s in site.ctx.claims_in(lo, hi))
 
     def figure_captions(self, site: ClaimSite) -> list[Located]:
         """Captions of the figures near the claim in its section (or in the untitled introduction) that
