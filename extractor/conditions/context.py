@@ -103,6 +103,7 @@ class DocContext:
     row_starts: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)   # table -> row starts, rows
     table_lead_ins: dict[int, list[Located]] = field(default_factory=dict)
     table_footnotes: dict[int, list[Located]] = field(default_factory=dict)
+    figures_named: dict[int, int] = field(default_factory=dict)   # block -> how many figures it refers to
     setup_by_parent: dict[int | None, list[int]] | None = None
     figure_index: tuple[list[int], list[int]] | None = None   # figure positions sorted, and their indexes
     caption_families: dict[int, set[str]] = field(default_factory=dict)

@@ -179,7 +179,7 @@ class ScopeLadder:
         p, ctx = site.passage, site.ctx
         if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
             return []   # a result written in a figure's caption: the other figures' captions are not its own
-        if p.block >= 0 and p.table is None and len(self._figures_named(site.d, p.block)) > 1:
+        if p.block >= 0 and p.table is None and self._figures_named(ctx, p.block) > 1:
             return []   # a paragraph about several figures does not say which one shows this result
         family = site.family
         at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
@@ -187,10 +187,14 @@ class ScopeLadder:
         return [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
                 and self.places.caption_fits(ctx, x.block, family)]
 
-    def _figures_named(self, d: Document, block: int) -> set[str]:
-        """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"})."""
-        b = d.blocks[block]
-        return {n for m in self.figure_reference.finditer(d.view, b.start, b.end) for n in _NUMBER.findall(m[0])}
+    def _figures_named(self, ctx: DocContext, block: int) -> int:
+        """How many figures a block refers to ("Figures 1 and 2": 2); read once per block (a long paragraph
+        of many results is not read again for each)."""
+        if block not in ctx.figures_named:
+            b, view = ctx.d.blocks[block], ctx.d.view
+            ctx.figures_named[block] = len({n for m in self.figure_reference.finditer(view, b.start, b.end)
+                                            for n in _NUMBER.findall(m[0])})
+        return ctx.figures_named[block]
 
     @staticmethod
     def section(site: ClaimSite) -> list[Located]:
