@@ -16,7 +16,6 @@ from extractor.conditions.context import DocContext, Located
 from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, lead_in, near_captions,
                                          sibling_items)
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
-from extractor.ingest.model import Document
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
