@@ -121,7 +121,7 @@ class ScopeRules(_Strict):
     def setup_heading(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
         """(ending, phrase): a heading that ends with a setup word or phrase ("4. Experimental Setup",
         "Hardware"), or names a phrase of several words anywhere ("Evaluation Setup and Scripts",
-        "Notes on Recipe Settings"; not "Hardware Trends")."""
+        "Notes on the Benchmark Settings"; not "Hardware Trends")."""
         words = sorted((re.escape(s) for s in self.setup_sections), key=len, reverse=True)
         multi = [w for w in words if "\\ " in w or " " in w]
         return (re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$", re.I),
