@@ -116,6 +116,20 @@ def test_a_setup_or_reproduce_heading_after_the_results_still_sets_up():
         assert stated(c, "input_length").value == 1000, heading
 
 
+def test_a_setup_phrase_anywhere_in_the_heading_sets_up():
+    # a setup phrase of several words counts anywhere in the heading, a setup word only at its end
+    for heading in ("Evaluation Setup and Load Scripts", "Benchmarking notes:", "Notes on the measurement methodology",
+                    "Benchmark configuration and caveats"):
+        c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
+        assert stated(c, "input_length").value == 1000, heading
+
+
+def test_a_heading_with_no_setup_phrase_after_the_results_does_not_set_up():
+    for heading in ("Hardware trends for next year", "What we learned about tuning"):
+        c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
+        unrecoverable(c, "input_length")
+
+
 def _alternatives_post(lead_in: str) -> str:
     return ("# Setup\n\n" + lead_in + "\n\n- Long prompts: inputs of 8000 tokens and outputs of 16 tokens.\n"
             "- Chat: a realistic online serving load with short prompts.\n\n"
