@@ -103,7 +103,8 @@ def _howto_post(heading: str) -> str:
 
 
 def test_a_how_to_section_for_the_reader_is_not_the_measured_setup():
-    for heading in ("How to set up", "How to Setup", "Getting started", "Quick-start", "Try it out!",
+    for heading in ("How to set up", "How to Setup", "Getting started", "Quick-start", "Quickstart", "Try it out!",
+                    "How To Get Started",
                     "Installation and first run"):
         c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
         for name in ("model", "input_length", "output_length"):
