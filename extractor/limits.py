@@ -78,7 +78,10 @@ def max_bytes(value: int | None = None) -> int:
 def max_claims(value: int | None = None) -> int | None:
     """The cap on candidate claims per document (None: none): `value`, else $BENCHCLAIMS_MAX_CLAIMS, else
     DEFAULT_MAX_CLAIMS; 0 means no cap. A negative or non-integer value raises LimitError naming its source."""
-    source, raw = ("max_claims", value) if value is not None else (MAX_CLAIMS_ENV, os.environ.get(MAX_CLAIMS_ENV, "").strip())
+    if value is not None:
+        source, raw = "max_claims", value
+    else:
+        source, raw = MAX_CLAIMS_ENV, os.environ.get(MAX_CLAIMS_ENV, "").strip()
     if raw in ("", None):
         return DEFAULT_MAX_CLAIMS
     try:
