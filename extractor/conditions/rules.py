@@ -133,13 +133,19 @@ class ScopeRules(_Strict):
         return re.compile(rf"\b(?:{'|'.join(words) or '(?!)'})\b", re.I)
 
     def hardware_name_parts(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
-        """(leading count, trailing unit noun) of a hardware mention: "8x H200 GPUs" -> "H200"."""
+        """(count, unit noun) written around a hardware name: "8x H200 GPUs", "2 nodes, each with 8 H200",
+        "9x8xH100", "an 8-GPU H100", "H100 x 8" -> "H200"/"H100" (the count is the mention's)."""
         words = "|".join(sorted((re.escape(w).replace("\\ ", "\\s+") for w in self.count_words),
                                 key=len, reverse=True)) or "(?!)"
         nouns = "|".join(sorted((re.escape(w) for w in self.unit_nouns), key=len, reverse=True)) or "(?!)"
         machines = "|".join(sorted((re.escape(w) for w in self.machine_nouns), key=len, reverse=True)) or "(?!)"
-        count = re.compile(r"^\s*\d+\s*(?:" + machines + r")\s*,?\s*(?:each\s+)?(?:with\s+)?\d*\s*[x×*]?\s*"
-                           r"|^\s*(?:(?:" + words + r")(?![a-z0-9])|\d+)\s*(?:[x×*]\s*)?", re.I)
+        devices = r"(?:[x×*]|-?\s*(?:GPU|accelerator|chip|card)s?(?![\w-]))"
+        count = re.compile(r"^\s*\d+\s*(?:" + machines + r")\s*,?\s*(?:each\s+|every\s+one\s+)?"
+                           r"(?:with|of|having|equipped\s+with|holding|containing|x|×)?\s*(?:an?\s+)?\d*\s*"
+                           + devices + r"?\s*"
+                           r"|^\s*\d+\s*[x×]\s*\d+\s*[x×]\s*"
+                           r"|^\s*(?:(?:" + words + r")(?![a-z0-9])|\d+)\s*" + devices + r"?\s*"
+                           r"|\s*[x×]\s*\d+$", re.I)
         return count, re.compile(r"\s+(?:" + nouns + r")$", re.I)
 
     def baseline_tail(self) -> BaselineTail:

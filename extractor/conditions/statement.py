@@ -1,5 +1,5 @@
-"""Writes a stated condition as the record has it: the value as written (a hardware name without its
-count, a rate that is not a batch size, a layout in parts, a swept range with the chart that holds
+"""Writes a stated condition as the record has it: the value as written (a hardware name as count x
+name, a rate that is not a batch size, a layout in parts, a swept range with the chart that holds
 the point), and the value of a table column labelled with a condition."""
 from __future__ import annotations
 
@@ -34,10 +34,12 @@ class Statements:
         note = None
         sweep = True if m.sweep else None
         if name == "hardware":
-            # the name as written, without its count ("8xH200" -> "H200", count 8; "16 GB300 GPUs" -> "GB300")
+            # count x name as written: "8xH200" -> "8x H200"; "sixteen GB300 GPUs" -> "16x GB300" (count 16)
             value = self.count_words.sub("", m.quote).strip() if m.count else m.quote
             value = self.unit_noun.sub("", value).strip() or m.quote
             value += ")" * max(0, value.count("(") - value.count(")"))
+            if m.count:
+                value = f"{m.count}x {value}" + (f" ({m.nodes} nodes x {m.count // m.nodes})" if m.nodes else "")
         elif name == "gpu_count" and isinstance(value, dict):
             value = value.get("total") or value.get("gpus") or value
         elif name == "batch_or_concurrency" and isinstance(value, dict) and "rate" in value:
