@@ -74,6 +74,7 @@ class ScopeRules(_Strict):
     baseline_cues: list[str] = Field(default_factory=list)
     benchmark_command: str = r"bench|perf|loadgen|lm_eval"
     bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
+    bare_commit: str = r"(?!)"
     external_cues: list[str] = Field(default_factory=list)
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: list[str] = Field(default_factory=list)
@@ -87,7 +88,7 @@ class ScopeRules(_Strict):
     accuracy_cue: str = r"(?!)"
     universal_scope: str = r"(?!)"
 
-    @field_validator("benchmark_command", "bare_version", "clause_breaks", "coordinated_break", "example_cue",
+    @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break", "example_cue",
                      "example_code_cue", "measured_code_cue", "metric_binding", "accuracy_cue", "universal_scope")
     @classmethod
     def _regex(cls, v: str) -> str:

@@ -16,6 +16,7 @@ from extractor.records import Claim, Condition
 
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
+_COMMIT = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")   # a git commit, written "commit <sha>"
 CARRIED_ROWS = 8   # an empty cell repeats the value above it, unless a labelled row lies this far up
 
 
@@ -62,7 +63,8 @@ class Statements:
     @staticmethod
     def engine_version(decision: EngineVersion) -> Condition:
         m = decision.mention
-        cond = Condition(status="stated", value=f"{decision.engine} {m.version}", canonical=decision.engine,
+        version = f"commit {m.version}" if _COMMIT.fullmatch(m.version or "") else m.version
+        cond = Condition(status="stated", value=f"{decision.engine} {version}", canonical=decision.engine,
                          quote=m.quote, span=m.span, scope=decision.scope)
         if decision.others:
             cond.note = "run with " + ", ".join(decision.others)
