@@ -83,3 +83,29 @@ def test_the_commit_is_the_claims_engine_version_written_as_a_commit() -> None:
     ev = claim.conditions["engine_version"]
     assert (ev.status, ev.value, ev.canonical) == ("stated", "vLLM commit 0a1b2c3d4e5f", "vLLM")
     assert POST[ev.span[0]:ev.span[1]] == ev.quote == "0a1b2c3d4e5f"
+
+
+TABLE = """# Upgrade results
+
+We benchmarked {engines} on one H100 with Llama-3.1-8B at a concurrency of 16.
+
+| Build | Output throughput (tok/s) | Median TTFT (ms) |
+|---|---|---|
+| before (v0.8.5) | 1,740 | 210 |
+| after (v0.9.1) | 2,050 | 180 |
+"""
+
+
+def test_a_version_in_the_claims_table_row_is_its_engine_version() -> None:
+    post = TABLE.format(engines="vLLM")
+    record = Extractor.from_rules().extract(post, doc="t.md", fmt="markdown", path=None, sha256="0")
+    got = {c.quote: (c.conditions["engine_version"].value, c.conditions["engine_version"].scope)
+           for c in record.claims}
+    assert got["1,740"] == ("vLLM v0.8.5", "table_row")
+    assert got["2,050"] == ("vLLM v0.9.1", "table_row")
+
+
+def test_a_bare_version_in_a_post_about_two_engines_is_nobodys() -> None:
+    post = TABLE.format(engines="vLLM and SGLang")
+    record = Extractor.from_rules().extract(post, doc="t.md", fmt="markdown", path=None, sha256="0")
+    assert all(c.conditions["engine_version"].status == "unrecoverable" for c in record.claims)
