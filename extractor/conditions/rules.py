@@ -58,6 +58,7 @@ class ScopeRules(_Strict):
     setup_sections: list[str]
     setup_labels: list[str] = Field(default_factory=list)
     usage_sections: list[str] = Field(default_factory=list)
+    back_matter_sections: list[str] = Field(default_factory=list)
     alternatives_lead_in: str = r"(?!)"
     figure_reference: str = r"(?!)"
     setup_label_min: int = 2
@@ -127,10 +128,13 @@ class ScopeRules(_Strict):
         return (re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$", re.I),
                 re.compile(rf"\b(?:{'|'.join(multi)})\b", re.I))
 
+    def back_matter_heading(self) -> re.Pattern[str]:
+        """A heading of the post's back matter ("Appendix", "Reproducing the results"): details for the whole post."""
+        return _heading_words(self.back_matter_sections)
+
     def usage_heading(self) -> re.Pattern[str]:
         """A heading of a how-to section for the reader ("How to set up", "Quick start"), never a setup."""
-        words = sorted((re.escape(s).replace("\\ ", r"[\s-]*") for s in self.usage_sections), key=len, reverse=True)
-        return re.compile(rf"\b(?:{'|'.join(words) or '(?!)'})\b", re.I)
+        return _heading_words(self.usage_sections)
 
     def hardware_name_parts(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
         """(leading count, trailing unit noun) of a hardware mention: "8x H200 GPUs" -> "H200"."""
@@ -256,3 +260,9 @@ def load_scope_rules(rules_dir: Path) -> ScopeRules:
 @rule_cache()
 def load_where_rules(rules_dir: Path) -> WhereRules:
     return load_yaml(Path(rules_dir) / WHERE_FILE, WhereRules)
+
+
+def _heading_words(phrases: list[str]) -> re.Pattern[str]:
+    """Any of `phrases` anywhere in a heading, as words (a space also matches a hyphen), case-insensitive."""
+    words = sorted((re.escape(s).replace("\\ ", r"[\s-]*") for s in phrases), key=len, reverse=True)
+    return re.compile(rf"\b(?:{'|'.join(words) or '(?!)'})\b", re.I)

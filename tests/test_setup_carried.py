@@ -1,0 +1,82 @@
+"""Issue 11 class 1, setup carried to the claim from where posts put it, on posts written for these tests:
+a summary's clauses read in the front matter as written, a subsection's own set-up before its parents',
+the items of a comma series of results. Each with its negative case (two values in scope, an item that is
+nobody's): the condition stays unrecoverable."""
+from __future__ import annotations
+
+from extractor.api import extract_text
+
+
+def claim(record, value, metric=None):
+    found = [c for c in record.claims if abs(c.value - value) < 1e-6 and (metric is None or c.metric == metric)]
+    assert found, f"no claim {value} {metric or ''} in {[(c.metric, c.value) for c in record.claims]}"
+    return found[0]
+
+
+def stated(c, name):
+    cond = c.conditions[name]
+    assert cond.status == "stated", f"{name} of {c.quote!r}: {cond.status} ({cond.why})"
+    return cond
+
+
+def unrecoverable(c, name):
+    cond = c.conditions[name]
+    assert cond.status == "unrecoverable", f"{name} of {c.quote!r} stated as {cond.value!r} ({cond.scope})"
+    assert cond.where
+    return cond
+
+
+# -- a front-matter summary parts into clauses like a sentence of the body -------------------------
+def test_each_result_of_a_summary_takes_its_own_clause():
+    text = ('---\ntitle: "Engine notes"\nsummary: "The release brings up to 2.4x higher throughput for '
+            'Mistral-7B and 1.6x for Phi-3-mini on one L4 GPU."\n---\n\nSome words of introduction.\n')
+    r = extract_text(text, "t.md")
+    assert stated(claim(r, 2.4), "model").value == "Mistral-7B"
+    assert stated(claim(r, 1.6), "model").value == "Phi-3-mini"
+
+
+def test_an_item_of_a_series_without_a_result_is_nobodys():
+    text = ('---\ntitle: "Engine 3.0: 5x Faster Prefill on Qwen2-7B, 2x Faster Decoding, Vision Support for '
+            'Pixtral-12B"\n---\n\nSome words of introduction.\n')
+    r = extract_text(text, "t.md")
+    assert stated(claim(r, 5), "model").value == "Qwen2-7B"
+    unrecoverable(claim(r, 2), "model")   # neither the first item's model nor the trailing item's
+
+
+# -- a subsection's own set-up wins over what the sections above state for all of them -------------
+POST_WITH_SUBSECTIONS = (
+    "# Benchmarks\n\nThe runs below use ISL 1024 and ISL 8192 on one H100.\n\n"
+    "## Short prompts (1024 input tokens)\n\nThe engine reaches 12,345 tokens/s.\n\n"
+    "## Mixed prompts\n\nThe engine reaches 7,654 tokens/s.\n")
+
+
+def test_the_subsection_heading_states_its_workload():
+    r = extract_text(POST_WITH_SUBSECTIONS, "t.md")
+    assert stated(claim(r, 12345), "input_length").value == 1024
+    assert "H100" in stated(claim(r, 12345), "hardware").value   # the parent's set-up still covers it
+
+
+def test_two_values_above_a_subsection_that_states_none_stay_ambiguous():
+    r = extract_text(POST_WITH_SUBSECTIONS, "t.md")
+    assert "several values" in unrecoverable(claim(r, 7654), "input_length").why
+
+
+# -- a setup section in the back matter covers the whole post; one under another experiment does not --
+def test_an_appendix_setup_covers_the_results_before_it():
+    text = ("# Results\n\nThe engine reaches 4,321 tokens/s with the new scheduler.\n\n"
+            "# Appendix\n\n## Test environment\n\n- GPU: 2x L40S\n- Model: Qwen2.5-14B\n- Dataset: ShareGPT\n")
+    c = claim(extract_text(text, "t.md"), 4321)
+    assert "L40S" in stated(c, "hardware").value
+    assert stated(c, "model").scope == "setup_section"
+    assert "ShareGPT" in stated(c, "dataset").value
+
+
+def test_the_setup_of_another_experiment_does_not_cover_a_claim():
+    text = ("# Experiment one\n\nThe engine reaches 4,321 tokens/s with the new scheduler.\n\n"
+            "# Experiment two\n\n## Test environment\n\n- GPU: 2x L40S\n- Model: Qwen2.5-14B\n\n"
+            "The engine reaches 2,100 tokens/s.\n")
+    r = extract_text(text, "t.md")
+    unrecoverable(claim(r, 4321), "hardware")
+    unrecoverable(claim(r, 4321), "model")
+    assert "L40S" in stated(claim(r, 2100), "hardware").value
+
