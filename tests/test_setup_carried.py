@@ -80,3 +80,23 @@ def test_the_setup_of_another_experiment_does_not_cover_a_claim():
     unrecoverable(claim(r, 4321), "model")
     assert "L40S" in stated(claim(r, 2100), "hardware").value
 
+
+# -- a rate the load was offered at names the fixed-rate scenario; a rate reached is a result -----------
+def test_a_rate_measured_at_is_the_fixed_rate_scenario():
+    r = extract_text("# Results\n\nMean TPOT is 21 ms for Llama-3.1-8B on one H100, measured at 12 QPS.\n", "t.md")
+    cond = stated(claim(r, 21), "scenario")
+    assert cond.value == "12 QPS" and cond.canonical == "fixed-rate"
+
+
+def test_a_fixed_request_rate_flag_named_by_the_setup_is_the_scenario():
+    text = ("# Results\n\nMean TTFT is 480 ms on one H100.\n\n# Appendix\n\n## Benchmark methodology\n\n"
+            "Requests were sent at a fixed `--request-rate` for every point, with random prompts.\n")
+    cond = stated(claim(extract_text(text, "t.md"), 480), "scenario")
+    assert cond.canonical == "fixed-rate" and cond.scope == "setup_section"
+
+
+def test_a_rate_a_system_sustains_is_a_result_not_its_scenario():
+    text = "# Results\n\nThe new router sustains 8 QPS on Llama-3.1-8B before the P99 target is missed, a 1.6x gain.\n"
+    r = extract_text(text, "t.md")
+    unrecoverable(claim(r, 1.6), "scenario")
+    unrecoverable(claim(r, 8), "scenario")
