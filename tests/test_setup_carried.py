@@ -100,3 +100,19 @@ def test_a_rate_a_system_sustains_is_a_result_not_its_scenario():
     r = extract_text(text, "t.md")
     unrecoverable(claim(r, 1.6), "scenario")
     unrecoverable(claim(r, 8), "scenario")
+
+
+# -- a Python script or module named for a benchmark is a benchmark command; a launch script is not ----
+def _router_post(command: str) -> str:
+    return f"# Results\n\nOur router gives 1.7x higher throughput.\n\n```\n{command}\n```\n"
+
+
+def test_a_script_named_for_a_benchmark_states_what_it_passes():
+    text = _router_post("python tools/bench_router.py --model-path Qwen/Qwen2.5-7B-Instruct --num-prompts 400")
+    cond = stated(claim(extract_text(text, "t.md"), 1.7), "model")
+    assert cond.value == "Qwen/Qwen2.5-7B-Instruct" and cond.scope == "command_line"
+
+
+def test_a_script_that_only_serves_is_no_benchmark_command():
+    text = _router_post("python serve_app.py --model-path Qwen/Qwen2.5-7B-Instruct --port 8000")
+    unrecoverable(claim(extract_text(text, "t.md"), 1.7), "model")
