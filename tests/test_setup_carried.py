@@ -116,3 +116,19 @@ def test_a_script_named_for_a_benchmark_states_what_it_passes():
 def test_a_script_that_only_serves_is_no_benchmark_command():
     text = _router_post("python serve_app.py --model-path Qwen/Qwen2.5-7B-Instruct --port 8000")
     unrecoverable(claim(extract_text(text, "t.md"), 1.7), "model")
+
+
+# -- a statement of universal scope after the results covers them; a statement about one run does not -
+def test_all_performance_data_collected_on_covers_the_results_before_it():
+    text = ("# Results\n\nThe new scheduler reaches 6,789 tokens/s.\n\n# Notes\n\n"
+            "All performance data was collected on 4x L40S with Qwen2.5-14B.\n")
+    c = claim(extract_text(text, "t.md"), 6789)
+    assert stated(c, "hardware").scope == "document" and stated(c, "model").value == "Qwen2.5-14B"
+
+
+def test_data_of_another_release_does_not_cover_the_results():
+    text = ("# Results\n\nThe new scheduler reaches 6,789 tokens/s.\n\n# Notes\n\n"
+            "Performance data for the older release was collected on 4x L40S with Qwen2.5-14B.\n")
+    c = claim(extract_text(text, "t.md"), 6789)
+    unrecoverable(c, "hardware")
+    unrecoverable(c, "model")
