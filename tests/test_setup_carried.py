@@ -132,3 +132,28 @@ def test_data_of_another_release_does_not_cover_the_results():
     c = claim(extract_text(text, "t.md"), 6789)
     unrecoverable(c, "hardware")
     unrecoverable(c, "model")
+
+
+# -- a table column that holds both lengths gives each claim row its input and output length ----------
+def _table_post(header: str, cell: str) -> str:
+    return ("# Results\n\nDecode throughput by workload on one L40S:\n\n"
+            f"| Model | {header} | Output throughput (tok/s) |\n| --- | --- | --- |\n"
+            f"| Qwen2.5-7B | {cell} | 2,345 |\n| Qwen2.5-7B | 512/64 | 3,456 |\n")
+
+
+def test_an_isl_osl_column_gives_the_rows_lengths():
+    r = extract_text(_table_post("ISL/OSL", "2048/256"), "t.md")
+    c = claim(r, 2345)
+    assert stated(c, "input_length").value == 2048 and stated(c, "output_length").value == 256
+    assert stated(claim(r, 3456), "output_length").value == 64
+
+
+def test_a_spelled_out_paired_length_column_with_k_values():
+    c = claim(extract_text(_table_post("Input / output seq length", "8K/1K"), "t.md"), 2345)
+    assert stated(c, "input_length").value == 8000 and stated(c, "output_length").value == 1000
+
+
+def test_a_paired_column_of_other_quantities_gives_no_length():
+    r = extract_text(_table_post("Input/output throughput", "2048/256"), "t.md")
+    unrecoverable(claim(r, 2345), "input_length")
+    unrecoverable(claim(r, 2345), "output_length")

@@ -69,6 +69,7 @@ class ScopeRules(_Strict):
     after_claim: list[str] = Field(default_factory=list)
     refinable: list[str] = Field(default_factory=list)
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
+    paired_length_column: str = r"(?!)"
     count_words: list[str] = Field(default_factory=list)
     unit_nouns: list[str] = Field(default_factory=list)
     machine_nouns: list[str] = Field(default_factory=list)
@@ -89,7 +90,8 @@ class ScopeRules(_Strict):
     universal_scope: str = r"(?!)"
 
     @field_validator("benchmark_command", "bare_version", "clause_breaks", "coordinated_break", "example_cue",
-                     "example_code_cue", "measured_code_cue", "metric_binding", "accuracy_cue", "universal_scope")
+                     "example_code_cue", "measured_code_cue", "metric_binding", "accuracy_cue", "universal_scope",
+                     "paired_length_column")
     @classmethod
     def _regex(cls, v: str) -> str:
         return compiled(v)
