@@ -75,7 +75,7 @@ class ConditionResolver:
         """What resolution needs of the document; a number that states a claim ("14.8k output tokens per
         second") is not also a condition."""
         claimed = sorted(c.span for c in claims)
-        found = [m for m in found if m.kind not in NUMERIC_KINDS or not overlaps_near(claimed, *m.span)]
+        found = [m for m in found if not _numeric(m) or not overlaps_near(claimed, *m.span)]
         ctx = self.reader.context(d, found, self.where.offers(d, found), self.reader.figures(d))
         ctx.claim_spans = claimed
         return ctx
@@ -148,3 +148,8 @@ class ConditionResolver:
         if decision.scope and ambiguous_at is not None:
             ambiguous_at[name] = decision.scope
         return cond, decision.reason
+
+
+def _numeric(m: Mention) -> bool:
+    """A mention that is a number: a length, a load, a count, or a scenario given by its rate ("24 QPS")."""
+    return m.kind in NUMERIC_KINDS or m.kind == "scenario" and any(ch.isdigit() for ch in m.quote)
