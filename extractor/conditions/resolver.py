@@ -129,7 +129,10 @@ class ConditionResolver:
                    ambiguous_at: dict[str, str] | None = None) -> tuple[Condition, Reason | None]:
         decision = self.policy.decide(ctx, name, scopes)
         if isinstance(decision, Pick):
-            return self.statements.stated(ctx, claim, name, decision.mention, decision.scope), None
+            cond = self.statements.stated(ctx, claim, name, decision.mention, decision.scope)
+            if decision.note:
+                cond.note = "; ".join(x for x in (cond.note, decision.note) if x)
+            return cond, None
         if isinstance(decision, Parts):
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
@@ -141,7 +144,7 @@ class ConditionResolver:
             decision = Unstated("absent")
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
-        if decision.reason == "no_version":
+        if decision.reason in ("no_version", "partial"):
             cond.value_partial = decision.engine
         if decision.scope and ambiguous_at is not None:
             ambiguous_at[name] = decision.scope

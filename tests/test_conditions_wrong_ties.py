@@ -1,0 +1,94 @@
+"""Wrong ties between a claim and a condition (issue 11, classes 2, 3 and 4), on sentences written for these
+tests: a name that gives only the kind of a value, a number that counts another quantity, a file or page
+anchor named like a model. Each case has its positive counterpart: what the text does tie stays stated."""
+from __future__ import annotations
+
+from extractor.api import extract_text
+
+
+def claim(record, value, metric=None):
+    found = [c for c in record.claims if abs(c.value - value) < 1e-6 and (metric is None or c.metric == metric)]
+    assert found, f"no claim {value} {metric or ''} in {[(c.metric, c.value) for c in record.claims]}"
+    return found[0]
+
+
+def stated(c, name):
+    cond = c.conditions[name]
+    assert cond.status == "stated", f"{name} of {c.quote!r}: {cond.status} ({cond.why})"
+    return cond
+
+
+def unrecoverable(c, name):
+    cond = c.conditions[name]
+    assert cond.status == "unrecoverable", f"{name} of {c.quote!r} stated as {cond.value!r} ({cond.scope})"
+    assert cond.where
+    return cond
+
+
+# -- a name that gives the kind, not the value: value_partial ----------------------------------------------
+def test_a_model_family_alone_is_not_the_model_measured():
+    text = "# Results\n\nOur Mistral deployment serves 2,400 tok/s per GPU on H100.\n"
+    c = claim(extract_text(text, "t.md"), 2400)
+    cond = unrecoverable(c, "model")
+    assert cond.value_partial == "Mistral"
+    assert "Mistral" in cond.why
+
+
+def test_a_family_with_size_or_version_is_the_model():
+    text = "# Results\n\nOur Mistral-7B-Instruct deployment serves 2,400 tok/s per GPU on H100.\n"
+    assert stated(claim(extract_text(text, "t.md"), 2400), "model").value.startswith("Mistral-7B")
+    text = "# Results\n\nOn Qwen 2.5 72B the server reaches 1,250 tok/s on H200.\n"
+    assert stated(claim(extract_text(text, "t.md"), 1250), "model").canonical == "Qwen2.5 72B"
+
+
+def test_a_family_named_with_the_posts_one_checkpoint_of_it_is_that_checkpoint():
+    text = ("# Serving Gemma\n\nGemma reaches 3,100 tok/s on one L4.\n\n## Setup\n\nWe use gemma-2-9b-it "
+            "throughout, with FP16 weights.\n")
+    c = claim(extract_text(text, "t.md"), 3100)
+    assert stated(c, "model").value == "gemma-2-9b-it"
+
+
+def test_a_family_with_two_checkpoints_in_the_post_stays_partial():
+    text = ("# Serving Gemma\n\nGemma reaches 3,100 tok/s on one L4.\n\n## Setup\n\nWe use gemma-2-9b-it and "
+            "gemma-2-27b-it, with FP16 weights.\n")
+    assert unrecoverable(claim(extract_text(text, "t.md"), 3100), "model").value_partial == "Gemma"
+
+
+def test_mixed_precision_alone_names_no_format():
+    text = "# Results\n\nWith mixed precision, the decoder reaches 1,900 tok/s on two A100 GPUs.\n"
+    cond = unrecoverable(claim(extract_text(text, "t.md"), 1900), "precision")
+    assert cond.value_partial == "mixed precision"
+
+
+def test_mixed_precision_with_its_formats_keeps_the_formats():
+    text = ("# Results\n\nWith mixed precision (FP8 experts and BF16 attention) the decoder reaches 1,900 tok/s "
+            "on two A100 GPUs.\n")
+    value = stated(claim(extract_text(text, "t.md"), 1900), "precision").value
+    assert "FP8" in value and "BF16" in value and "mixed" not in value
+
+
+# -- a number that counts another quantity is no length -----------------------------------------------------
+def test_a_count_of_users_after_a_length_label_is_no_length():
+    text = ("# Results\n\nOn 4x L40S with Phi-3-mini, P50 latency stays under 700 ms.\n\n"
+            "*Figure 3: P50 latency by prompt length at 32 users.*\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 700), "input_length")
+
+
+def test_a_length_label_with_a_token_count_is_a_length():
+    text = "# Results\n\nWith a prompt length of 4096 tokens, P50 latency stays under 700 ms on 4x L40S.\n"
+    assert stated(claim(extract_text(text, "t.md"), 700), "input_length").value == 4096
+
+
+# -- a file name or page anchor named like a model is no model ---------------------------------------------
+def test_a_config_file_or_page_anchor_is_not_the_model():
+    text = ("# Results\n\n| Step | Decode speed | Guide |\n|---|---|---|\n| Fused kernels | 410 tok/s | "
+            "[phi3_mini#fused-kernels](https://example.org/guide/phi3_mini#fused-kernels) |\n\n"
+            "The launcher reads llama_8b.yaml and reaches 950 tok/s on one A10G.\n")
+    r = extract_text(text, "t.md")
+    unrecoverable(claim(r, 410), "model")
+    unrecoverable(claim(r, 950), "model")
+
+
+def test_a_model_named_in_prose_next_to_a_file_is_the_model():
+    text = "# Results\n\nWith Llama-3.1-8B (settings in run.yaml) the server reaches 950 tok/s on one A10G.\n"
+    assert stated(claim(extract_text(text, "t.md"), 950), "model").value == "Llama-3.1-8B"
