@@ -92,3 +92,48 @@ def test_a_config_file_or_page_anchor_is_not_the_model():
 def test_a_model_named_in_prose_next_to_a_file_is_the_model():
     text = "# Results\n\nWith Llama-3.1-8B (settings in run.yaml) the server reaches 950 tok/s on one A10G.\n"
     assert stated(claim(extract_text(text, "t.md"), 950), "model").value == "Llama-3.1-8B"
+
+
+# -- a rate that is a result, or a run that measured another metric, is no load of the claim --------------
+def test_a_rate_given_as_a_result_is_not_the_load():
+    text = ("# Results\n\nOn 2x H100 with Llama-3.1-8B the gateway handles 45 QPS before errors appear, and its "
+            "median TTFT is 180 ms.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 180, "ttft"), "batch_or_concurrency")
+
+
+def test_a_rate_the_text_sets_is_the_load():
+    for phrase in ("at 12 QPS", "under 12 req/s", "(FP8, 12 QPS)"):
+        text = f"# Results\n\nOn 2x H100 with Llama-3.1-8B {phrase} the median TTFT is 180 ms.\n"
+        cond = stated(claim(extract_text(text, "t.md"), 180, "ttft"), "batch_or_concurrency")
+        assert cond.value == 12, phrase
+
+
+def test_a_rate_range_is_a_sweep_not_its_upper_end():
+    text = ("# Results\n\nWe offered load at rates from 2 to 24 requests per second on 4x A10G; the median TTFT "
+            "stayed under 300 ms.\n")
+    cond = stated(claim(extract_text(text, "t.md"), 300), "batch_or_concurrency")
+    assert cond.value == {"min": 2, "max": 24} and cond.sweep
+
+
+def test_the_load_of_a_run_that_measured_another_metric_is_not_carried():
+    text = ("# Benchmark setup\n\n- Throughput runs: all 4,000 prompts are sent at once, measuring output tokens "
+            "per second.\n- Latency runs: requests arrive at a rate of 6 requests per second, measuring the median "
+            "end-to-end latency.\n\n# Results\n\nOn H100 with Qwen2.5-14B, the engine reaches 2.4x higher throughput "
+            "than before, and the median end-to-end latency drops to 1.9 s.\n")
+    r = extract_text(text, "t.md")
+    unrecoverable(claim(r, 2.4, "speedup"), "batch_or_concurrency")
+    assert stated(claim(r, 1.9), "batch_or_concurrency").value == 6
+
+
+def test_a_figure_of_a_clause_takes_its_family_from_its_own_clause():
+    text = ("# Results\n\nLatency runs used 4 concurrent requests, measuring TTFT. Throughput grows by up to 3x, "
+            "although TTFT barely moves.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 3), "batch_or_concurrency")
+
+
+def test_a_label_does_not_reach_the_next_list_item():
+    text = "# Results\n\nSustained load before SLO misses:\n- short prompts: **9 QPS**\n- 2–3 images: **5 QPS**\n"
+    for line_value in (9, 5):
+        for c in extract_text(text, "t.md").claims:
+            cond = c.conditions["batch_or_concurrency"]
+            assert cond.status == "unrecoverable" or cond.value != {"min": 2, "max": 3}

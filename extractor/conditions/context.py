@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from extractor.conditions.mentions import Mention
+from extractor.conditions.scan import covering
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
 from extractor.ingest.model import Cell, group_label
@@ -19,6 +20,7 @@ from extractor.records import Claim
 KIND_TO_CONDITION = {"engine": "engine_version"}
 BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
+MEASURED_KINDS = {"input_length", "output_length", "batch_or_concurrency"}   # a run's load settings
 _NEWLINE = re.compile(r"\n")
 _WORD = re.compile(r"\w")
 _NUMBERING = re.compile(r"^\s*(?:[\dIVX]+[.)]?)+\s*")
@@ -46,6 +48,7 @@ class Located:
     example: bool = False    # given as an example ("e.g. ...", a command the post calls an example)
     bound: str | None = None  # the metric family it was measured for ("TPOT measured at 32 QPS": latency)
     accuracy: bool = False   # a dataset of an accuracy evaluation, not a serving workload
+    measured: str | None = None   # the metric family its sentence says the run measured ("..., measuring latency")
     name: str = field(init=False)     # the condition it states
     usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
 
@@ -181,6 +184,7 @@ class DocumentReader:
         self.example_code_cue = re.compile(scopes.example_code_cue, re.I)
         self.measured_code_cue = re.compile(scopes.measured_code_cue, re.I)
         self.metric_binding = re.compile(scopes.metric_binding, re.I)
+        self.measures_cue = re.compile(scopes.measures_cue, re.I)
         self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
         self.setup_label = scopes.setup_label()
         self.baseline_tail = scopes.baseline_tail()
@@ -286,8 +290,22 @@ class DocumentReader:
             named = [(m.end(), f) for f, rx in self.family_cues.items()
                      for m in rx.finditer(clause, 0, binding.start())]
             loc.bound = max(named)[1] if named else None
+        if loc.bound is None and loc.m.kind in MEASURED_KINDS and b is not None and b.kind != "table":
+            loc.measured = self._measured_family(d, b.start, b.end, lo, hi)
         if loc.m.kind == "dataset" and b is not None and b.kind != "table":
             loc.accuracy = self.accuracy_cue.search(d.view, b.start, b.end) is not None
+
+    def _measured_family(self, d: Document, b_start: int, b_end: int, lo: int, hi: int) -> str | None:
+        """The metric family the sentence of a mention says its run measured ("..., measuring the median
+        latency"), when it names exactly one."""
+        s_lo, s_hi = covering(d.view, lo, hi, "sentence")
+        s_lo, s_hi = max(s_lo, b_start), min(s_hi, b_end)
+        named = set()
+        for cue in self.measures_cue.finditer(d.view, s_lo, s_hi):
+            reach = cue.end() + self.scopes.measures_reach
+            named |= {f for f, rx in self.family_cues.items() if (m := rx.search(d.view, cue.end(), s_hi))
+                      and m.start() <= reach}
+        return named.pop() if len(named) == 1 else None
 
     def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
         """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""

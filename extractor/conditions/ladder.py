@@ -77,10 +77,12 @@ class ScopeLadder:
 
     @staticmethod
     def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
-        """A mention measured for another metric ("TPOT measured at 32 QPS") is not a condition of this
-        claim; an example or an accuracy-evaluation dataset is one only in the claim's own sentence."""
+        """A mention measured for another metric ("TPOT measured at 32 QPS"; a run "measuring latency", for a
+        claim of another known family) is not a condition of this claim; an example or an accuracy-evaluation dataset is one only in the claim's own sentence."""
         if x.bound is not None and x.bound != site.family:
             return False
+        if x.measured is not None and site.family is not None and x.measured != site.family:
+            return False   # the load of a run that measured another metric ("..., measuring latency")
         if scope == "sentence":
             return True
         return not x.example and not (x.accuracy and site.claim.metric != "accuracy")

@@ -18,7 +18,11 @@ from extractor.records import Claim
 
 RATIO_OBJECT_CHARS = 40
 NEAR_FIGURE_BLOCKS = 3
-FOOTNOTE_CHARS = 600   # a footnote starts this close after its table
+FOOTNOTE_CHARS = 600
+# where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
+# contrast): "throughput increases by up to 9x, even though TTFT ..." names throughput, not TTFT
+_CLAUSE_END = re.compile(r"[,;.!?(\n]|\b(?:even though|although|though|while|whereas|but)\b|$")
+_CLAUSE_START = re.compile(r"[,;.!?)\n]\s|\b(?:even though|although|though|while|whereas|but)\b")   # a footnote starts this close after its table
 # Metric families whose figures a caption may name ("max throughput", "1st token latency").
 FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency", "tpot": "latency",
             "itl": "latency", "e2e_latency": "latency", "latency": "latency"}
@@ -165,10 +169,17 @@ class Places:
         if claim.metric not in ("speedup", "relative_change"):
             return None
         in_meta = d.meta_span is not None and d.meta_span[0] <= claim.span[0] < d.meta_span[1]
-        after = (d.text if in_meta else d.view)[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]  # (the view blanks front matter)
-        hits = [(rx.search(after), f) for f, rx in self.family_cues.items()]
-        hits = [(m.start(), f) for m, f in hits if m]
-        return min(hits)[1] if hits else None
+        text = d.text if in_meta else d.view   # (the view blanks front matter)
+        # the figure's own clause: what follows it up to a clause break, else what leads to it
+        after = text[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]
+        after = after[:claim.span[1] - claim.span[0] + _CLAUSE_END.search(after[claim.span[1] - claim.span[0]:]).start()]
+        hits = [(m.start(), f) for f, rx in self.family_cues.items() if (m := rx.search(after))]
+        if hits:
+            return min(hits)[1]
+        before = text[max(0, claim.span[0] - RATIO_OBJECT_CHARS):claim.span[0]]
+        before = before[max((m.end() for m in _CLAUSE_START.finditer(before)), default=0):]
+        hits = [(m.end(), f) for f, rx in self.family_cues.items() for m in rx.finditer(before)]
+        return max(hits)[1] if hits else None
 
     def caption_fits(self, ctx: DocContext, block: int, family: str | None) -> bool:
         """A caption that names what its figure shows ("1st token latency") describes claims of that kind

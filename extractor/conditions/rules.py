@@ -84,13 +84,15 @@ class ScopeRules(_Strict):
     example_code_cue: str = r"(?!)"
     measured_code_cue: str = r"(?!)"
     metric_binding: str = r"(?!)"
+    measures_cue: str = r"(?!)"
+    measures_reach: int = Field(default=24, ge=0, le=200)
     accuracy_cue: str = r"(?!)"
     universal_scope: str = r"(?!)"
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value
     partial_values: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("benchmark_command", "bare_version", "clause_breaks", "coordinated_break", "example_cue",
-                     "example_code_cue", "measured_code_cue", "metric_binding", "accuracy_cue", "universal_scope")
+                     "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue", "accuracy_cue", "universal_scope")
     @classmethod
     def _regex(cls, v: str) -> str:
         return compiled(v)
