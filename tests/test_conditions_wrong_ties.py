@@ -137,3 +137,34 @@ def test_a_label_does_not_reach_the_next_list_item():
         for c in extract_text(text, "t.md").claims:
             cond = c.conditions["batch_or_concurrency"]
             assert cond.status == "unrecoverable" or cond.value != {"min": 2, "max": 3}
+
+
+# -- another sentence that describes another run ----------------------------------------------------------
+def test_a_comparison_without_a_figure_keeps_its_setting():
+    text = ("# Kernels\n\nWe enable the fused path on H100. Our engine is faster than the reference runtime at "
+            "batch size 1 and keeps every serving feature. The fused path yields up to a 1.7x speedup in the "
+            "benchmark below.\n")
+    c = claim(extract_text(text, "t.md"), 1.7)
+    unrecoverable(c, "batch_or_concurrency")
+    assert "H100" in stated(c, "hardware").value
+
+
+def test_a_setting_sentence_without_comparison_still_covers_the_figure():
+    text = ("# Kernels\n\nWe run the fused path on H100 at batch size 1. The fused path yields up to a 1.7x speedup "
+            "in the benchmark below.\n")
+    assert stated(claim(extract_text(text, "t.md"), 1.7), "batch_or_concurrency").value == 1
+
+
+def test_a_sentence_with_other_load_settings_describes_another_run():
+    text = ("# Results\n\nThe FP8 build on 2x B200 wins clearly. In prefill-heavy runs (ISL=4k, OSL=1, batch=32) "
+            "it gives a 1.6x gain. In chat runs (ISL=4k, OSL=512), decode throughput rises to 2,950 tok/s per GPU.\n")
+    r = extract_text(text, "t.md")
+    unrecoverable(claim(r, 2950), "batch_or_concurrency")
+    assert stated(claim(r, 2950), "output_length").value == 512
+    assert stated(claim(r, 1.6), "batch_or_concurrency").value == 32
+
+
+def test_a_sentence_with_the_same_load_settings_still_covers_the_figure():
+    text = ("# Results\n\nIn chat runs (ISL=4k, OSL=512, batch=32) the FP8 build on 2x B200 wins clearly. "
+            "With ISL=4k and OSL=512, decode throughput rises to 2,950 tok/s per GPU.\n")
+    assert stated(claim(extract_text(text, "t.md"), 2950), "batch_or_concurrency").value == 32

@@ -49,6 +49,8 @@ class Located:
     bound: str | None = None  # the metric family it was measured for ("TPOT measured at 32 QPS": latency)
     accuracy: bool = False   # a dataset of an accuracy evaluation, not a serving workload
     measured: str | None = None   # the metric family its sentence says the run measured ("..., measuring latency")
+    sentence: tuple[int, int] | None = None   # its sentence (prose and captions; None in tables and code)
+    compares: bool = False   # its sentence makes a comparison of its own ("faster than X at batch size 1")
     name: str = field(init=False)     # the condition it states
     usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
 
@@ -185,6 +187,7 @@ class DocumentReader:
         self.measured_code_cue = re.compile(scopes.measured_code_cue, re.I)
         self.metric_binding = re.compile(scopes.metric_binding, re.I)
         self.measures_cue = re.compile(scopes.measures_cue, re.I)
+        self.comparison_cue = re.compile(scopes.comparison_cue, re.I)
         self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
         self.setup_label = scopes.setup_label()
         self.baseline_tail = scopes.baseline_tail()
@@ -290,16 +293,18 @@ class DocumentReader:
             named = [(m.end(), f) for f, rx in self.family_cues.items()
                      for m in rx.finditer(clause, 0, binding.start())]
             loc.bound = max(named)[1] if named else None
-        if loc.bound is None and loc.m.kind in MEASURED_KINDS and b is not None and b.kind != "table":
-            loc.measured = self._measured_family(d, b.start, b.end, lo, hi)
+        if b is not None and b.kind != "table":
+            s_lo, s_hi = covering(d.view, lo, hi, "sentence")
+            loc.sentence = (max(s_lo, b.start), min(s_hi, b.end))
+            loc.compares = self.comparison_cue.search(d.view, *loc.sentence) is not None
+            if loc.bound is None and loc.m.kind in MEASURED_KINDS:
+                loc.measured = self._measured_family(d, *loc.sentence)
         if loc.m.kind == "dataset" and b is not None and b.kind != "table":
             loc.accuracy = self.accuracy_cue.search(d.view, b.start, b.end) is not None
 
-    def _measured_family(self, d: Document, b_start: int, b_end: int, lo: int, hi: int) -> str | None:
-        """The metric family the sentence of a mention says its run measured ("..., measuring the median
-        latency"), when it names exactly one."""
-        s_lo, s_hi = covering(d.view, lo, hi, "sentence")
-        s_lo, s_hi = max(s_lo, b_start), min(s_hi, b_end)
+    def _measured_family(self, d: Document, s_lo: int, s_hi: int) -> str | None:
+        """The metric family a sentence says its run measured ("..., measuring the median latency"), when it
+        names exactly one."""
         named = set()
         for cue in self.measures_cue.finditer(d.view, s_lo, s_hi):
             reach = cue.end() + self.scopes.measures_reach

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 from extractor.conditions.clauses import ClauseScope
-from extractor.conditions.context import DocContext, Located
+from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
 from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, lead_in, near_captions,
                                          sibling_items)
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
@@ -69,11 +69,38 @@ class ScopeLadder:
         """The claim's rungs that apply, most specific first."""
         out = []
         site.family = self.places.family(site.d, site.claim)
+        own: dict[str, set[str]] = {}   # the load settings the claim's own sentence states
         for scope, read, via_cell in self.rungs:
             located = read(site)
-            if located is not None:
-                out.append(Level(scope, [x for x in located if self.ties_fit(site, x, scope)], via_cell))
+            if located is None:
+                continue
+            kept = [x for x in located if self.ties_fit(site, x, scope)]
+            if scope == "sentence":
+                for x in kept:
+                    if x.name in MEASURED_KINDS and x.usable:
+                        own.setdefault(x.name, set()).add(repr(x.m.value))
+            else:
+                kept = [x for x in kept if not self.other_run(site, x, own)]
+            out.append(Level(scope, kept, via_cell))
         return out
+
+    @staticmethod
+    def other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -> bool:
+        """A mention in another sentence that describes another run: a sentence that makes a comparison of
+        its own and gives no figure ("X is faster than Y at batch size 1"), or one whose load settings differ
+        from those of the claim's own sentence ("(ISL=2k, OSL=1, batch=64)" next to "(ISL=2k, OSL=1k)")."""
+        sent = x.sentence
+        if sent is None or sent[0] <= site.claim.span[0] < sent[1]:
+            return False
+        spans = site.ctx.claim_spans
+        k = bisect_left(spans, (sent[0], sent[0]))
+        holds_figure = k < len(spans) and spans[k][0] < sent[1]
+        if x.compares and not holds_figure:
+            return True
+        if own and x.name in MEASURED_KINDS:
+            return any(y.name in own and y.usable and repr(y.m.value) not in own[y.name]
+                       for y in site.ctx.between(*sent))
+        return False
 
     @staticmethod
     def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
