@@ -168,3 +168,22 @@ def test_a_sentence_with_the_same_load_settings_still_covers_the_figure():
     text = ("# Results\n\nIn chat runs (ISL=4k, OSL=512, batch=32) the FP8 build on 2x B200 wins clearly. "
             "With ISL=4k and OSL=512, decode throughput rises to 2,950 tok/s per GPU.\n")
     assert stated(claim(extract_text(text, "t.md"), 2950), "batch_or_concurrency").value == 32
+
+
+# -- the claim's own sentence: a label belongs to its figure, and what clause scope left out stays out --------
+def test_a_label_right_before_a_figure_is_that_figures():
+    text = ("# Summary\n\nOn 8x H200 the release was tuned for peak throughput (+41%) and for snappier replies "
+            "(+9%).\n")
+    r = extract_text(text, "t.md")
+    unrecoverable(claim(r, 9), "scenario")
+    assert stated(claim(r, 41), "scenario").canonical == "max-throughput"
+    assert "H200" in stated(claim(r, 9), "hardware").value
+
+
+def test_another_clauses_setting_does_not_come_back_from_the_paragraph():
+    text = ("# Results\n\nOn H100, Llama-3.1-8B reaches 3,000 tok/s at batch size 64, and Qwen2.5-7B reaches "
+            "2,600 tok/s.\n")
+    r = extract_text(text, "t.md")
+    unrecoverable(claim(r, 2600), "batch_or_concurrency")
+    assert "H100" in stated(claim(r, 2600), "hardware").value
+    assert stated(claim(r, 3000), "batch_or_concurrency").value == 64

@@ -8,7 +8,8 @@ from extractor.conditions.context import Located
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest.segment import Passage
 
-COORDINATED_REACH = 24   # a coordinated break parts clauses when another result starts this close after it
+COORDINATED_REACH = 24
+_LABEL_GAP = re.compile(r"[\s*_(:=]*")   # between a label and its figure: blanks, markup, "(", ":" or "="   # a coordinated break parts clauses when another result starts this close after it
 
 Clause = tuple[int, int, int]   # [start, end) and the group of coordinated clauses it belongs to
 
@@ -67,6 +68,12 @@ class ClauseScope:
         sentence_head = min(s[0] for s in figures)   # the setting before the sentence's first result
         for x in located:
             i = clause_of(x.m.span[0])
+            label_of = next((f for f in figures if _LABEL_GAP.fullmatch(view, x.m.span[1], f[0])), None)
+            if label_of is not None:
+                # the label right before a figure ("maximum throughput (+38%) and best interactivity (+13%)")
+                # is that figure's, not a setting shared by the results after it
+                by_name.setdefault(x.name, []).append((clause_of(label_of[0]), x))
+                continue
             if x.m.span[0] < sentence_head and i not in free:
                 i = -1 if in_group[0] == clause_of(sentence_head) else -2
             elif i == in_group[0] and x.m.span[0] < head_end:

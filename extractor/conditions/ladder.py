@@ -80,7 +80,11 @@ class ScopeLadder:
                     if x.name in MEASURED_KINDS and x.usable:
                         own.setdefault(x.name, set()).add(repr(x.m.value))
             else:
-                kept = [x for x in kept if not self.other_run(site, x, own)]
+                # the claim's own sentence is read by the sentence rung alone: what its clause scope or the
+                # baseline left out there (another result's clause, "than the H100") is not let in again
+                p = site.passage
+                kept = [x for x in kept if not (p.table is None and p.start <= x.m.span[0] < p.end)
+                        and not self.other_run(site, x, own)]
             out.append(Level(scope, kept, via_cell))
         return out
 
