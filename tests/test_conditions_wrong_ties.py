@@ -187,3 +187,24 @@ def test_another_clauses_setting_does_not_come_back_from_the_paragraph():
     unrecoverable(claim(r, 2600), "batch_or_concurrency")
     assert "H100" in stated(claim(r, 2600), "hardware").value
     assert stated(claim(r, 3000), "batch_or_concurrency").value == 64
+
+
+# -- what another figure was measured on, named right after it, is that figure's ---------------------------
+def test_the_system_named_right_after_another_figure_is_that_figures():
+    text = ("# Launch\n\nThe new card reaches **9,400 tokens/s on Mistral-7B** on a single GPU. It is up to 1.7x "
+            "faster than the previous generation.\n")
+    c = claim(extract_text(text, "t.md"), 1.7)
+    unrecoverable(c, "model")
+    unrecoverable(c, "parallelism")
+
+
+def test_a_system_named_before_the_figures_covers_the_paragraph():
+    text = ("# Launch\n\nOn Mistral-7B, the new card reaches 9,400 tokens/s. It is up to 1.7x faster than the "
+            "previous generation.\n")
+    assert stated(claim(extract_text(text, "t.md"), 1.7), "model").value == "Mistral-7B"
+
+
+def test_a_workload_named_after_a_figure_still_covers_the_next_figure():
+    text = ("# Results\n\nWe started at a TPOT of 38 ms for 8K-token inputs on 8x B200. After the changes the "
+            "TPOT is 21 ms.\n")
+    assert stated(claim(extract_text(text, "t.md"), 21), "input_length").value == 8000

@@ -23,6 +23,10 @@ from extractor.records import Claim
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
 _NUMBER = re.compile(r"\d+")
+# what a figure was measured on (the system), as a complement right after it: not carried to other figures
+SUBJECT_NAMES = frozenset({"model", "hardware", "precision", "parallelism"})
+# between a figure and a setting that qualifies it: a chain of prepositional phrases, no clause break
+_COMPLEMENT = re.compile(r"[\s*_]*(?:(?:on|with|for|using|at|under|in)\s[^,;:.!?()\n]{0,40}?)+", re.I)
 
 
 class Level(NamedTuple):
@@ -101,6 +105,11 @@ class ScopeLadder:
         holds_figure = k < len(spans) and spans[k][0] < sent[1]
         if x.compares and not holds_figure:
             return True
+        if holds_figure and x.name in SUBJECT_NAMES:
+            # what another figure was measured on, named right after it ("11,800 tok/s on Llama2-13B")
+            j = bisect_left(spans, (x.m.span[0], x.m.span[0])) - 1
+            if j >= 0 and spans[j][0] >= sent[0] and _COMPLEMENT.fullmatch(site.d.view, spans[j][1], x.m.span[0]):
+                return True
         if own and x.name in MEASURED_KINDS:
             return any(y.name in own and y.usable and repr(y.m.value) not in own[y.name]
                        for y in site.ctx.between(*sent))
