@@ -208,3 +208,20 @@ def test_a_workload_named_after_a_figure_still_covers_the_next_figure():
     text = ("# Results\n\nWe started at a TPOT of 38 ms for 8K-token inputs on 8x B200. After the changes the "
             "TPOT is 21 ms.\n")
     assert stated(claim(extract_text(text, "t.md"), 21), "input_length").value == 8000
+
+
+# -- captions of several numbered figures: only what they all state -----------------------------------------
+def _two_figures(second_caption: str) -> str:
+    return ("# Results\n\n![a](a.png)\n\n*Figure 4. Phi-3-medium on L40S, TP2, 2-GPU curve.*\n\n![b](b.png)\n\n"
+            f"*Figure 5. {second_caption}*\n\nThe results show a gain of up to 1.4x for the larger setup.\n")
+
+
+def test_a_setting_of_only_one_of_two_nearby_figures_is_not_the_claims():
+    c = claim(extract_text(_two_figures("Phi-3-medium on L40S, 4-GPU curve."), "t.md"), 1.4)
+    unrecoverable(c, "parallelism")
+    assert stated(c, "model").value == "Phi-3-medium"
+
+
+def test_a_setting_all_nearby_figures_state_is_the_claims():
+    c = claim(extract_text(_two_figures("Phi-3-medium on L40S, TP2, 4-GPU curve."), "t.md"), 1.4)
+    assert stated(c, "parallelism").value == "TP2"

@@ -23,6 +23,7 @@ from extractor.records import Claim
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
 _NUMBER = re.compile(r"\d+")
+_FIGURE_LABEL = re.compile(r"\W*(?:figure|fig\.)\s*(\d+)", re.I)
 # what a figure was measured on (the system), as a complement right after it: not carried to other figures
 SUBJECT_NAMES = frozenset({"model", "hardware", "precision", "parallelism"})
 # between a figure and a setting that qualifies it: a chain of prepositional phrases, no clause break
@@ -222,8 +223,34 @@ class ScopeLadder:
         family = site.family
         at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
         near = near_captions(ctx, p.section, at)
-        return [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
-                and self.places.caption_fits(ctx, x.block, family)]
+        found = [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
+                 and self.places.caption_fits(ctx, x.block, family)]
+        return self._common_to_figures(site, near, found)
+
+    @staticmethod
+    def _common_to_figures(site: ClaimSite, near: set[int], found: list[Located]) -> list[Located]:
+        """Near captions of two or more numbered figures ("Figure 11. ... 4-GPU ...", "Figure 12. ... 8-GPU"):
+        the text does not say which figure holds the claim, so only what all of them state is its setting."""
+        d, ctx = site.d, site.ctx
+        numbered: dict[int, str] = {}
+        for run in ctx.caption_runs.get(site.passage.section, []):
+            if near.isdisjoint(run):
+                continue
+            label = None   # a caption that opens with "Figure N" starts figure N; the notes after it are its own
+            for i in run:
+                m = _FIGURE_LABEL.match(d.view, d.blocks[i].start, d.blocks[i].end)
+                label = m.group(1) if m else label
+                if label is not None:
+                    numbered[i] = label
+        figures = set(numbered.values())
+        if len(figures) < 2:
+            return found
+        stated_by: dict[tuple[str, str], set[str]] = {}
+        for x in found:
+            if x.block in numbered:
+                stated_by.setdefault((x.name, repr(x.m.canonical or x.m.value)), set()).add(numbered[x.block])
+        return [x for x in found if x.block not in numbered
+                or stated_by[(x.name, repr(x.m.canonical or x.m.value))] == figures]
 
     def _figures_named(self, d: Document, block: int) -> set[str]:
         """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"})."""
