@@ -225,3 +225,18 @@ def test_a_setting_of_only_one_of_two_nearby_figures_is_not_the_claims():
 def test_a_setting_all_nearby_figures_state_is_the_claims():
     c = claim(extract_text(_two_figures("Phi-3-medium on L40S, TP2, 4-GPU curve."), "t.md"), 1.4)
     assert stated(c, "parallelism").value == "TP2"
+
+
+# -- a clause about another model ---------------------------------------------------------------------------
+def test_a_clause_about_another_model_is_not_the_results():
+    text = "# Mixtral-8x7B on one L40S with INT4 AWQ, and 3.2x faster Llama-3.1-70B over A100\n\nBody text.\n"
+    c = claim(extract_text(text, "t.md"), 3.2)
+    assert stated(c, "model").value == "Llama-3.1-70B"
+    unrecoverable(c, "precision")
+    unrecoverable(c, "parallelism")
+
+
+def test_a_clause_about_the_same_model_is_the_results():
+    text = "# Llama-3.1-70B on one L40S with INT4 AWQ, and 3.2x faster Llama-3.1-70B over A100\n\nBody text.\n"
+    c = claim(extract_text(text, "t.md"), 3.2)
+    assert stated(c, "precision").value == "INT4 AWQ"

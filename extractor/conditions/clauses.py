@@ -39,6 +39,26 @@ class ClauseScope:
         clauses.append((at, p.end, group))
         return clauses
 
+    def _own_subject(self, located: list[Located], own: tuple[int, int], p: Passage, view: str) -> list[Located]:
+        """A sentence of one result whose clauses name different models ("Model A on one GPU with INT4, and 6x
+        faster model B over the old card"): a clause about another model than the result's own is not its."""
+        clauses = [(lo, hi) for lo, hi, _ in self.clauses(view, p, [])]
+        if len(clauses) < 2:
+            return located
+
+        def clause_of(pos: int) -> int:
+            return next((i for i, (lo, hi) in enumerate(clauses) if lo <= pos < hi), len(clauses) - 1)
+
+        mine = clause_of(own[0])
+        models = {}
+        for x in located:
+            if x.name == "model" and x.usable:
+                models.setdefault(clause_of(x.m.span[0]), set()).add(x.m.canonical or str(x.m.value))
+        if mine not in models:
+            return located
+        other = {i for i, names in models.items() if i != mine and names.isdisjoint(models[mine])}
+        return [x for x in located if clause_of(x.m.span[0]) not in other]
+
     def own_clause(self, located: list[Located], claim_span: tuple[int, int], claim_spans: list[tuple[int, int]],
                    p: Passage, view: str) -> list[Located]:
         """The mentions of `located` (in sentence `p`) that are the claim's: each result takes its own
@@ -47,8 +67,10 @@ class ClauseScope:
         only from clauses that state no result. A sentence of one result keeps all of `located`."""
         own = tuple(claim_span)
         figures = [s for s in claim_spans if p.start <= s[0] < p.end]
-        if not any(s != own for s in figures) or not located:
+        if not located:
             return located
+        if not any(s != own for s in figures):
+            return self._own_subject(located, own, p, view)
         clauses = self.clauses(view, p, figures)
 
         def clause_of(pos: int) -> int:

@@ -227,10 +227,10 @@ class ScopeLadder:
                  and self.places.caption_fits(ctx, x.block, family)]
         return self._common_to_figures(site, near, found)
 
-    @staticmethod
-    def _common_to_figures(site: ClaimSite, near: set[int], found: list[Located]) -> list[Located]:
+    def _common_to_figures(self, site: ClaimSite, near: set[int], found: list[Located]) -> list[Located]:
         """Near captions of two or more numbered figures ("Figure 11. ... 4-GPU ...", "Figure 12. ... 8-GPU"):
-        the text does not say which figure holds the claim, so only what all of them state is its setting."""
+        unless the claim's paragraph names one of them ("as Figure 2 shows"), the text does not say which
+        figure holds the claim, so only what all of them state is its setting."""
         d, ctx = site.d, site.ctx
         numbered: dict[int, str] = {}
         for run in ctx.caption_runs.get(site.passage.section, []):
@@ -245,6 +245,10 @@ class ScopeLadder:
         figures = set(numbered.values())
         if len(figures) < 2:
             return found
+        p = site.passage
+        named = self._figures_named(d, p.block) & figures if p.block >= 0 and p.table is None else set()
+        if len(named) == 1:
+            return [x for x in found if numbered.get(x.block) in (None, *named)]
         stated_by: dict[tuple[str, str], set[str]] = {}
         for x in found:
             if x.block in numbered:
