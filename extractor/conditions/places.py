@@ -110,6 +110,8 @@ class Places:
         cue_words = sorted(map(re.escape, scopes.external_cues), key=len, reverse=True)
         self.external_cue = re.compile(rf"(?<!\w)(?:{'|'.join(cue_words)})(?!\w)", re.I) if cue_words \
             else re.compile(r"(?!)")
+        self.citation_cue = re.compile(scopes.citation_cue, re.I)
+        self.citation_self = re.compile(scopes.citation_self, re.I)
         cues = load_claim_rules(rules_dir).metric_cues
         self.family_cues = {}
         for family in set(FAMILIES.values()):
@@ -159,6 +161,22 @@ class Places:
                          and ln.target.startswith(("http://", "https://"))), None)
             if link:
                 return link
+        return None
+
+    def cited_from(self, ctx: DocContext, claim: Claim, passage: Passage, source: str | None) -> str | None:
+        """The party the claim's own sentence credits its figure to ("according to X's paper", "X reports"),
+        as the sentence's link (or `source`, the link its paragraph gives) or as written; None when the
+        sentence cites no one, or only the post itself ("according to our measurements")."""
+        if passage.table is not None or passage.kind == "front_matter":
+            return None
+        view = ctx.d.view
+        for m in self.citation_cue.finditer(view, passage.start, passage.end):
+            who = next((g for g in m.groups() if g), "").strip(" *_`'\"")
+            if not who or self.citation_self.match(who):
+                continue
+            link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
+                         and ln.target.startswith(("http://", "https://"))), None)
+            return link or source or " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
         return None
 
     def family(self, d: Document, claim: Claim) -> str | None:

@@ -94,6 +94,9 @@ class ConditionResolver:
             ctx.d, placed, reasons, unclear, leads,
             lambda claim, name, values: self.where.unrecoverable(ctx, claim, name, "ambiguous", values=values))
         fill_from_restatements(claims, [{n for n, r in why.items() if r == "ambiguous"} for why in reasons])
+        for claim in claims:   # a figure quoted from another party is not what the post leads with
+            if claim.cited_from:
+                claim.headline = False
         return claims
 
     def resolve(self, ctx: DocContext, claim: Claim, passage: Passage, ambiguous_at: dict[str, str] | None = None
@@ -103,6 +106,7 @@ class ConditionResolver:
         linked = self.places.linked_section(ctx.d, claim, passage)
         levels = self.ladder.levels(ClaimSite(ctx, claim, passage, linked))
         source = self.places.external_source(ctx, claim, passage, linked)
+        claim.cited_from = self.places.cited_from(ctx, claim, passage, source)
         if source:
             # a result the post cites from elsewhere: only what its own sentence says is stated here
             levels = [level for level in levels if level.scope == "sentence"]

@@ -86,6 +86,8 @@ class ScopeRules(_Strict):
     metric_binding: str = r"(?!)"
     measures_cue: str = r"(?!)"
     comparison_cue: str = r"(?!)"
+    citation_cue: str = r"(?!)"
+    citation_self: str = r"(?!)"
     measures_reach: int = Field(default=24, ge=0, le=200)
     accuracy_cue: str = r"(?!)"
     universal_scope: str = r"(?!)"
@@ -93,7 +95,8 @@ class ScopeRules(_Strict):
     partial_values: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("benchmark_command", "bare_version", "clause_breaks", "coordinated_break", "example_cue",
-                     "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue", "comparison_cue", "accuracy_cue", "universal_scope")
+                     "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue", "comparison_cue",
+                     "citation_cue", "citation_self", "accuracy_cue", "universal_scope")
     @classmethod
     def _regex(cls, v: str) -> str:
         return compiled(v)
