@@ -54,6 +54,13 @@ def test_a_family_with_two_checkpoints_in_the_post_stays_partial():
     assert unrecoverable(claim(extract_text(text, "t.md"), 3100), "model").value_partial == "Gemma"
 
 
+def test_a_checkpoint_named_only_in_the_acknowledgements_is_no_member_the_post_writes_out():
+    text = ("# Serving Gemma\n\nGemma reaches 3,100 tok/s on one L4.\n\n## Kernels\n\nThe fused kernels were "
+            "tuned on gemma-2-9b-it.\n\n## Acknowledgements\n\nThanks to the team behind the gemma-2-27b-it "
+            "kernels.\n")
+    assert stated(claim(extract_text(text, "t.md"), 3100), "model").value == "gemma-2-9b-it"
+
+
 def test_mixed_precision_alone_names_no_format():
     text = "# Results\n\nWith mixed precision, the decoder reaches 1,900 tok/s on two A100 GPUs.\n"
     cond = unrecoverable(claim(extract_text(text, "t.md"), 1900), "precision")

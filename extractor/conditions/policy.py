@@ -113,6 +113,7 @@ class Policy:
         self.composite = set(scopes.composite)
         self.refinable = set(scopes.refinable)
         self.partial = {name: re.compile(rx, re.I) for name, rx in scopes.partial_values.items()}
+        self.credit_section = re.compile(scopes.credit_sections, re.I)
 
     def decide(self, ctx: DocContext, name: str, scopes: Scopes) -> Decision:
         if name == ENGINE:
@@ -144,9 +145,12 @@ class Policy:
         the post's only DeepSeek model); None when it names none or several ("DeepSeek-V3" and "DeepSeek-R1")."""
         base = _norm(m.quote.rsplit("/", 1)[-1])
         fuller: dict[str, Mention] = {}
+        sections = ctx.d.sections
         for x in ctx.mentions:
             if x.name != name or not x.usable or self.is_partial(name, x.m):
                 continue
+            if x.section is not None and self.credit_section.search(sections[x.section].title):
+                continue   # thanks and references name what others made, not a run of the post
             full = _norm(x.m.quote.rsplit("/", 1)[-1])
             if full.startswith(base) and len(full) > len(base) and not full[len(base)].isalnum():
                 fuller.setdefault(name_key(x.m), x.m)

@@ -88,6 +88,7 @@ class ScopeRules(_Strict):
     comparison_cue: str = r"(?!)"
     citation_cue: str = r"(?!)"
     citation_self: str = r"(?!)"
+    credit_sections: str = r"(?!)"
     measures_reach: int = Field(default=24, ge=0, le=200)
     accuracy_cue: str = r"(?!)"
     universal_scope: str = r"(?!)"
@@ -96,7 +97,7 @@ class ScopeRules(_Strict):
 
     @field_validator("benchmark_command", "bare_version", "clause_breaks", "coordinated_break", "example_cue",
                      "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue", "comparison_cue",
-                     "citation_cue", "citation_self", "accuracy_cue", "universal_scope")
+                     "citation_cue", "citation_self", "credit_sections", "accuracy_cue", "universal_scope")
     @classmethod
     def _regex(cls, v: str) -> str:
         return compiled(v)
