@@ -124,9 +124,9 @@ def test_a_rate_range_is_a_sweep_not_its_upper_end():
 
 def test_the_load_of_a_run_that_measured_another_metric_is_not_carried():
     text = ("# Benchmark setup\n\n- Throughput runs: all 4,000 prompts are sent at once, measuring output tokens "
-            "per second.\n- Latency runs: requests arrive at a rate of 6 requests per second, measuring the median "
+            "per second.\n- Latency runs: requests arrive at a rate of 6 requests per second, measuring p90 "
             "end-to-end latency.\n\n# Results\n\nOn H100 with Qwen2.5-14B, the engine reaches 2.4x higher throughput "
-            "than before, and the median end-to-end latency drops to 1.9 s.\n")
+            "than before, and p90 end-to-end latency drops to 1.9 s.\n")
     r = extract_text(text, "t.md")
     unrecoverable(claim(r, 2.4, "speedup"), "batch_or_concurrency")
     assert stated(claim(r, 1.9), "batch_or_concurrency").value == 6
@@ -148,8 +148,8 @@ def test_a_label_does_not_reach_the_next_list_item():
 
 # -- another sentence that describes another run ----------------------------------------------------------
 def test_a_comparison_without_a_figure_keeps_its_setting():
-    text = ("# Kernels\n\nWe enable the fused path on H100. Our engine is faster than the reference runtime at "
-            "batch size 1 and keeps every serving feature. The fused path yields up to a 1.7x speedup in the "
+    text = ("# Kernels\n\nWe enable the fused path on H100. Our engine beats the reference runtime at a batch "
+            "size of 2, and it keeps every feature. The fused path yields up to a 1.7x speedup in the "
             "benchmark below.\n")
     c = claim(extract_text(text, "t.md"), 1.7)
     unrecoverable(c, "batch_or_concurrency")
@@ -157,9 +157,9 @@ def test_a_comparison_without_a_figure_keeps_its_setting():
 
 
 def test_a_setting_sentence_without_comparison_still_covers_the_figure():
-    text = ("# Kernels\n\nWe run the fused path on H100 at batch size 1. The fused path yields up to a 1.7x speedup "
-            "in the benchmark below.\n")
-    assert stated(claim(extract_text(text, "t.md"), 1.7), "batch_or_concurrency").value == 1
+    text = ("# Kernels\n\nWe run the fused path on H100 at a batch size of 2. The fused path yields up to a 1.7x "
+            "speedup in the benchmark below.\n")
+    assert stated(claim(extract_text(text, "t.md"), 1.7), "batch_or_concurrency").value == 2
 
 
 def test_a_sentence_with_other_load_settings_describes_another_run():

@@ -96,8 +96,8 @@ class ScopeLadder:
     @staticmethod
     def other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -> bool:
         """A mention in another sentence that describes another run: a sentence that makes a comparison of
-        its own and gives no figure ("X is faster than Y at batch size 1"), or one whose load settings differ
-        from those of the claim's own sentence ("(ISL=2k, OSL=1, batch=64)" next to "(ISL=2k, OSL=1k)")."""
+        its own and gives no figure ("X is quicker than Y with 4 users"), or one whose load settings differ
+        from those of the claim's own sentence ("(ISL=4k, OSL=1, batch=32)" next to "(ISL=4k, OSL=512)")."""
         sent = x.sentence
         if sent is None or sent[0] <= site.claim.span[0] < sent[1]:
             return False
@@ -107,7 +107,7 @@ class ScopeLadder:
         if x.compares and not holds_figure:
             return True
         if holds_figure and x.name in SUBJECT_NAMES:
-            # what another figure was measured on, named right after it ("11,800 tok/s on Llama2-13B")
+            # what another figure was measured on, named right after it ("9,400 tok/s on Mistral-7B")
             j = bisect_left(spans, (x.m.span[0], x.m.span[0])) - 1
             if j >= 0 and spans[j][0] >= sent[0] and _COMPLEMENT.fullmatch(site.d.view, spans[j][1], x.m.span[0]):
                 return True
@@ -118,8 +118,9 @@ class ScopeLadder:
 
     @staticmethod
     def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
-        """A mention measured for another metric ("TPOT measured at 32 QPS"; a run "measuring latency", for a
-        claim of another known family) is not a condition of this claim; an example or an accuracy-evaluation dataset is one only in the claim's own sentence."""
+        """A mention measured for another metric ("ITL measured at 12 QPS"; a run "measuring latency", for a
+        claim of another known family) is not a condition of this claim; an example or an accuracy-evaluation
+        dataset is one only in the claim's own sentence."""
         if x.bound is not None and x.bound != site.family:
             return False
         if x.measured is not None and site.family is not None and x.measured != site.family:
@@ -206,7 +207,7 @@ class ScopeLadder:
     @staticmethod
     def _nearer_result(site: ClaimSite, x: Located) -> bool:
         """A mention after the claim whose sentence, or the text between, states another result: it
-        describes that result ("... 230 tok/s. It was also first, with TTFT under 1 s on 10k prompts.")."""
+        describes that result ("... 410 tok/s. It also led on latency, with TTFT below 2 s on 8k prompts.")."""
         view, lo = site.d.view, site.claim.span[1]
         end = _SENTENCE_END.search(view, x.m.span[1])
         hi = end.start() if end else len(view)
@@ -228,7 +229,7 @@ class ScopeLadder:
         return self._common_to_figures(site, near, found)
 
     def _common_to_figures(self, site: ClaimSite, near: set[int], found: list[Located]) -> list[Located]:
-        """Near captions of two or more numbered figures ("Figure 11. ... 4-GPU ...", "Figure 12. ... 8-GPU"):
+        """Near captions of two or more numbered figures ("Figure 4. ... TP2, 2-GPU curve", "Figure 5. ... 4-GPU curve"):
         unless the claim's paragraph names one of them ("as Figure 2 shows"), the text does not say which
         figure holds the claim, so only what all of them state is its setting."""
         d, ctx = site.d, site.ctx
