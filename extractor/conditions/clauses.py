@@ -8,7 +8,8 @@ from extractor.conditions.context import Located
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest.segment import Passage
 
-COORDINATED_REACH = 24   # a coordinated break parts clauses when another result starts this close after it
+COORDINATED_REACH = 24
+_LABEL_GAP = re.compile(r"[\s*_(:=]*")   # between a label and its figure: blanks, markup, "(", ":" or "="   # a coordinated break parts clauses when another result starts this close after it
 
 Clause = tuple[int, int, int]   # [start, end) and the group of coordinated clauses it belongs to
 NO_GROUP = -1   # an item of a series of results that states no result: it belongs to no result's clause
@@ -53,6 +54,26 @@ class ClauseScope:
         clauses.append((at, p.end, _item_group(group, item, at, p.end, figures)))
         return clauses
 
+    def _own_subject(self, located: list[Located], own: tuple[int, int], p: Passage, view: str) -> list[Located]:
+        """A sentence of one result whose clauses name different models ("Model A on one GPU with INT4, and 6x
+        faster model B over the old card"): a clause about another model than the result's own is not its."""
+        clauses = [(lo, hi) for lo, hi, _ in self.clauses(view, p, [])]
+        if len(clauses) < 2:
+            return located
+
+        def clause_of(pos: int) -> int:
+            return next((i for i, (lo, hi) in enumerate(clauses) if lo <= pos < hi), len(clauses) - 1)
+
+        mine = clause_of(own[0])
+        models = {}
+        for x in located:
+            if x.name == "model" and x.usable:
+                models.setdefault(clause_of(x.m.span[0]), set()).add(x.m.canonical or str(x.m.value))
+        if mine not in models:
+            return located
+        other = {i for i, names in models.items() if i != mine and names.isdisjoint(models[mine])}
+        return [x for x in located if clause_of(x.m.span[0]) not in other]
+
     def own_clause(self, located: list[Located], claim_span: tuple[int, int], claim_spans: list[tuple[int, int]],
                    p: Passage, view: str) -> list[Located]:
         """The mentions of `located` (in sentence `p`) that are the claim's: each result takes its own
@@ -61,8 +82,10 @@ class ClauseScope:
         only from clauses that state no result. A sentence of one result keeps all of `located`."""
         own = tuple(claim_span)
         figures = [s for s in claim_spans if p.start <= s[0] < p.end]
-        if not any(s != own for s in figures) or not located:
+        if not located:
             return located
+        if not any(s != own for s in figures):
+            return self._own_subject(located, own, p, view)
         clauses = self.clauses(view, p, figures)
 
         def clause_of(pos: int) -> int:
@@ -82,6 +105,12 @@ class ClauseScope:
         sentence_head = min(s[0] for s in figures)   # the setting before the sentence's first result
         for x in located:
             i = clause_of(x.m.span[0])
+            label_of = next((f for f in figures if _LABEL_GAP.fullmatch(view, x.m.span[1], f[0])), None)
+            if label_of is not None:
+                # the label right before a figure ("tuned for peak throughput (+41%) and for snappier replies (+9%)")
+                # is that figure's, not a setting shared by the results after it
+                by_name.setdefault(x.name, []).append((clause_of(label_of[0]), x))
+                continue
             if x.m.span[0] < sentence_head and i not in free:
                 i = -1 if in_group[0] == clause_of(sentence_head) else -2
             elif i == in_group[0] and x.m.span[0] < head_end:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from extractor.conditions.mentions import Mention
+from extractor.conditions.scan import covering
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
 from extractor.ingest.model import Cell, group_label
@@ -19,6 +20,7 @@ from extractor.records import Claim
 KIND_TO_CONDITION = {"engine": "engine_version"}
 BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
+MEASURED_KINDS = {"input_length", "output_length", "batch_or_concurrency"}   # a run's load settings
 _NEWLINE = re.compile(r"\n")
 _WORD = re.compile(r"\w")
 _NUMBERING = re.compile(r"^\s*(?:[\dIVX]+[.)]?)+\s*")
@@ -46,6 +48,9 @@ class Located:
     example: bool = False    # given as an example ("e.g. ...", a command the post calls an example)
     bound: str | None = None  # the metric family it was measured for ("ITL measured at 12 QPS": latency)
     accuracy: bool = False   # a dataset of an accuracy evaluation, not a serving workload
+    measured: str | None = None   # the metric family its sentence says the run measured ("..., measuring latency")
+    sentence: tuple[int, int] | None = None   # its sentence (prose and captions; None in tables and code)
+    compares: bool = False   # its sentence makes a comparison of its own ("quicker than X with 4 users")
     name: str = field(init=False)     # the condition it states
     usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
 
@@ -184,6 +189,8 @@ class DocumentReader:
         self.example_code_cue = re.compile(scopes.example_code_cue, re.I)
         self.measured_code_cue = re.compile(scopes.measured_code_cue, re.I)
         self.metric_binding = re.compile(scopes.metric_binding, re.I)
+        self.measures_cue = re.compile(scopes.measures_cue, re.I)
+        self.comparison_cue = re.compile(scopes.comparison_cue, re.I)
         self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
         self.setup_label = scopes.setup_label()
         self.baseline_tail = scopes.baseline_tail()
@@ -299,8 +306,24 @@ class DocumentReader:
             named = [(m.end(), f) for f, rx in self.family_cues.items()
                      for m in rx.finditer(clause, 0, binding.start())]
             loc.bound = max(named)[1] if named else None
+        if b is not None and b.kind != "table":
+            s_lo, s_hi = covering(d.view, lo, hi, "sentence")
+            loc.sentence = (max(s_lo, b.start), min(s_hi, b.end))
+            loc.compares = self.comparison_cue.search(d.view, *loc.sentence) is not None
+            if loc.bound is None and loc.m.kind in MEASURED_KINDS:
+                loc.measured = self._measured_family(d, *loc.sentence)
         if loc.m.kind == "dataset" and b is not None and b.kind != "table":
             loc.accuracy = self.accuracy_cue.search(d.view, b.start, b.end) is not None
+
+    def _measured_family(self, d: Document, s_lo: int, s_hi: int) -> str | None:
+        """The metric family a sentence says its run measured ("..., measuring p90 TTFT"), when it
+        names exactly one."""
+        named = set()
+        for cue in self.measures_cue.finditer(d.view, s_lo, s_hi):
+            reach = cue.end() + self.scopes.measures_reach
+            named |= {f for f, rx in self.family_cues.items() if (m := rx.search(d.view, cue.end(), s_hi))
+                      and m.start() <= reach}
+        return named.pop() if len(named) == 1 else None
 
     def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
         """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""

@@ -46,6 +46,7 @@ class Pick:
 
     mention: Mention
     scope: str
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,8 @@ class Policy:
         self.supporting = {_norm(e) for e in scopes.supporting_engines}
         self.composite = set(scopes.composite)
         self.refinable = set(scopes.refinable)
+        self.partial = {name: re.compile(rx, re.I) for name, rx in scopes.partial_values.items()}
+        self.credit_section = re.compile(scopes.credit_sections, re.I)
 
     def decide(self, ctx: DocContext, name: str, scopes: Scopes) -> Decision:
         if name == ENGINE:
@@ -120,7 +123,10 @@ class Policy:
         scope, cands = scopes.first[name]
         picked = most_specific(ctx, cands)
         if len(picked) > 1 and name in self.composite:
-            return Parts(picked, scope)
+            exact = [m for m in picked if not self.is_partial(name, m)]
+            if len(exact) > 1:
+                return Parts(exact, scope)
+            picked = exact or picked[:1]
         if len(picked) > 1:
             return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope)
         m = picked[0]
@@ -128,7 +134,35 @@ class Policy:
             m, scope = _refined(m, scope, name, scopes.levels)
         if name == "hardware" and m.count is None:
             m, scope = _counted(m, scope, scopes.levels)
+        if self.is_partial(name, m):
+            only = self.only_member(ctx, name, m)
+            if only is not None:
+                return Pick(only, "document", note=f"the only {name} of the post named '{_show(m)}' more fully "
+                                                   f"(the claim's place names only '{_show(m)}')")
+            return Unstated("partial", engine=" ".join(m.quote.split()))
         return Pick(m, scope)
+
+    def only_member(self, ctx: DocContext, name: str, m: Mention) -> Mention | None:
+        """The one exact name the post writes out from a partial one ("DeepSeek" -> "DeepSeek-V3" when that is
+        the post's only DeepSeek model); None when it names none or several ("DeepSeek-V3" and "DeepSeek-R1")."""
+        base = _norm(m.quote.rsplit("/", 1)[-1])
+        fuller: dict[str, Mention] = {}
+        sections = ctx.d.sections
+        for x in ctx.mentions:
+            if x.name != name or not x.usable or self.is_partial(name, x.m):
+                continue
+            if x.section is not None and self.credit_section.search(sections[x.section].title):
+                continue   # thanks and references name what others made, not a run of the post
+            full = _norm(x.m.quote.rsplit("/", 1)[-1])
+            if full.startswith(base) and len(full) > len(base) and not full[len(base)].isalnum():
+                fuller.setdefault(name_key(x.m), x.m)
+        return next(iter(fuller.values())) if len(fuller) == 1 else None
+
+    def is_partial(self, name: str, m: Mention) -> bool:
+        """A name that gives the kind of the condition, not its value (`partial_values`: "DeepSeek", "mixed
+        precision")."""
+        rx = self.partial.get(name)
+        return rx is not None and rx.fullmatch(m.quote.strip()) is not None
 
     def is_supporting(self, m: Mention) -> bool:
         """An engine that runs beside the serving engine (an orchestrator, kernel library, cache)."""
@@ -205,14 +239,18 @@ def _refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Me
     "Mistral-Large-Instruct-2411" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
     base = _norm(m.quote)
     best, best_scope = m, scope
+    keys: set[str] = set()
     for level in levels:
         for x in level.located:
             if x.name != name:
                 continue
             full = _norm(x.m.quote)
-            if len(full) > len(_norm(best.quote)) and full.startswith(base) and \
-                    (len(full) == len(base) or not full[len(base)].isalnum()):
-                best, best_scope = x.m, level.scope
+            if len(full) > len(base) and full.startswith(base) and not full[len(base)].isalnum():
+                keys.add(name_key(x.m))
+                if len(full) > len(_norm(best.quote)):
+                    best, best_scope = x.m, level.scope
+    if len(keys) > 1 and not any(all(k2 == k or k2 in k for k2 in keys) for k in keys):
+        return m, scope   # two different fuller names ("gemma-2-9b", "gemma-2-27b"): neither is the one
     return best, best_scope
 
 

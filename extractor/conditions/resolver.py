@@ -96,6 +96,9 @@ class ConditionResolver:
             ctx.d, placed, reasons, unclear, leads,
             lambda claim, name, values: self.where.unrecoverable(ctx, claim, name, "ambiguous", values=values))
         fill_from_restatements(claims, [{n for n, r in why.items() if r == "ambiguous"} for why in reasons])
+        for claim in claims:   # a figure quoted from another party is not what the post leads with
+            if claim.cited_from:
+                claim.headline = False
         return claims
 
     def resolve(self, ctx: DocContext, claim: Claim, passage: Passage, ambiguous_at: dict[str, str] | None = None
@@ -105,6 +108,7 @@ class ConditionResolver:
         linked = self.places.linked_section(ctx.d, claim, passage)
         levels = self.ladder.levels(ClaimSite(ctx, claim, passage, linked))
         source = self.places.external_source(ctx, claim, passage, linked)
+        claim.cited_from = self.places.cited_from(ctx, claim, passage, source)
         if source:
             # a result the post cites from elsewhere: only what its own sentence says is stated here
             levels = [level for level in levels if level.scope == "sentence"]
@@ -131,7 +135,10 @@ class ConditionResolver:
                    ambiguous_at: dict[str, str] | None = None) -> tuple[Condition, Reason | None]:
         decision = self.policy.decide(ctx, name, scopes)
         if isinstance(decision, Pick):
-            return self.statements.stated(ctx, claim, name, decision.mention, decision.scope), None
+            cond = self.statements.stated(ctx, claim, name, decision.mention, decision.scope)
+            if decision.note:
+                cond.note = "; ".join(x for x in (cond.note, decision.note) if x)
+            return cond, None
         if isinstance(decision, Parts):
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
@@ -143,7 +150,7 @@ class ConditionResolver:
             decision = Unstated("absent")
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
-        if decision.reason == "no_version":
+        if decision.reason in ("no_version", "partial"):
             cond.value_partial = decision.engine
         if decision.scope and ambiguous_at is not None:
             ambiguous_at[name] = decision.scope

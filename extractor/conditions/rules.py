@@ -15,7 +15,7 @@ SCOPES_FILE = "scopes.yaml"
 WHERE_FILE = "where_notes.yaml"
 OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 # Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
-Reason = Literal["absent", "ambiguous", "no_version", "external"]
+Reason = Literal["absent", "ambiguous", "no_version", "partial", "external"]
 # The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
 LADDER_READERS = ("sentence", "table_row", "table_column", "table_caption", "table_footnotes", "own_caption",
                   "paragraph", "figure_captions", "section", "section_commands", "linked_section",
@@ -88,11 +88,20 @@ class ScopeRules(_Strict):
     example_code_cue: str = r"(?!)"
     measured_code_cue: str = r"(?!)"
     metric_binding: str = r"(?!)"
+    measures_cue: str = r"(?!)"
+    comparison_cue: str = r"(?!)"
+    citation_cue: str = r"(?!)"
+    citation_self: str = r"(?!)"
+    credit_sections: str = r"(?!)"
+    measures_reach: int = Field(default=24, ge=0, le=200)
     accuracy_cue: str = r"(?!)"
     universal_scope: str = r"(?!)"
+    # condition -> regex (full match on the name as written): a name that gives the kind, not the value
+    partial_values: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
-                     "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "accuracy_cue",
+                     "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
+                     "comparison_cue", "citation_cue", "citation_self", "credit_sections", "accuracy_cue",
                      "universal_scope", "paired_length_column")
     @classmethod
     def _regex(cls, v: str) -> str:
@@ -104,6 +113,15 @@ class ScopeRules(_Strict):
         for name in v:
             if name not in CONDITIONS:
                 raise ValueError(f"unknown condition {name!r}")
+        return v
+
+    @field_validator("partial_values")
+    @classmethod
+    def _partial(cls, v: dict[str, str]) -> dict[str, str]:
+        for name, rx in v.items():
+            if name not in CONDITIONS or name == "engine_version":
+                raise ValueError(f"unknown condition {name!r} (an engine without version is `no_version`)")
+            compiled(rx)
         return v
 
     @field_validator("composite", "after_claim", "refinable", "restatement_must_agree")
