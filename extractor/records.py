@@ -58,7 +58,12 @@ class QuantityRecord(Record):
 
 
 class Condition(Record):
-    """One load condition of a claim: stated (with provenance) or unrecoverable (with where-note)."""
+    """One load condition of a claim: stated (with provenance) or unrecoverable (with where-note).
+
+    Frozen: the claims of a record share identical conditions (one object each, conditions/sharing.py),
+    so a condition is replaced (`model_copy(update=...)`), never changed in place."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     status: Literal["stated", "unrecoverable"]
     value: Any = None
