@@ -2,7 +2,8 @@
 
     report = rules_usage(["posts/"], rules_dir="rules/")
     report.unused()       # entries that fire on no document
-    report.single()       # entries that fire on exactly one document (a memorised sentence?)
+    report.single()       # entries that fire on exactly one document
+    report.single("phrasing")    # ... of them, the phrasings: a rule that fits one post (a memorised sentence?)
 
 Entries and how they are counted:
 - `conditions.yaml` patterns (by name) and gazetteer lines (`gazetteers/x.jsonl:LINE`): exactly, as
@@ -12,6 +13,15 @@ Entries and how they are counted:
   spellings of `unit_spellings.jsonl`: searched in the document's masked view, a regex as written
   (case-insensitive), a phrase on word boundaries (case-insensitive, any blank for a space). That
   is where they *can* fire; whether the stage using them acts on the match is not tracked.
+
+Every entry is either `vocabulary` or `phrasing` (its `form`), decided from the entry alone:
+- vocabulary: a gazetteer line, a unit spelling, a one-word phrase (a cue word such as "boosted" or
+  "HumanEval"; hyphens and slashes join words), or an entry of a name list (`VOCABULARY_LISTS`: the
+  organisations of authorship.yaml, the benchmark commands of caveats.yaml, the supporting engines of
+  scopes.yaml, the benchmark names of the accuracy cues). Names and words of the field: a post that
+  uses one only once does not make it fitted.
+- phrasing: a condition pattern, a regex, or a phrase of several words. One that fires on a single
+  post is likely that post's wording: make it the general class of phrasing, or drop it.
 """
 from __future__ import annotations
 
@@ -26,10 +36,19 @@ from pydantic import BaseModel, Field
 from extractor.rules_io import default_rules_dir
 
 EntryKind = Literal["pattern", "gazetteer", "regex", "phrase"]
+EntryForm = Literal["vocabulary", "phrasing"]
 
 # Mapping keys whose lists name things of the schema (conditions, metrics, offers), not text to match.
 NAME_KEYS = frozenset({"needs", "qualifiers", "unit_classes", "sweepable", "composite", "after_claim",
-                       "refinable", "version"})
+                       "refinable", "version", "restatement_must_agree", "lower_is_better_metrics"})
+# Lists of names (YAML path prefixes, per file) whose entries are vocabulary even when written as a
+# regex or in several words: organisations, benchmark tools, engines, benchmarks.
+VOCABULARY_LISTS: dict[str, tuple[str, ...]] = {
+    "authorship.yaml": ("orgs.",),
+    "caveats.yaml": ("reproducibility.command.starters.",),
+    "scopes.yaml": ("supporting_engines.",),
+    "claims.yaml": ("metric_cues.accuracy.",),
+}
 # Files read exactly through the mention finder (their entries are named by the mentions).
 MENTION_FILES = ("conditions.yaml",)
 _REGEX_HINT = re.compile(r"\\|\(\?|[\[\]^$|*+{}]")
@@ -42,6 +61,17 @@ class RuleEntry(BaseModel):
     entry: str = Field(description="pattern name, gazetteer line, or YAML path of the string")
     line: int | None = None
     kind: EntryKind
+    text: str = Field("", description="the string, regex, pattern name or gazetteer line as written")
+    form: EntryForm = "phrasing"
+
+
+def entry_form(file: str, entry: str, kind: EntryKind, text: str) -> EntryForm:
+    """Whether an entry is vocabulary (a name or word of the field) or a phrasing (see the module doc)."""
+    if kind == "gazetteer" or file == "unit_spellings.jsonl":
+        return "vocabulary"
+    if any(entry.startswith(prefix) for prefix in VOCABULARY_LISTS.get(file, ())):
+        return "vocabulary"
+    return "vocabulary" if kind == "phrase" and len(text.split()) == 1 else "phrasing"
 
 
 class EntryUsage(RuleEntry):
@@ -53,7 +83,7 @@ class EntryUsage(RuleEntry):
 
     def row(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where:<34} {self.entry[:48]:<48} {self.documents:>5} {self.matches:>7}"
+        return f"{where:<34} {self.entry[:36]:<36} {self.text[:40]:<40} {self.documents:>5} {self.matches:>7}"
 
 
 class UsageReport(BaseModel):
@@ -67,8 +97,9 @@ class UsageReport(BaseModel):
     def unused(self) -> list[EntryUsage]:
         return [e for e in self.entries if e.documents == 0]
 
-    def single(self) -> list[EntryUsage]:
-        return [e for e in self.entries if e.documents == 1]
+    def single(self, form: EntryForm | None = None) -> list[EntryUsage]:
+        """Entries that fire on exactly one document (of one form, if given)."""
+        return [e for e in self.entries if e.documents == 1 and form in (None, e.form)]
 
 
 # -- the entries of a rules folder ----------------------------------------------------------------
@@ -112,8 +143,9 @@ def text_entries(folder: Path) -> list[tuple[RuleEntry, re.Pattern[str], str | N
                 rx = re.compile(value if is_regex else _phrase_regex(value), re.I | re.M)
             except re.error:
                 continue  # a template or a message, not a matcher
-            out.append((RuleEntry(file=path.name, entry=ypath, line=line, kind="regex" if is_regex else "phrase"),
-                        rx, None if is_regex or not value.split() else value.split()[0].lower()))
+            kind: EntryKind = "regex" if is_regex else "phrase"
+            out.append((RuleEntry(file=path.name, entry=ypath, line=line, kind=kind, text=value,
+                                  form=entry_form(path.name, ypath, kind, value)), rx, None if is_regex or not value.split() else value.split()[0].lower()))
     spellings = folder / "unit_spellings.jsonl"
     if spellings.exists():
         for n, raw in enumerate(spellings.read_text(encoding="utf-8").splitlines(), 1):
@@ -124,7 +156,8 @@ def text_entries(folder: Path) -> list[tuple[RuleEntry, re.Pattern[str], str | N
             flags = 0 if item.get("case_sensitive") else re.I
             rx = re.compile(r"(?<![\w])" + re.escape(str(item["spelling"])) + r"(?![\w])", flags)
             spelling = str(item["spelling"])
-            out.append((RuleEntry(file=spellings.name, entry=spelling, line=n, kind="phrase"), rx,
+            out.append((RuleEntry(file=spellings.name, entry=spelling, line=n, kind="phrase", text=spelling,
+                                  form="vocabulary"), rx,
                         spelling.split()[0].lower() if spelling.split() else None))
     return out
 
@@ -133,10 +166,10 @@ def mention_entries(resolver) -> list[RuleEntry]:
     """The condition patterns and gazetteer lines of the resolver's rules, in file order."""
     rules = resolver.finder.rules
     out = [RuleEntry(file=f"gazetteers/{ce.where.split(':')[0]}", entry=ce.where, line=int(ce.where.split(":")[1]),
-                     kind="gazetteer") for ce in rules.gazetteer]
+                     kind="gazetteer", text=ce.entry.id, form="vocabulary") for ce in rules.gazetteer]
     lines = _pattern_lines(Path(rules.path))
-    out += [RuleEntry(file="conditions.yaml", entry=p.entry.name, line=lines.get(p.entry.name), kind="pattern")
-            for p in rules.patterns]
+    out += [RuleEntry(file="conditions.yaml", entry=p.entry.name, line=lines.get(p.entry.name), kind="pattern",
+                      text=p.entry.name) for p in rules.patterns]
     return out
 
 

@@ -44,3 +44,26 @@ def test_authorship_unknown_without_any_evidence():
     d = ingest("Plain notes about serving.\n", "a.md", "markdown")
     rec = CaveatReader.from_rules().read(d, [])
     assert rec.authorship is None and not [n for n in rec.provenance if n.kind == "authorship"]
+
+
+@pytest.mark.parametrize("text,org,category", [
+    ("# Faster decode\n\nWe, as the Nebius Inference Team, benchmarked the new release on our fleet.\n",
+     "Nebius Inference Team", "cloud-provider"),
+    ("# Faster decode\n\nWe at the AMD Performance Team tuned the kernels for this release.\n",
+     "AMD Performance Team", "hardware-vendor"),
+])
+def test_self_identification_names_the_author(text, org, category):
+    rec = CaveatReader.from_rules().read(ingest(text, "a.md", "markdown"), [])
+    assert rec.authorship == category
+    assert any(f"authored by {org}" in n.message and "self-identification" in n.message for n in rec.provenance)
+
+
+@pytest.mark.parametrize("text", [
+    # "we at first": no team named after "we at"
+    "# Faster decode\n\nWe at first thought the Nebius Team results were wrong, so we measured again.\n",
+    # "we, as a group": no capitalised team name
+    "# Faster decode\n\nWe, as a small group of hobbyists, compared two engines at home.\n",
+])
+def test_we_as_without_a_named_team_is_no_self_identification(text):
+    rec = CaveatReader.from_rules().read(ingest(text, "a.md", "markdown"), [])
+    assert not any("self-identification" in n.message for n in rec.provenance)

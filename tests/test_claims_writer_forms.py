@@ -126,6 +126,19 @@ def test_per_token_times_are_tpot(text, value):
     assert one(text, value).metric == "tpot"
 
 
+@pytest.mark.parametrize("text,value,metric", [
+    ("At 64 users the 1st token latency stays near 180 ms.", 180, "ttft"),
+    ("Short prompts get to 1st token in under 35 ms.", 35, "ttft"),
+    ("With the new kernel the first-token latency is 42 ms.", 42, "ttft"),
+])
+def test_first_token_latency_as_writers_spell_the_ordinal(text, value, metric):
+    assert one(text, value).metric == metric
+
+
+def test_a_first_step_duration_is_not_a_first_token_latency():
+    assert all(c.metric != "ttft" for c in find("The 1st step of the warm-up takes 35 ms.", 35))
+
+
 # -- units as writers spell them (class 7) -----------------------------------------------------------------
 @pytest.mark.parametrize("text,value", [
     ("The rack sustained 1.9k tokens/s per H200 GPU during the soak test.", 1900),

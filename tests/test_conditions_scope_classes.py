@@ -103,7 +103,8 @@ def _howto_post(heading: str) -> str:
 
 
 def test_a_how_to_section_for_the_reader_is_not_the_measured_setup():
-    for heading in ("How to set up", "How to Setup", "Getting started", "Quick-start", "Try it out!",
+    for heading in ("How to set up", "How to Setup", "Getting started", "Quick-start", "Quickstart", "Try it out!",
+                    "How To Get Started",
                     "Installation and first run"):
         c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
         for name in ("model", "input_length", "output_length"):
@@ -114,6 +115,22 @@ def test_a_setup_or_reproduce_heading_after_the_results_still_sets_up():
     for heading in ("Benchmark setup", "How to reproduce", "Experimental setup"):
         c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
         assert stated(c, "input_length").value == 1000, heading
+
+
+def test_a_setup_phrase_anywhere_in_the_heading_sets_up():
+    # a setup phrase of several words counts anywhere in the heading, a setup word only at its end
+    for heading in ("Evaluation Setup and Load Scripts", "Benchmarking notes:", "Notes on the measurement methodology",
+                    "Benchmark configuration and caveats", "A word on the test environment we used",
+                    "Serving details and known limits"):
+        c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
+        assert stated(c, "input_length").value == 1000, heading
+
+
+def test_a_heading_with_no_setup_phrase_after_the_results_does_not_set_up():
+    for heading in ("Hardware trends for next year", "What we learned about tuning", "System design goals",
+                    "Benchmark results in detail"):
+        c = claim(extract_text(_howto_post(heading), "t.md"), 4200)
+        unrecoverable(c, "input_length")
 
 
 def _alternatives_post(lead_in: str) -> str:

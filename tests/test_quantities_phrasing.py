@@ -139,6 +139,9 @@ def test_quantities_phrasing_arrow_pair():
     ("ISL/OSL = 4096/512 for every run", [4096, 512]),
     ("a 2k/256 input/output length mix", [2000, 256]),
     ("we used 8K/1K (ISL/OSL) prompts", [8000, 1000]),
+    ("input and output lengths were 3k/300 in this run", [3000, 300]),
+    ("with input and output of 6K/600 tokens", [6000, 600]),
+    ("input/output lengths of 1024/64", [1024, 64]),
 ])
 def test_quantities_phrasing_length_pairs(text, values):
     qs = find_quantities(text)
@@ -149,6 +152,9 @@ def test_quantities_phrasing_length_pairs(text, values):
 def test_quantities_phrasing_plain_slash_pair_is_unitless():
     qs = find_quantities("a 3k/500 split")
     assert [(q.value, q.unit) for q in qs] == [(3000, "dimensionless"), (500, "dimensionless")]
+    # an input-and-output cue on another line does not make a pair of lengths
+    qs = find_quantities("input and output\n a 3k/500 split")
+    assert {q.unit for q in qs} == {"dimensionless"}
 
 
 def test_quantities_phrasing_bare_numbers_reported_unitless():

@@ -66,10 +66,50 @@ def test_another_rules_folder_is_counted(posts, tmp_path):
 def test_cli_lists_unused_and_single(posts):
     result = CliRunner().invoke(app, ["rules", "usage", str(posts), "--lists-only"])
     assert result.exit_code == 0, result.output
-    assert "Fire on exactly one document" in result.output
-    assert "batch_size_n" in result.output.split("Fire on exactly one document")[1]
+    assert "Phrasings that fire on exactly one document" in result.output
+    assert "batch_size_n" in result.output.split("Phrasings that fire on exactly one document")[1]
     assert "2 documents" in result.output
     as_json = CliRunner().invoke(app, ["rules", "usage", str(posts / "a.md"), "--format", "json"])
     assert json.loads(as_json.output)["documents"] == 1
     missing = CliRunner().invoke(app, ["rules", "usage", str(posts / "nope.md")])
     assert missing.exit_code == 2
+
+
+def test_vocabulary_and_phrasing_are_told_apart():
+    from extractor.rules_usage import entry_form
+
+    # names and words of the field: gazetteer lines, unit spellings, one-word cues, name lists
+    assert entry_form("gazetteers/hardware.jsonl", "hardware.jsonl:3", "gazetteer", "H100") == "vocabulary"
+    assert entry_form("unit_spellings.jsonl", "microseconds", "phrase", "microseconds") == "vocabulary"
+    assert entry_form("claims.yaml", "change_up.3", "phrase", "boosted") == "vocabulary"
+    assert entry_form("claims.yaml", "metric_cues.tpot.1", "phrase", "time-per-output-token") == "vocabulary"
+    assert entry_form("authorship.yaml", "orgs.3.patterns.0", "regex", r"\bSome\s+Cloud\b") == "vocabulary"
+    assert entry_form("claims.yaml", "metric_cues.accuracy.9", "phrase", "Some Bench Verified") == "vocabulary"
+    # phrasings: condition patterns, regexes, phrases of several words (outside the name lists)
+    assert entry_form("conditions.yaml", "batch_size_n", "pattern", "batch_size_n") == "phrasing"
+    assert entry_form("caveats.yaml", "sweep_best.patterns.0", "regex", r"\bsweep\w*") == "phrasing"
+    assert entry_form("scopes.yaml", "setup_sections.4", "phrase", "test environment") == "phrasing"
+    assert entry_form("claims.yaml", "metric_cues.ttft.2", "phrase", "time to first token") == "phrasing"
+
+
+def test_single_post_entries_are_listed_by_form(posts):
+    report = rules_usage(sorted(posts.iterdir()))
+    phrasing, vocabulary = report.single("phrasing"), report.single("vocabulary")
+    assert {e.form for e in phrasing} == {"phrasing"} and {e.form for e in vocabulary} == {"vocabulary"}
+    assert sorted(map(id, phrasing + vocabulary)) == sorted(map(id, report.single()))
+    # "time to first token" is only in a.md: a phrasing; the batch-size pattern too
+    names = {e.text for e in phrasing}
+    assert "time to first token" in names and "batch_size_n" in names
+    # "ms" (a unit spelling) is only in a.md: vocabulary; no condition pattern is vocabulary
+    assert "ms" in {e.text for e in vocabulary}
+    assert not [e for e in vocabulary if e.kind == "pattern"]
+    assert not [e for e in report.entries if e.file == "scopes.yaml" and e.entry.startswith("restatement_must_agree")]
+
+
+def test_cli_lists_phrasings_apart_from_vocabulary(posts):
+    out = CliRunner().invoke(app, ["rules", "usage", str(posts), "--lists-only"]).output
+    phrasings = out.split("Phrasings that fire on exactly one document")[1].split("Vocabulary that fires")[0]
+    vocabulary = out.split("Vocabulary that fires on exactly one document")[1]
+    assert "batch_size_n" in phrasings and "time to first token" in phrasings
+    assert "batch_size_n" not in vocabulary
+    assert "phrasings," in out.splitlines()[-1] and "vocabulary)" in out.splitlines()[-1]

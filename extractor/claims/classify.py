@@ -96,8 +96,8 @@ class ClaimBuilder:
         for kind in ("gpu", "user", "node"):
             if re.search(rf"\b{kind}\b", unit):
                 return kind
-        # a per-word before the number may reach it across commas ("per-node throughputs of 57,674, 54,543,
-        # and 50,302"); one after it only within its clause ("34,250 tokens/s, or 4,280 per GPU")
+        # a per-word before the number may reach it across commas ("per-node rates of 41,200, 39,800,
+        # and 38,050"); one after it only within its clause ("34,250 tokens/s, or 4,280 per GPU")
         own = [c for c in cues if c.label.startswith("per:") and gap(c, start, end) <= TOKEN_CUE_NEAR
                and (c.end <= start or not self.clauses.between(cues, end, c.start, ("break",)))]
         cue = nearest(own, start, end, "per:", TOKEN_CUE_NEAR) or nearest(list(header_cues), 0, 0, "per:", 10**9)

@@ -92,7 +92,7 @@ class ClauseCues:
             return cue
         cue = self.after(own, start, end, ("change:",), NEAR)
         if cue and self.only_metric_words(own, end, cue.start):
-            return cue                    # "17% per-token latency improvement": the metric named in between
+            return cue                    # "12% per-token latency improvement": the metric named in between
         adj = [c for c in own if c.label.startswith("change_adj:") and c.end <= start and start - c.end <= 2]
         if adj:
             return Cue(adj[-1].label.replace("change_adj:", "change:"), adj[-1].start, adj[-1].end)
@@ -122,7 +122,7 @@ class ClauseCues:
 
     @staticmethod
     def setting(cues, start, end) -> bool:
-        """Introduced as a setting: "at 4 req/s", "for 0% hit rate", "a request rate of 8"."""
+        """Introduced as a setting: "at 4 req/s", "for a 50% hit rate", "a request rate of 8"."""
         for c in cues:
             if c.label == "setting" and c.end <= start and start - c.end <= 2:
                 # "of" in "instead of" is part of a longer phrase, not a setting word
@@ -154,7 +154,7 @@ class ClauseCues:
 
     @staticmethod
     def level_share(cues: list[Cue], start: int, end: int) -> bool:
-        """A percentage between a level word and a share word: "to 54% of", "at 68% of"."""
+        """A percentage between a level word and a share word: "to 61% of", "at 72% of"."""
         return any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues) \
             and any(c.label == "share_of" and 0 <= c.start - end <= 2 for c in cues) \
             and not any(c.label in ("change:neutral", "change:neutral_before") and inside(c, start, end)

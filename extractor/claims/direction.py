@@ -2,7 +2,7 @@
 a regression or cost (`worse`), or only that two figures are close (`neutral`).
 
 The order of the rules (their words live in `rules/claims.yaml`):
-1. a valence word governing the number says it by itself ("1.4x slowdown", "8% better TTFT");
+1. a valence word governing the number says it by itself ("1.3x slowdown", "8% better TTFT");
 2. an up or down change word meets the polarity of the quantity it changes ("higher TTFT" is worse,
    "lower TTFT" better, "a throughput reduction" worse);
 3. without a change word, a level written as a share of the reference ("at 71% of the BF16 slope",

@@ -34,7 +34,7 @@ class MetricChooser:
 
     def bare_class(self, q: QuantityRecord, cues: list[Cue]) -> str | None:
         """A number without a unit is a score when an accuracy cue sits right by it ("0.97 on GSM8K"), and an
-        acceptance length when an acceptance-length cue comes right before it ("AL 2.8", "acceptance length
+        acceptance length when an acceptance-length cue comes right before it ("AL 3.1", "acceptance length
         of 3.2")."""
         if not self.may_be_score(q):
             return None
@@ -56,7 +56,7 @@ class MetricChooser:
         allowed = self.allowed.get(cls, [])
         if cls == "token_count":     # "a capacity of 2.5M tokens": only with its own cue, in its clause
             if q.value <= 1:
-                return None               # "drafts 1 token at a time": a setting
+                return None               # "proposes 2 tokens per step": a setting
             cue = self.clauses.clause_cue([c for c in cues if c.label[7:] in allowed], start, end, "metric:", NEAR // 2)
             return cue.label[7:] if cue and not self.clauses.setting(cues, start, end) else None
         cue = self.clauses.metric_cue(cues, start, end, allowed, NEAR * 2) or self.clauses.metric_cue(header_cues, 0, 0,
@@ -77,7 +77,7 @@ class MetricChooser:
                 and self.clauses.limited(cues, start, end):
             return False
         if cls in ("time", "token_time") and nearest(cues, start, end, "not_claim", 25):
-            return False                  # "~2 hours, 9 video lessons": the length of a course, not a latency
+            return False                  # "~3 hours, 12 video lessons": the length of a course, not a latency
         if cls == "request_rate":
             if self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("rate_claim",)):
                 return False
@@ -101,7 +101,7 @@ class MetricChooser:
         if not header_cues and self.clauses.amount_of_change(cues, start, end):
             return change_metric_of(cls)  # "improves TPOT on four GPUs by 8.7%", "outperforms X by 30% on Y"
         if cls == "percent" and self.clauses.level_share(cues, start, end):
-            # "reduced to 54% of the BF16 cost": a level relative to a reference, a ratio written in percent;
+            # "reduced to 61% of the BF16 cost": a level relative to a reference, a ratio written in percent;
             # "97% of BF16 accuracy", "33% of the execution time" keep their own metric
             cue = self.clauses.metric_cue(cues, start, end, specific, 25)
             return cue.label[7:] if cue and cue.label[7:] in ("accuracy", "other") else "speedup"
@@ -137,7 +137,7 @@ class MetricChooser:
                 return None               # "8x or 16x accelerators for the memory": a count, not a change
             return metric if metric in specific else None
         if cls == "ratio":
-            # "2.7x" next to any performance metric word, or measured ("we are seeing about 3x"), is a speed-up
+            # "2.7x" next to any performance metric word, or measured ("we measured roughly 3x"), is a speed-up
             any_metric = nearest(cues, start, end, "metric:", 30) or (header_cues and nearest(header_cues, 0, 0,
                                                                                               "metric:", 10**9))
             measured = not header_cues and self.clauses.before(cues, start, end, ("measure",), 30)

@@ -1,5 +1,5 @@
 """Results printed by a script and shown in a code block ("Avg latency: 2.31 seconds", "Output token
-throughput (tok/s): 1234.5", "Samples per second: 80.2"): one claim per labelled result line.
+throughput (tok/s): 1234.5", "Samples per second: 64.7"): one claim per labelled result line.
 
 A line is a result when it is `Label: number [unit]` in a block whose language says it holds output
 (`script_output_langs` in `rules/claims.yaml`: plain text, console, log...; a `yaml` or `python` block is

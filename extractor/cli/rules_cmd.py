@@ -57,8 +57,10 @@ def usage_cmd(
     fmt: str = typer.Option("text", "--format", "-f", help=format_help(USAGE_FORMATS)),
     every: bool = typer.Option(True, "--all/--lists-only", help="List every entry, or only the two lists."),
 ) -> None:
-    """For every rule entry (file, line, name): on how many documents and how often it fires over the posts;
-    then the entries that fire on nothing and those that fire on exactly one document."""
+    """For every rule entry (file, line, name, text): on how many documents and how often it fires over the posts;
+    then the entries that fire on nothing, and those that fire on exactly one document: phrasings (condition
+    patterns, regexes, phrases of several words) apart from vocabulary (gazetteer lines, unit spellings,
+    one-word cues, name lists)."""
     from extractor.corpus.batch import collect_paths
     from extractor.rules_usage import rules_usage
 
@@ -75,19 +77,25 @@ def usage_cmd(
     if fmt == "json":
         typer.echo(report.model_dump_json(indent=1))
         return
-    header = f"{'file:line':<34} {'entry':<48} {'docs':>5} {'matches':>7}"
+    header = f"{'file:line':<34} {'entry':<36} {'text':<40} {'docs':>5} {'matches':>7}"
     if every:
         typer.echo(header)
         for e in report.entries:
             typer.echo(e.row())
-    unused, single = report.unused(), report.single()
+    unused, phrasing, vocabulary = report.unused(), report.single("phrasing"), report.single("vocabulary")
     typer.echo(f"\nFire on no document ({len(unused)}):")
     for e in unused:
         typer.echo(f"  {e.row()}")
-    typer.echo(f"\nFire on exactly one document ({len(single)}):")
-    for e in single:
+    typer.echo(f"\nPhrasings that fire on exactly one document ({len(phrasing)}): condition patterns, regexes and "
+               "phrases of several words; one post's wording? make it general or drop it")
+    for e in phrasing:
+        typer.echo(f"  {e.row()}  <- {e.examples[0]}")
+    typer.echo(f"\nVocabulary that fires on exactly one document ({len(vocabulary)}): gazetteer lines, unit "
+               "spellings, one-word cues, name lists")
+    for e in vocabulary:
         typer.echo(f"  {e.row()}  <- {e.examples[0]}")
     for f in report.failed:
         typer.echo(f"unreadable: {f}", err=True)
     typer.echo(f"\n{report.documents} documents, {len(report.entries)} entries: {len(unused)} fire on none, "
-               f"{len(single)} on exactly one")
+               f"{len(phrasing) + len(vocabulary)} on exactly one ({len(phrasing)} phrasings, "
+               f"{len(vocabulary)} vocabulary)")

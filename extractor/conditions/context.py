@@ -44,7 +44,7 @@ class Located:
     col: int | None = None
     code: bool = False       # inside a code block that holds a benchmark or launch command
     example: bool = False    # given as an example ("e.g. ...", a command the post calls an example)
-    bound: str | None = None  # the metric family it was measured for ("TPOT measured at 32 QPS": latency)
+    bound: str | None = None  # the metric family it was measured for ("ITL measured at 12 QPS": latency)
     accuracy: bool = False   # a dataset of an accuracy evaluation, not a serving workload
     name: str = field(init=False)     # the condition it states
     usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
@@ -246,7 +246,7 @@ class DocumentReader:
 
     def is_setup_heading(self, title: str) -> bool:
         """A heading that names a setup phrase, or ends with a setup word and is short: a long title that
-        ends with one ("Why we did not choose the highest-throughput configuration") is about a result."""
+        ends with one ("Why the fastest configuration is not the default one") is about a result."""
         if self.setup_phrase.search(title):
             return True
         words = _HEADING_WORDS.findall(_NUMBERING.sub("", title))
@@ -255,7 +255,7 @@ class DocumentReader:
     def example_blocks(self, d: Document, command_blocks: set[int]) -> set[int]:
         """The benchmark code blocks the post presents as examples: the paragraph that introduces them says
         so ("The commands below are only an example", "For instance, run:"), and does not say they made
-        the results ("an example command used to generate these results")."""
+        the results ("this is the command we used to produce the numbers above")."""
         out = set()
         for i in command_blocks:
             j = i - 1

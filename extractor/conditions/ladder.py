@@ -77,7 +77,7 @@ class ScopeLadder:
 
     @staticmethod
     def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
-        """A mention measured for another metric ("TPOT measured at 32 QPS") is not a condition of this
+        """A mention measured for another metric ("ITL measured at 12 QPS") is not a condition of this
         claim; an example or an accuracy-evaluation dataset is one only in the claim's own sentence."""
         if x.bound is not None and x.bound != site.family:
             return False
@@ -163,7 +163,7 @@ class ScopeLadder:
     @staticmethod
     def _nearer_result(site: ClaimSite, x: Located) -> bool:
         """A mention after the claim whose sentence, or the text between, states another result: it
-        describes that result ("... 230 tok/s. It was also first, with TTFT under 1 s on 10k prompts.")."""
+        describes that result ("... 410 tok/s. It also led on latency, with TTFT below 2 s on 8k prompts.")."""
         view, lo = site.d.view, site.claim.span[1]
         end = _SENTENCE_END.search(view, x.m.span[1])
         hi = end.start() if end else len(view)

@@ -4,7 +4,7 @@ conclusion) for the same setup becomes one claim whose `mentions` list every pla
 Runs after the conditions of each mention were resolved from its own surroundings:
 
 - Mentions merge when they have the same metric, value, value_max, unit and per, the same tokens
-  counted (or one of them does not say: "25K tok/s" in a title, "25,000 total tokens/s" in the body), a
+  counted (or one of them does not say: "18K tok/s" in a title, "18,000 total tokens/s" in the body), a
   compatible baseline, and no two of them state different values for a condition of `restatement_must_agree`
   (scopes.yaml: model, hardware, lengths...). Mentions in one sentence, paragraph, list or table are
   parallel statements, never restatements; a common round figure (2x, 60%) is one claim only with
@@ -34,7 +34,7 @@ from extractor.records import CONDITIONS, Claim, ClaimMention, Condition
 # Conditions whose `canonical` is a gazetteer name, the same for every spelling ("Qwen/Qwen3-32B", "Qwen3-32B");
 # other canonicals are a family (an engine without its version, "warmup"), not a value
 GAZETTEER_NAMES = frozenset({"model", "hardware", "precision", "dataset"})
-UNSAID_TOKENS = (None, "unspecified")   # "25K tok/s" in a title does not say which tokens: no conflict
+UNSAID_TOKENS = (None, "unspecified")   # "18K tok/s" in a title does not say which tokens: no conflict
 TITLE_KINDS = frozenset({"front_matter", "heading"})   # the places of a title or summary line
 # How specific a mention's place is, most specific first (the block kind of its unit).
 BLOCK_RANK = {"cell": 0, "paragraph": 1, "list_item": 2, "quote": 3, "caption": 4, "heading": 5,

@@ -19,7 +19,7 @@ from extractor.records import Claim
 RATIO_OBJECT_CHARS = 40
 NEAR_FIGURE_BLOCKS = 3
 FOOTNOTE_CHARS = 600   # a footnote starts this close after its table
-# Metric families whose figures a caption may name ("max throughput", "1st token latency").
+# Metric families whose figures a caption may name ("max throughput", "first-token latency").
 FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency", "tpot": "latency",
             "itl": "latency", "e2e_latency": "latency", "latency": "latency"}
 
@@ -115,7 +115,7 @@ class Places:
                                                   re.I)
 
     def linked_section(self, d: Document, claim: Claim, passage: Passage) -> int | None:
-        """For a headline claim in a list item ("Cache-aware load balancer: up to 1.9x ..."), the section
+        """For a headline claim in a list item ("Smarter routing: up to 1.5x ..."), the section
         whose heading names the same feature, when one matches well."""
         if not claim.headline or passage.block < 0 or d.blocks[passage.block].kind != "list_item":
             return None
@@ -134,8 +134,8 @@ class Places:
         return best if best_score >= self.scopes.feature_link_score else None
 
     def external_source(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None) -> str | None:
-        """The link a post gives as the source of a result it reports from elsewhere ("According to the
-        benchmark results ... learn more in the xgrammar blog post: <link>"), for the claim's paragraph or,
+        """The link a post gives as the source of a result it reports from elsewhere ("According to
+        its authors ... more details in their post: <link>"), for the claim's paragraph or,
         for a highlight bullet, the paragraph of its `linked` section that gives the same figure."""
         d = ctx.d
         blocks = [passage.block] if passage.block >= 0 else []
@@ -159,7 +159,7 @@ class Places:
 
     def family(self, d: Document, claim: Claim) -> str | None:
         """The metric family of a claim: its metric's, or for a speed-up or change what the words right
-        after it say it is of ("3.1x faster 1st token latency" is about latency)."""
+        after it say it is of ("3.1x faster time to first token" is about latency)."""
         if claim.metric in FAMILIES:
             return FAMILIES[claim.metric]
         if claim.metric not in ("speedup", "relative_change"):
@@ -171,7 +171,7 @@ class Places:
         return min(hits)[1] if hits else None
 
     def caption_fits(self, ctx: DocContext, block: int, family: str | None) -> bool:
-        """A caption that names what its figure shows ("1st token latency") describes claims of that kind
+        """A caption that names what its figure shows ("first-token latency") describes claims of that kind
         only; one naming nothing, or a claim of no such kind, fits any."""
         if family is None:
             return True

@@ -71,7 +71,7 @@ class ConditionResolver:
         return out
 
     def context(self, d: Document, found: list[Mention], claims: list[Claim] = ()) -> DocContext:
-        """What resolution needs of the document; a number that states a claim ("22.3k output tokens per
+        """What resolution needs of the document; a number that states a claim ("14.8k output tokens per
         second") is not also a condition."""
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if m.kind not in NUMERIC_KINDS or not overlaps_near(claimed, *m.span)]

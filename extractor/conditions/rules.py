@@ -56,6 +56,7 @@ class ScopeRules(_Strict):
 
     ladder: list[Rung] = Field(min_length=1)
     setup_sections: list[str]
+    setup_heading_pattern: str = r"(?!)"
     setup_labels: list[str] = Field(default_factory=list)
     usage_sections: list[str] = Field(default_factory=list)
     alternatives_lead_in: str = r"(?!)"
@@ -121,9 +122,10 @@ class ScopeRules(_Strict):
     def setup_heading(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
         """(ending, phrase): a heading that ends with a setup word or phrase ("4. Experimental Setup",
         "Hardware"), or names a phrase of several words anywhere ("Evaluation Setup and Scripts",
-        "Notes on Recipe Settings"; not "Hardware Trends")."""
+        "Notes on the Benchmark Settings"; not "Hardware Trends"); `setup_heading_pattern` is the general
+        shape of such a phrase."""
         words = sorted((re.escape(s) for s in self.setup_sections), key=len, reverse=True)
-        multi = [w for w in words if "\\ " in w or " " in w]
+        multi = [w for w in words if "\\ " in w or " " in w] + [f"(?:{self.setup_heading_pattern})"]
         return (re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$", re.I),
                 re.compile(rf"\b(?:{'|'.join(multi)})\b", re.I))
 

@@ -2,7 +2,7 @@
 
 `Relations` decides whether two numbers joined by a connector are one range ("3-5x", "between 4 and 8")
 or a change ("rose from 67 to 253": two quantities), attaches qualifier cues ("about", "up to", "or
-more") and widens the span over them, and shares a trailing unit across a series ("18 / 11 / 9 QPS").
+more") and widens the span over them, and shares a trailing unit across a series ("24 / 16 / 7 QPS").
 `Hit` is a quantity while it is being built.
 """
 from __future__ import annotations
@@ -179,7 +179,7 @@ class Relations:
 
     # ---------------------------------------------------------------- series
     def series(self, text: str, low: str, hits: list[Hit]) -> None:
-        """Share a trailing unit across '18 / 11 / 9 QPS'; mark ISL/OSL pairs as token lengths."""
+        """Share a trailing unit across '24 / 16 / 7 QPS'; mark ISL/OSL pairs as token lengths."""
         g = self._g
         if g.series is None or len(hits) < 2:
             return
