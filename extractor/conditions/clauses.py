@@ -11,6 +11,13 @@ from extractor.ingest.segment import Passage
 COORDINATED_REACH = 24   # a coordinated break parts clauses when another result starts this close after it
 
 Clause = tuple[int, int, int]   # [start, end) and the group of coordinated clauses it belongs to
+NO_GROUP = -1   # an item of a series of results that states no result: it belongs to no result's clause
+_SERIES_COMMA = re.compile(r",\s+")
+
+
+def _item_group(group: int, item: bool, lo: int, hi: int, figures: list[tuple[int, int]]) -> int:
+    """The group of a clause: an item of a comma series without a result of its own belongs to none."""
+    return NO_GROUP if item and not any(lo <= s[0] < hi for s in figures) else group
 
 
 class ClauseScope:
@@ -25,17 +32,25 @@ class ClauseScope:
         """The clauses of passage `p`: they part at `clause_breaks` (which also start a new group), and
         at a `coordinated_break` right before another result ("... and 2.1x ...")."""
         cuts = [(m.start(), m.end(), True) for m in self.clause_breaks.finditer(view, p.start, p.end)]
-        cuts += [(m.start(), m.end(), False) for m in self.coordinated_break.finditer(view, p.start, p.end)
-                 if any(m.end() <= s[0] < m.end() + COORDINATED_REACH for s in figures)]
-        cuts.sort()
-        clauses, group, at = [], 0, p.start
+        coordinated = [(m.start(), m.end(), False) for m in self.coordinated_break.finditer(view, p.start, p.end)
+                       if any(m.end() <= s[0] < m.end() + COORDINATED_REACH for s in figures)]
+        cuts += coordinated
+        if figures and any(view.startswith(",", lo) for lo, _, _ in coordinated):
+            # a series of results parted by commas ("7x faster A, 1.5x faster B, support for C"): every
+            # comma after the first result parts its items, and an item without a result is nobody's
+            first = min(s[0] for s in figures)
+            taken = {lo for lo, _, _ in cuts}
+            cuts += [(m.start(), m.end(), None) for m in _SERIES_COMMA.finditer(view, first, p.end)
+                     if m.start() not in taken]
+        cuts.sort(key=lambda c: c[:2])
+        clauses, group, at, item = [], 0, p.start, False
         for lo, hi, strong in cuts:
             if lo < at:
                 continue
-            clauses.append((at, lo, group))
-            group += strong
-            at = hi
-        clauses.append((at, p.end, group))
+            clauses.append((at, lo, _item_group(group, item, at, lo, figures)))
+            group += bool(strong)
+            at, item = hi, strong is None
+        clauses.append((at, p.end, _item_group(group, item, at, p.end, figures)))
         return clauses
 
     def own_clause(self, located: list[Located], claim_span: tuple[int, int], claim_spans: list[tuple[int, int]],
@@ -62,7 +77,7 @@ class ClauseScope:
             else clauses[in_group[0]][1]
         shared = {in_group[-1]}
         groups_with_result = {clauses[i][2] for i in with_result}
-        free = {i for i, c in enumerate(clauses) if c[2] not in groups_with_result}
+        free = {i for i, c in enumerate(clauses) if c[2] not in groups_with_result and c[2] != NO_GROUP}
         by_name: dict[str, list[tuple[int, Located]]] = {}
         sentence_head = min(s[0] for s in figures)   # the setting before the sentence's first result
         for x in located:

@@ -109,6 +109,8 @@ class DocContext:
     external_cue: dict[int, bool] = field(default_factory=dict)
     claim_spans: list[tuple[int, int]] = field(default_factory=list)   # every claim's figure, in order
     universal: list[Located] | None = None   # mentions of the post's statements of universal scope
+    # setup sections in the post's back matter (an appendix, a reproduction section): they set up the whole post
+    back_matter_setup: set[int] = field(default_factory=set)
 
     def index(self) -> None:
         """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
@@ -175,6 +177,7 @@ class DocumentReader:
         self.scopes = scopes
         self.setup_ending, self.setup_phrase = scopes.setup_heading()
         self.usage_heading = scopes.usage_heading()
+        self.back_matter_heading = scopes.back_matter_heading()
         self.alternatives_lead_in = re.compile(scopes.alternatives_lead_in, re.I)
         self.family_cues = family_cues or {}
         self.example_cue = re.compile(scopes.example_cue, re.I)
@@ -219,10 +222,20 @@ class DocumentReader:
         setup = [i for i, s in enumerate(d.sections) if not self.usage_heading.search(s.title)
                  and (self.is_setup_heading(s.title) or self._labelled_setup(d, i, line_starts, own_ends[i]))]
         ctx = DocContext(d, located, setup, offers, figures, section_of)
+        ctx.back_matter_setup = {i for i in setup if self._in_back_matter(d, i)}
         ctx.groups = self._groups(d)
         ctx.alternatives = self.alternative_items(d)
         ctx.index()
         return ctx
+
+    def _in_back_matter(self, d: Document, section: int) -> bool:
+        """A section under a back-matter heading ("Appendix", "Reproducing the results")."""
+        parent = d.sections[section].parent
+        while parent is not None:
+            if self.back_matter_heading.search(d.sections[parent].title):
+                return True
+            parent = d.sections[parent].parent
+        return False
 
     def alternative_items(self, d: Document) -> set[int]:
         """The list items after a paragraph that introduces alternatives ("two workloads:"): each describes

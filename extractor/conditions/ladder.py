@@ -48,7 +48,13 @@ class ClaimSite:
         self.family: str | None = None   # the claim's metric family (set by the ladder)
 
 
-Reader = Callable[[ClaimSite], "list[Located] | None"]
+class Tiers(list):
+    """What a reader returns when its place has nested parts, most specific first (the claim's own section,
+    then each section above it): each tier is a rung of its own, so the nearest part that states a
+    condition wins over the broader ones."""
+
+
+Reader = Callable[[ClaimSite], "list[Located] | Tiers | None"]
 
 
 class ScopeLadder:
@@ -71,8 +77,10 @@ class ScopeLadder:
         site.family = self.places.family(site.d, site.claim)
         for scope, read, via_cell in self.rungs:
             located = read(site)
-            if located is not None:
-                out.append(Level(scope, [x for x in located if self.ties_fit(site, x, scope)], via_cell))
+            if located is None:
+                continue
+            for tier in (located if isinstance(located, Tiers) else [located]):
+                out.append(Level(scope, [x for x in tier if self.ties_fit(site, x, scope)], via_cell))
         return out
 
     @staticmethod
@@ -90,16 +98,18 @@ class ScopeLadder:
         """The claim's sentence or cell, without the baseline it is compared with; in a sentence of
         several results, the claim's own clause (`ClauseScope`, clauses.py)."""
         p, claim = site.passage, site.claim
+        # the view blanks the front matter: a summary's words are read in the text as written
+        text = site.d.text if p.kind == "front_matter" else site.d.view
         base_lo = base_hi = -1
         if claim.baseline:
-            pos = site.d.view.find(claim.baseline, claim.span[1], p.end + 1)
+            pos = text.find(claim.baseline, claim.span[1], p.end + 1)
             if pos >= 0:
                 base_lo, base_hi = pos, pos + len(claim.baseline)
         located = [x for x in site.ctx.between(p.start, p.end) if x.m.span[1] <= p.end and not x.code
                    and not (base_lo <= x.m.span[0] < base_hi)]
         if p.table is not None:
             return located
-        return self.clauses.own_clause(located, claim.span, site.ctx.claim_spans, p, site.d.view)
+        return self.clauses.own_clause(located, claim.span, site.ctx.claim_spans, p, text)
 
     @staticmethod
     def table_row(site: ClaimSite) -> list[Located] | None:
@@ -189,14 +199,17 @@ class ScopeLadder:
         return {n for m in self.figure_reference.finditer(d.view, b.start, b.end) for n in _NUMBER.findall(m[0])}
 
     @staticmethod
-    def section(site: ClaimSite) -> list[Located]:
+    def section(site: ClaimSite) -> Tiers:
         """The claim's section and the lead text of the sections above it, up to the claim (set-up is
-        stated before the results it governs); not the other items of the claim's list, nor the captions of
-        figures (a caption describes its own figure; the near ones are read by `figure_captions`)."""
+        stated before the results it governs), one tier per section, innermost first: a subsection's own
+        set-up ("ISL 4400 / OSL 1200" in its heading) wins over what the sections above state for all of
+        their subsections; not the other items of the claim's list, nor the captions of figures (a caption
+        describes its own figure; the near ones are read by `figure_captions`)."""
         blocks = site.d.blocks
-        return [x for s in site.chain for x in site.ctx.prose_before(s, site.passage.start)
-                if x.block not in site.siblings
-                and (blocks[x.block].kind != "caption" or x.block == site.passage.block)]
+        return Tiers([x for x in site.ctx.prose_before(s, site.passage.start)
+                      if x.block not in site.siblings
+                      and (blocks[x.block].kind != "caption" or x.block == site.passage.block)]
+                     for s in site.chain)
 
     @staticmethod
     def section_commands(site: ClaimSite) -> list[Located] | None:

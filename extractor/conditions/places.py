@@ -47,13 +47,15 @@ def ancestors(d: Document, section: int | None) -> list[int]:
 
 
 def covering_setup(ctx: DocContext, section: int | None) -> list[int]:
-    """Setup sections that cover a claim in `section`: top-level ones, or ones whose parent is an
-    ancestor of the claim's section (the claim's own section included)."""
+    """Setup sections that cover a claim in `section`: top-level ones and those of the post's back matter
+    (an appendix sets up the whole post), or ones whose parent is an ancestor of the claim's section (the
+    claim's own section included)."""
     chain: list[int | None] = [None, *ancestors(ctx.d, section)]
     if ctx.setup_by_parent is None:   # indexed once: a claim looks up its chain, not every setup section
         ctx.setup_by_parent = {}
         for i in ctx.setup:
-            ctx.setup_by_parent.setdefault(ctx.d.sections[i].parent, []).append(i)
+            parent = None if i in ctx.back_matter_setup else ctx.d.sections[i].parent
+            ctx.setup_by_parent.setdefault(parent, []).append(i)
             ctx.setup_by_parent.setdefault(-1 - i, []).append(i)   # -1-i: section i is a setup section itself
     found = {i for p in chain for i in ctx.setup_by_parent.get(p, ())}
     found.update(i for p in chain if p is not None for i in ctx.setup_by_parent.get(-1 - p, ()))

@@ -126,6 +126,8 @@ class Policy:
         m = picked[0]
         if name in self.refinable:
             m, scope = _refined(m, scope, name, scopes.levels)
+        if name == "hardware" and m.count is None:
+            m, scope = _counted(m, scope, scopes.levels)
         return Pick(m, scope)
 
     def is_supporting(self, m: Mention) -> bool:
@@ -212,6 +214,24 @@ def _refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Me
                     (len(full) == len(base) or not full[len(base)].isalnum()):
                 best, best_scope = x.m, level.scope
     return best, best_scope
+
+
+def _counted(m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
+    """A device named without its count ("on the AMD MI300X") whose count a broader scope gives for the
+    same device ("8x MI300X" in the setup section, a caption): that mention, from the most specific rung
+    that counts it, when the rung gives one count (two counts there: the name stays without one)."""
+    if not m.canonical:
+        return m, scope
+    for level in levels:
+        if level.via_cell:
+            continue
+        counted = [x.m for x in level.located if x.usable and x.name == "hardware" and x.m.count
+                   and x.m.canonical == m.canonical]
+        if counted:
+            if len({x.count for x in counted}) == 1:
+                return counted[0], level.scope
+            return m, scope
+    return m, scope
 
 
 def _show(m: Mention) -> str:
