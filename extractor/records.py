@@ -60,6 +60,11 @@ class QuantityRecord(Record):
 class Condition(Record):
     """One load condition of a claim: stated (with provenance) or unrecoverable (with where-note)."""
 
+    # frozen: the claims of a record share identical conditions (one object each, conditions/sharing.py),
+    # so a condition is replaced (`model_copy(update=...)`), never changed in place (the docstring above
+    # is the JSON Schema's description: the note stays a comment)
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     status: Literal["stated", "unrecoverable"]
     value: Any = None
     canonical: str | None = None

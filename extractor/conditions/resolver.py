@@ -15,6 +15,7 @@ from extractor.conditions.places import Places
 from extractor.conditions.policy import ColumnCell, EngineVersion, Parts, Pick, Policy, Scopes, Unstated
 from extractor.conditions.restatements import fill_from_restatements
 from extractor.conditions.rules import load_scope_rules, load_where_rules
+from extractor.conditions.sharing import ConditionPool
 from extractor.conditions.statement import Statements
 from extractor.conditions.where import Reason, WhereNotes
 from extractor.ingest import Document
@@ -88,9 +89,11 @@ class ConditionResolver:
         headline position); then fill a headline's unstated conditions from a restatement of its
         figure that did not merge (a rounded form). Returns the claims."""
         reasons, unclear = [], []
+        pool = ConditionPool()   # a long table's claims share most conditions: one object each (sharing.py)
         for claim, passage in placed:
             unclear.append({})
-            claim.conditions, why = self.resolve(ctx, claim, passage, unclear[-1])
+            conditions, why = self.resolve(ctx, claim, passage, unclear[-1])
+            claim.conditions = pool.share(conditions)
             reasons.append(why)
         claims, reasons = self.merger.merge(
             ctx.d, placed, reasons, unclear, leads,
@@ -126,9 +129,9 @@ class ConditionResolver:
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
                                          scope=hw.scope)
             reasons.pop("gpu_count", None)
-        for cond in out.values():  # provenance: quote the original text (mentions are found in the masked view)
+        for name, cond in out.items():  # provenance: quote the original text (mentions are found in the masked view)
             if cond.span is not None and cond.quote != (quote := ctx.d.text[cond.span[0]:cond.span[1]]):
-                cond.quote = quote
+                out[name] = cond.model_copy(update={"quote": quote})
         return out, reasons
 
     def _condition(self, ctx: DocContext, claim: Claim, name: str, scopes: Scopes,
@@ -151,7 +154,7 @@ class ConditionResolver:
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
         if decision.reason in ("no_version", "partial"):
-            cond.value_partial = decision.engine
+            cond = cond.model_copy(update={"value_partial": decision.engine})
         if decision.scope and ambiguous_at is not None:
             ambiguous_at[name] = decision.scope
         return cond, decision.reason

@@ -67,11 +67,9 @@ class Statements:
     def engine_version(decision: EngineVersion) -> Condition:
         m = decision.mention
         version = f"commit {m.version}" if _COMMIT.fullmatch(m.version or "") else m.version
-        cond = Condition(status="stated", value=f"{decision.engine} {version}", canonical=decision.engine,
-                         quote=m.quote, span=m.span, scope=decision.scope)
-        if decision.others:
-            cond.note = "run with " + ", ".join(decision.others)
-        return cond
+        note = "run with " + ", ".join(decision.others) if decision.others else None
+        return Condition(status="stated", value=f"{decision.engine} {version}", canonical=decision.engine,
+                         quote=m.quote, span=m.span, scope=decision.scope, note=note)
 
     def column_value(self, ctx: DocContext, claim: Claim, name: str) -> Condition | None:
         """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
