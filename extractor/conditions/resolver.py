@@ -140,7 +140,7 @@ class ConditionResolver:
         if isinstance(decision, Pick):
             cond = self.statements.stated(ctx, claim, name, decision.mention, decision.scope)
             if decision.note:
-                cond.note = "; ".join(x for x in (cond.note, decision.note) if x)
+                cond = cond.model_copy(update={"note": "; ".join(x for x in (cond.note, decision.note) if x)})
             return cond, None
         if isinstance(decision, Parts):
             return self.statements.parts(decision.mentions, decision.scope), None
