@@ -182,6 +182,7 @@ class DocumentReader:
         self.measured_code_cue = re.compile(scopes.measured_code_cue, re.I)
         self.metric_binding = re.compile(scopes.metric_binding, re.I)
         self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
+        self.accuracy_check_cue = re.compile(scopes.accuracy_check_cue, re.I)
         self.setup_label = scopes.setup_label()
         self.baseline_tail = scopes.baseline_tail()
         self.bench_command = re.compile(scopes.benchmark_command, re.I)
@@ -214,6 +215,7 @@ class DocumentReader:
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
             located.append(loc)
+        self._accuracy_sets_everywhere(d, located)
         line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
         own_ends = _own_ends(d)
         setup = [i for i, s in enumerate(d.sections) if not self.usage_heading.search(s.title)
@@ -289,6 +291,17 @@ class DocumentReader:
         if loc.m.kind == "dataset" and b is not None and b.kind != "table":
             loc.accuracy = self.accuracy_cue.search(d.view, b.start, b.end) is not None
 
+    def _accuracy_sets_everywhere(self, d: Document, located: list[Located]) -> None:
+        """A dataset the post names in a passage that checks accuracy ("we measured accuracy on GSM8K") is
+        its accuracy evaluation wherever else the post names it ("the accuracy runs repeat GSM8K five
+        times"), not a serving workload (`accuracy_check_cue`: a plain statement about accuracy)."""
+        blocks = d.blocks
+        sets = {_dataset_key(x.m) for x in located if x.accuracy and x.block >= 0 and blocks[x.block].kind != "caption"
+                and self.accuracy_check_cue.search(d.view, blocks[x.block].start, blocks[x.block].end)}
+        for x in located if sets else ():
+            if x.m.kind == "dataset" and _dataset_key(x.m) in sets:
+                x.accuracy = True
+
     def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
         """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""
         return m.kind in BASELINE_KINDS and self.baseline_tail.before(d.view, m.span[0])
@@ -350,6 +363,10 @@ class DocumentReader:
                     figs.append(Figure(b.start, f"Figure {m.group(1)}"))
         figs.sort()
         return figs
+
+
+def _dataset_key(m: Mention) -> str:
+    return (m.canonical or str(m.value)).casefold()
 
 
 def _finite(value) -> bool:
