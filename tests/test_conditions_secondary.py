@@ -3,7 +3,10 @@ written for these tests: a layout stated in parts, the weight precision rather t
 the prompt source rather than the accuracy check. Each class has its negative cases."""
 from __future__ import annotations
 
+import pytest
+
 from extractor.api import extract_text
+from extractor.conditions.mentions import find_mentions
 
 
 def claim(record, value, metric=None):
@@ -68,3 +71,40 @@ def test_a_few_shot_prompt_mentioned_elsewhere_stays_a_workload():
             "agents.\n\n# Results\n\nWe replay ReAct agent traces. The engine serves 2,345 tokens/s on one "
             "L40S.\n")
     assert stated(claim(extract_text(text, "t.md"), 2345), "dataset").value == "ReAct"
+
+
+# -- a layout written as configuration: one canonical layout whatever the spelling -----------------
+@pytest.mark.parametrize("text,quote,canonical", [
+    ("The server was started with --tensor-parallel-size 4 on the node.", "--tensor-parallel-size 4", "TP4"),
+    ("We launch it with -tp 8 and default flags.", "-tp 8", "TP8"),
+    ("Config: tp=2, max batch 64.", "tp=2", "TP2"),
+    ("the legend reads Tensor Parallelism=2 for the larger model", "Tensor Parallelism=2", "TP2"),
+    ("with tensor-parallelism=4 for the dense model", "tensor-parallelism=4", "TP4"),
+    ("The decode pool used TP8EP4 on the rack.", "TP8EP4", "TP8 EP4"),
+    ("Decode runs DEP16 while prefill runs TEP8.", "DEP16", "DEP16"),
+    ("the router used --dp-size 4 across the node", "--dp-size 4", "DP4"),
+])
+def test_a_layout_written_as_configuration_has_its_canonical_layout(text, quote, canonical):
+    found = [m for m in find_mentions(text) if m.kind == "parallelism"]
+    assert found and found[0].quote == quote and found[0].canonical == canonical
+
+
+def test_a_scheme_without_degree_has_no_canonical_layout():
+    found = [m for m in find_mentions("The replicas are served with expert parallelism.") if m.kind == "parallelism"]
+    assert found and found[0].canonical is None
+    assert not [m for m in find_mentions("Mean TPOT was 12 ms.") if m.kind == "parallelism"]
+
+
+def test_one_layout_written_two_ways_is_stated_once():
+    text = ("# Parallelism setup\n\nAttention runs with Tensor Parallelism 8 (TP8); the experts use Expert "
+            "Parallelism 4, so the whole model is TP8EP4.\n\n# Results\n\nThe node reaches 412 tokens/s per "
+            "user.\n")
+    layout = stated(claim(extract_text(text, "t.md"), 412), "parallelism")
+    assert layout.value == "TP8EP4"
+
+
+def test_layouts_that_only_share_digits_stay_two_parts():
+    text = ("# Parallelism setup\n\nAttention runs TP1 and the experts TP16.\n\n# Results\n\nThe node reaches "
+            "413 tokens/s per user.\n")
+    layout = stated(claim(extract_text(text, "t.md"), 413), "parallelism")
+    assert {p.strip() for p in layout.value.split(",")} == {"TP1", "TP16"}

@@ -23,6 +23,7 @@ from extractor.conditions.rules import ScopeRules
 from extractor.conditions.where import Reason
 
 ENGINE = "engine_version"
+LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; conditions.yaml `layout_schemes`)
 _NON_NAME = re.compile(r"[^a-z0-9.]+")
 
 
@@ -118,7 +119,7 @@ class Policy:
         if name not in scopes.first:
             return ColumnCell() if scopes.in_table else Unstated("absent")
         scope, cands = scopes.first[name]
-        picked = most_specific(ctx, cands)
+        picked = most_specific(ctx, cands, layout=name == LAYOUT)
         if len(picked) > 1 and name in self.composite:
             return Parts(picked, scope)
         if len(picked) > 1:
@@ -179,22 +180,31 @@ def _key(m: Mention) -> str:
     return name_key(m)
 
 
-def most_specific(ctx: DocContext, cands: list[Located]) -> list[Mention]:
+def most_specific(ctx: DocContext, cands: list[Located], layout: bool = False) -> list[Mention]:
     """One mention per distinct value; a value contained in a longer one of the same kind is dropped
-    ("Mistral" inside "Mistral-Small-24B"). Memoised per document by the candidates' identity: the
-    claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
-    memo = tuple(map(id, cands))
+    ("Mistral" inside "Mistral-Small-24B"). A layout (`layout`) compares its canonical parts: "TP8" is
+    inside "TP8EP2" but "TP1" is not inside "TP16", and of one layout written two ways the shorter form
+    is kept ("TP8" over "--tensor-parallel-size 8"). Memoised per document by the candidates' identity:
+    the claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
+    memo = (layout, *map(id, cands))
     if memo not in ctx.specific:
         by_key: dict[str, Mention] = {}
         for x in cands:
             m = x.m
-            k = _key(m)
-            if k not in by_key or len(m.quote) > len(by_key[k].quote) or (m.count and not by_key[k].count):
+            k = " ".join(sorted(_key(m).split())) if layout else _key(m)
+            shorter = layout and any(c.isdigit() for c in k)   # "TP8" over "--tensor-parallel-size 8"
+            if k not in by_key or (m.count and not by_key[k].count) or \
+                    (len(m.quote) < len(by_key[k].quote) if shorter else len(m.quote) > len(by_key[k].quote)):
                 by_key[k] = m
         surfaces = {k: _norm(str(m.quote)) for k, m in by_key.items()}
-        ctx.specific[memo] = [by_key[k] for k, surface in surfaces.items()
-                              if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
-                                         for k2, s2 in surfaces.items() if s2 != surface)] or [cands[0].m]
+        if layout:
+            parts = {k: frozenset(k.split()) for k in by_key}
+            kept = [by_key[k] for k in by_key if not any(k2 != k and parts[k] < parts[k2] for k2 in by_key)]
+        else:
+            kept = [by_key[k] for k, surface in surfaces.items()
+                    if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
+                               for k2, s2 in surfaces.items() if s2 != surface)]
+        ctx.specific[memo] = kept or [cands[0].m]
     return ctx.specific[memo]
 
 
