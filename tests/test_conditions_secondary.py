@@ -108,3 +108,34 @@ def test_layouts_that_only_share_digits_stay_two_parts():
             "413 tokens/s per user.\n")
     layout = stated(claim(extract_text(text, "t.md"), 413), "parallelism")
     assert {p.strip() for p in layout.value.split(",")} == {"TP1", "TP16"}
+
+
+# -- precision: the weight/activation precision, not the arithmetic detail of a kernel ---------------
+@pytest.mark.parametrize("text", [
+    "The router GEMM reads BF16 inputs and weights and writes FP32 outputs.",
+    "Its tensor cores do accumulation in FP32 while both operands stay BF16.",
+    "Partial sums use FP32 accumulation, and the weights are BF16.",
+])
+def test_the_precision_a_kernel_accumulates_or_writes_in_is_not_the_runs(text):
+    assert [m.quote for m in find_mentions(text) if m.kind == "precision"] == ["BF16"]
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("The baseline runs the model in FP32 on the host CPU.", "FP32"),
+    ("Results are written out as FP8 tensors for the next layer.", "FP8"),
+])
+def test_a_precision_near_output_words_that_is_not_a_kernel_detail_stays(text, quote):
+    assert [m.quote for m in find_mentions(text) if m.kind == "precision"] == [quote]
+
+
+def test_mixed_precision_alone_names_no_precision():
+    text = ("---\nsummary: \"Serving on workstation GPUs with paged attention, LoRA and mixed-precision "
+            "recipes.\"\n---\n\n# Results\n\nThe kernel reaches 81% of the peak bandwidth.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 81), "precision")
+
+
+def test_the_precisions_a_mixed_recipe_names_are_stated():
+    text = ("# Precision setup\n\nWe use a mixed precision recipe: NVFP4 experts and BF16 attention.\n\n"
+            "# Results\n\nThe node reaches 414 tokens/s per user.\n")
+    value = stated(claim(extract_text(text, "t.md"), 414), "precision").value
+    assert {p.strip() for p in value.split(",")} == {"NVFP4", "BF16 attention"}
