@@ -139,3 +139,31 @@ def test_the_precisions_a_mixed_recipe_names_are_stated():
             "# Results\n\nThe node reaches 414 tokens/s per user.\n")
     value = stated(claim(extract_text(text, "t.md"), 414), "precision").value
     assert {p.strip() for p in value.split(",")} == {"NVFP4", "BF16 attention"}
+
+
+# -- a generic precision written out as its specific format ---------------------------------------
+def test_a_generic_precision_takes_the_one_format_a_broader_scope_names():
+    text = ("# Summary\n\nThe dense model (NVFP4 weights, TP2) now runs on the new rack. Thanks to FP4 "
+            "quantization it serves 7,123 tokens/s per GPU.\n")
+    precision = stated(claim(extract_text(text, "t.md"), 7123), "precision")
+    assert precision.value == "NVFP4 weights" and text[precision.span[0]:precision.span[1]] == "NVFP4 weights"
+
+
+def test_a_generic_precision_stays_as_written_when_two_formats_are_named():
+    text = ("# Summary\n\nBoth the NVFP4 and the MXFP4 checkpoints run on the rack. Thanks to FP4 "
+            "quantization it serves 7,124 tokens/s per GPU.\n")
+    assert stated(claim(extract_text(text, "t.md"), 7124), "precision").value == "FP4 quantization"
+
+
+def test_a_kv_cache_precision_is_not_made_a_weight_format():
+    text = ("# Summary\n\nThe MXFP8 checkpoint runs on the rack. With an FP8 KV cache it serves 7,125 "
+            "tokens/s per GPU.\n")
+    assert stated(claim(extract_text(text, "t.md"), 7125), "precision").value == "FP8 KV cache"
+
+
+# -- one figure measured under two layouts is two results ------------------------------------------
+def test_one_figure_under_two_layouts_stays_two_claims():
+    text = ("# Summary\n\nWith TP2 the fleet reaches 7,777 tok/s per GPU.\n\n# Expert parallel\n\nSwitching "
+            "the same two GPUs to EP2, the fleet again reaches 7,777 tok/s per GPU.\n")
+    found = [c for c in extract_text(text, "t.md").claims if c.value == 7777]
+    assert sorted(stated(c, "parallelism").value for c in found) == ["EP2", "TP2"]

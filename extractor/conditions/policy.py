@@ -23,6 +23,7 @@ from extractor.conditions.rules import ScopeRules
 from extractor.conditions.where import Reason
 
 ENGINE = "engine_version"
+PRECISION = "precision"
 LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; conditions.yaml `layout_schemes`)
 _NON_NAME = re.compile(r"[^a-z0-9.]+")
 
@@ -112,6 +113,8 @@ class Policy:
         self.supporting = {_norm(e) for e in scopes.supporting_engines}
         self.composite = set(scopes.composite)
         self.refinable = set(scopes.refinable)
+        self.formats = {k.casefold(): v.casefold() for k, v in scopes.precision_formats.items()}
+        self.generic_words = {w.casefold() for w in scopes.precision_generic_words}
 
     def decide(self, ctx: DocContext, name: str, scopes: Scopes) -> Decision:
         if name == ENGINE:
@@ -127,7 +130,25 @@ class Policy:
         m = picked[0]
         if name in self.refinable:
             m, scope = _refined(m, scope, name, scopes.levels)
+        elif name == PRECISION:
+            m, scope = self.format_of(m, scope, scopes.levels)
         return Pick(m, scope)
+
+    def format_of(self, m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
+        """A generic precision ("FP4", "FP4 quantization") that a broader rung writes as one specific format
+        of it ("NVFP4"): that format, at its scope (like a name written out more fully). Two formats there,
+        or a generic value about something else ("FP8 KV cache"), stay as written."""
+        words = _norm(m.canonical or str(m.value)).split()
+        if not words or words[0] not in self.formats.values() or not set(words[1:]) <= self.generic_words:
+            return m, scope
+        for level in levels:
+            found = [x.m for x in level.located if x.name == PRECISION and x.usable
+                     and (w := _norm(x.m.canonical or str(x.m.value)).split())
+                     and self.formats.get(w[0]) == words[0] and set(w[1:]) <= self.generic_words]
+            if found:
+                formats = {_norm(x.canonical or str(x.value)).split()[0] for x in found}
+                return (found[0], level.scope) if len(formats) == 1 else (m, scope)
+        return m, scope
 
     def is_supporting(self, m: Mention) -> bool:
         """An engine that runs beside the serving engine (an orchestrator, kernel library, cache)."""

@@ -68,6 +68,8 @@ class ScopeRules(_Strict):
     composite: list[str] = Field(default_factory=list)
     after_claim: list[str] = Field(default_factory=list)
     refinable: list[str] = Field(default_factory=list)
+    precision_formats: dict[str, str] = Field(default_factory=dict)
+    precision_generic_words: list[str] = Field(default_factory=list)
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
     count_words: list[str] = Field(default_factory=list)
     unit_nouns: list[str] = Field(default_factory=list)
