@@ -167,3 +167,52 @@ def test_one_figure_under_two_layouts_stays_two_claims():
             "the same two GPUs to EP2, the fleet again reaches 7,777 tok/s per GPU.\n")
     found = [c for c in extract_text(text, "t.md").claims if c.value == 7777]
     assert sorted(stated(c, "parallelism").value for c in found) == ["EP2", "TP2"]
+
+
+# -- tensor parallelism over a stated number of devices is that degree ----------------------------------
+@pytest.mark.parametrize("text,value", [
+    ("* **Setup:** 4x L40S GPUs with tensor parallelism", "TP4"),
+    ("The 70B model runs on 8 NVIDIA H100 GPUs using tensor parallelism.", "TP8"),
+    ("We shard the model with tensor parallelism across 2 GPUs.", "TP2"),
+])
+def test_tensor_parallelism_over_n_devices_is_tp_n(text, value):
+    found = [m for m in find_mentions(text) if m.kind == "parallelism"]
+    assert [(m.value, m.canonical) for m in found] == [(value, value)]
+
+
+@pytest.mark.parametrize("text", [
+    "The job spans 2 nodes with tensor parallelism inside each node.",
+    "Tensor parallelism splits every layer across the GPUs of a node.",
+    "If we used tensor parallelism on 8 GPUs, the single KV head would be copied eight times.",
+])
+def test_tensor_parallelism_without_a_device_count_has_no_degree(text):
+    assert not [m for m in find_mentions(text) if m.kind == "parallelism" and m.canonical]
+
+
+def test_a_part_read_from_words_is_given_as_read():
+    text = ("# Setup\n\nThe small model runs on one L4 GPU and the large one on 8 L4 GPUs with tensor "
+            "parallelism.\n\n# Results\n\nThe engine reaches 3,456 tokens/s overall.\n")
+    layout = stated(claim(extract_text(text, "t.md"), 3456), "parallelism")
+    assert layout.value == "single GPU, TP8"
+
+
+# -- precision named with its scaling granularity; a dataset in its other spellings --------------------------
+@pytest.mark.parametrize("text,quote", [
+    ("PTPC-FP8 keeps the accuracy of the BF16 model.", "PTPC-FP8"),
+    ("We quantise with per-channel INT8 weights.", "per-channel INT8 weights"),
+    ("Block-wise FP8 is the default for this checkpoint.", "Block-wise FP8"),
+])
+def test_a_precision_keeps_its_scaling_granularity(text, quote):
+    assert [m.quote for m in find_mentions(text) if m.kind == "precision"][0] == quote
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Point the variable at the `open_orca` folder of the dataset.", "open_orca"),
+    ("Prompts come from the Open-Orca collection.", "Open-Orca"),
+])
+def test_a_dataset_in_its_other_spellings(text, quote):
+    assert [m.quote for m in find_mentions(text) if m.kind == "dataset"] == [quote]
+
+
+def test_a_word_like_a_dataset_name_is_not_one():
+    assert not [m for m in find_mentions("The open orchestra played after the talk.") if m.kind == "dataset"]
