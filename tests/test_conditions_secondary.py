@@ -128,19 +128,6 @@ def test_a_precision_near_output_words_that_is_not_a_kernel_detail_stays(text, q
     assert [m.quote for m in find_mentions(text) if m.kind == "precision"] == [quote]
 
 
-def test_mixed_precision_alone_names_no_precision():
-    text = ("---\nsummary: \"Serving on workstation GPUs with paged attention, LoRA and mixed-precision "
-            "recipes.\"\n---\n\n# Results\n\nThe kernel reaches 81% of the peak bandwidth.\n")
-    unrecoverable(claim(extract_text(text, "t.md"), 81), "precision")
-
-
-def test_the_precisions_a_mixed_recipe_names_are_stated():
-    text = ("# Precision setup\n\nWe use a mixed precision recipe: NVFP4 experts and BF16 attention.\n\n"
-            "# Results\n\nThe node reaches 414 tokens/s per user.\n")
-    value = stated(claim(extract_text(text, "t.md"), 414), "precision").value
-    assert {p.strip() for p in value.split(",")} == {"NVFP4", "BF16 attention"}
-
-
 # -- a generic precision written out as its specific format ---------------------------------------
 def test_a_generic_precision_takes_the_one_format_a_broader_scope_names():
     text = ("# Summary\n\nThe dense model (NVFP4 weights, TP2) now runs on the new rack. Thanks to FP4 "
