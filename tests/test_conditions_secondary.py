@@ -203,3 +203,23 @@ def test_a_dataset_in_its_other_spellings(text, quote):
 
 def test_a_word_like_a_dataset_name_is_not_one():
     assert not [m for m in find_mentions("The open orchestra played after the talk.") if m.kind == "dataset"]
+
+
+# -- a key to a chart's labels is not the setting of a result --------------------------------------------
+@pytest.mark.parametrize("text", [
+    "Figure 4: Pareto curve. c2tp4_g1ep8 means 2 TP4 context instances plus 1 EP8 generation instance.",
+    "The label `P=2xTP-4|D=1xEP-8` denotes two TP4 prefill instances and one EP8 decode instance.",
+])
+def test_a_key_to_chart_labels_states_no_layout(text):
+    assert not [m for m in find_mentions(text) if m.kind == "parallelism"]
+
+
+def test_a_layout_explained_in_words_is_still_a_layout():
+    found = [m.quote for m in find_mentions("We run TP8EP2, which means attention runs TP8.") if m.kind == "parallelism"]
+    assert found[0] == "TP8EP2"
+
+
+def test_a_result_under_a_chart_key_takes_no_layout_from_it():
+    text = ("# Results\n\n<p><em>Figure 7: Pareto curve on 8 GPUs. p1tp4_d2ep8 means one TP4 prefill "
+            "instance plus two EP8 decode instances.</em></p>\n\nDisaggregation is up to 1.9x faster here.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 1.9), "parallelism")
