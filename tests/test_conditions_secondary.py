@@ -223,3 +223,20 @@ def test_a_result_under_a_chart_key_takes_no_layout_from_it():
     text = ("# Results\n\n<p><em>Figure 7: Pareto curve on 8 GPUs. p1tp4_d2ep8 means one TP4 prefill "
             "instance plus two EP8 decode instances.</em></p>\n\nDisaggregation is up to 1.9x faster here.\n")
     unrecoverable(claim(extract_text(text, "t.md"), 1.9), "parallelism")
+
+
+# -- a combined layout with a scheme that has no degree -----------------------------------------------------
+@pytest.mark.parametrize("text,quote,canonical", [
+    ("Each prefill pool runs TP1 DP4 EP on four GPUs.", "TP1 DP4 EP", "TP1 DP4 EP"),
+    ("The decode side runs DP8 + EP on the rack.", "DP8 + EP", "DP8 EP"),
+    ("Settings: TP=8, EP=8 for the whole run.", "TP=8, EP=8", "TP8 EP8"),
+])
+def test_a_combined_layout_keeps_a_scheme_without_degree(text, quote, canonical):
+    found = [m for m in find_mentions(text) if m.kind == "parallelism"]
+    assert [(m.quote, m.canonical) for m in found] == [(quote, canonical)]
+
+
+def test_a_spaced_total_after_a_combined_layout_is_not_a_degree():
+    text = "| Decode | 1 instance (TP1 DP8 EP = 8 GPUs) |"
+    found = [m for m in find_mentions(text) if m.kind == "parallelism"]
+    assert [(m.quote, m.canonical) for m in found] == [("TP1 DP8 EP", "TP1 DP8 EP")]
