@@ -183,6 +183,7 @@ class DocumentReader:
         self.metric_binding = re.compile(scopes.metric_binding, re.I)
         self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
         self.accuracy_check_cue = re.compile(scopes.accuracy_check_cue, re.I)
+        self.serving_workloads = re.compile(scopes.serving_workloads, re.I)
         self.setup_label = scopes.setup_label()
         self.baseline_tail = scopes.baseline_tail()
         self.bench_command = re.compile(scopes.benchmark_command, re.I)
@@ -294,9 +295,11 @@ class DocumentReader:
     def _accuracy_sets_everywhere(self, d: Document, located: list[Located]) -> None:
         """A dataset the post names in a passage that checks accuracy ("we measured accuracy on GSM8K") is
         its accuracy evaluation wherever else the post names it ("the accuracy runs repeat GSM8K five
-        times"), not a serving workload (`accuracy_check_cue`: a plain statement about accuracy)."""
+        times"), not a serving workload (`accuracy_check_cue`: a plain statement about accuracy); a set made
+        for serving benchmarks (`serving_workloads`: ShareGPT, random prompts) stays a workload elsewhere."""
         blocks = d.blocks
         sets = {_dataset_key(x.m) for x in located if x.accuracy and x.block >= 0 and blocks[x.block].kind != "caption"
+                and not self.serving_workloads.fullmatch(_dataset_key(x.m))
                 and self.accuracy_check_cue.search(d.view, blocks[x.block].start, blocks[x.block].end)}
         for x in located if sets else ():
             if x.m.kind == "dataset" and _dataset_key(x.m) in sets:

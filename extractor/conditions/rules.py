@@ -89,11 +89,12 @@ class ScopeRules(_Strict):
     metric_binding: str = r"(?!)"
     accuracy_cue: str = r"(?!)"
     accuracy_check_cue: str = r"(?!)"
+    serving_workloads: str = r"(?!)"
     universal_scope: str = r"(?!)"
 
     @field_validator("benchmark_command", "bare_version", "clause_breaks", "coordinated_break", "example_cue",
                      "example_code_cue", "measured_code_cue", "metric_binding", "accuracy_cue", "accuracy_check_cue",
-                     "universal_scope")
+                     "serving_workloads", "universal_scope")
     @classmethod
     def _regex(cls, v: str) -> str:
         return compiled(v)
