@@ -116,6 +116,11 @@ class Claim(Record):
                     "TTFT'), 'neutral' when it only says two are close; independent of the sign of value; "
                     "null for other metrics")
     headline: bool = False
+    cited_from: str | None = Field(
+        default=None,
+        description="the other party the text credits this figure to ('according to X', 'as reported by X', "
+                    "'X reports', 'in X's paper'), or the link it gives for it: a figure quoted from another "
+                    "paper or post, not a measurement of this post; a cited figure is never a headline")
     quote: str
     span: Span
     context: ClaimContext = Field(default_factory=ClaimContext)

@@ -42,7 +42,7 @@ BLOCK_RANK = {"cell": 0, "paragraph": 1, "list_item": 2, "quote": 3, "caption": 
 _NON_NAME = re.compile(r"[^a-z0-9.]+")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 # an unrecoverable condition to keep when no mention states it: the most telling reason first
-_REASON_ORDER = {"external": 0, "ambiguous": 1, "no_version": 2}
+_REASON_ORDER = {"external": 0, "ambiguous": 1, "no_version": 2, "partial": 2}
 
 Ambiguous = Callable[[Claim, str, str], Condition]   # (claim, condition, "v1, v2") -> unrecoverable
 

@@ -66,9 +66,12 @@ class CanonicalWord(BaseModel):
 class HardwareCount(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    machines: list[str] = Field(default_factory=list)
     left: list[str] = Field(default_factory=list)
     right: list[str] = Field(default_factory=list)
     needs_right_for_bare: str = r"^\s*GPUs?"
+    not_before: str = r"(?!)"
+    not_after: str = r"(?!)"
     single_device: str | None = None
     single_device_not_right: str = r"(?!)"
     words: dict[str, int] = Field(default_factory=dict)
@@ -149,7 +152,10 @@ class Rules:
         frag = conditions.fragments
         hc = conditions.hardware_count
         try:
+            self.hw_machines = [re.compile(expand(r, frag), re.I) for r in hc.machines]
             self.hw_left = [re.compile(expand(r, frag), re.I) for r in hc.left]
+            self.hw_not_before = re.compile(expand(hc.not_before, frag), re.I)
+            self.hw_not_after = re.compile(expand(hc.not_after, frag), re.I)
             self.hw_right = [re.compile(expand(r, frag), re.I) for r in hc.right]
             self.hw_bare_right = re.compile(expand(hc.needs_right_for_bare, frag), re.I)
             self.hw_not_single = re.compile(expand(hc.single_device_not_right, frag), re.I)

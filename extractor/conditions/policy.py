@@ -48,6 +48,7 @@ class Pick:
 
     mention: Mention
     scope: str
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +116,8 @@ class Policy:
         self.refinable = set(scopes.refinable)
         self.formats = {k.casefold(): v.casefold() for k, v in scopes.precision_formats.items()}
         self.generic_words = {w.casefold() for w in scopes.precision_generic_words}
+        self.partial = {name: re.compile(rx, re.I) for name, rx in scopes.partial_values.items()}
+        self.credit_section = re.compile(scopes.credit_sections, re.I)
 
     def decide(self, ctx: DocContext, name: str, scopes: Scopes) -> Decision:
         if name == ENGINE:
@@ -124,7 +127,10 @@ class Policy:
         scope, cands = scopes.first[name]
         picked = most_specific(ctx, cands, layout=name == LAYOUT)
         if len(picked) > 1 and name in self.composite:
-            return Parts(picked, scope)
+            exact = [m for m in picked if not self.is_partial(name, m)]
+            if len(exact) > 1:
+                return Parts(exact, scope)
+            picked = exact or picked[:1]
         if len(picked) > 1:
             return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope)
         m = picked[0]
@@ -132,6 +138,14 @@ class Policy:
             m, scope = _refined(m, scope, name, scopes.levels)
         elif name == PRECISION:
             m, scope = self.format_of(m, scope, scopes.levels)
+        if name == "hardware" and m.count is None:
+            m, scope = _counted(m, scope, scopes.levels)
+        if self.is_partial(name, m):
+            only = self.only_member(ctx, name, m)
+            if only is not None:
+                return Pick(only, "document", note=f"the only {name} of the post named '{_show(m)}' more fully "
+                                                   f"(the claim's place names only '{_show(m)}')")
+            return Unstated("partial", engine=" ".join(m.quote.split()))
         return Pick(m, scope)
 
     def format_of(self, m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
@@ -149,6 +163,28 @@ class Policy:
                 formats = {_norm(x.canonical or str(x.value)).split()[0] for x in found}
                 return (found[0], level.scope) if len(formats) == 1 else (m, scope)
         return m, scope
+
+    def only_member(self, ctx: DocContext, name: str, m: Mention) -> Mention | None:
+        """The one exact name the post writes out from a partial one ("DeepSeek" -> "DeepSeek-V3" when that is
+        the post's only DeepSeek model); None when it names none or several ("DeepSeek-V3" and "DeepSeek-R1")."""
+        base = _norm(m.quote.rsplit("/", 1)[-1])
+        fuller: dict[str, Mention] = {}
+        sections = ctx.d.sections
+        for x in ctx.mentions:
+            if x.name != name or not x.usable or self.is_partial(name, x.m):
+                continue
+            if x.section is not None and self.credit_section.search(sections[x.section].title):
+                continue   # thanks and references name what others made, not a run of the post
+            full = _norm(x.m.quote.rsplit("/", 1)[-1])
+            if full.startswith(base) and len(full) > len(base) and not full[len(base)].isalnum():
+                fuller.setdefault(name_key(x.m), x.m)
+        return next(iter(fuller.values())) if len(fuller) == 1 else None
+
+    def is_partial(self, name: str, m: Mention) -> bool:
+        """A name that gives the kind of the condition, not its value (`partial_values`: "DeepSeek", "mixed
+        precision")."""
+        rx = self.partial.get(name)
+        return rx is not None and rx.fullmatch(m.quote.strip()) is not None
 
     def is_supporting(self, m: Mention) -> bool:
         """An engine that runs beside the serving engine (an orchestrator, kernel library, cache)."""
@@ -234,15 +270,37 @@ def _refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Me
     "Mistral-Large-Instruct-2411" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
     base = _norm(m.quote)
     best, best_scope = m, scope
+    keys: set[str] = set()
     for level in levels:
         for x in level.located:
             if x.name != name:
                 continue
             full = _norm(x.m.quote)
-            if len(full) > len(_norm(best.quote)) and full.startswith(base) and \
-                    (len(full) == len(base) or not full[len(base)].isalnum()):
-                best, best_scope = x.m, level.scope
+            if len(full) > len(base) and full.startswith(base) and not full[len(base)].isalnum():
+                keys.add(name_key(x.m))
+                if len(full) > len(_norm(best.quote)):
+                    best, best_scope = x.m, level.scope
+    if len(keys) > 1 and not any(all(k2 == k or k2 in k for k2 in keys) for k in keys):
+        return m, scope   # two different fuller names ("gemma-2-9b", "gemma-2-27b"): neither is the one
     return best, best_scope
+
+
+def _counted(m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
+    """A device named without its count ("on the AMD MI300X") whose count a broader scope gives for the
+    same device ("8x MI300X" in the setup section, a caption): that mention, from the most specific rung
+    that counts it, when the rung gives one count (two counts there: the name stays without one)."""
+    if not m.canonical:
+        return m, scope
+    for level in levels:
+        if level.via_cell:
+            continue
+        counted = [x.m for x in level.located if x.usable and x.name == "hardware" and x.m.count
+                   and x.m.canonical == m.canonical]
+        if counted:
+            if len({x.count for x in counted}) == 1:
+                return counted[0], level.scope
+            return m, scope
+    return m, scope
 
 
 def _show(m: Mention) -> str:
