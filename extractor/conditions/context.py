@@ -192,6 +192,8 @@ class DocumentReader:
         self.measures_cue = re.compile(scopes.measures_cue, re.I)
         self.comparison_cue = re.compile(scopes.comparison_cue, re.I)
         self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
+        self.accuracy_check_cue = re.compile(scopes.accuracy_check_cue, re.I)
+        self.serving_workloads = re.compile(scopes.serving_workloads, re.I)
         self.setup_label = scopes.setup_label()
         self.baseline_tail = scopes.baseline_tail()
         self.bench_command = re.compile(scopes.benchmark_command, re.I)
@@ -224,6 +226,7 @@ class DocumentReader:
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
             located.append(loc)
+        self._accuracy_sets_everywhere(d, located)
         line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
         own_ends = _own_ends(d)
         setup = [i for i, s in enumerate(d.sections) if not self.usage_heading.search(s.title)
@@ -315,6 +318,19 @@ class DocumentReader:
         if loc.m.kind == "dataset" and b is not None and b.kind != "table":
             loc.accuracy = self.accuracy_cue.search(d.view, b.start, b.end) is not None
 
+    def _accuracy_sets_everywhere(self, d: Document, located: list[Located]) -> None:
+        """A dataset the post names in a passage that checks accuracy ("we measured accuracy on GSM8K") is
+        its accuracy evaluation wherever else the post names it ("the accuracy runs repeat GSM8K five
+        times"), not a serving workload (`accuracy_check_cue`: a plain statement about accuracy); a set made
+        for serving benchmarks (`serving_workloads`: ShareGPT, random prompts) stays a workload elsewhere."""
+        blocks = d.blocks
+        sets = {_dataset_key(x.m) for x in located if x.accuracy and x.block >= 0 and blocks[x.block].kind != "caption"
+                and not self.serving_workloads.fullmatch(_dataset_key(x.m))
+                and self.accuracy_check_cue.search(d.view, blocks[x.block].start, blocks[x.block].end)}
+        for x in located if sets else ():
+            if x.m.kind == "dataset" and _dataset_key(x.m) in sets:
+                x.accuracy = True
+
     def _measured_family(self, d: Document, s_lo: int, s_hi: int) -> str | None:
         """The metric family a sentence says its run measured ("..., measuring p90 TTFT"), when it
         names exactly one."""
@@ -386,6 +402,10 @@ class DocumentReader:
                     figs.append(Figure(b.start, f"Figure {m.group(1)}"))
         figs.sort()
         return figs
+
+
+def _dataset_key(m: Mention) -> str:
+    return (m.canonical or str(m.value)).casefold()
 
 
 def _finite(value) -> bool:

@@ -23,6 +23,8 @@ from extractor.conditions.rules import ScopeRules
 from extractor.conditions.where import Reason
 
 ENGINE = "engine_version"
+PRECISION = "precision"
+LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; conditions.yaml `layout_schemes`)
 _NON_NAME = re.compile(r"[^a-z0-9.]+")
 
 
@@ -112,6 +114,8 @@ class Policy:
         self.supporting = {_norm(e) for e in scopes.supporting_engines}
         self.composite = set(scopes.composite)
         self.refinable = set(scopes.refinable)
+        self.formats = {k.casefold(): v.casefold() for k, v in scopes.precision_formats.items()}
+        self.generic_words = {w.casefold() for w in scopes.precision_generic_words}
         self.partial = {name: re.compile(rx, re.I) for name, rx in scopes.partial_values.items()}
         self.credit_section = re.compile(scopes.credit_sections, re.I)
 
@@ -121,7 +125,7 @@ class Policy:
         if name not in scopes.first:
             return ColumnCell() if scopes.in_table else Unstated("absent")
         scope, cands = scopes.first[name]
-        picked = most_specific(ctx, cands)
+        picked = most_specific(ctx, cands, layout=name == LAYOUT)
         if len(picked) > 1 and name in self.composite:
             exact = [m for m in picked if not self.is_partial(name, m)]
             if len(exact) > 1:
@@ -132,6 +136,8 @@ class Policy:
         m = picked[0]
         if name in self.refinable:
             m, scope = _refined(m, scope, name, scopes.levels)
+        elif name == PRECISION:
+            m, scope = self.format_of(m, scope, scopes.levels)
         if name == "hardware" and m.count is None:
             m, scope = _counted(m, scope, scopes.levels)
         if self.is_partial(name, m):
@@ -141,6 +147,22 @@ class Policy:
                                                    f"(the claim's place names only '{_show(m)}')")
             return Unstated("partial", engine=" ".join(m.quote.split()))
         return Pick(m, scope)
+
+    def format_of(self, m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
+        """A generic precision ("FP4", "FP4 quantization") that a broader rung writes as one specific format
+        of it ("NVFP4"): that format, at its scope (like a name written out more fully). Two formats there,
+        or a generic value about something else ("FP8 KV cache"), stay as written."""
+        words = _norm(m.canonical or str(m.value)).split()
+        if not words or words[0] not in self.formats.values() or not set(words[1:]) <= self.generic_words:
+            return m, scope
+        for level in levels:
+            found = [x.m for x in level.located if x.name == PRECISION and x.usable
+                     and (w := _norm(x.m.canonical or str(x.m.value)).split())
+                     and self.formats.get(w[0]) == words[0] and set(w[1:]) <= self.generic_words]
+            if found:
+                formats = {_norm(x.canonical or str(x.value)).split()[0] for x in found}
+                return (found[0], level.scope) if len(formats) == 1 else (m, scope)
+        return m, scope
 
     def only_member(self, ctx: DocContext, name: str, m: Mention) -> Mention | None:
         """The one exact name the post writes out from a partial one ("DeepSeek" -> "DeepSeek-V3" when that is
@@ -215,22 +237,31 @@ def _key(m: Mention) -> str:
     return name_key(m)
 
 
-def most_specific(ctx: DocContext, cands: list[Located]) -> list[Mention]:
+def most_specific(ctx: DocContext, cands: list[Located], layout: bool = False) -> list[Mention]:
     """One mention per distinct value; a value contained in a longer one of the same kind is dropped
-    ("Mistral" inside "Mistral-Small-24B"). Memoised per document by the candidates' identity: the
-    claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
-    memo = tuple(map(id, cands))
+    ("Mistral" inside "Mistral-Small-24B"). A layout (`layout`) compares its canonical parts: "TP8" is
+    inside "TP8EP2" but "TP1" is not inside "TP16", and of one layout written two ways the shorter form
+    is kept ("TP8" over "--tensor-parallel-size 8"). Memoised per document by the candidates' identity:
+    the claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
+    memo = (layout, *map(id, cands))
     if memo not in ctx.specific:
         by_key: dict[str, Mention] = {}
         for x in cands:
             m = x.m
-            k = _key(m)
-            if k not in by_key or len(m.quote) > len(by_key[k].quote) or (m.count and not by_key[k].count):
+            k = " ".join(sorted(_key(m).split())) if layout else _key(m)
+            shorter = layout and any(c.isdigit() for c in k)   # "TP8" over "--tensor-parallel-size 8"
+            if k not in by_key or (m.count and not by_key[k].count) or \
+                    (len(m.quote) < len(by_key[k].quote) if shorter else len(m.quote) > len(by_key[k].quote)):
                 by_key[k] = m
         surfaces = {k: _norm(str(m.quote)) for k, m in by_key.items()}
-        ctx.specific[memo] = [by_key[k] for k, surface in surfaces.items()
-                              if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
-                                         for k2, s2 in surfaces.items() if s2 != surface)] or [cands[0].m]
+        if layout:
+            parts = {k: frozenset(k.split()) for k in by_key}
+            kept = [by_key[k] for k in by_key if not any(k2 != k and parts[k] < parts[k2] for k2 in by_key)]
+        else:
+            kept = [by_key[k] for k, surface in surfaces.items()
+                    if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
+                               for k2, s2 in surfaces.items() if s2 != surface)]
+        ctx.specific[memo] = kept or [cands[0].m]
     return ctx.specific[memo]
 
 

@@ -185,6 +185,8 @@ class MatchReader:
         except (ValueError, KeyError):
             return []
         canon = self._canonical_word(e.kind, quote)
+        if canon is None and e.kind == "parallelism":
+            canon = self.rules.layout(value if isinstance(value, str) else quote)
         if canon is None and e.kind == "dataset" and isinstance(value, str):
             canon = self.canonicalizer.canonical(e.kind, value, LABELLED_FUZZ_THRESHOLD)
         return [Mention(kind=e.kind, value=value, canonical=canon, sweep=sweep, quote=quote, span=span, rule=name)]

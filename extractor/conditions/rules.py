@@ -69,6 +69,8 @@ class ScopeRules(_Strict):
     composite: list[str] = Field(default_factory=list)
     after_claim: list[str] = Field(default_factory=list)
     refinable: list[str] = Field(default_factory=list)
+    precision_formats: dict[str, str] = Field(default_factory=dict)
+    precision_generic_words: list[str] = Field(default_factory=list)
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
     paired_length_column: str = r"(?!)"
     count_words: list[str] = Field(default_factory=list)
@@ -95,6 +97,8 @@ class ScopeRules(_Strict):
     credit_sections: str = r"(?!)"
     measures_reach: int = Field(default=24, ge=0, le=200)
     accuracy_cue: str = r"(?!)"
+    accuracy_check_cue: str = r"(?!)"
+    serving_workloads: str = r"(?!)"
     universal_scope: str = r"(?!)"
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value
     partial_values: dict[str, str] = Field(default_factory=dict)
@@ -102,7 +106,7 @@ class ScopeRules(_Strict):
     @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
                      "comparison_cue", "citation_cue", "citation_self", "credit_sections", "accuracy_cue",
-                     "universal_scope", "paired_length_column")
+                     "accuracy_check_cue", "serving_workloads", "universal_scope", "paired_length_column")
     @classmethod
     def _regex(cls, v: str) -> str:
         return compiled(v)

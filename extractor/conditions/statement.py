@@ -19,6 +19,7 @@ _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
 _COMMIT = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")   # a git commit, written "commit <sha>"
 _PAIR = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*/\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*")
 _PAIRED_PART = {"input_length": 1, "output_length": 2}
+_BLANKS = re.compile(r"\s+")
 CARRIED_ROWS = 8   # an empty cell repeats the value above it, unless a labelled row lies this far up
 
 
@@ -57,9 +58,11 @@ class Statements:
 
     @staticmethod
     def parts(picked: list[Mention], scope: str) -> Condition:
-        """A layout stated in parts at one scope (TP8 and EP8; decode DEP8 and prefill DEP2): all parts."""
+        """A layout stated in parts at one scope (TP8 and EP8; decode DEP8 and prefill DEP2): all parts, each
+        as written, or as read when the rule reads a value out of the words ("8 GPUs with tensor parallelism"
+        is TP8, "one L4" a single GPU)."""
         picked = sorted(picked, key=lambda m: m.span)
-        return Condition(status="stated", value=", ".join(m.quote for m in picked), quote=picked[0].quote,
+        return Condition(status="stated", value=", ".join(_part(m) for m in picked), quote=picked[0].quote,
                          span=picked[0].span, scope=scope,
                          note=f"stated in {len(picked)} parts; the span shows the first")
 
@@ -139,6 +142,12 @@ class Statements:
             ctx.columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
                 label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
         return ctx.columns[key]
+
+
+def _part(m: Mention) -> str:
+    """One part of a condition stated in parts: its quote, or the value a rule read from it."""
+    read = isinstance(m.value, str) and _BLANKS.sub(" ", m.value) != _BLANKS.sub(" ", m.quote.strip())
+    return m.value if read else m.quote
 
 
 def _row_at(ctx: DocContext, t: int, pos: int) -> int | None:
