@@ -1,14 +1,15 @@
 """How extraction cost grows with the size of one document: time, peak memory and the fitted exponent.
 
     .venv/bin/python benchmarks/bench_scaling.py                       # 0.25, 1, 4, 16 MiB; 500, 2000, 8000 rows
-    .venv/bin/python benchmarks/bench_scaling.py --mib 0.06 0.25 --rows 250 1000     # quick
+    .venv/bin/python benchmarks/bench_scaling.py --mib 0.06 0.25 --rows 250 1000 --html-rows 250 1000   # quick
 
 Two families of one-document inputs, written by this script's own generator (no real post's text):
 
 * posts: a long Markdown post made of many generated benchmark write-ups one after the other (title,
   introduction with headline figures, a set-up section of labelled lines, results prose, a results
   table, a benchmark command, a caveats list), with numbers, models, hardware and engines varied;
-* table: one Markdown results table of N rows x 8 numeric columns under one heading.
+* table: one Markdown results table of N rows x 8 numeric columns under one heading;
+* html-table: the same table as an HTML page.
 
 Each size runs in a fresh process (so peak memory is that document's: ru_maxrss of the child, start-up
 included) with no time budget and no cap on candidate claims (a 1 MiB generated post holds ~17,000, over
@@ -118,6 +119,28 @@ def make_table_doc(rows: int, seed: int = 14) -> str:
     return "\n".join(lines) + "\n"
 
 
+def make_html_table_doc(rows: int, seed: int = 14) -> str:
+    """The results table of `make_table_doc` written as an HTML page (one <table>, a <tr> per row)."""
+    md = make_table_doc(rows, seed).splitlines()
+    heading, lead, head, body = md[0][2:], md[2], md[4], md[6:]
+    cells = lambda line: [c.strip() for c in line.strip().strip("|").split("|")]   # noqa: E731
+    out = ["<!DOCTYPE html>", "<html><head><title>Sweep results</title></head><body><article>",
+           f"<h1>{heading}</h1>", f"<p>{lead}</p>", "<table>",
+           "<thead><tr>" + "".join(f"<th>{c}</th>" for c in cells(head)) + "</tr></thead>", "<tbody>"]
+    out += ["<tr>" + "".join(f"<td>{c}</td>" for c in cells(line)) + "</tr>" for line in body]
+    out += ["</tbody>", "</table>", "</article></body></html>"]
+    return "\n".join(out) + "\n"
+
+
+def make_doc(kind: str, size: float) -> tuple[str, str]:
+    """(text, file name) of one input of `kind` (posts: `size` MiB; table, html-table: `size` rows)."""
+    if kind == "posts":
+        return make_posts_doc(int(size * 2**20)), "posts.md"
+    if kind == "html-table":
+        return make_html_table_doc(int(size)), "table.html"
+    return make_table_doc(int(size)), "table.md"
+
+
 def run_one(kind: str, size: float) -> dict:
     """In this process: build the document, extract it once with no budget, report time and peak RSS."""
     import resource
@@ -126,11 +149,11 @@ def run_one(kind: str, size: float) -> dict:
     from extractor.api import extract_text, get_extractor
 
     gc_policy.tune()
-    text = make_posts_doc(int(size * 2**20)) if kind == "posts" else make_table_doc(int(size))
+    text, name = make_doc(kind, size)
     get_extractor(None)   # the cache key extract_text uses
     extract_text(make_post(random.Random(0), 0), "warm-up.md", timeout=0)   # lazily built scanners, spaCy vocab
     t0 = time.process_time()   # CPU time: on a shared machine a neighbour's load does not count
-    record = extract_text(text, f"{kind}.md", timeout=0, max_bytes=1 << 30, max_claims=0)
+    record = extract_text(text, name, timeout=0, max_bytes=1 << 30, max_claims=0)
     seconds = time.process_time() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return {"kind": kind, "size": size, "bytes": len(text.encode()), "seconds": seconds, "peak_bytes": peak,
@@ -149,13 +172,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mib", type=float, nargs="*", default=[0.25, 1, 4, 16], help="post sizes in MiB")
     ap.add_argument("--rows", type=int, nargs="*", default=[500, 2000, 8000], help="table sizes in rows")
+    ap.add_argument("--html-rows", type=int, nargs="*", default=[500, 2000, 8000],
+                    help="sizes in rows of the same table written as HTML")
     ap.add_argument("--one", nargs=2, metavar=("KIND", "SIZE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         print(json.dumps(run_one(args.one[0], float(args.one[1]))))
         return
     lines = ["| input | size | bytes | claims | CPU time (s) | KB/s | peak memory (MB) |", "|---|---|---|---|---|---|---|"]
-    for kind, sizes in (("posts", args.mib), ("table", args.rows)):
+    for kind, sizes in (("posts", args.mib), ("table", args.rows), ("html-table", args.html_rows)):
         points = []
         for size in sizes:
             out = subprocess.run([sys.executable, __file__, "--one", kind, str(size)], capture_output=True,

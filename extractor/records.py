@@ -60,6 +60,11 @@ class QuantityRecord(Record):
 class Condition(Record):
     """One load condition of a claim: stated (with provenance) or unrecoverable (with where-note)."""
 
+    # frozen: the claims of a record share identical conditions (one object each, conditions/sharing.py),
+    # so a condition is replaced (`model_copy(update=...)`), never changed in place (the docstring above
+    # is the JSON Schema's description: the note stays a comment)
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     status: Literal["stated", "unrecoverable"]
     value: Any = None
     canonical: str | None = None
@@ -116,6 +121,11 @@ class Claim(Record):
                     "TTFT'), 'neutral' when it only says two are close; independent of the sign of value; "
                     "null for other metrics")
     headline: bool = False
+    cited_from: str | None = Field(
+        default=None,
+        description="the other party the text credits this figure to ('according to X', 'as reported by X', "
+                    "'X reports', 'in X's paper'), or the link it gives for it: a figure quoted from another "
+                    "paper or post, not a measurement of this post; a cited figure is never a headline")
     quote: str
     span: Span
     context: ClaimContext = Field(default_factory=ClaimContext)

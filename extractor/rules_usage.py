@@ -112,7 +112,7 @@ def _yaml_strings(node: yaml.Node, path: str, in_list: bool, regexy: bool) -> It
                 continue
             sub = f"{path}.{key}" if path else key
             hint = regexy or any(w in key.lower() for w in ("regex", "pattern", "match", "link_", "command",
-                                                             "version", "text", "left", "right", "needs_"))
+                                                             "version", "commit", "text", "left", "right", "needs_"))
             yield from _yaml_strings(v, sub, False, hint)
     elif isinstance(node, yaml.SequenceNode):
         for i, v in enumerate(node.value):

@@ -155,7 +155,8 @@ def test_parallelism(text: str, quote: str) -> None:
 def test_gpu_count_nodes_times_per_node() -> None:
     m = _one("We used 6 nodes, each with 8 H200 GPUs.", "gpu_count")
     assert m.value == {"nodes": 6, "gpus_per_node": 8, "total": 48}
-    assert _one("We used 6 nodes, each with 8 H200 GPUs.", "hardware").count == 8
+    hw = _one("We used 6 nodes, each with 8 H200 GPUs.", "hardware")
+    assert (hw.count, hw.nodes) == (48, 6)   # the devices of the measured system, over 6 machines
 
 
 def test_gpu_count_plain() -> None:

@@ -54,7 +54,7 @@ def test_an_ambiguous_condition_is_not_filled_from_a_restatement():
     assert headline.headline
     assert headline.conditions["model"].status == "unrecoverable"
     assert "Llama-3-8B, Mistral-7B" in headline.conditions["model"].why
-    assert headline.conditions["hardware"].value == "H100"
+    assert headline.conditions["hardware"].value == "8x H100"
 
 
 def test_rewording_the_ambiguous_why_changes_no_decision(tmp_path):

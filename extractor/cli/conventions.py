@@ -3,8 +3,9 @@ output, and an example at the end of `--help`."""
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
     import typer
@@ -49,13 +50,23 @@ def is_stdout(output: Path | str | None) -> bool:
 
 def write_output(text: str, output: Path | str | None) -> None:
     """Write `text` to the file `output`, or to standard output for None or '-' (ending in one newline)."""
-    if not text.endswith("\n"):
-        text += "\n"
-    if is_stdout(output):
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    Path(output).write_text(text, encoding="utf-8")  # type: ignore[arg-type]
+    write_chunks([text], output)
+
+
+def write_chunks(chunks: Iterable[str], output: Path | str | None) -> None:
+    """Write the pieces of one text as they come (a long record is never held whole), to the file
+    `output` or to standard output for None or '-', ending in one newline like `write_output`."""
+    with ExitStack() as stack:
+        out = sys.stdout if is_stdout(output) else stack.enter_context(
+            open(output, "w", encoding="utf-8"))  # type: ignore[arg-type]
+        last = ""
+        for chunk in chunks:
+            if chunk:
+                out.write(chunk)
+                last = chunk
+        if not last.endswith("\n"):
+            out.write("\n")
+        out.flush()
 
 
 ERROR_PREFIX = "benchclaims: "   # the one prefix of every error message, whichever command fails

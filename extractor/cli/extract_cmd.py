@@ -1,14 +1,17 @@
 """`benchclaims extract` and `benchclaims schema`: one document's record, and the record's JSON Schema."""
 from __future__ import annotations
 
+from itertools import chain
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, Iterable, Iterator, List, Optional, TypeVar
 
 import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_input_format, check_rules, check_timeout, read_record
-from extractor.cli.conventions import check_format, example, format_help, write_output
+from extractor.cli.conventions import check_format, example, format_help, write_chunks
+
+T = TypeVar("T")
 
 FORMATS = ("json", "jsonl", "text")
 
@@ -32,7 +35,7 @@ def extract_cmd(
     """Extract every claim of each document with its conditions, as JSON, JSON lines or text.
 
     A file that cannot be read or extracted is reported and the others still are (exit 2)."""
-    from extractor.render import record_json, record_text
+    from extractor.render import record_json_chunks, record_text
 
     try:
         fmt = check_format(fmt, FORMATS)
@@ -45,17 +48,26 @@ def extract_cmd(
         if record is not None:
             records.append(record)
     if fmt == "text":
-        text = "\n\n".join(record_text(r) for r in records)
+        chunks = _joined("\n\n", map(record_text, records), lambda text: [text])
     elif fmt == "jsonl":
-        text = "\n".join(record_json(r, indent=None) for r in records)
+        chunks = _joined("\n", records, lambda r: record_json_chunks(r, indent=None))
     elif len(files) == 1:
-        text = record_json(records[0]) if records else ""
+        chunks = record_json_chunks(records[0]) if records else iter(())
     else:
-        text = "[\n" + ",\n".join(record_json(r) for r in records) + "\n]" if records else "[]"
-    if text:
-        write_output(text, output)
+        chunks = chain(["[\n"], _joined(",\n", records, record_json_chunks), ["\n]"]) if records else iter(["[]"])
+    first = next(chunks, "")
+    if first:   # a record is written a claim at a time: a long table's text is never held whole
+        write_chunks(chain([first], chunks), output)
     if failed:
         raise typer.Exit(2)
+
+
+def _joined(sep: str, items: Iterable[T], pieces: Callable[[T], Iterable[str]]) -> Iterator[str]:
+    """The pieces of each item, `sep` between items (a streamed `sep.join`)."""
+    for i, item in enumerate(items):
+        if i:
+            yield sep
+        yield from pieces(item)
 
 
 def _extract_one(file: str, rules: Path | None, doc_format: str | None, max_bytes: int | None,

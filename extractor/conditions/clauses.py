@@ -8,9 +8,17 @@ from extractor.conditions.context import Located
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest.segment import Passage
 
-COORDINATED_REACH = 24   # a coordinated break parts clauses when another result starts this close after it
+COORDINATED_REACH = 24
+_LABEL_GAP = re.compile(r"[\s*_(:=]*")   # between a label and its figure: blanks, markup, "(", ":" or "="   # a coordinated break parts clauses when another result starts this close after it
 
 Clause = tuple[int, int, int]   # [start, end) and the group of coordinated clauses it belongs to
+NO_GROUP = -1   # an item of a series of results that states no result: it belongs to no result's clause
+_SERIES_COMMA = re.compile(r",\s+")
+
+
+def _item_group(group: int, item: bool, lo: int, hi: int, figures: list[tuple[int, int]]) -> int:
+    """The group of a clause: an item of a comma series without a result of its own belongs to none."""
+    return NO_GROUP if item and not any(lo <= s[0] < hi for s in figures) else group
 
 
 class ClauseScope:
@@ -25,18 +33,46 @@ class ClauseScope:
         """The clauses of passage `p`: they part at `clause_breaks` (which also start a new group), and
         at a `coordinated_break` right before another result ("... and 2.1x ...")."""
         cuts = [(m.start(), m.end(), True) for m in self.clause_breaks.finditer(view, p.start, p.end)]
-        cuts += [(m.start(), m.end(), False) for m in self.coordinated_break.finditer(view, p.start, p.end)
-                 if any(m.end() <= s[0] < m.end() + COORDINATED_REACH for s in figures)]
-        cuts.sort()
-        clauses, group, at = [], 0, p.start
+        coordinated = [(m.start(), m.end(), False) for m in self.coordinated_break.finditer(view, p.start, p.end)
+                       if any(m.end() <= s[0] < m.end() + COORDINATED_REACH for s in figures)]
+        cuts += coordinated
+        if figures and any(view.startswith(",", lo) for lo, _, _ in coordinated):
+            # a series of results parted by commas ("7x faster A, 1.5x faster B, support for C"): every
+            # comma after the first result parts its items, and an item without a result is nobody's
+            first = min(s[0] for s in figures)
+            taken = {lo for lo, _, _ in cuts}
+            cuts += [(m.start(), m.end(), None) for m in _SERIES_COMMA.finditer(view, first, p.end)
+                     if m.start() not in taken]
+        cuts.sort(key=lambda c: c[:2])
+        clauses, group, at, item = [], 0, p.start, False
         for lo, hi, strong in cuts:
             if lo < at:
                 continue
-            clauses.append((at, lo, group))
-            group += strong
-            at = hi
-        clauses.append((at, p.end, group))
+            clauses.append((at, lo, _item_group(group, item, at, lo, figures)))
+            group += bool(strong)
+            at, item = hi, strong is None
+        clauses.append((at, p.end, _item_group(group, item, at, p.end, figures)))
         return clauses
+
+    def _own_subject(self, located: list[Located], own: tuple[int, int], p: Passage, view: str) -> list[Located]:
+        """A sentence of one result whose clauses name different models ("Model A on one GPU with INT4, and 6x
+        faster model B over the old card"): a clause about another model than the result's own is not its."""
+        clauses = [(lo, hi) for lo, hi, _ in self.clauses(view, p, [])]
+        if len(clauses) < 2:
+            return located
+
+        def clause_of(pos: int) -> int:
+            return next((i for i, (lo, hi) in enumerate(clauses) if lo <= pos < hi), len(clauses) - 1)
+
+        mine = clause_of(own[0])
+        models = {}
+        for x in located:
+            if x.name == "model" and x.usable:
+                models.setdefault(clause_of(x.m.span[0]), set()).add(x.m.canonical or str(x.m.value))
+        if mine not in models:
+            return located
+        other = {i for i, names in models.items() if i != mine and names.isdisjoint(models[mine])}
+        return [x for x in located if clause_of(x.m.span[0]) not in other]
 
     def own_clause(self, located: list[Located], claim_span: tuple[int, int], figures: list[tuple[int, int]],
                    p: Passage, view: str) -> list[Located]:
@@ -46,8 +82,10 @@ class ClauseScope:
         only from clauses that state no result (`figures`: the claims' figures in `p`, in order). A sentence of
         one result keeps all of `located`."""
         own = tuple(claim_span)
-        if not any(s != own for s in figures) or not located:
+        if not located:
             return located
+        if not any(s != own for s in figures):
+            return self._own_subject(located, own, p, view)
         clauses = self.clauses(view, p, figures)
 
         def clause_of(pos: int) -> int:
@@ -62,11 +100,17 @@ class ClauseScope:
             else clauses[in_group[0]][1]
         shared = {in_group[-1]}
         groups_with_result = {clauses[i][2] for i in with_result}
-        free = {i for i, c in enumerate(clauses) if c[2] not in groups_with_result}
+        free = {i for i, c in enumerate(clauses) if c[2] not in groups_with_result and c[2] != NO_GROUP}
         by_name: dict[str, list[tuple[int, Located]]] = {}
         sentence_head = min(s[0] for s in figures)   # the setting before the sentence's first result
         for x in located:
             i = clause_of(x.m.span[0])
+            label_of = next((f for f in figures if _LABEL_GAP.fullmatch(view, x.m.span[1], f[0])), None)
+            if label_of is not None:
+                # the label right before a figure ("tuned for peak throughput (+41%) and for snappier replies (+9%)")
+                # is that figure's, not a setting shared by the results after it
+                by_name.setdefault(x.name, []).append((clause_of(label_of[0]), x))
+                continue
             if x.m.span[0] < sentence_head and i not in free:
                 i = -1 if in_group[0] == clause_of(sentence_head) else -2
             elif i == in_group[0] and x.m.span[0] < head_end:

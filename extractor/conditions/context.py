@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from extractor.conditions.mentions import Mention
+from extractor.conditions.scan import covering
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
 from extractor.ingest.model import Cell, group_label
@@ -19,6 +20,7 @@ from extractor.records import Claim
 KIND_TO_CONDITION = {"engine": "engine_version"}
 BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
+MEASURED_KINDS = {"input_length", "output_length", "batch_or_concurrency"}   # a run's load settings
 _NEWLINE = re.compile(r"\n")
 _WORD = re.compile(r"\w")
 _NUMBERING = re.compile(r"^\s*(?:[\dIVX]+[.)]?)+\s*")
@@ -46,6 +48,9 @@ class Located:
     example: bool = False    # given as an example ("e.g. ...", a command the post calls an example)
     bound: str | None = None  # the metric family it was measured for ("ITL measured at 12 QPS": latency)
     accuracy: bool = False   # a dataset of an accuracy evaluation, not a serving workload
+    measured: str | None = None   # the metric family its sentence says the run measured ("..., measuring latency")
+    sentence: tuple[int, int] | None = None   # its sentence (prose and captions; None in tables and code)
+    compares: bool = False   # its sentence makes a comparison of its own ("quicker than X with 4 users")
     name: str = field(init=False)     # the condition it states
     usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
 
@@ -103,7 +108,7 @@ class DocContext:
     row_starts: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)   # table -> row starts, rows
     table_lead_ins: dict[int, list[Located]] = field(default_factory=dict)
     table_footnotes: dict[int, list[Located]] = field(default_factory=dict)
-    figures_named: dict[int, int] = field(default_factory=dict)   # block -> how many figures it refers to
+    figures_named: dict[int, set[str]] = field(default_factory=dict)   # block -> the figures it refers to
     setup_by_parent: dict[int | None, list[int]] | None = None
     figure_index: tuple[list[int], list[int]] | None = None   # figure positions sorted, and their indexes
     caption_families: dict[int, set[str]] = field(default_factory=dict)
@@ -112,6 +117,8 @@ class DocContext:
     claim_spans: list[tuple[int, int]] = field(default_factory=list)   # every claim's figure, in order
     claim_starts: list[int] = field(default_factory=list)   # their starts (for `claims_in`)
     universal: list[Located] | None = None   # mentions of the post's statements of universal scope
+    # setup sections in the post's back matter (an appendix, a reproduction section): they set up the whole post
+    back_matter_setup: set[int] = field(default_factory=set)
 
     def index(self) -> None:
         """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
@@ -187,13 +194,18 @@ class DocumentReader:
         self.scopes = scopes
         self.setup_ending, self.setup_phrase = scopes.setup_heading()
         self.usage_heading = scopes.usage_heading()
+        self.back_matter_heading = scopes.back_matter_heading()
         self.alternatives_lead_in = re.compile(scopes.alternatives_lead_in, re.I)
         self.family_cues = family_cues or {}
         self.example_cue = re.compile(scopes.example_cue, re.I)
         self.example_code_cue = re.compile(scopes.example_code_cue, re.I)
         self.measured_code_cue = re.compile(scopes.measured_code_cue, re.I)
         self.metric_binding = re.compile(scopes.metric_binding, re.I)
+        self.measures_cue = re.compile(scopes.measures_cue, re.I)
+        self.comparison_cue = re.compile(scopes.comparison_cue, re.I)
         self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
+        self.accuracy_check_cue = re.compile(scopes.accuracy_check_cue, re.I)
+        self.serving_workloads = re.compile(scopes.serving_workloads, re.I)
         self.setup_label = scopes.setup_label()
         self.baseline_tail = scopes.baseline_tail()
         self.bench_command = re.compile(scopes.benchmark_command, re.I)
@@ -226,15 +238,26 @@ class DocumentReader:
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
             located.append(loc)
+        self._accuracy_sets_everywhere(d, located)
         line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
         own_ends = _own_ends(d)
         setup = [i for i, s in enumerate(d.sections) if not self.usage_heading.search(s.title)
                  and (self.is_setup_heading(s.title) or self._labelled_setup(d, i, line_starts, own_ends[i]))]
         ctx = DocContext(d, located, setup, offers, figures, section_of)
+        ctx.back_matter_setup = {i for i in setup if self._in_back_matter(d, i)}
         ctx.groups = self._groups(d)
         ctx.alternatives = self.alternative_items(d)
         ctx.index()
         return ctx
+
+    def _in_back_matter(self, d: Document, section: int) -> bool:
+        """A section under a back-matter heading ("Appendix", "Reproducing the results")."""
+        parent = d.sections[section].parent
+        while parent is not None:
+            if self.back_matter_heading.search(d.sections[parent].title):
+                return True
+            parent = d.sections[parent].parent
+        return False
 
     def alternative_items(self, d: Document) -> set[int]:
         """The list items after a paragraph that introduces alternatives ("two workloads:"): each describes
@@ -298,8 +321,37 @@ class DocumentReader:
             named = [(m.end(), f) for f, rx in self.family_cues.items()
                      for m in rx.finditer(clause, 0, binding.start())]
             loc.bound = max(named)[1] if named else None
+        if b is not None and b.kind != "table":
+            s_lo, s_hi = covering(d.view, lo, hi, "sentence")
+            loc.sentence = (max(s_lo, b.start), min(s_hi, b.end))
+            loc.compares = self.comparison_cue.search(d.view, *loc.sentence) is not None
+            if loc.bound is None and loc.m.kind in MEASURED_KINDS:
+                loc.measured = self._measured_family(d, *loc.sentence)
         if loc.m.kind == "dataset" and b is not None and b.kind != "table":
             loc.accuracy = self.accuracy_cue.search(d.view, b.start, b.end) is not None
+
+    def _accuracy_sets_everywhere(self, d: Document, located: list[Located]) -> None:
+        """A dataset the post names in a passage that checks accuracy ("we measured accuracy on GSM8K") is
+        its accuracy evaluation wherever else the post names it ("the accuracy runs repeat GSM8K five
+        times"), not a serving workload (`accuracy_check_cue`: a plain statement about accuracy); a set made
+        for serving benchmarks (`serving_workloads`: ShareGPT, random prompts) stays a workload elsewhere."""
+        blocks = d.blocks
+        sets = {_dataset_key(x.m) for x in located if x.accuracy and x.block >= 0 and blocks[x.block].kind != "caption"
+                and not self.serving_workloads.fullmatch(_dataset_key(x.m))
+                and self.accuracy_check_cue.search(d.view, blocks[x.block].start, blocks[x.block].end)}
+        for x in located if sets else ():
+            if x.m.kind == "dataset" and _dataset_key(x.m) in sets:
+                x.accuracy = True
+
+    def _measured_family(self, d: Document, s_lo: int, s_hi: int) -> str | None:
+        """The metric family a sentence says its run measured ("..., measuring p90 TTFT"), when it
+        names exactly one."""
+        named = set()
+        for cue in self.measures_cue.finditer(d.view, s_lo, s_hi):
+            reach = cue.end() + self.scopes.measures_reach
+            named |= {f for f, rx in self.family_cues.items() if (m := rx.search(d.view, cue.end(), s_hi))
+                      and m.start() <= reach}
+        return named.pop() if len(named) == 1 else None
 
     def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
         """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""
@@ -362,6 +414,10 @@ class DocumentReader:
                     figs.append(Figure(b.start, f"Figure {m.group(1)}"))
         figs.sort()
         return figs
+
+
+def _dataset_key(m: Mention) -> str:
+    return (m.canonical or str(m.value)).casefold()
 
 
 def _finite(value) -> bool:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 from extractor.conditions.clauses import ClauseScope
-from extractor.conditions.context import DocContext, Located
+from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
 from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, lead_in, near_captions,
                                          sibling_items)
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
@@ -22,6 +22,11 @@ from extractor.records import Claim
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
 _NUMBER = re.compile(r"\d+")
+_FIGURE_LABEL = re.compile(r"\W*(?:figure|fig\.)\s*(\d+)", re.I)
+# what a figure was measured on (the system), as a complement right after it: not carried to other figures
+SUBJECT_NAMES = frozenset({"model", "hardware", "precision", "parallelism"})
+# between a figure and a setting that qualifies it: a chain of prepositional phrases, no clause break
+_COMPLEMENT = re.compile(r"[\s*_]*(?:(?:on|with|for|using|at|under|in)\s[^,;:.!?()\n]{0,40}?)+", re.I)
 
 
 class Level(NamedTuple):
@@ -47,7 +52,13 @@ class ClaimSite:
         self.family: str | None = None   # the claim's metric family (set by the ladder)
 
 
-Reader = Callable[[ClaimSite], "list[Located] | None"]
+class Tiers(list):
+    """What a reader returns when its place has nested parts, most specific first (the claim's own section,
+    then each section above it): each tier is a rung of its own, so the nearest part that states a
+    condition wins over the broader ones."""
+
+
+Reader = Callable[[ClaimSite], "list[Located] | Tiers | None"]
 
 
 class ScopeLadder:
@@ -68,18 +79,58 @@ class ScopeLadder:
         """The claim's rungs that apply, most specific first."""
         out = []
         site.family = self.places.family(site.d, site.claim)
+        own: dict[str, set[str]] = {}   # the load settings the claim's own sentence states
         for scope, read, via_cell in self.rungs:
             located = read(site)
-            if located is not None:
-                out.append(Level(scope, [x for x in located if self.ties_fit(site, x, scope)], via_cell))
+            if located is None:
+                continue
+            for tier in (located if isinstance(located, Tiers) else [located]):
+                kept = [x for x in tier if self.ties_fit(site, x, scope)]
+                if scope == "sentence":
+                    for x in kept:
+                        if x.name in MEASURED_KINDS and x.usable:
+                            own.setdefault(x.name, set()).add(repr(x.m.value))
+                else:
+                    # the claim's own sentence is read by the sentence rung alone: what its clause scope or the
+                    # baseline left out there (another result's clause, "than the H100") is not let in again
+                    p = site.passage
+                    kept = [x for x in kept if not (p.table is None and p.start <= x.m.span[0] < p.end)
+                            and not self.other_run(site, x, own)]
+                out.append(Level(scope, kept, via_cell))
         return out
 
     @staticmethod
+    def other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -> bool:
+        """A mention in another sentence that describes another run: a sentence that makes a comparison of
+        its own and gives no figure ("X is quicker than Y with 4 users"), or one whose load settings differ
+        from those of the claim's own sentence ("(ISL=4k, OSL=1, batch=32)" next to "(ISL=4k, OSL=512)")."""
+        sent = x.sentence
+        if sent is None or sent[0] <= site.claim.span[0] < sent[1]:
+            return False
+        spans = site.ctx.claim_spans
+        k = bisect_left(spans, (sent[0], sent[0]))
+        holds_figure = k < len(spans) and spans[k][0] < sent[1]
+        if x.compares and not holds_figure:
+            return True
+        if holds_figure and x.name in SUBJECT_NAMES:
+            # what another figure was measured on, named right after it ("9,400 tok/s on Mistral-7B")
+            j = bisect_left(spans, (x.m.span[0], x.m.span[0])) - 1
+            if j >= 0 and spans[j][0] >= sent[0] and _COMPLEMENT.fullmatch(site.d.view, spans[j][1], x.m.span[0]):
+                return True
+        if own and x.name in MEASURED_KINDS:
+            return any(y.name in own and y.usable and repr(y.m.value) not in own[y.name]
+                       for y in site.ctx.between(*sent))
+        return False
+
+    @staticmethod
     def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
-        """A mention measured for another metric ("ITL measured at 12 QPS") is not a condition of this
-        claim; an example or an accuracy-evaluation dataset is one only in the claim's own sentence."""
+        """A mention measured for another metric ("ITL measured at 12 QPS"; a run "measuring latency", for a
+        claim of another known family) is not a condition of this claim; an example or an accuracy-evaluation
+        dataset is one only in the claim's own sentence."""
         if x.bound is not None and x.bound != site.family:
             return False
+        if x.measured is not None and site.family is not None and x.measured != site.family:
+            return False   # the load of a run that measured another metric ("..., measuring latency")
         if scope == "sentence":
             return True
         return not x.example and not (x.accuracy and site.claim.metric != "accuracy")
@@ -89,16 +140,18 @@ class ScopeLadder:
         """The claim's sentence or cell, without the baseline it is compared with; in a sentence of
         several results, the claim's own clause (`ClauseScope`, clauses.py)."""
         p, claim = site.passage, site.claim
+        # the view blanks the front matter: a summary's words are read in the text as written
+        text = site.d.text if p.kind == "front_matter" else site.d.view
         base_lo = base_hi = -1
         if claim.baseline:
-            pos = site.d.view.find(claim.baseline, claim.span[1], p.end + 1)
+            pos = text.find(claim.baseline, claim.span[1], p.end + 1)
             if pos >= 0:
                 base_lo, base_hi = pos, pos + len(claim.baseline)
         located = [x for x in site.ctx.between(p.start, p.end) if x.m.span[1] <= p.end and not x.code
                    and not (base_lo <= x.m.span[0] < base_hi)]
         if p.table is not None:
             return located
-        return self.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, site.d.view)
+        return self.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, text)
 
     @staticmethod
     def table_row(site: ClaimSite) -> list[Located] | None:
@@ -178,32 +231,65 @@ class ScopeLadder:
         p, ctx = site.passage, site.ctx
         if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
             return []   # a result written in a figure's caption: the other figures' captions are not its own
-        if p.block >= 0 and p.table is None and self._figures_named(ctx, p.block) > 1:
+        if p.block >= 0 and p.table is None and len(self._figures_named(ctx, p.block)) > 1:
             return []   # a paragraph about several figures does not say which one shows this result
         family = site.family
         at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
         near = near_captions(ctx, p.section, at)
-        return [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
-                and self.places.caption_fits(ctx, x.block, family)]
+        found = [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
+                 and self.places.caption_fits(ctx, x.block, family)]
+        return self._common_to_figures(site, near, found)
 
-    def _figures_named(self, ctx: DocContext, block: int) -> int:
-        """How many figures a block refers to ("Figures 1 and 2": 2); read once per block (a long paragraph
-        of many results is not read again for each)."""
+    def _common_to_figures(self, site: ClaimSite, near: set[int], found: list[Located]) -> list[Located]:
+        """Near captions of two or more numbered figures ("Figure 4. ... TP2, 2-GPU curve", "Figure 5. ... 4-GPU curve"):
+        unless the claim's paragraph names one of them ("as Figure 2 shows"), the text does not say which
+        figure holds the claim, so only what all of them state is its setting."""
+        d, ctx = site.d, site.ctx
+        numbered: dict[int, str] = {}
+        for run in ctx.caption_runs.get(site.passage.section, []):
+            if near.isdisjoint(run):
+                continue
+            label = None   # a caption that opens with "Figure N" starts figure N; the notes after it are its own
+            for i in run:
+                m = _FIGURE_LABEL.match(d.view, d.blocks[i].start, d.blocks[i].end)
+                label = m.group(1) if m else label
+                if label is not None:
+                    numbered[i] = label
+        figures = set(numbered.values())
+        if len(figures) < 2:
+            return found
+        p = site.passage
+        named = self._figures_named(ctx, p.block) & figures if p.block >= 0 and p.table is None else set()
+        if len(named) == 1:
+            return [x for x in found if numbered.get(x.block) in (None, *named)]
+        stated_by: dict[tuple[str, str], set[str]] = {}
+        for x in found:
+            if x.block in numbered:
+                stated_by.setdefault((x.name, repr(x.m.canonical or x.m.value)), set()).add(numbered[x.block])
+        return [x for x in found if x.block not in numbered
+                or stated_by[(x.name, repr(x.m.canonical or x.m.value))] == figures]
+
+    def _figures_named(self, ctx: DocContext, block: int) -> set[str]:
+        """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"}); read once per block
+        (a long paragraph of many results is not read again for each)."""
         if block not in ctx.figures_named:
             b, view = ctx.d.blocks[block], ctx.d.view
-            ctx.figures_named[block] = len({n for m in self.figure_reference.finditer(view, b.start, b.end)
-                                            for n in _NUMBER.findall(m[0])})
+            ctx.figures_named[block] = {n for m in self.figure_reference.finditer(view, b.start, b.end)
+                                        for n in _NUMBER.findall(m[0])}
         return ctx.figures_named[block]
 
     @staticmethod
-    def section(site: ClaimSite) -> list[Located]:
+    def section(site: ClaimSite) -> Tiers:
         """The claim's section and the lead text of the sections above it, up to the claim (set-up is
-        stated before the results it governs); not the other items of the claim's list, nor the captions of
-        figures (a caption describes its own figure; the near ones are read by `figure_captions`)."""
+        stated before the results it governs), one tier per section, innermost first: a subsection's own
+        set-up ("ISL 4400 / OSL 1200" in its heading) wins over what the sections above state for all of
+        their subsections; not the other items of the claim's list, nor the captions of figures (a caption
+        describes its own figure; the near ones are read by `figure_captions`)."""
         blocks = site.d.blocks
-        return [x for s in site.chain for x in site.ctx.prose_before(s, site.passage.start)
-                if x.block not in site.siblings
-                and (blocks[x.block].kind != "caption" or x.block == site.passage.block)]
+        return Tiers([x for x in site.ctx.prose_before(s, site.passage.start)
+                      if x.block not in site.siblings
+                      and (blocks[x.block].kind != "caption" or x.block == site.passage.block)]
+                     for s in site.chain)
 
     @staticmethod
     def section_commands(site: ClaimSite) -> list[Located] | None:

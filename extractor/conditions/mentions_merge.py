@@ -44,7 +44,7 @@ BLOCK_RANK = {"cell": 0, "paragraph": 1, "list_item": 2, "quote": 3, "caption": 
 _NON_NAME = re.compile(r"[^a-z0-9.]+")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 # an unrecoverable condition to keep when no mention states it: the most telling reason first
-_REASON_ORDER = {"external": 0, "ambiguous": 1, "no_version": 2}
+_REASON_ORDER = {"external": 0, "ambiguous": 1, "no_version": 2, "partial": 2}
 MAX_RESTATED = 64   # real posts state one figure at most 7 times (dev set and corpus)
 
 Ambiguous = Callable[[Claim, str, str], Condition]   # (claim, condition, "v1, v2") -> unrecoverable
@@ -92,9 +92,10 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=0.025 if max(abs(a), abs(b)) >= 1000 else 1e-9)
 
 
-def agree(a: Condition, b: Condition, name: str = "") -> bool:
+def agree(a: Condition, b: Condition, name: str = "", composite: bool = False) -> bool:
     """Whether two stated conditions `name` can describe one measurement: the same name (or one a fuller
-    form of the other: "GB200", "GB200 NVL72"), the same number, a point inside a swept range."""
+    form of the other: "GB200", "GB200 NVL72"), the same number, a point inside a swept range; for a
+    condition stated in parts (`composite`: a layout "DEP8, DEP2"), the same parts in any order."""
     na, nb = _numbers(a.value), _numbers(b.value)
     if isinstance(a.value, (int, float, dict)) or isinstance(b.value, (int, float, dict)):
         if na is None or nb is None:
@@ -114,7 +115,19 @@ def agree(a: Condition, b: Condition, name: str = "") -> bool:
             x, y = _norm(x), _norm(y)
             if _extends(x, y) or _extends(y, x):
                 return True
-    return False
+    return composite and _parts(a.value) == _parts(b.value)
+
+
+def _shown(c: Condition, composite: bool) -> str:
+    """A stated value as a why-note lists it: as written; a value in parts with its parts ("DEP2 + TEP8")."""
+    if composite and c.note and isinstance(c.value, str) and "," in c.value:
+        return " + ".join(p.strip() for p in c.value.split(","))
+    return str(c.quote if isinstance(c.value, str) else c.value)
+
+
+def _parts(value: object) -> frozenset[str]:
+    """The normalised parts of a condition stated in parts ("DEP8, DEP2" -> {"dep8", "dep2"})."""
+    return frozenset(p for p in (_norm(x) for x in str(value).split(",")) if p)
 
 
 class MentionMerger:
@@ -123,6 +136,7 @@ class MentionMerger:
     def __init__(self, scopes: ScopeRules, sweep_note_no_figure: str = ""):
         self.must_agree = tuple(scopes.restatement_must_agree)
         self.refinable = frozenset(scopes.refinable)
+        self.composite = frozenset(scopes.composite)
         self.rank = scopes.scope_rank()
         self.shared_rank = self.rank.get("document", len(self.rank))   # scopes every claim of a post shares
         # the note of a swept condition when no figure lies near the mention: another mention of the
@@ -186,7 +200,8 @@ class MentionMerger:
             return False
         for name in self.must_agree:
             ca, cb = a.claim.conditions.get(name), b.claim.conditions.get(name)
-            if ca and cb and ca.status == cb.status == "stated" and not agree(ca, cb, name):
+            if ca and cb and ca.status == cb.status == "stated" and \
+                    not agree(ca, cb, name, name in self.composite):
                 return False
         return True
 
@@ -234,10 +249,10 @@ class MentionMerger:
         stated.sort(key=lambda t: (t[0], t[1]))
         distinct: list[Condition] = []
         for _, _, c in stated:
-            if not any(agree(c, o, name) for o in distinct):
+            if not any(agree(c, o, name, name in self.composite) for o in distinct):
                 distinct.append(c)
         if len(distinct) > 1:
-            values = ", ".join(sorted({str(c.quote if isinstance(c.value, str) else c.value) for c in distinct}))
+            values = ", ".join(sorted({_shown(c, name in self.composite) for c in distinct}))
             return ambiguous(primary, name, values), "ambiguous"
         _, i, best = stated[0]
         if name in self.refinable:

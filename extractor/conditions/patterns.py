@@ -66,9 +66,12 @@ class CanonicalWord(BaseModel):
 class HardwareCount(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    machines: list[str] = Field(default_factory=list)
     left: list[str] = Field(default_factory=list)
     right: list[str] = Field(default_factory=list)
     needs_right_for_bare: str = r"^\s*GPUs?"
+    not_before: str = r"(?!)"
+    not_after: str = r"(?!)"
     single_device: str | None = None
     single_device_not_right: str = r"(?!)"
     words: dict[str, int] = Field(default_factory=dict)
@@ -113,8 +116,14 @@ class ConditionsFile(BaseModel):
     hardware_count: HardwareCount = Field(default_factory=HardwareCount)
     engine_version: EngineVersion = Field(default_factory=EngineVersion)
     canonical_words: dict[str, list[CanonicalWord]] = Field(default_factory=dict)
+    layout_schemes: dict[str, str] = Field(default_factory=dict)
     patterns: list[PatternEntry] = Field(default_factory=list)
     not_conditions: list[NotCondition] = Field(default_factory=list)
+
+
+# what joins a layout scheme to its degree ("TP8", "TP=8", "tp 8", "tensor parallel size of 8"); a scheme
+# may have none ("DP8 + EP")
+_LAYOUT_DEGREE = r"(?:(?:\s*[=:]\s*|\s+(?:of|is|was|set\s+to)\s+|[\s_-]*)(?P<n>\d+)(?![\d.])|(?![A-Za-z0-9]))"
 
 
 class CompiledPattern:
@@ -143,7 +152,10 @@ class Rules:
         frag = conditions.fragments
         hc = conditions.hardware_count
         try:
+            self.hw_machines = [re.compile(expand(r, frag), re.I) for r in hc.machines]
             self.hw_left = [re.compile(expand(r, frag), re.I) for r in hc.left]
+            self.hw_not_before = re.compile(expand(hc.not_before, frag), re.I)
+            self.hw_not_after = re.compile(expand(hc.not_after, frag), re.I)
             self.hw_right = [re.compile(expand(r, frag), re.I) for r in hc.right]
             self.hw_bare_right = re.compile(expand(hc.needs_right_for_bare, frag), re.I)
             self.hw_not_single = re.compile(expand(hc.single_device_not_right, frag), re.I)
@@ -152,8 +164,12 @@ class Rules:
                 k: [(re.compile(w.match, re.I), w.canonical) for w in ws]
                 for k, ws in conditions.canonical_words.items()
             }
+            self.layout_abbr = list(conditions.layout_schemes)
+            schemes = "|".join(f"(?P<s{i}>{expand(rx, frag)})" for i, rx in enumerate(conditions.layout_schemes.values()))
+            self.layout_rx = re.compile(rf"(?<![A-Za-z])-{{0,2}}(?:{schemes}){_LAYOUT_DEGREE}", re.I) if schemes else None
         except (ValueError, re.error) as err:
-            raise RuleError(path, "hardware_count/engine_version/canonical_words", f"bad regex: {err}") from None
+            raise RuleError(path, "hardware_count/engine_version/canonical_words/layout_schemes",
+                            f"bad regex: {err}") from None
         self.hw_words = {k.lower(): v for k, v in hc.words.items()}
         self.family_cut = family_cut(conditions.family_variant_words)
         self.not_conditions: list[CompiledNotCondition] = []
@@ -163,6 +179,20 @@ class Rules:
             except (ValueError, re.error) as err:
                 raise RuleError(path, f"entry not_conditions.{i} ({nc.name})", f"bad regex: {err}") from None
             self.not_conditions.append(CompiledNotCondition(nc, rx))
+
+
+    def layout(self, quote: str) -> str | None:
+        """The canonical layout a parallelism mention writes ("--tensor-parallel-size 8", "tp=8",
+        "Tensor Parallelism 8" -> "TP8"; "TP8EP2" -> "TP8 EP2"; "DP8 + EP" -> "DP8 EP"); None without any
+        degree."""
+        if self.layout_rx is None:
+            return None
+        parts = []
+        for m in self.layout_rx.finditer(quote):
+            i = next(int(k[1:]) for k, v in m.groupdict().items() if v is not None and k != "n")
+            parts.append(self.layout_abbr[i] + (str(int(m["n"])) if m["n"] else ""))
+        # a scheme named without any degree ("expert parallelism", "DP attention") keeps its own words
+        return " ".join(parts) if any(p[-1].isdigit() for p in parts) else None
 
 
 def load_rules(rules_dir: Path | None = None) -> Rules:

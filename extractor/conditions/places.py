@@ -19,6 +19,10 @@ from extractor.records import Claim
 RATIO_OBJECT_CHARS = 40
 NEAR_FIGURE_BLOCKS = 3
 FOOTNOTE_CHARS = 600   # a footnote starts this close after its table
+# where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
+# contrast): "goodput grows 3x, although TTFT barely moves" names goodput's family, not TTFT's
+_CLAUSE_END = re.compile(r"[,;.!?(\n]|\b(?:even though|although|though|while|whereas|but)\b|$")
+_CLAUSE_START = re.compile(r"[,;.!?)\n]\s|\b(?:even though|although|though|while|whereas|but)\b")
 # Metric families whose figures a caption may name ("max throughput", "first-token latency").
 FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency", "tpot": "latency",
             "itl": "latency", "e2e_latency": "latency", "latency": "latency"}
@@ -47,13 +51,15 @@ def ancestors(d: Document, section: int | None) -> list[int]:
 
 
 def covering_setup(ctx: DocContext, section: int | None) -> list[int]:
-    """Setup sections that cover a claim in `section`: top-level ones, or ones whose parent is an
-    ancestor of the claim's section (the claim's own section included)."""
+    """Setup sections that cover a claim in `section`: top-level ones and those of the post's back matter
+    (an appendix sets up the whole post), or ones whose parent is an ancestor of the claim's section (the
+    claim's own section included)."""
     chain: list[int | None] = [None, *ancestors(ctx.d, section)]
     if ctx.setup_by_parent is None:   # indexed once: a claim looks up its chain, not every setup section
         ctx.setup_by_parent = {}
         for i in ctx.setup:
-            ctx.setup_by_parent.setdefault(ctx.d.sections[i].parent, []).append(i)
+            parent = None if i in ctx.back_matter_setup else ctx.d.sections[i].parent
+            ctx.setup_by_parent.setdefault(parent, []).append(i)
             ctx.setup_by_parent.setdefault(-1 - i, []).append(i)   # -1-i: section i is a setup section itself
     found = {i for p in chain for i in ctx.setup_by_parent.get(p, ())}
     found.update(i for p in chain if p is not None for i in ctx.setup_by_parent.get(-1 - p, ()))
@@ -107,6 +113,8 @@ class Places:
         cue_words = sorted(map(re.escape, scopes.external_cues), key=len, reverse=True)
         self.external_cue = re.compile(rf"(?<!\w)(?:{'|'.join(cue_words)})(?!\w)", re.I) if cue_words \
             else re.compile(r"(?!)")
+        self.citation_cue = re.compile(scopes.citation_cue, re.I)
+        self.citation_self = re.compile(scopes.citation_self, re.I)
         cues = load_claim_rules(rules_dir).metric_cues
         self.family_cues = {}
         for family in set(FAMILIES.values()):
@@ -158,6 +166,22 @@ class Places:
                 return link
         return None
 
+    def cited_from(self, ctx: DocContext, claim: Claim, passage: Passage, source: str | None) -> str | None:
+        """The party the claim's own sentence credits its figure to ("according to X's paper", "X reports"),
+        as the sentence's link (or `source`, the link its paragraph gives) or as written; None when the
+        sentence cites no one, or only the post itself ("according to our measurements")."""
+        if passage.table is not None or passage.kind == "front_matter":
+            return None
+        view = ctx.d.view
+        for m in self.citation_cue.finditer(view, passage.start, passage.end):
+            who = next((g for g in m.groups() if g), "").strip(" *_`'\"")
+            if not who or self.citation_self.match(who):
+                continue
+            link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
+                         and ln.target.startswith(("http://", "https://"))), None)
+            return link or source or " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
+        return None
+
     def family(self, d: Document, claim: Claim) -> str | None:
         """The metric family of a claim: its metric's, or for a speed-up or change what the words right
         after it say it is of ("3.1x faster time to first token" is about latency)."""
@@ -166,10 +190,17 @@ class Places:
         if claim.metric not in ("speedup", "relative_change"):
             return None
         in_meta = d.meta_span is not None and d.meta_span[0] <= claim.span[0] < d.meta_span[1]
-        after = (d.text if in_meta else d.view)[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]  # (the view blanks front matter)
-        hits = [(rx.search(after), f) for f, rx in self.family_cues.items()]
-        hits = [(m.start(), f) for m, f in hits if m]
-        return min(hits)[1] if hits else None
+        text = d.text if in_meta else d.view   # (the view blanks front matter)
+        # the figure's own clause: what follows it up to a clause break, else what leads to it
+        after = text[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]
+        after = after[:claim.span[1] - claim.span[0] + _CLAUSE_END.search(after[claim.span[1] - claim.span[0]:]).start()]
+        hits = [(m.start(), f) for f, rx in self.family_cues.items() if (m := rx.search(after))]
+        if hits:
+            return min(hits)[1]
+        before = text[max(0, claim.span[0] - RATIO_OBJECT_CHARS):claim.span[0]]
+        before = before[max((m.end() for m in _CLAUSE_START.finditer(before)), default=0):]
+        hits = [(m.end(), f) for f, rx in self.family_cues.items() for m in rx.finditer(before)]
+        return max(hits)[1] if hits else None
 
     def caption_fits(self, ctx: DocContext, block: int, family: str | None) -> bool:
         """A caption that names what its figure shows ("first-token latency") describes claims of that kind

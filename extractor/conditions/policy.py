@@ -23,6 +23,8 @@ from extractor.conditions.rules import ScopeRules
 from extractor.conditions.where import Reason
 
 ENGINE = "engine_version"
+PRECISION = "precision"
+LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; conditions.yaml `layout_schemes`)
 _NON_NAME = re.compile(r"[^a-z0-9.]+")
 
 
@@ -46,6 +48,7 @@ class Pick:
 
     mention: Mention
     scope: str
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,10 @@ class Policy:
         self.supporting = {_norm(e) for e in scopes.supporting_engines}
         self.composite = set(scopes.composite)
         self.refinable = set(scopes.refinable)
+        self.formats = {k.casefold(): v.casefold() for k, v in scopes.precision_formats.items()}
+        self.generic_words = {w.casefold() for w in scopes.precision_generic_words}
+        self.partial = {name: re.compile(rx, re.I) for name, rx in scopes.partial_values.items()}
+        self.credit_section = re.compile(scopes.credit_sections, re.I)
 
     def decide(self, ctx: DocContext, name: str, scopes: Scopes) -> Decision:
         if name == ENGINE:
@@ -118,15 +125,66 @@ class Policy:
         if name not in scopes.first:
             return ColumnCell() if scopes.in_table else Unstated("absent")
         scope, cands = scopes.first[name]
-        picked = most_specific(ctx, cands)
+        picked = most_specific(ctx, cands, layout=name == LAYOUT)
         if len(picked) > 1 and name in self.composite:
-            return Parts(picked, scope)
+            exact = [m for m in picked if not self.is_partial(name, m)]
+            if len(exact) > 1:
+                return Parts(exact, scope)
+            picked = exact or picked[:1]
         if len(picked) > 1:
             return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope)
         m = picked[0]
         if name in self.refinable:
             m, scope = _refined(m, scope, name, scopes.levels)
+        elif name == PRECISION:
+            m, scope = self.format_of(m, scope, scopes.levels)
+        if name == "hardware" and m.count is None:
+            m, scope = _counted(m, scope, scopes.levels)
+        if self.is_partial(name, m):
+            only = self.only_member(ctx, name, m)
+            if only is not None:
+                return Pick(only, "document", note=f"the only {name} of the post named '{_show(m)}' more fully "
+                                                   f"(the claim's place names only '{_show(m)}')")
+            return Unstated("partial", engine=" ".join(m.quote.split()))
         return Pick(m, scope)
+
+    def format_of(self, m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
+        """A generic precision ("FP4", "FP4 quantization") that a broader rung writes as one specific format
+        of it ("NVFP4"): that format, at its scope (like a name written out more fully). Two formats there,
+        or a generic value about something else ("FP8 KV cache"), stay as written."""
+        words = _norm(m.canonical or str(m.value)).split()
+        if not words or words[0] not in self.formats.values() or not set(words[1:]) <= self.generic_words:
+            return m, scope
+        for level in levels:
+            found = [x.m for x in level.located if x.name == PRECISION and x.usable
+                     and (w := _norm(x.m.canonical or str(x.m.value)).split())
+                     and self.formats.get(w[0]) == words[0] and set(w[1:]) <= self.generic_words]
+            if found:
+                formats = {_norm(x.canonical or str(x.value)).split()[0] for x in found}
+                return (found[0], level.scope) if len(formats) == 1 else (m, scope)
+        return m, scope
+
+    def only_member(self, ctx: DocContext, name: str, m: Mention) -> Mention | None:
+        """The one exact name the post writes out from a partial one ("DeepSeek" -> "DeepSeek-V3" when that is
+        the post's only DeepSeek model); None when it names none or several ("DeepSeek-V3" and "DeepSeek-R1")."""
+        base = _norm(m.quote.rsplit("/", 1)[-1])
+        fuller: dict[str, Mention] = {}
+        sections = ctx.d.sections
+        for x in ctx.mentions:
+            if x.name != name or not x.usable or self.is_partial(name, x.m):
+                continue
+            if x.section is not None and self.credit_section.search(sections[x.section].title):
+                continue   # thanks and references name what others made, not a run of the post
+            full = _norm(x.m.quote.rsplit("/", 1)[-1])
+            if full.startswith(base) and len(full) > len(base) and not full[len(base)].isalnum():
+                fuller.setdefault(name_key(x.m), x.m)
+        return next(iter(fuller.values())) if len(fuller) == 1 else None
+
+    def is_partial(self, name: str, m: Mention) -> bool:
+        """A name that gives the kind of the condition, not its value (`partial_values`: "DeepSeek", "mixed
+        precision")."""
+        rx = self.partial.get(name)
+        return rx is not None and rx.fullmatch(m.quote.strip()) is not None
 
     def is_supporting(self, m: Mention) -> bool:
         """An engine that runs beside the serving engine (an orchestrator, kernel library, cache)."""
@@ -179,22 +237,31 @@ def _key(m: Mention) -> str:
     return name_key(m)
 
 
-def most_specific(ctx: DocContext, cands: list[Located]) -> list[Mention]:
+def most_specific(ctx: DocContext, cands: list[Located], layout: bool = False) -> list[Mention]:
     """One mention per distinct value; a value contained in a longer one of the same kind is dropped
-    ("Mistral" inside "Mistral-Small-24B"). Memoised per document by the candidates' identity: the
-    claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
-    memo = tuple(map(id, cands))
+    ("Mistral" inside "Mistral-Small-24B"). A layout (`layout`) compares its canonical parts: "TP8" is
+    inside "TP8EP2" but "TP1" is not inside "TP16", and of one layout written two ways the shorter form
+    is kept ("TP8" over "--tensor-parallel-size 8"). Memoised per document by the candidates' identity:
+    the claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
+    memo = (layout, *map(id, cands))
     if memo not in ctx.specific:
         by_key: dict[str, Mention] = {}
         for x in cands:
             m = x.m
-            k = _key(m)
-            if k not in by_key or len(m.quote) > len(by_key[k].quote) or (m.count and not by_key[k].count):
+            k = " ".join(sorted(_key(m).split())) if layout else _key(m)
+            shorter = layout and any(c.isdigit() for c in k)   # "TP8" over "--tensor-parallel-size 8"
+            if k not in by_key or (m.count and not by_key[k].count) or \
+                    (len(m.quote) < len(by_key[k].quote) if shorter else len(m.quote) > len(by_key[k].quote)):
                 by_key[k] = m
         surfaces = {k: _norm(str(m.quote)) for k, m in by_key.items()}
-        ctx.specific[memo] = [by_key[k] for k, surface in surfaces.items()
-                              if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
-                                         for k2, s2 in surfaces.items() if s2 != surface)] or [cands[0].m]
+        if layout:
+            parts = {k: frozenset(k.split()) for k in by_key}
+            kept = [by_key[k] for k in by_key if not any(k2 != k and parts[k] < parts[k2] for k2 in by_key)]
+        else:
+            kept = [by_key[k] for k, surface in surfaces.items()
+                    if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
+                               for k2, s2 in surfaces.items() if s2 != surface)]
+        ctx.specific[memo] = kept or [cands[0].m]
     return ctx.specific[memo]
 
 
@@ -203,15 +270,37 @@ def _refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Me
     "Mistral-Large-Instruct-2411" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
     base = _norm(m.quote)
     best, best_scope = m, scope
+    keys: set[str] = set()
     for level in levels:
         for x in level.located:
             if x.name != name:
                 continue
             full = _norm(x.m.quote)
-            if len(full) > len(_norm(best.quote)) and full.startswith(base) and \
-                    (len(full) == len(base) or not full[len(base)].isalnum()):
-                best, best_scope = x.m, level.scope
+            if len(full) > len(base) and full.startswith(base) and not full[len(base)].isalnum():
+                keys.add(name_key(x.m))
+                if len(full) > len(_norm(best.quote)):
+                    best, best_scope = x.m, level.scope
+    if len(keys) > 1 and not any(all(k2 == k or k2 in k for k2 in keys) for k in keys):
+        return m, scope   # two different fuller names ("gemma-2-9b", "gemma-2-27b"): neither is the one
     return best, best_scope
+
+
+def _counted(m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
+    """A device named without its count ("on the AMD MI300X") whose count a broader scope gives for the
+    same device ("8x MI300X" in the setup section, a caption): that mention, from the most specific rung
+    that counts it, when the rung gives one count (two counts there: the name stays without one)."""
+    if not m.canonical:
+        return m, scope
+    for level in levels:
+        if level.via_cell:
+            continue
+        counted = [x.m for x in level.located if x.usable and x.name == "hardware" and x.m.count
+                   and x.m.canonical == m.canonical]
+        if counted:
+            if len({x.count for x in counted}) == 1:
+                return counted[0], level.scope
+            return m, scope
+    return m, scope
 
 
 def _show(m: Mention) -> str:

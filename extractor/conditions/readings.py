@@ -27,6 +27,7 @@ class Mention(BaseModel):
     canonical: str | None = None
     sweep: bool = False
     count: int | None = None
+    nodes: int | None = Field(None, description="hardware: machines the count is spread over (2 nodes x 8 GPUs)")
     version: str | None = None
     quote: str
     span: tuple[int, int]
@@ -47,11 +48,11 @@ class MatchReader:
         groups = m.groupdict()
         kind = ce.kind
         canon = ce.render(m)
-        count = version = None
+        count = version = nodes = None
         where = ce.where
         extra: list[Mention] = []
         if kind == "hardware":
-            start, count = self._hardware_count(text, start, end, ce)
+            start, end, count, nodes = self._hardware_count(text, start, end, ce)
             single = self.rules.conditions.hardware_count.single_device
             if count == 1 and single and not self.rules.hw_not_single.match(text, end, end + 48):
                 extra.append(Mention(kind="parallelism", value=single, canonical=single, quote=text[start:end],
@@ -70,32 +71,45 @@ class MatchReader:
         value: str | int | float | dict[str, Any] = BLANKS.sub(" ", quote.strip())
         if kind == "dataset" and groups.get("r"):
             value = {"name": ce.entry.id, "random_range_ratio": float(groups["r"])}
-        return [Mention(kind=kind, value=value, canonical=canon, count=count, version=version,
+        return [Mention(kind=kind, value=value, canonical=canon, count=count, nodes=nodes, version=version,
                         quote=quote, span=(start, end), rule=where)] + extra
 
-    def _hardware_count(self, text: str, start: int, end: int, ce: CompiledEntry) -> tuple[int, int | None]:
-        left = text[max(0, start - 32):start]
+    def _hardware_count(self, text: str, start: int, end: int, ce: CompiledEntry
+                        ) -> tuple[int, int, int | None, int | None]:
+        """(start, end, count, nodes) of a hardware name: the devices written before it ("8x", "eight", "2 nodes,
+        each with 8", "a 4-GPU"), after it ("x 8"), or none. A count that is no measured system's is not
+        read: a multiplier ("2.5x H100", "delivers 3x H100 ..."), a capacity ("up to 72 ... GPUs", "... per
+        rack")."""
+        rules = self.rules
+        left = text[max(0, start - 40):start]
         right = text[end:end + 48]
         per_unit = ce.entry.gpus_per_unit or 1
-        for i, rx in enumerate(self.rules.hw_left):
+        if rules.hw_not_after.match(right):
+            return start, end, None, None
+        for rx in rules.hw_machines:
             lm = rx.search(left)
-            if not lm:
+            if lm and not rules.hw_not_before.search(left, 0, lm.start()):
+                nodes, per = int(lm.group("nodes")), int(lm.group("count")) * per_unit
+                return start - (len(left) - lm.start()), end, nodes * per, nodes
+        for i, rx in enumerate(rules.hw_left):
+            lm = rx.search(left)
+            if not lm or rules.hw_not_before.search(left, 0, lm.start()):
                 continue
             g = lm.groupdict()
             bare = i > 0
-            if bare and not (ce.entry.gpus_per_unit or self.rules.hw_bare_right.match(right)):
+            if bare and not (ce.entry.gpus_per_unit or rules.hw_bare_right.match(right)):
                 continue
             if g.get("count"):
                 n = int(g["count"])
             else:
-                n = self.rules.hw_words.get(BLANKS.sub(" ", (g.get("word") or "").lower()))
+                n = rules.hw_words.get(BLANKS.sub(" ", (g.get("word") or "").lower()))
                 if n is None:
                     continue
-            return start - (len(left) - lm.start()), n * per_unit
-        for rx in self.rules.hw_right:
-            if rx.match(right):
-                break
-        return start, None
+            return start - (len(left) - lm.start()), end, n * per_unit, None
+        for rx in rules.hw_right:
+            if rm := rx.match(right):
+                return start, end + rm.end(), int(rm.group("count")) * per_unit, None
+        return start, end, None, None
 
     def _engine_version(self, text: str, end: int) -> tuple[int, str | None]:
         right = text[end:end + 96]
@@ -171,6 +185,8 @@ class MatchReader:
         except (ValueError, KeyError):
             return []
         canon = self._canonical_word(e.kind, quote)
+        if canon is None and e.kind == "parallelism":
+            canon = self.rules.layout(value if isinstance(value, str) else quote)
         if canon is None and e.kind == "dataset" and isinstance(value, str):
             canon = self.canonicalizer.canonical(e.kind, value, LABELLED_FUZZ_THRESHOLD)
         return [Mention(kind=e.kind, value=value, canonical=canon, sweep=sweep, quote=quote, span=span, rule=name)]

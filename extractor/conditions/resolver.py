@@ -15,6 +15,7 @@ from extractor.conditions.places import Places
 from extractor.conditions.policy import ColumnCell, EngineVersion, Parts, Pick, Policy, Scopes, Unstated
 from extractor.conditions.restatements import fill_from_restatements
 from extractor.conditions.rules import load_scope_rules, load_where_rules
+from extractor.conditions.sharing import ConditionPool
 from extractor.conditions.statement import Statements
 from extractor.conditions.where import Reason, WhereNotes
 from extractor.ingest import Document
@@ -37,6 +38,7 @@ class ConditionResolver:
         self.policy = Policy(self.scopes)
         self.statements = Statements(self.scopes, self.where)
         self.bare_version = re.compile(self.scopes.bare_version)
+        self.bare_commit = re.compile(self.scopes.bare_commit, re.I)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
 
     # -- per document --------------------------------------------------------------
@@ -54,26 +56,27 @@ class ConditionResolver:
         return found + self._bare_versions(d, found)
 
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
-        """A version written without its engine ("the v0.9.1 image") in a post about one serving engine
-        is that engine's version."""
+        """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") in a
+        post about one serving engine is that engine's version."""
         engines = {m.canonical or str(m.value) for m in found if m.kind == "engine" and not self.policy.is_supporting(m)}
         if len(engines) != 1:
             return []
         engine = engines.pop()
         taken = sorted(m.span for m in found if m.kind == "engine")
         out = []
-        for m in self.bare_version.finditer(d.view):
-            span = (m.start("v"), m.end("v"))
-            if not overlaps_near(taken, *span):
-                out.append(Mention(kind="engine", value=engine, canonical=engine, version=m.group("v"),
-                                   quote=d.text[span[0]:span[1]], span=span, rule="scopes.yaml:bare_version"))
-        return out
+        for rx, group, rule in ((self.bare_version, "v", "bare_version"), (self.bare_commit, "c", "bare_commit")):
+            for m in rx.finditer(d.view):
+                span = (m.start(group), m.end(group))
+                if not overlaps_near(taken, *span):
+                    out.append(Mention(kind="engine", value=engine, canonical=engine, version=m.group(group),
+                                       quote=d.text[span[0]:span[1]], span=span, rule=f"scopes.yaml:{rule}"))
+        return sorted(out, key=lambda x: x.span)
 
     def context(self, d: Document, found: list[Mention], claims: list[Claim] = ()) -> DocContext:
         """What resolution needs of the document; a number that states a claim ("14.8k output tokens per
         second") is not also a condition."""
         claimed = sorted(c.span for c in claims)
-        found = [m for m in found if m.kind not in NUMERIC_KINDS or not overlaps_near(claimed, *m.span)]
+        found = [m for m in found if not _numeric(m) or not overlaps_near(claimed, *m.span)]
         ctx = self.reader.context(d, found, self.where.offers(d, found), self.reader.figures(d))
         ctx.set_claims(claimed)
         return ctx
@@ -86,14 +89,19 @@ class ConditionResolver:
         headline position); then fill a headline's unstated conditions from a restatement of its
         figure that did not merge (a rounded form). Returns the claims."""
         reasons, unclear = [], []
+        pool = ConditionPool()   # a long table's claims share most conditions: one object each (sharing.py)
         for claim, passage in placed:
             unclear.append({})
-            claim.conditions, why = self.resolve(ctx, claim, passage, unclear[-1])
+            conditions, why = self.resolve(ctx, claim, passage, unclear[-1])
+            claim.conditions = pool.share(conditions)
             reasons.append(why)
         claims, reasons = self.merger.merge(
             ctx.d, placed, reasons, unclear, leads,
             lambda claim, name, values: self.where.unrecoverable(ctx, claim, name, "ambiguous", values=values))
         fill_from_restatements(claims, [{n for n, r in why.items() if r == "ambiguous"} for why in reasons])
+        for claim in claims:   # a figure quoted from another party is not what the post leads with
+            if claim.cited_from:
+                claim.headline = False
         return claims
 
     def resolve(self, ctx: DocContext, claim: Claim, passage: Passage, ambiguous_at: dict[str, str] | None = None
@@ -103,6 +111,7 @@ class ConditionResolver:
         linked = self.places.linked_section(ctx.d, claim, passage)
         levels = self.ladder.levels(ClaimSite(ctx, claim, passage, linked))
         source = self.places.external_source(ctx, claim, passage, linked)
+        claim.cited_from = self.places.cited_from(ctx, claim, passage, source)
         if source:
             # a result the post cites from elsewhere: only what its own sentence says is stated here
             levels = [level for level in levels if level.scope == "sentence"]
@@ -120,16 +129,19 @@ class ConditionResolver:
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
                                          scope=hw.scope)
             reasons.pop("gpu_count", None)
-        for cond in out.values():  # provenance: quote the original text (mentions are found in the masked view)
+        for name, cond in out.items():  # provenance: quote the original text (mentions are found in the masked view)
             if cond.span is not None and cond.quote != (quote := ctx.d.text[cond.span[0]:cond.span[1]]):
-                cond.quote = quote
+                out[name] = cond.model_copy(update={"quote": quote})
         return out, reasons
 
     def _condition(self, ctx: DocContext, claim: Claim, name: str, scopes: Scopes,
                    ambiguous_at: dict[str, str] | None = None) -> tuple[Condition, Reason | None]:
         decision = self.policy.decide(ctx, name, scopes)
         if isinstance(decision, Pick):
-            return self.statements.stated(ctx, claim, name, decision.mention, decision.scope), None
+            cond = self.statements.stated(ctx, claim, name, decision.mention, decision.scope)
+            if decision.note:
+                cond = cond.model_copy(update={"note": "; ".join(x for x in (cond.note, decision.note) if x)})
+            return cond, None
         if isinstance(decision, Parts):
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
@@ -141,8 +153,13 @@ class ConditionResolver:
             decision = Unstated("absent")
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
-        if decision.reason == "no_version":
-            cond.value_partial = decision.engine
+        if decision.reason in ("no_version", "partial"):
+            cond = cond.model_copy(update={"value_partial": decision.engine})
         if decision.scope and ambiguous_at is not None:
             ambiguous_at[name] = decision.scope
         return cond, decision.reason
+
+
+def _numeric(m: Mention) -> bool:
+    """A mention that is a number: a length, a load, a count, or a scenario given by its rate ("24 QPS")."""
+    return m.kind in NUMERIC_KINDS or m.kind == "scenario" and any(ch.isdigit() for ch in m.quote)

@@ -15,7 +15,7 @@ SCOPES_FILE = "scopes.yaml"
 WHERE_FILE = "where_notes.yaml"
 OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 # Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
-Reason = Literal["absent", "ambiguous", "no_version", "external"]
+Reason = Literal["absent", "ambiguous", "no_version", "partial", "external"]
 # The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
 LADDER_READERS = ("sentence", "table_row", "table_column", "table_caption", "table_footnotes", "own_caption",
                   "paragraph", "figure_captions", "section", "section_commands", "linked_section",
@@ -59,6 +59,7 @@ class ScopeRules(_Strict):
     setup_heading_pattern: str = r"(?!)"
     setup_labels: list[str] = Field(default_factory=list)
     usage_sections: list[str] = Field(default_factory=list)
+    back_matter_sections: list[str] = Field(default_factory=list)
     alternatives_lead_in: str = r"(?!)"
     figure_reference: str = r"(?!)"
     setup_label_min: int = 2
@@ -68,13 +69,17 @@ class ScopeRules(_Strict):
     composite: list[str] = Field(default_factory=list)
     after_claim: list[str] = Field(default_factory=list)
     refinable: list[str] = Field(default_factory=list)
+    precision_formats: dict[str, str] = Field(default_factory=dict)
+    precision_generic_words: list[str] = Field(default_factory=list)
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
+    paired_length_column: str = r"(?!)"
     count_words: list[str] = Field(default_factory=list)
     unit_nouns: list[str] = Field(default_factory=list)
     machine_nouns: list[str] = Field(default_factory=list)
     baseline_cues: list[str] = Field(default_factory=list)
     benchmark_command: str = r"bench|perf|loadgen|lm_eval"
     bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
+    bare_commit: str = r"(?!)"
     external_cues: list[str] = Field(default_factory=list)
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: list[str] = Field(default_factory=list)
@@ -85,11 +90,23 @@ class ScopeRules(_Strict):
     example_code_cue: str = r"(?!)"
     measured_code_cue: str = r"(?!)"
     metric_binding: str = r"(?!)"
+    measures_cue: str = r"(?!)"
+    comparison_cue: str = r"(?!)"
+    citation_cue: str = r"(?!)"
+    citation_self: str = r"(?!)"
+    credit_sections: str = r"(?!)"
+    measures_reach: int = Field(default=24, ge=0, le=200)
     accuracy_cue: str = r"(?!)"
+    accuracy_check_cue: str = r"(?!)"
+    serving_workloads: str = r"(?!)"
     universal_scope: str = r"(?!)"
+    # condition -> regex (full match on the name as written): a name that gives the kind, not the value
+    partial_values: dict[str, str] = Field(default_factory=dict)
 
-    @field_validator("benchmark_command", "bare_version", "clause_breaks", "coordinated_break", "example_cue",
-                     "example_code_cue", "measured_code_cue", "metric_binding", "accuracy_cue", "universal_scope")
+    @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
+                     "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
+                     "comparison_cue", "citation_cue", "citation_self", "credit_sections", "accuracy_cue",
+                     "accuracy_check_cue", "serving_workloads", "universal_scope", "paired_length_column")
     @classmethod
     def _regex(cls, v: str) -> str:
         return compiled(v)
@@ -100,6 +117,15 @@ class ScopeRules(_Strict):
         for name in v:
             if name not in CONDITIONS:
                 raise ValueError(f"unknown condition {name!r}")
+        return v
+
+    @field_validator("partial_values")
+    @classmethod
+    def _partial(cls, v: dict[str, str]) -> dict[str, str]:
+        for name, rx in v.items():
+            if name not in CONDITIONS or name == "engine_version":
+                raise ValueError(f"unknown condition {name!r} (an engine without version is `no_version`)")
+            compiled(rx)
         return v
 
     @field_validator("composite", "after_claim", "refinable", "restatement_must_agree")
@@ -129,19 +155,28 @@ class ScopeRules(_Strict):
         return (re.compile(rf"\b(?:{'|'.join(words)})[\s:.!?)]*$", re.I),
                 re.compile(rf"\b(?:{'|'.join(multi)})\b", re.I))
 
+    def back_matter_heading(self) -> re.Pattern[str]:
+        """A heading of the post's back matter ("Appendix", "Reproducing the results"): details for the whole post."""
+        return _heading_words(self.back_matter_sections)
+
     def usage_heading(self) -> re.Pattern[str]:
         """A heading of a how-to section for the reader ("How to set up", "Quick start"), never a setup."""
-        words = sorted((re.escape(s).replace("\\ ", r"[\s-]*") for s in self.usage_sections), key=len, reverse=True)
-        return re.compile(rf"\b(?:{'|'.join(words) or '(?!)'})\b", re.I)
+        return _heading_words(self.usage_sections)
 
     def hardware_name_parts(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
-        """(leading count, trailing unit noun) of a hardware mention: "8x H200 GPUs" -> "H200"."""
+        """(count, unit noun) written around a hardware name: "8x H200 GPUs", "2 nodes, each with 8 H200",
+        "9x8xH100", "an 8-GPU H100", "H100 x 8" -> "H200"/"H100" (the count is the mention's)."""
         words = "|".join(sorted((re.escape(w).replace("\\ ", "\\s+") for w in self.count_words),
                                 key=len, reverse=True)) or "(?!)"
         nouns = "|".join(sorted((re.escape(w) for w in self.unit_nouns), key=len, reverse=True)) or "(?!)"
         machines = "|".join(sorted((re.escape(w) for w in self.machine_nouns), key=len, reverse=True)) or "(?!)"
-        count = re.compile(r"^\s*\d+\s*(?:" + machines + r")\s*,?\s*(?:each\s+)?(?:with\s+)?\d*\s*[x×*]?\s*"
-                           r"|^\s*(?:(?:" + words + r")(?![a-z0-9])|\d+)\s*(?:[x×*]\s*)?", re.I)
+        devices = r"(?:[x×*]|-?\s*(?:GPU|accelerator|chip|card)s?(?![\w-]))"
+        count = re.compile(r"^\s*\d+\s*(?:" + machines + r")\s*,?\s*(?:each\s+|every\s+one\s+)?"
+                           r"(?:with|of|having|equipped\s+with|holding|containing|x|×)?\s*(?:an?\s+)?\d*\s*"
+                           + devices + r"?\s*"
+                           r"|^\s*\d+\s*[x×]\s*\d+\s*[x×]\s*"
+                           r"|^\s*(?:(?:" + words + r")(?![a-z0-9])|\d+)\s*" + devices + r"?\s*"
+                           r"|\s*[x×]\s*\d+$", re.I)
         return count, re.compile(r"\s+(?:" + nouns + r")$", re.I)
 
     def baseline_tail(self) -> BaselineTail:
@@ -258,3 +293,9 @@ def load_scope_rules(rules_dir: Path) -> ScopeRules:
 @rule_cache()
 def load_where_rules(rules_dir: Path) -> WhereRules:
     return load_yaml(Path(rules_dir) / WHERE_FILE, WhereRules)
+
+
+def _heading_words(phrases: list[str]) -> re.Pattern[str]:
+    """Any of `phrases` anywhere in a heading, as words (a space also matches a hyphen), case-insensitive."""
+    words = sorted((re.escape(s).replace("\\ ", r"[\s-]*") for s in phrases), key=len, reverse=True)
+    return re.compile(rf"\b(?:{'|'.join(words) or '(?!)'})\b", re.I)

@@ -1,5 +1,5 @@
-"""Writes a stated condition as the record has it: the value as written (a hardware name without its
-count, a rate that is not a batch size, a layout in parts, a swept range with the chart that holds
+"""Writes a stated condition as the record has it: the value as written (a hardware name as count x
+name, a rate that is not a batch size, a layout in parts, a swept range with the chart that holds
 the point), and the value of a table column labelled with a condition."""
 from __future__ import annotations
 
@@ -16,6 +16,10 @@ from extractor.records import Claim, Condition
 
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
+_COMMIT = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")   # a git commit, written "commit <sha>"
+_PAIR = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*/\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*")
+_PAIRED_PART = {"input_length": 1, "output_length": 2}
+_BLANKS = re.compile(r"\s+")
 CARRIED_ROWS = 8   # an empty cell repeats the value above it, unless a labelled row lies this far up
 
 
@@ -27,6 +31,7 @@ class Statements:
         self.count_words, self.unit_noun = scopes.hardware_name_parts()
         self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
                              for name, labels in scopes.column_labels.items() if labels}
+        self.paired_lengths = re.compile(scopes.paired_length_column, re.I)
 
     def stated(self, ctx: DocContext, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
         """Condition `name` as mention `m` states it at `scope`."""
@@ -34,10 +39,12 @@ class Statements:
         note = None
         sweep = True if m.sweep else None
         if name == "hardware":
-            # the name as written, without its count ("8xH200" -> "H200", count 8; "16 GB300 GPUs" -> "GB300")
+            # count x name as written: "8xH200" -> "8x H200"; "sixteen GB300 GPUs" -> "16x GB300" (count 16)
             value = self.count_words.sub("", m.quote).strip() if m.count else m.quote
             value = self.unit_noun.sub("", value).strip() or m.quote
             value += ")" * max(0, value.count("(") - value.count(")"))
+            if m.count:
+                value = f"{m.count}x {value}" + (f" ({m.nodes} nodes x {m.count // m.nodes})" if m.nodes else "")
         elif name == "gpu_count" and isinstance(value, dict):
             value = value.get("total") or value.get("gpus") or value
         elif name == "batch_or_concurrency" and isinstance(value, dict) and "rate" in value:
@@ -51,20 +58,21 @@ class Statements:
 
     @staticmethod
     def parts(picked: list[Mention], scope: str) -> Condition:
-        """A layout stated in parts at one scope (TP8 and EP8; decode DEP8 and prefill DEP2): all parts."""
+        """A layout stated in parts at one scope (TP8 and EP8; decode DEP8 and prefill DEP2): all parts, each
+        as written, or as read when the rule reads a value out of the words ("8 GPUs with tensor parallelism"
+        is TP8, "one L4" a single GPU)."""
         picked = sorted(picked, key=lambda m: m.span)
-        return Condition(status="stated", value=", ".join(m.quote for m in picked), quote=picked[0].quote,
+        return Condition(status="stated", value=", ".join(_part(m) for m in picked), quote=picked[0].quote,
                          span=picked[0].span, scope=scope,
                          note=f"stated in {len(picked)} parts; the span shows the first")
 
     @staticmethod
     def engine_version(decision: EngineVersion) -> Condition:
         m = decision.mention
-        cond = Condition(status="stated", value=f"{decision.engine} {m.version}", canonical=decision.engine,
-                         quote=m.quote, span=m.span, scope=decision.scope)
-        if decision.others:
-            cond.note = "run with " + ", ".join(decision.others)
-        return cond
+        version = f"commit {m.version}" if _COMMIT.fullmatch(m.version or "") else m.version
+        note = "run with " + ", ".join(decision.others) if decision.others else None
+        return Condition(status="stated", value=f"{decision.engine} {version}", canonical=decision.engine,
+                         quote=m.quote, span=m.span, scope=decision.scope, note=note)
 
     def column_value(self, ctx: DocContext, claim: Claim, name: str) -> Condition | None:
         """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
@@ -81,6 +89,8 @@ class Statements:
                     cells = [c for c in table.rows[r] if c.col == h.col]
                     if cells and cells[0].end > cells[0].start:
                         c = cells[0]
+                        if name in _PAIRED_PART and self.paired_lengths.search(d.view, h.start, h.end):
+                            return self._pair_part(ctx, h, c, name) if r == idx else None
                         m = _NUM.search(d.view, c.start, c.end)
                         if not m:
                             return None
@@ -91,7 +101,34 @@ class Statements:
                                          scope="table_row", note=note)
                     if r != idx and any(c2.end > c2.start for c2 in table.rows[r][:1]) and r < idx - CARRIED_ROWS:
                         return None
+            if name in _PAIRED_PART:
+                return self._paired_value(ctx, t, claim, name)
         return None
+
+    def _paired_value(self, ctx: DocContext, t: int, claim: Claim, name: str) -> Condition | None:
+        """A column that holds both lengths ("ISL/OSL", "Input/output length": "1024/128"): the part of the
+        claim row's cell that is the input (first) or the output (second) length."""
+        d = ctx.d
+        heads = [h for h in d.tables[t].header if self.paired_lengths.search(d.view, h.start, h.end)]
+        idx = _row_at(ctx, t, claim.span[0])
+        if len(heads) != 1 or idx is None:
+            return None
+        cell = next((c for c in d.tables[t].rows[idx] if c.col == heads[0].col), None)
+        return self._pair_part(ctx, heads[0], cell, name) if cell is not None else None
+
+    @staticmethod
+    def _pair_part(ctx: DocContext, head: Cell, cell: Cell, name: str) -> Condition | None:
+        """The input (first) or output (second) length of a paired cell ("1024/128")."""
+        d = ctx.d
+        m = _PAIR.fullmatch(d.view, cell.start, cell.end)
+        if m is None:
+            return None
+        part = _PAIRED_PART[name]
+        value = lengths([m.group(part)], k_base=1000)[0]   # a cell's "8K" is 8,000
+        return Condition(status="stated", value=value, quote=d.text[m.start(part):m.end(part)],
+                         span=(m.start(part), m.end(part)), scope="table_row",
+                         note=f"the {'first' if part == 1 else 'second'} of the two lengths in the row's "
+                              f"'{d.text[head.start:head.end].strip()}' cell")
 
     def _labelled_columns(self, ctx: DocContext, t: int, name: str) -> list[Cell]:
         """The header cells of table `t` that name condition `name`: by a mention, or by a column label
@@ -105,6 +142,12 @@ class Statements:
             ctx.columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
                 label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
         return ctx.columns[key]
+
+
+def _part(m: Mention) -> str:
+    """One part of a condition stated in parts: its quote, or the value a rule read from it."""
+    read = isinstance(m.value, str) and _BLANKS.sub(" ", m.value) != _BLANKS.sub(" ", m.quote.strip())
+    return m.value if read else m.quote
 
 
 def _row_at(ctx: DocContext, t: int, pos: int) -> int | None:

@@ -1,0 +1,105 @@
+"""Device counts as writers give them (issue 11, class 10): a count tied to the measured system is kept in
+the hardware value as count x name; a multiplier, a range or a capacity next to a chip name is no count.
+Every sentence is written for this test."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.conditions.mentions import Mention, find_mentions
+from extractor.pipeline import Extractor
+
+
+def _hardware(text: str) -> list[Mention]:
+    return [m for m in find_mentions(text) if m.kind == "hardware"]
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    return Extractor.from_rules()
+
+
+def _claim(extractor: Extractor, text: str, quote: str):
+    record = extractor.extract(text, doc="t.md", fmt="markdown", path=None, sha256="0")
+    return next(c for c in record.claims if c.quote == quote or any(m.quote == quote for m in c.mentions))
+
+
+@pytest.mark.parametrize("text,count,nodes", [
+    ("Our numbers come from 4x MI325X accelerators.", 4, None),
+    ("The box carries 8 x H200 GPUs.", 8, None),
+    ("served from 2xB200 in one chassis", 2, None),
+    ("The service ran on six MI300X GPUs.", 6, None),
+    ("We rented a node of 4 L40S GPUs for a week.", 4, None),
+    ("The cluster gave us 32 GB300 GPUs.", 32, None),
+    ("We used 4x H100 with tensor parallelism across them.", 4, None),
+    ("GPU: 1x MI250", 1, None),
+    ("All figures come from an 8-GPU B200 server.", 8, None),
+    ("The job was pinned to A100 x 2 for the whole sweep.", 2, None),
+    ("We spread the model over 3 servers, each with 8 H100 GPUs.", 24, 3),
+    ("Prefill ran on 2 nodes of 4x MI300X.", 8, 2),
+    ("Decode used 4×8×H200 with expert parallelism.", 32, 4),
+])
+def test_counts_tied_to_the_named_device(text: str, count: int, nodes: int | None) -> None:
+    [hw] = _hardware(text)
+    assert (hw.count, hw.nodes) == (count, nodes)
+    assert text[hw.span[0]:hw.span[1]] == hw.quote
+
+
+@pytest.mark.parametrize("text", [
+    "The new part delivers 2.5x H100 throughput on long prompts.",       # a decimal multiplier
+    "It offers 3x H100 memory bandwidth on paper.",                       # a multiplier after a verb
+    "A rack holds up to 72 B300 GPUs.",                                   # a capacity
+    "Each chassis supports as many as 8 MI355X accelerators.",            # a capacity
+    "Our servers have 8 H200 GPUs per node.",                              # the count of a unit of capacity
+    "The fleet mixes 4-8 A100 GPUs per model depending on size.",          # a range of counts
+    "We booked two H100 nodes for the test.",                              # machines, not devices
+    "Our tuned build is 1.8x faster than 8x H100 with the stock image.",   # the baseline's count
+])
+def test_numbers_next_to_a_device_that_are_no_count(text: str) -> None:
+    assert all(m.count is None for m in _hardware(text)), text
+
+
+POST_COUNTED = """# Serving a 70B model
+
+## Setup
+
+All runs use 8x MI325X accelerators, vLLM 0.9.0 and the ShareGPT prompts.
+
+## Results
+
+On the MI325X the engine reached 11,200 output tokens per second at a concurrency of 64.
+"""
+
+POST_TWO_COUNTS = """# Scaling a 70B model
+
+## Setup
+
+The small runs use 2x MI325X and the large runs use 8x MI325X, with vLLM 0.9.0.
+
+## Results
+
+On the MI325X the engine reached 11,200 output tokens per second at a concurrency of 64.
+"""
+
+
+def test_the_hardware_value_is_count_x_name(extractor: Extractor) -> None:
+    post = "# Results\n\nOn eight H200 GPUs the engine reached 9,100 output tokens per second.\n"
+    hw = _claim(extractor, post, "9,100 output tokens per second").conditions["hardware"]
+    assert (hw.value, hw.count, hw.canonical, hw.quote) == ("8x H200", 8, "NVIDIA H200", "eight H200")
+
+
+def test_a_name_without_count_takes_the_count_of_the_same_device_from_the_setup(extractor: Extractor) -> None:
+    hw = _claim(extractor, POST_COUNTED, "11,200 output tokens per second").conditions["hardware"]
+    assert (hw.value, hw.count, hw.scope) == ("8x MI325X", 8, "setup_section")
+    assert POST_COUNTED[hw.span[0]:hw.span[1]] == hw.quote == "8x MI325X"
+
+
+def test_two_counts_of_the_device_leave_the_name_without_count(extractor: Extractor) -> None:
+    hw = _claim(extractor, POST_TWO_COUNTS, "11,200 output tokens per second").conditions["hardware"]
+    assert hw.status == "stated" and hw.count is None
+    assert hw.value == "MI325X" and hw.scope == "sentence"
+
+
+def test_another_device_count_does_not_count_the_named_one(extractor: Extractor) -> None:
+    post = POST_COUNTED.replace("8x MI325X", "8x H100")
+    hw = _claim(extractor, post, "11,200 output tokens per second").conditions["hardware"]
+    assert (hw.value, hw.count) == ("MI325X", None)
