@@ -395,6 +395,8 @@ class DocumentReader:
     def figures(d: Document) -> list[Figure]:
         """Each figure: "Figure N" from its alt text or caption, else its alt text or file name."""
         figs: list[Figure] = []
+        order = sorted(range(len(d.blocks)), key=lambda i: d.blocks[i].start)   # HTML captions may come late
+        block_starts = [d.blocks[i].start for i in order]
         for img in d.images:
             label = None
             if img.alt:
@@ -402,8 +404,9 @@ class DocumentReader:
                 m = _FIGURE.search(alt)
                 label = f"Figure {m.group(1)}" if m else (f'the figure "{alt[:60]}"' if alt.strip() else None)
             if label is None:
-                nxt = next((b for b in d.blocks if b.start >= img.end and b.kind == "caption"
-                            and b.start - img.end < 400), None)
+                near = order[bisect_left(block_starts, img.end):bisect_left(block_starts, img.end + 400)]
+                first = min((i for i in near if d.blocks[i].kind == "caption"), default=None)
+                nxt = d.blocks[first] if first is not None else None
                 m = _FIGURE.search(d.view[nxt.start:nxt.end]) if nxt else None
                 label = f"Figure {m.group(1)}" if m else f"the figure {img.src.rsplit('/', 1)[-1]}"
             figs.append(Figure(img.start, label))
