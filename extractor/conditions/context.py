@@ -98,6 +98,7 @@ class DocContext:
     captions: dict[int | None, list[Located]] = field(default_factory=dict)
     table_block: dict[int, int] = field(default_factory=dict)
     block_starts: list[int] = field(default_factory=list)
+    fuller_names: dict[tuple[str, str], Mention | None] = field(default_factory=dict)   # Policy.only_member's
     table_starts: list[int] = field(default_factory=list)
     caption_runs: dict[int | None, list[list[int]]] = field(default_factory=dict)
     alternatives: set[int] = field(default_factory=set)   # list items that each describe their own experiment

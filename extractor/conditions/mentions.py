@@ -13,8 +13,8 @@ blocks: command-line flags (`--tp 8`, `--max-concurrency 64`) are rules too.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right, insort
-from itertools import accumulate
+from bisect import bisect_left, insort
+from heapq import heappop, heappush
 from functools import lru_cache
 from pathlib import Path
 
@@ -97,15 +97,9 @@ class MentionFinder:
                     covers.append((*covering(text, m.start(), m.end(), nc.entry.within), nc.kinds, nc.entry.drop))
         if not covers:
             return found
-        covers.sort(key=lambda c: c[0])
-        starts = [c[0] for c in covers]
-        reach = list(accumulate((c[1] for c in covers), max))   # the furthest end of the covers so far
+        drops = _covering_drops(found, covers)
         out = []
-        for x in found:
-            pos = x.span[0]
-            hi = bisect_right(starts, pos)                      # covers starting at or before the mention
-            lo = bisect_right(reach, pos)                       # before lo, every cover ends at or before it
-            drop = {d for a, b, ks, d in covers[lo:hi] if x.kind in ks and pos < b}
+        for x, drop in zip(found, drops):
             if "mention" in drop:
                 continue
             if "version" in drop and x.version:
@@ -278,3 +272,22 @@ def _default(rules_dir: str) -> Canonicalizer:
 def canonical(kind: str, surface: str) -> str | None:
     """Canonical name of `surface` as a `kind` under the default rules (None if unknown)."""
     return _default(str(default_rules_dir())).canonical(kind, surface)
+
+
+def _covering_drops(found: list[Mention], covers: list[tuple[int, int, frozenset[str], str]]) -> list[set[str]]:
+    """For each mention, what the covers around its start drop ("mention", "version"): one sweep over the
+    mentions in text order with a heap of the covers open there, so the cost grows with the covers that
+    overlap, not with mentions x covers."""
+    covers = sorted(covers, key=lambda c: c[0])
+    drops: list[set[str]] = [set() for _ in found]
+    open_covers: list[tuple[int, int]] = []   # (end, index into covers)
+    k = 0
+    for i in sorted(range(len(found)), key=lambda i: found[i].span[0]):
+        pos, kind = found[i].span[0], found[i].kind
+        while k < len(covers) and covers[k][0] <= pos:
+            heappush(open_covers, (covers[k][1], k))
+            k += 1
+        while open_covers and open_covers[0][0] <= pos:
+            heappop(open_covers)
+        drops[i] = {covers[j][3] for _, j in open_covers if kind in covers[j][2]}
+    return drops

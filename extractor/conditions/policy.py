@@ -168,6 +168,8 @@ class Policy:
         """The one exact name the post writes out from a partial one ("DeepSeek" -> "DeepSeek-V3" when that is
         the post's only DeepSeek model); None when it names none or several ("DeepSeek-V3" and "DeepSeek-R1")."""
         base = _norm(m.quote.rsplit("/", 1)[-1])
+        if (name, base) in ctx.fuller_names:   # the same for every claim of the post
+            return ctx.fuller_names[name, base]
         fuller: dict[str, Mention] = {}
         sections = ctx.d.sections
         for x in ctx.mentions:
@@ -178,7 +180,9 @@ class Policy:
             full = _norm(x.m.quote.rsplit("/", 1)[-1])
             if full.startswith(base) and len(full) > len(base) and not full[len(base)].isalnum():
                 fuller.setdefault(name_key(x.m), x.m)
-        return next(iter(fuller.values())) if len(fuller) == 1 else None
+        only = next(iter(fuller.values())) if len(fuller) == 1 else None
+        ctx.fuller_names[name, base] = only
+        return only
 
     def is_partial(self, name: str, m: Mention) -> bool:
         """A name that gives the kind of the condition, not its value (`partial_values`: "DeepSeek", "mixed
