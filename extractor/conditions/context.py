@@ -51,6 +51,7 @@ class Located:
     measured: str | None = None   # the metric family its sentence says the run measured ("..., measuring latency")
     sentence: tuple[int, int] | None = None   # its sentence (prose and captions; None in tables and code)
     compares: bool = False   # its sentence makes a comparison of its own ("quicker than X with 4 users")
+    other_run: bool | None = None   # its sentence describes another run, whatever the claim (ScopeLadder's)
     name: str = field(init=False)     # the condition it states
     usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
 
@@ -99,6 +100,7 @@ class DocContext:
     table_block: dict[int, int] = field(default_factory=dict)
     block_starts: list[int] = field(default_factory=list)
     fuller_names: dict[tuple[str, str], Mention | None] = field(default_factory=dict)   # Policy.only_member's
+    settings_of: dict[tuple[int, int], list[tuple[str, str]]] = field(default_factory=dict)   # usable_settings'
     table_starts: list[int] = field(default_factory=list)
     caption_runs: dict[int | None, list[list[int]]] = field(default_factory=dict)
     alternatives: set[int] = field(default_factory=set)   # list items that each describe their own experiment
@@ -155,6 +157,14 @@ class DocContext:
     def between(self, start: int, end: int) -> list[Located]:
         """Mentions that start in [start, end)."""
         return self.mentions[bisect_left(self.starts, start):bisect_left(self.starts, end)]
+
+    def usable_settings(self, sentence: tuple[int, int]) -> list[tuple[str, str]]:
+        """(condition, value) of the usable mentions that start in a sentence, read once per sentence."""
+        found = self.settings_of.get(sentence)
+        if found is None:
+            found = [(y.name, repr(y.m.value)) for y in self.between(*sentence) if y.usable]
+            self.settings_of[sentence] = found
+        return found
 
     def set_claims(self, spans: list[tuple[int, int]]) -> None:
         """The claims' figures (sorted), indexed for `claims_in`."""

@@ -102,24 +102,33 @@ class ScopeLadder:
     @staticmethod
     def other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -> bool:
         """A mention in another sentence that describes another run: a sentence that makes a comparison of
-        its own and gives no figure ("X is quicker than Y with 4 users"), or one whose load settings differ
-        from those of the claim's own sentence ("(ISL=4k, OSL=1, batch=32)" next to "(ISL=4k, OSL=512)")."""
+        its own and gives no figure ("X is quicker than Y with 4 users"), what another figure was measured on,
+        or a sentence whose load settings differ from those of the claim's own sentence ("(ISL=4k, OSL=1,
+        batch=32)" next to "(ISL=4k, OSL=512)")."""
         sent = x.sentence
         if sent is None or sent[0] <= site.claim.span[0] < sent[1]:
             return False
+        if x.other_run is None:   # the part that does not depend on the claim, decided once per mention
+            x.other_run = ScopeLadder._another_runs_sentence(site, x, sent)
+        if x.other_run:
+            return True
+        if own and x.name in MEASURED_KINDS:
+            return any(name in own and value not in own[name] for name, value in site.ctx.usable_settings(sent))
+        return False
+
+    @staticmethod
+    def _another_runs_sentence(site: ClaimSite, x: Located, sent: tuple[int, int]) -> bool:
+        """Whether `x`'s sentence describes another run for any claim outside it: a comparison with no figure,
+        or the system named right after another figure ("9,400 tok/s on Mistral-7B")."""
         spans = site.ctx.claim_spans
         k = bisect_left(spans, (sent[0], sent[0]))
         holds_figure = k < len(spans) and spans[k][0] < sent[1]
         if x.compares and not holds_figure:
             return True
         if holds_figure and x.name in SUBJECT_NAMES:
-            # what another figure was measured on, named right after it ("9,400 tok/s on Mistral-7B")
             j = bisect_left(spans, (x.m.span[0], x.m.span[0])) - 1
             if j >= 0 and spans[j][0] >= sent[0] and _COMPLEMENT.fullmatch(site.d.view, spans[j][1], x.m.span[0]):
                 return True
-        if own and x.name in MEASURED_KINDS:
-            return any(y.name in own and y.usable and repr(y.m.value) not in own[y.name]
-                       for y in site.ctx.between(*sent))
         return False
 
     @staticmethod
