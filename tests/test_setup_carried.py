@@ -134,6 +134,37 @@ def test_data_of_another_release_does_not_cover_the_results():
     unrecoverable(c, "model")
 
 
+def test_a_note_box_saying_every_run_can_be_reproduced_with_a_stack_covers_the_results():
+    text = ("# Results\n\nThe new scheduler reaches 6,789 tokens/s on Qwen2.5-14B.\n\n"
+            "> [!NOTE]\n> Every run in this post can be reproduced with the following stack:\n>\n"
+            "> - **SGLang**: v0.5.3\n> - **CUDA**: 12.8\n\n# Closing words\n\nThanks for reading.\n")
+    c = stated(claim(extract_text(text, "t.md"), 6789), "engine_version")
+    assert c.value == "SGLang v0.5.3" and c.scope == "document"
+
+
+def test_a_stack_that_reproduces_one_other_run_does_not_cover_the_results():
+    text = ("# Results\n\nThe new scheduler reaches 6,789 tokens/s on Qwen2.5-14B.\n\n"
+            "The older baseline can be reproduced with SGLang v0.4.1.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 6789), "engine_version")
+
+
+def test_two_stacks_in_a_universal_note_stay_ambiguous():
+    text = ("# Results\n\nThe new scheduler reaches 6,789 tokens/s on Qwen2.5-14B.\n\n"
+            "All experiments can be reproduced with SGLang v0.5.3 or SGLang v0.5.4.\n")
+    assert "several values" in unrecoverable(claim(extract_text(text, "t.md"), 6789), "engine_version").why
+
+
+def test_the_above_numbers_collected_with_covers_the_results_before_it_only():
+    text = ("# Decode\n\nThe new scheduler reaches 6,789 tokens/s on Qwen2.5-14B.\n\n"
+            "The above numbers were collected with SGLang v0.5.3 on 2x L40S.\n\n"
+            "# Prefill\n\nPrefill reaches 43,210 tokens/s on Qwen2.5-14B.\n")
+    r = extract_text(text, "t.md")
+    assert stated(claim(r, 6789), "hardware").value == "2x L40S"
+    assert stated(claim(r, 6789), "engine_version").value == "SGLang v0.5.3"
+    unrecoverable(claim(r, 43210), "hardware")
+    unrecoverable(claim(r, 43210), "engine_version")
+
+
 # -- a table column that holds both lengths gives each claim row its input and output length ----------
 def _table_post(header: str, cell: str) -> str:
     return ("# Results\n\nDecode throughput by workload on one L40S:\n\n"

@@ -323,7 +323,8 @@ class ScopeLadder:
     def universal(self, site: ClaimSite) -> list[Located]:
         """Statements of universal scope anywhere in the post ("All experiments use ...", "Unless noted
         otherwise, ..."): they cover every result of the post, after them as well as before; a statement
-        that ends in a colon covers what it introduces (the next block)."""
+        that ends in a colon covers what it introduces (the next block). One about the results above it
+        ("The above numbers were collected with ...") covers only the results before it."""
         ctx = site.ctx
         if ctx.universal is None:
             d, view, found = site.d, site.d.view, []
@@ -333,9 +334,10 @@ class ScopeLadder:
                 b = bisect_right(ctx.block_starts, m.start()) - 1
                 if view[m.start():hi].rstrip().endswith(self.lead_in_endings) and 0 <= b < len(d.blocks) - 1:
                     hi = d.blocks[b + 1].end
-                found += [x for x in ctx.between(m.start(), hi)]
+                reach = m.start() if m.groupdict().get("above") else len(view)
+                found += [(x, reach) for x in ctx.between(m.start(), hi)]
             ctx.universal = found
-        return [x for x in ctx.universal if x.block not in site.siblings]
+        return [x for x, reach in ctx.universal if x.block not in site.siblings and site.claim.span[0] < reach]
 
     @staticmethod
     def introduction(site: ClaimSite) -> list[Located] | None:
