@@ -188,3 +188,39 @@ def test_a_paired_column_of_other_quantities_gives_no_length():
     r = extract_text(_table_post("Input/output throughput", "2048/256"), "t.md")
     unrecoverable(claim(r, 2345), "input_length")
     unrecoverable(claim(r, 2345), "output_length")
+
+
+# -- labelled set-up items of a list cover its labelled result items; a list of several runs does not ---------
+def test_labelled_setting_items_cover_the_result_item_of_their_list():
+    text = ("# Tuning\n\n* **Model:** Qwen2.5-14B\n* **Dataset:** LongBench\n* **GPU:** 1x L40S\n"
+            "* **Result:** the new kernel gives a 1.3x speedup over the old one.\n")
+    c = claim(extract_text(text, "t.md"), 1.3)
+    assert stated(c, "hardware").value == "1x L40S" and stated(c, "dataset").value == "LongBench"
+    assert stated(c, "model").value == "Qwen2.5-14B"
+
+
+def test_labelled_setting_items_after_the_result_item_cover_it_too():
+    text = ("# Tuning\n\n- Result: the new kernel gives a 1.3x speedup over the old one.\n"
+            "- Hardware: 2x L40S\n- Model: Qwen2.5-14B\n")
+    c = claim(extract_text(text, "t.md"), 1.3)
+    assert stated(c, "hardware").value == "2x L40S" and stated(c, "model").value == "Qwen2.5-14B"
+
+
+def test_a_labelled_item_beside_an_unlabelled_result_is_a_parallel_statement():
+    text = "# Highlights\n\n- Model: Qwen2.5-14B support\n- The new kernel gives a 1.3x speedup over the old one.\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 1.3), "model")
+
+
+def test_a_list_that_labels_two_runs_alike_sets_up_neither():
+    text = ("# Tuning\n\n- GPU: 1x L40S\n- Result: a 1.3x speedup over the old kernel.\n"
+            "- GPU: 2x A10G\n- Result: a 1.6x speedup over the old kernel.\n")
+    r = extract_text(text, "t.md")
+    for value in (1.3, 1.6):
+        unrecoverable(claim(r, value), "hardware")
+        unrecoverable(claim(r, value), "parallelism")
+
+
+def test_the_items_of_a_list_of_alternative_runs_set_up_no_other_item():
+    text = ("# Runs\n\nWe test two workloads:\n\n- Dataset: LongBench\n"
+            "- Result: a 1.3x speedup over the old kernel on one L40S.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 1.3), "dataset")

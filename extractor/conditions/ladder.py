@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 from extractor.conditions.clauses import ClauseScope
 from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
-from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, lead_in, near_captions,
-                                         sibling_items)
+from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in,
+                                         near_captions, sibling_items)
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
 from extractor.ingest.model import Document
 from extractor.ingest.segment import Passage
@@ -41,12 +41,13 @@ class Level(NamedTuple):
 class ClaimSite:
     """One claim and its place, with what several readers ask (computed once per claim)."""
 
-    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "chain", "linked", "section", "family")
+    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "settings", "chain", "linked", "section", "family")
 
     def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
         self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
         # parallel statements of its list, and the items of a list of other experiments: not set-up
         self.siblings = sibling_items(ctx.d, passage.block) | (ctx.alternatives - {passage.block})
+        self.settings: set[int] = set()   # labelled set-up items of its list ("GPU: 1x H100"), set by the ladder
         self.chain = ancestors(ctx.d, passage.section) or [None]
         self.linked = linked   # the section a highlight bullet names, which reports it
         self.section = linked if linked is not None else passage.section   # the section whose set-up governs
@@ -72,6 +73,7 @@ class ScopeLadder:
         self.after_claim = set(scopes.after_claim)
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
+        self.setting_label = scopes.setup_label(line_start=False)
         self.figure_reference = re.compile(scopes.figure_reference, re.I)
         readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
         self.rungs = [(rung.scope, readers[rung.reader], rung.via_cell) for rung in scopes.ladder]
@@ -80,6 +82,10 @@ class ScopeLadder:
         """The claim's rungs that apply, most specific first."""
         out = []
         site.family = self.places.family(site.d, site.claim)
+        if site.passage.table is None:
+            site.settings = labelled_settings(site.d, site.passage.block, self.setting_label, site.ctx.claim_spans,
+                                              site.ctx.alternatives)
+            site.siblings -= site.settings
         own: dict[str, set[str]] = {}   # the load settings the claim's own sentence states
         for scope, read, via_cell in self.rungs:
             located = read(site)
@@ -209,9 +215,10 @@ class ScopeLadder:
             return ctx.table_lead_ins[p.table]
         if p.block < 0:
             return None
-        blocks = lead_in(site.d, p.block, self.lead_in_endings)
+        blocks = lead_in(site.d, p.block, self.lead_in_endings) | site.settings
         return [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
-                if x.m.span[0] < p.start or x.name in self.after_claim and not self._nearer_result(site, x)]
+                if x.m.span[0] < p.start or x.block in site.settings
+                or x.name in self.after_claim and not self._nearer_result(site, x)]
 
     @staticmethod
     def _nearer_result(site: ClaimSite, x: Located) -> bool:
