@@ -165,6 +165,21 @@ def test_the_above_numbers_collected_with_covers_the_results_before_it_only():
     unrecoverable(claim(r, 43210), "engine_version")
 
 
+def test_the_results_in_this_post_were_measured_on_covers_the_headline():
+    text = ('---\ntitle: "Engine notes"\nsummary: "The release brings 2.4x higher decode throughput."\n---\n\n'
+            "# About\n\nThe results in this post were measured on 2x L40S with Mistral-7B.\n")
+    c = claim(extract_text(text, "t.md"), 2.4)
+    assert stated(c, "hardware").value == "2x L40S" and stated(c, "model").value == "Mistral-7B"
+
+
+def test_the_baseline_results_in_this_post_do_not_cover_the_headline():
+    text = ('---\ntitle: "Engine notes"\nsummary: "The release brings 2.4x higher decode throughput."\n---\n\n'
+            "# About\n\nThe baseline results in this post were measured on 2x L40S with Mistral-7B.\n")
+    c = claim(extract_text(text, "t.md"), 2.4)
+    unrecoverable(c, "hardware")
+    unrecoverable(c, "model")
+
+
 # -- a table column that holds both lengths gives each claim row its input and output length ----------
 def _table_post(header: str, cell: str) -> str:
     return ("# Results\n\nDecode throughput by workload on one L40S:\n\n"
