@@ -7,7 +7,8 @@
 Reading decodes the bytes (UTF-8, else a detected encoding), enforces the size
 limit, and stamps the content hash; spans in the record index the decoded text.
 Limits (see extractor/limits.py): `max_bytes` (default $BENCHCLAIMS_MAX_BYTES, else
-20 MiB) and `timeout` seconds per document (default $BENCHCLAIMS_TIMEOUT, else 60).
+20 MiB), `timeout` seconds per document (default $BENCHCLAIMS_TIMEOUT, else 60) and the
+candidate claims of one document (default $BENCHCLAIMS_MAX_CLAIMS, else 10,000).
 """
 from __future__ import annotations
 
@@ -70,8 +71,10 @@ def rules_version(rules_dir: str | None = None) -> str:
 
 def extract_text(text: str, doc: str = "-", *, fmt: str | None = None, path: str | None = None,
                  sha256: str | None = None, rules_dir: str | None = None,
-                 max_bytes: int | None = None, timeout: float | None = None) -> DocumentRecord:
-    """Extract the record of a document given as text (DocumentTooLarge, DocumentTimeout name `doc`)."""
+                 max_bytes: int | None = None, timeout: float | None = None,
+                 max_claims: int | None = None) -> DocumentRecord:
+    """Extract the record of a document given as text (DocumentTooLarge, TooManyClaims, DocumentTimeout name
+    `doc`); `max_claims`: the cap on candidate claims (default $BENCHCLAIMS_MAX_CLAIMS, else 10,000; 0: none)."""
     limit = limits.max_bytes(max_bytes)
     if len(text) * 4 > limit:  # cheap bound first; encode only when it could be over
         size = len(text.encode("utf-8", "surrogatepass"))
@@ -81,7 +84,8 @@ def extract_text(text: str, doc: str = "-", *, fmt: str | None = None, path: str
     with limits.time_budget(limits.timeout(timeout), doc):
         sha = sha256 or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         text = lone_cr_as_lf(text)
-        return extractor.extract(text, doc=doc, fmt=fmt or detect_format(doc, text), path=path, sha256=sha)
+        return extractor.extract(text, doc=doc, fmt=fmt or detect_format(doc, text), path=path, sha256=sha,
+                                 max_claims=max_claims)
 
 
 def _extract_read(read, doc: str, name: str, *, fmt: str | None, path: str | None, rules_dir: str | None,

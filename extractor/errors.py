@@ -24,6 +24,12 @@ class DocumentTooLarge(DocumentFailure):
     kind = "too_large"
 
 
+class TooManyClaims(DocumentFailure):
+    """The document states more candidate claims than the configured limit (limits.max_claims)."""
+
+    kind = "too_many_claims"
+
+
 class DocumentTimeout(DocumentFailure):
     """Extraction went over the per-document time budget."""
 

@@ -1,4 +1,5 @@
-"""Per-document limits: a size cap and a time budget, configurable by argument or environment.
+"""Per-document limits: a size cap, a cap on candidate claims and a time budget, configurable by argument or
+environment.
 
     with time_budget(5.0, "post.md"):      # raises DocumentTimeout naming post.md
         record = extractor.extract(...)
@@ -35,7 +36,13 @@ from extractor.errors import DocumentTimeout
 
 MAX_BYTES_ENV = "BENCHCLAIMS_MAX_BYTES"
 TIMEOUT_ENV = "BENCHCLAIMS_TIMEOUT"
+MAX_CLAIMS_ENV = "BENCHCLAIMS_MAX_CLAIMS"
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+# Candidate claims (quantities read in prose that may state a result) one document may hold. The largest
+# real posts hold a few hundred; each costs about a millisecond to resolve, so this many take about ten
+# seconds on one core. A document of more (a generated list of 100,000 results) is refused as soon as the
+# count passes the limit, with a message naming it, instead of running into the time budget.
+DEFAULT_MAX_CLAIMS = 10_000
 DEFAULT_TIMEOUT = 60.0
 REPEAT_S = 0.05
 
@@ -66,6 +73,24 @@ def _env_number(name: str, default: float, cast: type) -> float:
 def max_bytes(value: int | None = None) -> int:
     """The size limit in bytes: `value`, else $BENCHCLAIMS_MAX_BYTES, else 20 MiB."""
     return int(value) if value is not None else int(_env_number(MAX_BYTES_ENV, DEFAULT_MAX_BYTES, int))
+
+
+def max_claims(value: int | None = None) -> int | None:
+    """The cap on candidate claims per document (None: none): `value`, else $BENCHCLAIMS_MAX_CLAIMS, else
+    DEFAULT_MAX_CLAIMS; 0 means no cap. A negative or non-integer value raises LimitError naming its source."""
+    if value is not None:
+        source, raw = "max_claims", value
+    else:
+        source, raw = MAX_CLAIMS_ENV, os.environ.get(MAX_CLAIMS_ENV, "").strip()
+    if raw in ("", None):
+        return DEFAULT_MAX_CLAIMS
+    try:
+        cap = int(raw)
+    except (TypeError, ValueError):
+        raise LimitError(f"{source}={raw!r} is not a whole number") from None
+    if cap < 0:
+        raise LimitError(f"{source}={raw!r} must be 0 (no cap) or more")
+    return cap or None
 
 
 def valid_timeout(value: float | str, source: str = "--timeout") -> float | None:

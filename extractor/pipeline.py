@@ -15,7 +15,8 @@ from pathlib import Path
 
 import spacy
 
-from extractor import __version__
+from extractor import __version__, limits
+from extractor.errors import TooManyClaims
 from extractor.claims import cue_component as _cues  # noqa: F401  (registers the factory)
 from extractor.quantities import component as _quantities  # noqa: F401  (registers the factory)
 from extractor.claims.rules import load_claim_rules
@@ -135,13 +136,17 @@ class Extractor:
                 return True
         return False
 
-    def extract(self, text: str, *, doc: str, fmt: str, path: str | None, sha256: str) -> DocumentRecord:
+    def extract(self, text: str, *, doc: str, fmt: str, path: str | None, sha256: str,
+                max_claims: int | None = None) -> DocumentRecord:
+        """The record of one text; `max_claims`: the cap on candidate claims (limits.max_claims: None reads
+        $BENCHCLAIMS_MAX_CLAIMS, else the default; 0: no cap), over which TooManyClaims names `doc`."""
+        cap = limits.max_claims(max_claims)
         d = ingest(text, doc, fmt)
         mentions = self.conditions.mentions(d)
         # a number inside a name ("Llama 3.1", "8xH100") is part of the name, not a claim
         names = sorted(m.span for m in mentions if m.kind in NAME_KINDS)
         self._enter_vocab_zone()
-        read = self.sentence_claims(d) + self.tables.claims(d) + self.script_output.claims(d)
+        read = self.sentence_claims(d, cap) + self.tables.claims(d) + self.script_output.claims(d)
         placed = [p for p in read if not inside_near(names, *p[0].span)]
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
@@ -172,17 +177,30 @@ class Extractor:
             self._zone.enter_context(self.nlp.memory_zone())
         self._zone_posts += 1
 
-    def sentence_claims(self, d: Document) -> list[tuple[Claim, Passage]]:
-        """Claims stated in prose sentences, captions, headings and front-matter headline fields."""
+    def sentence_claims(self, d: Document, cap: int | None = None) -> list[tuple[Claim, Passage]]:
+        """Claims stated in prose sentences, captions, headings and front-matter headline fields. Past `cap`
+        candidate claims (the quantities of the pieces that may hold one) raises TooManyClaims, as soon as
+        the count passes it: before the costly steps."""
         prose = [u for u in units(d, self.abbreviations) if u.kind != "cell"]
         fm = front_matter_units(d, self.claim_rules)
         pieces: list[tuple[Passage, str]] = [(u, d.view[u.start:u.end]) for u in prose]
         pieces += [(u, d.text[u.start:u.end]) for u in fm]
         pieces = [(u, t) for u, t in pieces if self.may_hold_number(t)]
         # spaCy runs only where the quantity finder saw something that can be a claim
-        found = [self.quantity_finder.find(t, u.start) for u, t in pieces]
-        keep = [i for i, (_, t) in enumerate(pieces) if self.may_claim(t, found[i])]
-        pieces, found = [pieces[i] for i in keep], [found[i] for i in keep]
+        kept: list[tuple[Passage, str]] = []
+        found: list[list[QuantityRecord]] = []
+        candidates = 0
+        for u, t in pieces:
+            qs = self.quantity_finder.find(t, u.start)
+            if self.may_claim(t, qs):
+                kept.append((u, t))
+                found.append(qs)
+                candidates += len(qs)
+                if cap is not None and candidates > cap:
+                    raise TooManyClaims(d.name, f"over the limit of {cap} candidate claims per document "
+                                                f"(quantities in prose that may state a result; "
+                                                f"${limits.MAX_CLAIMS_ENV} sets it, 0 = no limit)")
+        pieces = kept
         out: list[tuple[Claim, Passage]] = []
         analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces], found)
         for (u, t), (qs, cues) in zip(pieces, analysed):

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from extractor import api
-from extractor.errors import DocumentTimeout
+from extractor.errors import DocumentTimeout, TooManyClaims
 from extractor.records import DocumentRecord
 from extractor.render import record_json
 
@@ -177,7 +177,8 @@ def test_extreme_numbers_in_real_sentences():
 
 
 def test_ten_megabyte_document():
-    """10 MB of post-like Markdown: a valid record, or a clean DocumentTimeout, within the budget."""
+    """10 MB of post-like Markdown: a valid record, or a clean DocumentTimeout or TooManyClaims (it holds ~28,000
+    candidate claims, over the default cap), within the budget."""
     block = ("## Run {i}\n\nWith vLLM on 4x A100 at batch size 16, throughput was {v} tokens/s and TTFT "
              "{t} ms.\n\n| batch | tok/s |\n|---|---|\n| 1 | {v} |\n\n- a *list item with **unbalanced markup\n\n"
              + "Plain prose about serving systems and queues, with no figures at all in it. " * 40 + "\n\n")
@@ -191,7 +192,7 @@ def test_ten_megabyte_document():
     t0 = time.monotonic()
     try:
         rec = api.extract_text(text, "ten-mb.md", timeout=15)
-    except DocumentTimeout as err:
+    except (DocumentTimeout, TooManyClaims) as err:
         assert err.doc == "ten-mb.md"
     else:
         check_record(text, rec)

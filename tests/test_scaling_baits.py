@@ -67,3 +67,16 @@ def test_long_runs_are_cut_for_the_tokenizer_only():
     assert len(cut) == len(text) and cut.count(" ") == text.count(" ") + 4
     assert _broken_runs("a normal sentence with https://example.com/a/long/path") == \
         "a normal sentence with https://example.com/a/long/path"
+
+
+def test_a_figure_stated_past_the_restatement_limit_stays_separate_claims():
+    from extractor.conditions.mentions_merge import MAX_RESTATED
+
+    def post(n: int) -> str:   # a title and n sections that each state the same figure for the same setup
+        return "# Our server reaches 1,234 tok/s\n\n" + "".join(
+            f"## Part {i}\n\nWe measured 1,234 tok/s on one H100.\n\n" for i in range(n))
+
+    merged = extract_text(post(MAX_RESTATED - 1), "few.md", timeout=0).claims
+    assert [len(c.mentions) for c in merged] == [MAX_RESTATED]      # one claim, every place it is stated
+    apart = extract_text(post(MAX_RESTATED), "many.md", timeout=0).claims
+    assert len(apart) == MAX_RESTATED + 1 and all(len(c.mentions) == 1 for c in apart)

@@ -74,14 +74,14 @@ class ClauseScope:
         other = {i for i, names in models.items() if i != mine and names.isdisjoint(models[mine])}
         return [x for x in located if clause_of(x.m.span[0]) not in other]
 
-    def own_clause(self, located: list[Located], claim_span: tuple[int, int], claim_spans: list[tuple[int, int]],
+    def own_clause(self, located: list[Located], claim_span: tuple[int, int], figures: list[tuple[int, int]],
                    p: Passage, view: str) -> list[Located]:
         """The mentions of `located` (in sentence `p`) that are the claim's: each result takes its own
         clause's conditions; a phrase at the end of coordinated results covers them all ("1.8x higher
         throughput and 3x lower ITL on model A"). A condition absent from the claim's clauses is taken
-        only from clauses that state no result. A sentence of one result keeps all of `located`."""
+        only from clauses that state no result (`figures`: the claims' figures in `p`, in order). A sentence of
+        one result keeps all of `located`."""
         own = tuple(claim_span)
-        figures = [s for s in claim_spans if p.start <= s[0] < p.end]
         if not located:
             return located
         if not any(s != own for s in figures):

@@ -107,12 +107,15 @@ class DocContext:
     columns: dict[tuple[int, str], list[Cell]] = field(default_factory=dict)
     row_starts: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)   # table -> row starts, rows
     table_lead_ins: dict[int, list[Located]] = field(default_factory=dict)
+    table_footnotes: dict[int, list[Located]] = field(default_factory=dict)
+    figures_named: dict[int, set[str]] = field(default_factory=dict)   # block -> the figures it refers to
     setup_by_parent: dict[int | None, list[int]] | None = None
     figure_index: tuple[list[int], list[int]] | None = None   # figure positions sorted, and their indexes
     caption_families: dict[int, set[str]] = field(default_factory=dict)
     specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
     external_cue: dict[int, bool] = field(default_factory=dict)
     claim_spans: list[tuple[int, int]] = field(default_factory=list)   # every claim's figure, in order
+    claim_starts: list[int] = field(default_factory=list)   # their starts (for `claims_in`)
     # mentions of the post's statements of universal scope, each with the offset the claims it covers start before
     universal: list[tuple[Located, int]] | None = None
     # setup sections in the post's back matter (an appendix, a reproduction section): they set up the whole post
@@ -152,6 +155,15 @@ class DocContext:
     def between(self, start: int, end: int) -> list[Located]:
         """Mentions that start in [start, end)."""
         return self.mentions[bisect_left(self.starts, start):bisect_left(self.starts, end)]
+
+    def set_claims(self, spans: list[tuple[int, int]]) -> None:
+        """The claims' figures (sorted), indexed for `claims_in`."""
+        self.claim_spans = spans
+        self.claim_starts = [s[0] for s in spans]
+
+    def claims_in(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The claims' figures that start in [start, end), in order (a bisection, not a scan of every claim)."""
+        return self.claim_spans[bisect_left(self.claim_starts, start):bisect_left(self.claim_starts, end)]
 
     def prose_before(self, section: int | None, end: int) -> list[Located]:
         """The prose mentions of a section that start before `end`."""
@@ -384,6 +396,8 @@ class DocumentReader:
     def figures(d: Document) -> list[Figure]:
         """Each figure: "Figure N" from its alt text or caption, else its alt text or file name."""
         figs: list[Figure] = []
+        order = sorted(range(len(d.blocks)), key=lambda i: d.blocks[i].start)   # HTML captions may come late
+        block_starts = [d.blocks[i].start for i in order]
         for img in d.images:
             label = None
             if img.alt:
@@ -391,8 +405,9 @@ class DocumentReader:
                 m = _FIGURE.search(alt)
                 label = f"Figure {m.group(1)}" if m else (f'the figure "{alt[:60]}"' if alt.strip() else None)
             if label is None:
-                nxt = next((b for b in d.blocks if b.start >= img.end and b.kind == "caption"
-                            and b.start - img.end < 400), None)
+                near = order[bisect_left(block_starts, img.end):bisect_left(block_starts, img.end + 400)]
+                first = min((i for i in near if d.blocks[i].kind == "caption"), default=None)
+                nxt = d.blocks[first] if first is not None else None
                 m = _FIGURE.search(d.view[nxt.start:nxt.end]) if nxt else None
                 label = f"Figure {m.group(1)}" if m else f"the figure {img.src.rsplit('/', 1)[-1]}"
             figs.append(Figure(img.start, label))

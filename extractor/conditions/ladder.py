@@ -16,7 +16,6 @@ from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
 from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in,
                                          near_captions, sibling_items)
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
-from extractor.ingest.model import Document
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
@@ -158,7 +157,7 @@ class ScopeLadder:
                    and not (base_lo <= x.m.span[0] < base_hi)]
         if p.table is not None:
             return located
-        return self.clauses.own_clause(located, claim.span, site.ctx.claim_spans, p, text)
+        return self.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, text)
 
     @staticmethod
     def table_row(site: ClaimSite) -> list[Located] | None:
@@ -190,9 +189,12 @@ class ScopeLadder:
         """Footnotes under the claim's table."""
         if site.passage.table is None:
             return None
-        end = site.d.tables[site.passage.table].end
-        return [x for b in sorted(footnotes(site.d, end, site.ctx.block_starts, self.footnote_marks))
-                for x in site.ctx.by_block.get(b, [])]
+        t, ctx = site.passage.table, site.ctx
+        if t not in ctx.table_footnotes:   # the same for every cell of the table: found once per table
+            end = site.d.tables[t].end
+            ctx.table_footnotes[t] = [x for b in sorted(footnotes(site.d, end, ctx.block_starts, self.footnote_marks))
+                                      for x in ctx.by_block.get(b, [])]
+        return ctx.table_footnotes[t]
 
     @staticmethod
     def own_caption(site: ClaimSite) -> list[Located] | None:
@@ -227,7 +229,8 @@ class ScopeLadder:
         view, lo = site.d.view, site.claim.span[1]
         end = _SENTENCE_END.search(view, x.m.span[1])
         hi = end.start() if end else len(view)
-        return any(lo <= s[0] < hi for s in site.ctx.claim_spans if tuple(s) != tuple(site.claim.span))
+        own = tuple(site.claim.span)
+        return any(tuple(s) != own for s in site.ctx.claims_in(lo, hi))
 
     def figure_captions(self, site: ClaimSite) -> list[Located]:
         """Captions of the figures near the claim in its section (or in the untitled introduction) that
@@ -235,7 +238,7 @@ class ScopeLadder:
         p, ctx = site.passage, site.ctx
         if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
             return []   # a result written in a figure's caption: the other figures' captions are not its own
-        if p.block >= 0 and p.table is None and len(self._figures_named(site.d, p.block)) > 1:
+        if p.block >= 0 and p.table is None and len(self._figures_named(ctx, p.block)) > 1:
             return []   # a paragraph about several figures does not say which one shows this result
         family = site.family
         at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
@@ -263,7 +266,7 @@ class ScopeLadder:
         if len(figures) < 2:
             return found
         p = site.passage
-        named = self._figures_named(d, p.block) & figures if p.block >= 0 and p.table is None else set()
+        named = self._figures_named(ctx, p.block) & figures if p.block >= 0 and p.table is None else set()
         if len(named) == 1:
             return [x for x in found if numbered.get(x.block) in (None, *named)]
         stated_by: dict[tuple[str, str], set[str]] = {}
@@ -273,10 +276,14 @@ class ScopeLadder:
         return [x for x in found if x.block not in numbered
                 or stated_by[(x.name, repr(x.m.canonical or x.m.value))] == figures]
 
-    def _figures_named(self, d: Document, block: int) -> set[str]:
-        """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"})."""
-        b = d.blocks[block]
-        return {n for m in self.figure_reference.finditer(d.view, b.start, b.end) for n in _NUMBER.findall(m[0])}
+    def _figures_named(self, ctx: DocContext, block: int) -> set[str]:
+        """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"}); read once per block
+        (a long paragraph of many results is not read again for each)."""
+        if block not in ctx.figures_named:
+            b, view = ctx.d.blocks[block], ctx.d.view
+            ctx.figures_named[block] = {n for m in self.figure_reference.finditer(view, b.start, b.end)
+                                        for n in _NUMBER.findall(m[0])}
+        return ctx.figures_named[block]
 
     @staticmethod
     def section(site: ClaimSite) -> Tiers:

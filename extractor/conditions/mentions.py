@@ -13,7 +13,8 @@ blocks: command-line flags (`--tp 8`, `--max-concurrency 64`) are rules too.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, insort
+from bisect import bisect_left, bisect_right, insort
+from itertools import accumulate
 from functools import lru_cache
 from pathlib import Path
 
@@ -96,9 +97,15 @@ class MentionFinder:
                     covers.append((*covering(text, m.start(), m.end(), nc.entry.within), nc.kinds, nc.entry.drop))
         if not covers:
             return found
+        covers.sort(key=lambda c: c[0])
+        starts = [c[0] for c in covers]
+        reach = list(accumulate((c[1] for c in covers), max))   # the furthest end of the covers so far
         out = []
         for x in found:
-            drop = {d for a, b, ks, d in covers if x.kind in ks and a <= x.span[0] < b}
+            pos = x.span[0]
+            hi = bisect_right(starts, pos)                      # covers starting at or before the mention
+            lo = bisect_right(reach, pos)                       # before lo, every cover ends at or before it
+            drop = {d for a, b, ks, d in covers[lo:hi] if x.kind in ks and pos < b}
             if "mention" in drop:
                 continue
             if "version" in drop and x.version:

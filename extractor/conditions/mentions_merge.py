@@ -10,7 +10,9 @@ Runs after the conditions of each mention were resolved from its own surrounding
   parallel statements, never restatements; a common round figure (2x, 60%) is one claim only with
   its restatements in the lead and in its own section, not with another section of the body. A mention that would fit two groups that cannot merge (a
   title "2x" when the body reports 2x on H100 and 2x on MI300X) stays a claim of its own: which one it
-  restates is not said.
+  restates is not said. A figure stated more than `MAX_RESTATED` times in one post (a generated list of
+  results) is no one result restated: each mention stays a claim of its own (grouping compares every
+  mention of a figure with every group of it, so this also bounds that cost).
 - The primary mention is the most specific one: outside the lead (title, summary, TL;DR, introduction)
   first, then a table cell, a paragraph, a list item, a caption, a heading, the front matter; then the
   one with the most stated conditions; then text order. The claim keeps its quote, span and context.
@@ -43,6 +45,7 @@ _NON_NAME = re.compile(r"[^a-z0-9.]+")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 # an unrecoverable condition to keep when no mention states it: the most telling reason first
 _REASON_ORDER = {"external": 0, "ambiguous": 1, "no_version": 2, "partial": 2}
+MAX_RESTATED = 64   # real posts state one figure at most 7 times (dev set and corpus)
 
 Ambiguous = Callable[[Claim, str, str], Condition]   # (claim, condition, "v1, v2") -> unrecoverable
 
@@ -157,7 +160,7 @@ class MentionMerger:
             buckets.setdefault((c.metric, c.value, c.value_max, c.unit, c.per), []).append(s)
         out: list[tuple[Claim, dict[str, Reason]]] = []
         for members in buckets.values():
-            for group in self._groups(members):
+            for group in self._groups(members) if len(members) <= MAX_RESTATED else [[s] for s in members]:
                 out.append(self._claim(group, ambiguous))
         out.sort(key=lambda cr: (cr[0].span[0], cr[0].span[1], cr[0].metric))
         return [c for c, _ in out], [r for _, r in out]

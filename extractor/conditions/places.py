@@ -109,7 +109,8 @@ def footnotes(d: Document, after: int, block_starts: list[int], marks: tuple[str
     """Short blocks right after `after` (a table's end) that open with a footnote mark."""
     found = set()
     first = bisect_right(block_starts, after - 1)  # blocks before `after` cannot qualify
-    for i, b in enumerate(d.blocks[first:], first):
+    for i in range(first, len(d.blocks)):   # (not a slice of the blocks: that copies the rest of the post)
+        b = d.blocks[i]
         if b.start >= after and b.start - after < FOOTNOTE_CHARS and b.kind in ("paragraph", "caption", "quote"):
             if d.text[b.start:b.end].lstrip("*_ ").startswith(marks) or d.text[b.start:b.end].startswith(marks):
                 found.add(i)

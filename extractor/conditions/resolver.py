@@ -78,7 +78,7 @@ class ConditionResolver:
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if not _numeric(m) or not overlaps_near(claimed, *m.span)]
         ctx = self.reader.context(d, found, self.where.offers(d, found), self.reader.figures(d))
-        ctx.claim_spans = claimed
+        ctx.set_claims(claimed)
         return ctx
 
     # -- per claim -------------------------------------------------------------

@@ -160,6 +160,7 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     max_bytes = limits.max_bytes(max_bytes)
     budget = limits.timeout(timeout)   # checked once here (LimitError), not once per document by the workers
     timeout = 0.0 if budget is None else budget
+    limits.max_claims()   # a malformed $BENCHCLAIMS_MAX_CLAIMS: refused here, not once per document
     problems: list[PathProblem] = []
     sources = collect_sources(inputs, problems)
     if source is not None:
