@@ -134,6 +134,52 @@ def test_data_of_another_release_does_not_cover_the_results():
     unrecoverable(c, "model")
 
 
+def test_a_note_box_saying_every_run_can_be_reproduced_with_a_stack_covers_the_results():
+    text = ("# Results\n\nThe new scheduler reaches 6,789 tokens/s on Qwen2.5-14B.\n\n"
+            "> [!NOTE]\n> Every run in this post can be reproduced with the following stack:\n>\n"
+            "> - **SGLang**: v0.5.3\n> - **CUDA**: 12.8\n\n# Closing words\n\nThanks for reading.\n")
+    c = stated(claim(extract_text(text, "t.md"), 6789), "engine_version")
+    assert c.value == "SGLang v0.5.3" and c.scope == "document"
+
+
+def test_a_stack_that_reproduces_one_other_run_does_not_cover_the_results():
+    text = ("# Results\n\nThe new scheduler reaches 6,789 tokens/s on Qwen2.5-14B.\n\n"
+            "The older baseline can be reproduced with SGLang v0.4.1.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 6789), "engine_version")
+
+
+def test_two_stacks_in_a_universal_note_stay_ambiguous():
+    text = ("# Results\n\nThe new scheduler reaches 6,789 tokens/s on Qwen2.5-14B.\n\n"
+            "All experiments can be reproduced with SGLang v0.5.3 or SGLang v0.5.4.\n")
+    assert "several values" in unrecoverable(claim(extract_text(text, "t.md"), 6789), "engine_version").why
+
+
+def test_the_above_numbers_collected_with_covers_the_results_before_it_only():
+    text = ("# Decode\n\nThe new scheduler reaches 6,789 tokens/s on Qwen2.5-14B.\n\n"
+            "The above numbers were collected with SGLang v0.5.3 on 2x L40S.\n\n"
+            "# Prefill\n\nPrefill reaches 43,210 tokens/s on Qwen2.5-14B.\n")
+    r = extract_text(text, "t.md")
+    assert stated(claim(r, 6789), "hardware").value == "2x L40S"
+    assert stated(claim(r, 6789), "engine_version").value == "SGLang v0.5.3"
+    unrecoverable(claim(r, 43210), "hardware")
+    unrecoverable(claim(r, 43210), "engine_version")
+
+
+def test_the_results_in_this_post_were_measured_on_covers_the_headline():
+    text = ('---\ntitle: "Engine notes"\nsummary: "The release brings 2.4x higher decode throughput."\n---\n\n'
+            "# About\n\nThe results in this post were measured on 2x L40S with Mistral-7B.\n")
+    c = claim(extract_text(text, "t.md"), 2.4)
+    assert stated(c, "hardware").value == "2x L40S" and stated(c, "model").value == "Mistral-7B"
+
+
+def test_the_baseline_results_in_this_post_do_not_cover_the_headline():
+    text = ('---\ntitle: "Engine notes"\nsummary: "The release brings 2.4x higher decode throughput."\n---\n\n'
+            "# About\n\nThe baseline results in this post were measured on 2x L40S with Mistral-7B.\n")
+    c = claim(extract_text(text, "t.md"), 2.4)
+    unrecoverable(c, "hardware")
+    unrecoverable(c, "model")
+
+
 # -- a table column that holds both lengths gives each claim row its input and output length ----------
 def _table_post(header: str, cell: str) -> str:
     return ("# Results\n\nDecode throughput by workload on one L40S:\n\n"
@@ -157,3 +203,39 @@ def test_a_paired_column_of_other_quantities_gives_no_length():
     r = extract_text(_table_post("Input/output throughput", "2048/256"), "t.md")
     unrecoverable(claim(r, 2345), "input_length")
     unrecoverable(claim(r, 2345), "output_length")
+
+
+# -- labelled set-up items of a list cover its labelled result items; a list of several runs does not ---------
+def test_labelled_setting_items_cover_the_result_item_of_their_list():
+    text = ("# Tuning\n\n* **Model:** Qwen2.5-14B\n* **Dataset:** LongBench\n* **GPU:** 1x L40S\n"
+            "* **Result:** the new kernel gives a 1.3x speedup over the old one.\n")
+    c = claim(extract_text(text, "t.md"), 1.3)
+    assert stated(c, "hardware").value == "1x L40S" and stated(c, "dataset").value == "LongBench"
+    assert stated(c, "model").value == "Qwen2.5-14B"
+
+
+def test_labelled_setting_items_after_the_result_item_cover_it_too():
+    text = ("# Tuning\n\n- Result: the new kernel gives a 1.3x speedup over the old one.\n"
+            "- Hardware: 2x L40S\n- Model: Qwen2.5-14B\n")
+    c = claim(extract_text(text, "t.md"), 1.3)
+    assert stated(c, "hardware").value == "2x L40S" and stated(c, "model").value == "Qwen2.5-14B"
+
+
+def test_a_labelled_item_beside_an_unlabelled_result_is_a_parallel_statement():
+    text = "# Highlights\n\n- Model: Qwen2.5-14B support\n- The new kernel gives a 1.3x speedup over the old one.\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 1.3), "model")
+
+
+def test_a_list_that_labels_two_runs_alike_sets_up_neither():
+    text = ("# Tuning\n\n- GPU: 1x L40S\n- Result: a 1.3x speedup over the old kernel.\n"
+            "- GPU: 2x A10G\n- Result: a 1.6x speedup over the old kernel.\n")
+    r = extract_text(text, "t.md")
+    for value in (1.3, 1.6):
+        unrecoverable(claim(r, value), "hardware")
+        unrecoverable(claim(r, value), "parallelism")
+
+
+def test_the_items_of_a_list_of_alternative_runs_set_up_no_other_item():
+    text = ("# Runs\n\nWe test two workloads:\n\n- Dataset: LongBench\n"
+            "- Result: a 1.3x speedup over the old kernel on one L40S.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 1.3), "dataset")

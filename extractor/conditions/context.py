@@ -119,7 +119,8 @@ class DocContext:
     external_cue: dict[int, bool] = field(default_factory=dict)
     claim_spans: list[tuple[int, int]] = field(default_factory=list)   # every claim's figure, in order
     claim_starts: list[int] = field(default_factory=list)   # their starts (for `claims_in`)
-    universal: list[Located] | None = None   # mentions of the post's statements of universal scope
+    # mentions of the post's statements of universal scope, each with the offset the claims it covers start before
+    universal: list[tuple[Located, int]] | None = None
     # setup sections in the post's back matter (an appendix, a reproduction section): they set up the whole post
     back_matter_setup: set[int] = field(default_factory=set)
 

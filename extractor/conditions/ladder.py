@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 from extractor.conditions.clauses import ClauseScope
 from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
-from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, lead_in, near_captions,
-                                         sibling_items)
+from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in,
+                                         near_captions, sibling_items)
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
@@ -40,12 +40,13 @@ class Level(NamedTuple):
 class ClaimSite:
     """One claim and its place, with what several readers ask (computed once per claim)."""
 
-    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "chain", "linked", "section", "family")
+    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "settings", "chain", "linked", "section", "family")
 
     def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
         self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
         # parallel statements of its list, and the items of a list of other experiments: not set-up
         self.siblings = sibling_items(ctx.d, passage.block) | (ctx.alternatives - {passage.block})
+        self.settings: set[int] = set()   # labelled set-up items of its list ("GPU: 1x H100"), set by the ladder
         self.chain = ancestors(ctx.d, passage.section) or [None]
         self.linked = linked   # the section a highlight bullet names, which reports it
         self.section = linked if linked is not None else passage.section   # the section whose set-up governs
@@ -71,6 +72,7 @@ class ScopeLadder:
         self.after_claim = set(scopes.after_claim)
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
+        self.setting_label = scopes.setup_label(line_start=False)
         self.figure_reference = re.compile(scopes.figure_reference, re.I)
         readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
         self.rungs = [(rung.scope, readers[rung.reader], rung.via_cell) for rung in scopes.ladder]
@@ -79,6 +81,10 @@ class ScopeLadder:
         """The claim's rungs that apply, most specific first."""
         out = []
         site.family = self.places.family(site.d, site.claim)
+        if site.passage.table is None:
+            site.settings = labelled_settings(site.d, site.passage.block, self.setting_label, site.ctx.claim_spans,
+                                              site.ctx.alternatives)
+            site.siblings -= site.settings
         own: dict[str, set[str]] = {}   # the load settings the claim's own sentence states
         for scope, read, via_cell in self.rungs:
             located = read(site)
@@ -220,9 +226,10 @@ class ScopeLadder:
             return ctx.table_lead_ins[p.table]
         if p.block < 0:
             return None
-        blocks = lead_in(site.d, p.block, self.lead_in_endings)
+        blocks = lead_in(site.d, p.block, self.lead_in_endings) | site.settings
         return [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
-                if x.m.span[0] < p.start or x.name in self.after_claim and not self._nearer_result(site, x)]
+                if x.m.span[0] < p.start or x.block in site.settings
+                or x.name in self.after_claim and not self._nearer_result(site, x)]
 
     @staticmethod
     def _nearer_result(site: ClaimSite, x: Located) -> bool:
@@ -339,7 +346,8 @@ class ScopeLadder:
     def universal(self, site: ClaimSite) -> list[Located]:
         """Statements of universal scope anywhere in the post ("All experiments use ...", "Unless noted
         otherwise, ..."): they cover every result of the post, after them as well as before; a statement
-        that ends in a colon covers what it introduces (the next block)."""
+        that ends in a colon covers what it introduces (the next block). One about the results above it
+        ("The above numbers were collected with ...") covers only the results before it."""
         ctx = site.ctx
         if ctx.universal is None:
             d, view, found = site.d, site.d.view, []
@@ -349,9 +357,10 @@ class ScopeLadder:
                 b = bisect_right(ctx.block_starts, m.start()) - 1
                 if view[m.start():hi].rstrip().endswith(self.lead_in_endings) and 0 <= b < len(d.blocks) - 1:
                     hi = d.blocks[b + 1].end
-                found += [x for x in ctx.between(m.start(), hi)]
+                reach = m.start() if m.groupdict().get("above") else len(view)
+                found += [(x, reach) for x in ctx.between(m.start(), hi)]
             ctx.universal = found
-        return [x for x in ctx.universal if x.block not in site.siblings]
+        return [x for x, reach in ctx.universal if x.block not in site.siblings and site.claim.span[0] < reach]
 
     @staticmethod
     def introduction(site: ClaimSite) -> list[Located] | None:

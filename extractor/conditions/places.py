@@ -4,7 +4,7 @@ section a highlight bullet links to, the source a cited result comes from, and t
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 
 from rapidfuzz import fuzz
@@ -39,6 +39,32 @@ def sibling_items(d: Document, block: int) -> set[int]:
             out.add(i)
             i += step
     return out
+
+
+# a list item that opens with a label of its own ("Result: ...", "**Throughput**: ...")
+_LABELLED_ITEM = re.compile(r"[\W_]*[^\W\d_][\w /()+-]{0,40}?[*_\s]*:(?!\S)")
+
+
+def labelled_settings(d: Document, block: int, setting_label: re.Pattern[str], claim_spans: list[tuple[int, int]],
+                      others: set[int]) -> set[int]:
+    """The items of a labelled list that set up its result items ("GPU: 1x H100" and "Dataset: ..." next to
+    "Result: ..."): when the claim's item opens with a label, the other items of its list that open with a
+    setup label and hold no figure of their own. Items in `others` (a list of alternatives) are never one, and
+    a list that gives one label twice ("GPU: ..." for each of two runs) sets up several runs: none is."""
+    b = d.blocks[block] if block >= 0 else None
+    if b is None or b.kind != "list_item" or not _LABELLED_ITEM.match(d.view, b.start, b.end):
+        return set()
+    out: dict[str, int] = {}
+    for i in sorted(sibling_items(d, block) - others):
+        item = d.blocks[i]
+        k = bisect_left(claim_spans, (item.start, item.start))
+        holds_figure = k < len(claim_spans) and claim_spans[k][0] < item.end
+        if not holds_figure and (m := setting_label.match(d.view, item.start, item.end)):
+            label = " ".join(re.findall(r"\w+", m[0].lower()))
+            if label in out:
+                return set()
+            out[label] = i
+    return set(out.values())
 
 
 def ancestors(d: Document, section: int | None) -> list[int]:

@@ -187,10 +187,11 @@ class ScopeRules(_Strict):
         return BaselineTail(re.compile(rf"(?:^|\W)(?:{'|'.join(words)})\s+(?:the\s+|an?\s+|our\s+)?(?:\S+\s+)?$",
                                        re.I))
 
-    def setup_label(self) -> re.Pattern[str]:
-        """Matches a line opening with a setup label and a colon ("Hardware: ...")."""
+    def setup_label(self, line_start: bool = True) -> re.Pattern[str]:
+        """Matches a line opening with a setup label and a colon ("Hardware: ..."); with `line_start` False,
+        text opening so where the match starts (a list item's text)."""
         words = sorted((re.escape(s) for s in self.setup_labels), key=len, reverse=True)
-        return re.compile(rf"^\W*(?:{'|'.join(words)})\W*:", re.I | re.M)
+        return re.compile(rf"{'^' if line_start else ''}\W*(?:{'|'.join(words)})\W*:", re.I | re.M)
 
 
 class BaselineTail:
