@@ -7,8 +7,8 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
+from extractor.conditions.figures import Figure
 from extractor.conditions.mentions import Mention
 from extractor.conditions.scan import covering
 from extractor.conditions.rules import ScopeRules
@@ -26,7 +26,6 @@ _WORD = re.compile(r"\w")
 _NUMBERING = re.compile(r"^\s*(?:[\dIVX]+[.)]?)+\s*")
 _HEADING_WORDS = re.compile(r"[^\W_][\w'-]*")
 _LOOK_BACK = 120   # characters of a mention's clause read for what ties it
-_FIGURE = re.compile(r"\b(?:figure|fig\.)\s*(\d+)", re.I)
 
 
 def condition_of(kind: str) -> str:
@@ -58,13 +57,6 @@ class Located:
     def __post_init__(self) -> None:
         self.name = condition_of(self.m.kind)
         self.usable = self.m.value != "header" and _finite(self.m.value)
-
-
-class Figure(NamedTuple):
-    """A figure of the document: where it is and how a note names it ("Figure 2")."""
-
-    at: int
-    label: str
 
 
 class SectionLookup:
@@ -402,33 +394,6 @@ class DocumentReader:
                     current = r
                 groups[(t, r)] = current
         return groups
-
-    @staticmethod
-    def figures(d: Document) -> list[Figure]:
-        """Each figure: "Figure N" from its alt text or caption, else its alt text or file name."""
-        figs: list[Figure] = []
-        order = sorted(range(len(d.blocks)), key=lambda i: d.blocks[i].start)   # HTML captions may come late
-        block_starts = [d.blocks[i].start for i in order]
-        for img in d.images:
-            label = None
-            if img.alt:
-                alt = d.text[img.alt.start:img.alt.end]
-                m = _FIGURE.search(alt)
-                label = f"Figure {m.group(1)}" if m else (f'the figure "{alt[:60]}"' if alt.strip() else None)
-            if label is None:
-                near = order[bisect_left(block_starts, img.end):bisect_left(block_starts, img.end + 400)]
-                first = min((i for i in near if d.blocks[i].kind == "caption"), default=None)
-                nxt = d.blocks[first] if first is not None else None
-                m = _FIGURE.search(d.view[nxt.start:nxt.end]) if nxt else None
-                label = f"Figure {m.group(1)}" if m else f"the figure {img.src.rsplit('/', 1)[-1]}"
-            figs.append(Figure(img.start, label))
-        for b in d.blocks:
-            if b.kind == "caption":
-                m = _FIGURE.match(d.view[b.start:b.end].strip())
-                if m and not any(abs(f.at - b.start) < 400 for f in figs):
-                    figs.append(Figure(b.start, f"Figure {m.group(1)}"))
-        figs.sort()
-        return figs
 
 
 def _dataset_key(m: Mention) -> str:

@@ -8,25 +8,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from typing import NamedTuple
 
 from extractor.conditions.clauses import ClauseScope
-from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
-from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in,
-                                         near_captions, sibling_items)
+from extractor.conditions.context import MEASURED_KINDS, Located
+from extractor.conditions.figure_scope import FigureCaptions
+from extractor.conditions.places import Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
-from extractor.ingest.segment import Passage
-from extractor.records import Claim
+from extractor.conditions.ties import ClaimSite, describes_other_run, ties_fit
 
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
-_NUMBER = re.compile(r"\d+")
-_FIGURE_LABEL = re.compile(r"\W*(?:figure|fig\.)\s*(\d+)", re.I)
-# what a figure was measured on (the system), as a complement right after it: not carried to other figures
-SUBJECT_NAMES = frozenset({"model", "hardware", "precision", "parallelism"})
-# between a figure and a setting that qualifies it: a chain of prepositional phrases, no clause break
-_COMPLEMENT = re.compile(r"[\s*_]*(?:(?:on|with|for|using|at|under|in)\s[^,;:.!?()\n]{0,40}?)+", re.I)
 
 
 class Level(NamedTuple):
@@ -35,22 +28,6 @@ class Level(NamedTuple):
     scope: str
     located: list[Located]
     via_cell: bool = False   # column headers, read through the claim row's cell
-
-
-class ClaimSite:
-    """One claim and its place, with what several readers ask (computed once per claim)."""
-
-    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "settings", "chain", "linked", "section", "family")
-
-    def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
-        self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
-        # parallel statements of its list, and the items of a list of other experiments: not set-up
-        self.siblings = sibling_items(ctx.d, passage.block) | (ctx.alternatives - {passage.block})
-        self.settings: set[int] = set()   # labelled set-up items of its list ("GPU: 1x H100"), set by the ladder
-        self.chain = ancestors(ctx.d, passage.section) or [None]
-        self.linked = linked   # the section a highlight bullet names, which reports it
-        self.section = linked if linked is not None else passage.section   # the section whose set-up governs
-        self.family: str | None = None   # the claim's metric family (set by the ladder)
 
 
 class Tiers(list):
@@ -73,7 +50,7 @@ class ScopeLadder:
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
         self.setting_label = scopes.setup_label(line_start=False)
-        self.figure_reference = re.compile(scopes.figure_reference, re.I)
+        self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I), places)
         readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
         self.rungs = [(rung.scope, readers[rung.reader], rung.via_cell) for rung in scopes.ladder]
 
@@ -91,7 +68,7 @@ class ScopeLadder:
             if located is None:
                 continue
             for tier in (located if isinstance(located, Tiers) else [located]):
-                kept = [x for x in tier if self.ties_fit(site, x, scope)]
+                kept = [x for x in tier if ties_fit(site, x, scope)]
                 if scope == "sentence":
                     for x in kept:
                         if x.name in MEASURED_KINDS and x.usable:
@@ -101,54 +78,9 @@ class ScopeLadder:
                     # baseline left out there (another result's clause, "than the H100") is not let in again
                     p = site.passage
                     kept = [x for x in kept if not (p.table is None and p.start <= x.m.span[0] < p.end)
-                            and not self.other_run(site, x, own)]
+                            and not describes_other_run(site, x, own)]
                 out.append(Level(scope, kept, via_cell))
         return out
-
-    @staticmethod
-    def other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -> bool:
-        """A mention in another sentence that describes another run: a sentence that makes a comparison of
-        its own and gives no figure ("X is quicker than Y with 4 users"), what another figure was measured on,
-        or a sentence whose load settings differ from those of the claim's own sentence ("(ISL=4k, OSL=1,
-        batch=32)" next to "(ISL=4k, OSL=512)")."""
-        sent = x.sentence
-        if sent is None or sent[0] <= site.claim.span[0] < sent[1]:
-            return False
-        if x.other_run is None:   # the part that does not depend on the claim, decided once per mention
-            x.other_run = ScopeLadder._another_runs_sentence(site, x, sent)
-        if x.other_run:
-            return True
-        if own and x.name in MEASURED_KINDS:
-            return any(name in own and value not in own[name] for name, value in site.ctx.usable_settings(sent))
-        return False
-
-    @staticmethod
-    def _another_runs_sentence(site: ClaimSite, x: Located, sent: tuple[int, int]) -> bool:
-        """Whether `x`'s sentence describes another run for any claim outside it: a comparison with no figure,
-        or the system named right after another figure ("9,400 tok/s on Mistral-7B")."""
-        spans = site.ctx.claim_spans
-        k = bisect_left(spans, (sent[0], sent[0]))
-        holds_figure = k < len(spans) and spans[k][0] < sent[1]
-        if x.compares and not holds_figure:
-            return True
-        if holds_figure and x.name in SUBJECT_NAMES:
-            j = bisect_left(spans, (x.m.span[0], x.m.span[0])) - 1
-            if j >= 0 and spans[j][0] >= sent[0] and _COMPLEMENT.fullmatch(site.d.view, spans[j][1], x.m.span[0]):
-                return True
-        return False
-
-    @staticmethod
-    def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
-        """A mention measured for another metric ("ITL measured at 12 QPS"; a run "measuring latency", for a
-        claim of another known family) is not a condition of this claim; an example or an accuracy-evaluation
-        dataset is one only in the claim's own sentence."""
-        if x.bound is not None and x.bound != site.family:
-            return False
-        if x.measured is not None and site.family is not None and x.measured != site.family:
-            return False   # the load of a run that measured another metric ("..., measuring latency")
-        if scope == "sentence":
-            return True
-        return not x.example and not (x.accuracy and site.claim.metric != "accuracy")
 
     # -- the readers -------------------------------------------------------------
     def sentence(self, site: ClaimSite) -> list[Located]:
@@ -242,57 +174,8 @@ class ScopeLadder:
         return any(tuple(s) != own for s in site.ctx.claims_in(lo, hi))
 
     def figure_captions(self, site: ClaimSite) -> list[Located]:
-        """Captions of the figures near the claim in its section (or in the untitled introduction) that
-        fit the claim's metric: they describe the measurement the figures show."""
-        p, ctx = site.passage, site.ctx
-        if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
-            return []   # a result written in a figure's caption: the other figures' captions are not its own
-        if p.block >= 0 and p.table is None and len(self._figures_named(ctx, p.block)) > 1:
-            return []   # a paragraph about several figures does not say which one shows this result
-        family = site.family
-        at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
-        near = near_captions(ctx, p.section, at)
-        found = [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
-                 and self.places.caption_fits(ctx, x.block, family)]
-        return self._common_to_figures(site, near, found)
-
-    def _common_to_figures(self, site: ClaimSite, near: set[int], found: list[Located]) -> list[Located]:
-        """Near captions of two or more numbered figures ("Figure 4. ... TP2, 2-GPU curve", "Figure 5. ... 4-GPU curve"):
-        unless the claim's paragraph names one of them ("as Figure 2 shows"), the text does not say which
-        figure holds the claim, so only what all of them state is its setting."""
-        d, ctx = site.d, site.ctx
-        numbered: dict[int, str] = {}
-        for run in ctx.caption_runs.get(site.passage.section, []):
-            if near.isdisjoint(run):
-                continue
-            label = None   # a caption that opens with "Figure N" starts figure N; the notes after it are its own
-            for i in run:
-                m = _FIGURE_LABEL.match(d.view, d.blocks[i].start, d.blocks[i].end)
-                label = m.group(1) if m else label
-                if label is not None:
-                    numbered[i] = label
-        figures = set(numbered.values())
-        if len(figures) < 2:
-            return found
-        p = site.passage
-        named = self._figures_named(ctx, p.block) & figures if p.block >= 0 and p.table is None else set()
-        if len(named) == 1:
-            return [x for x in found if numbered.get(x.block) in (None, *named)]
-        stated_by: dict[tuple[str, str], set[str]] = {}
-        for x in found:
-            if x.block in numbered:
-                stated_by.setdefault((x.name, repr(x.m.canonical or x.m.value)), set()).add(numbered[x.block])
-        return [x for x in found if x.block not in numbered
-                or stated_by[(x.name, repr(x.m.canonical or x.m.value))] == figures]
-
-    def _figures_named(self, ctx: DocContext, block: int) -> set[str]:
-        """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"}); read once per block
-        (a long paragraph of many results is not read again for each)."""
-        if block not in ctx.figures_named:
-            b, view = ctx.d.blocks[block], ctx.d.view
-            ctx.figures_named[block] = {n for m in self.figure_reference.finditer(view, b.start, b.end)
-                                        for n in _NUMBER.findall(m[0])}
-        return ctx.figures_named[block]
+        """Captions of the figures near the claim that fit its metric (figure_scope.FigureCaptions)."""
+        return self.figures(site)
 
     @staticmethod
     def section(site: ClaimSite) -> Tiers:

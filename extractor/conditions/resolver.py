@@ -8,7 +8,9 @@ import re
 from pathlib import Path
 
 from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentReader, flat_prose
-from extractor.conditions.ladder import ClaimSite, ScopeLadder
+from extractor.conditions.figures import document_figures
+from extractor.conditions.ladder import ScopeLadder
+from extractor.conditions.ties import ClaimSite
 from extractor.conditions.mentions import Mention, MentionFinder
 from extractor.conditions.mentions_merge import MentionMerger
 from extractor.conditions.places import Places
@@ -77,7 +79,7 @@ class ConditionResolver:
         second") is not also a condition."""
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if not _numeric(m) or not overlaps_near(claimed, *m.span)]
-        ctx = self.reader.context(d, found, self.where.offers(d, found), self.reader.figures(d))
+        ctx = self.reader.context(d, found, self.where.offers(d, found), document_figures(d))
         ctx.set_claims(claimed)
         return ctx
 

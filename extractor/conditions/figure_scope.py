@@ -1,0 +1,72 @@
+"""The figure-caption rung: captions of the figures near a claim that describe the measurement they show."""
+from __future__ import annotations
+
+import re
+
+from extractor.conditions.context import DocContext, Located
+from extractor.conditions.places import Places, near_captions
+from extractor.conditions.ties import ClaimSite
+
+_NUMBER = re.compile(r"\d+")
+_FIGURE_LABEL = re.compile(r"\W*(?:figure|fig\.)\s*(\d+)", re.I)
+
+
+class FigureCaptions:
+    """Reads the captions near a claim that fit its metric; of several numbered figures, only what all state."""
+
+    def __init__(self, figure_reference: re.Pattern[str], places: Places):
+        self.figure_reference = figure_reference
+        self.places = places
+
+    def __call__(self, site: ClaimSite) -> list[Located]:
+        """Captions of the figures near the claim in its section (or in the untitled introduction) that
+        fit the claim's metric: they describe the measurement the figures show."""
+        p, ctx = site.passage, site.ctx
+        if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
+            return []   # a result written in a figure's caption: the other figures' captions are not its own
+        if p.block >= 0 and p.table is None and len(self._figures_named(ctx, p.block)) > 1:
+            return []   # a paragraph about several figures does not say which one shows this result
+        family = site.family
+        at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
+        near = near_captions(ctx, p.section, at)
+        found = [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
+                 and self.places.caption_fits(ctx, x.block, family)]
+        return self._common_to_figures(site, near, found)
+
+    def _common_to_figures(self, site: ClaimSite, near: set[int], found: list[Located]) -> list[Located]:
+        """Near captions of two or more numbered figures ("Figure 4. ... TP2, 2-GPU curve", "Figure 5. ... 4-GPU curve"):
+        unless the claim's paragraph names one of them ("as Figure 2 shows"), the text does not say which
+        figure holds the claim, so only what all of them state is its setting."""
+        d, ctx = site.d, site.ctx
+        numbered: dict[int, str] = {}
+        for run in ctx.caption_runs.get(site.passage.section, []):
+            if near.isdisjoint(run):
+                continue
+            label = None   # a caption that opens with "Figure N" starts figure N; the notes after it are its own
+            for i in run:
+                m = _FIGURE_LABEL.match(d.view, d.blocks[i].start, d.blocks[i].end)
+                label = m.group(1) if m else label
+                if label is not None:
+                    numbered[i] = label
+        figures = set(numbered.values())
+        if len(figures) < 2:
+            return found
+        p = site.passage
+        named = self._figures_named(ctx, p.block) & figures if p.block >= 0 and p.table is None else set()
+        if len(named) == 1:
+            return [x for x in found if numbered.get(x.block) in (None, *named)]
+        stated_by: dict[tuple[str, str], set[str]] = {}
+        for x in found:
+            if x.block in numbered:
+                stated_by.setdefault((x.name, repr(x.m.canonical or x.m.value)), set()).add(numbered[x.block])
+        return [x for x in found if x.block not in numbered
+                or stated_by[(x.name, repr(x.m.canonical or x.m.value))] == figures]
+
+    def _figures_named(self, ctx: DocContext, block: int) -> set[str]:
+        """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"}); read once per block
+        (a long paragraph of many results is not read again for each)."""
+        if block not in ctx.figures_named:
+            b, view = ctx.d.blocks[block], ctx.d.view
+            ctx.figures_named[block] = {n for m in self.figure_reference.finditer(view, b.start, b.end)
+                                        for n in _NUMBER.findall(m[0])}
+        return ctx.figures_named[block]

@@ -1,0 +1,75 @@
+"""What ties a mention to a claim beyond its place: the claim's site, and the tests that keep a mention
+of another run (another metric's load, a comparison with no figure, another figure's system) away from it."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
+from extractor.conditions.places import ancestors, sibling_items
+from extractor.ingest.segment import Passage
+from extractor.records import Claim
+
+# what a figure was measured on (the system), as a complement right after it: not carried to other figures
+SUBJECT_NAMES = frozenset({"model", "hardware", "precision", "parallelism"})
+# between a figure and a setting that qualifies it: a chain of prepositional phrases, no clause break
+_COMPLEMENT = re.compile(r"[\s*_]*(?:(?:on|with|for|using|at|under|in)\s[^,;:.!?()\n]{0,40}?)+", re.I)
+
+
+class ClaimSite:
+    """One claim and its place, with what several readers ask (computed once per claim)."""
+
+    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "settings", "chain", "linked", "section", "family")
+
+    def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
+        self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
+        # parallel statements of its list, and the items of a list of other experiments: not set-up
+        self.siblings = sibling_items(ctx.d, passage.block) | (ctx.alternatives - {passage.block})
+        self.settings: set[int] = set()   # labelled set-up items of its list ("GPU: 1x H100"), set by the ladder
+        self.chain = ancestors(ctx.d, passage.section) or [None]
+        self.linked = linked   # the section a highlight bullet names, which reports it
+        self.section = linked if linked is not None else passage.section   # the section whose set-up governs
+        self.family: str | None = None   # the claim's metric family (set by the ladder)
+
+
+def describes_other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -> bool:
+    """A mention in another sentence that describes another run: a sentence that makes a comparison of
+    its own and gives no figure ("X is quicker than Y with 4 users"), what another figure was measured on,
+    or a sentence whose load settings differ from those of the claim's own sentence ("(ISL=4k, OSL=1,
+    batch=32)" next to "(ISL=4k, OSL=512)")."""
+    sent = x.sentence
+    if sent is None or sent[0] <= site.claim.span[0] < sent[1]:
+        return False
+    if x.other_run is None:   # the part that does not depend on the claim, decided once per mention
+        x.other_run = _another_runs_sentence(site, x, sent)
+    if x.other_run:
+        return True
+    if own and x.name in MEASURED_KINDS:
+        return any(name in own and value not in own[name] for name, value in site.ctx.usable_settings(sent))
+    return False
+
+def _another_runs_sentence(site: ClaimSite, x: Located, sent: tuple[int, int]) -> bool:
+    """Whether `x`'s sentence describes another run for any claim outside it: a comparison with no figure,
+    or the system named right after another figure ("9,400 tok/s on Mistral-7B")."""
+    spans = site.ctx.claim_spans
+    k = bisect_left(spans, (sent[0], sent[0]))
+    holds_figure = k < len(spans) and spans[k][0] < sent[1]
+    if x.compares and not holds_figure:
+        return True
+    if holds_figure and x.name in SUBJECT_NAMES:
+        j = bisect_left(spans, (x.m.span[0], x.m.span[0])) - 1
+        if j >= 0 and spans[j][0] >= sent[0] and _COMPLEMENT.fullmatch(site.d.view, spans[j][1], x.m.span[0]):
+            return True
+    return False
+
+def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
+    """A mention measured for another metric ("ITL measured at 12 QPS"; a run "measuring latency", for a
+    claim of another known family) is not a condition of this claim; an example or an accuracy-evaluation
+    dataset is one only in the claim's own sentence."""
+    if x.bound is not None and x.bound != site.family:
+        return False
+    if x.measured is not None and site.family is not None and x.measured != site.family:
+        return False   # the load of a run that measured another metric ("..., measuring latency")
+    if scope == "sentence":
+        return True
+    return not x.example and not (x.accuracy and site.claim.metric != "accuracy")
