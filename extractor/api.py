@@ -89,26 +89,28 @@ def extract_text(text: str, doc: str = "-", *, fmt: str | None = None, path: str
 
 
 def _extract_read(read, doc: str, name: str, *, fmt: str | None, path: str | None, rules_dir: str | None,
-                  timeout: float | None) -> DocumentRecord:
+                  timeout: float | None, max_claims: int | None = None) -> DocumentRecord:
     """Read (by calling `read`) and extract under one time budget: a slow read counts against it."""
     extractor = get_extractor(rules_dir)
     with limits.time_budget(limits.timeout(timeout), doc):
         data = read()
         text = decode(data, doc)
         return extractor.extract(text, doc=name, fmt=fmt or detect_format(name, text), path=path,
-                                 sha256=hashlib.sha256(data).hexdigest())
+                                 sha256=hashlib.sha256(data).hexdigest(), max_claims=max_claims)
 
 
 def extract_path(path: str | Path, *, rules_dir: str | None = None, max_bytes: int | None = None,
-                 timeout: float | None = None, fmt: str | None = None) -> DocumentRecord:
+                 timeout: float | None = None, fmt: str | None = None,
+                 max_claims: int | None = None) -> DocumentRecord:
     """Read and extract one file; raises a DocumentFailure subclass when it cannot be read.
 
-    The read is bounded by the size limit and runs under the time budget; `fmt` overrides the suffix."""
+    The read is bounded by the size limit and runs under the time budget; `fmt` overrides the suffix;
+    `max_claims` caps the candidate claims (as in `extract_text`)."""
     p = Path(path)
     limit = limits.max_bytes(max_bytes)
     try:
         return _extract_read(lambda: read_file(p, limit, str(p)), str(p), p.name, fmt=fmt, path=str(p),
-                             rules_dir=rules_dir, timeout=timeout)
+                             rules_dir=rules_dir, timeout=timeout, max_claims=max_claims)
     except DocumentFailure as err:  # name the file by its path, as given
         if err.doc == p.name and str(p) != p.name:
             raise type(err)(str(p), err.reason) from None
@@ -116,8 +118,9 @@ def extract_path(path: str | Path, *, rules_dir: str | None = None, max_bytes: i
 
 
 def extract_stream(stream: BinaryIO, doc: str = "-", *, fmt: str | None = None, rules_dir: str | None = None,
-                   max_bytes: int | None = None, timeout: float | None = None) -> DocumentRecord:
+                   max_bytes: int | None = None, timeout: float | None = None,
+                   max_claims: int | None = None) -> DocumentRecord:
     """Read a binary stream (stdin) and extract it: the read is bounded and under the time budget."""
     limit = limits.max_bytes(max_bytes)
     return _extract_read(lambda: read_stream(stream, doc, limit), doc, doc, fmt=fmt, path=None,
-                         rules_dir=rules_dir, timeout=timeout)
+                         rules_dir=rules_dir, timeout=timeout, max_claims=max_claims)

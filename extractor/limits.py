@@ -75,22 +75,30 @@ def max_bytes(value: int | None = None) -> int:
     return int(value) if value is not None else int(_env_number(MAX_BYTES_ENV, DEFAULT_MAX_BYTES, int))
 
 
+def valid_max_claims(value: int | str, source: str = "--max-claims") -> int | None:
+    """One validation for the option and the environment: a whole number of candidate claims >= 0 (0: no cap).
+
+    Returns the cap, None for no cap; anything else (negative, fractional, not a number) raises LimitError
+    naming `source`."""
+    text = value.strip() if isinstance(value, str) else value
+    try:
+        if isinstance(text, bool) or (isinstance(text, float) and not text.is_integer()):
+            raise ValueError
+        cap = int(text)
+    except (TypeError, ValueError, OverflowError):
+        raise LimitError(f"{source}={value!r} is not a whole number of candidate claims") from None
+    if cap < 0:
+        raise LimitError(f"{source}={value!r} must be 0 (no cap) or more")
+    return cap or None
+
+
 def max_claims(value: int | None = None) -> int | None:
     """The cap on candidate claims per document (None: none): `value`, else $BENCHCLAIMS_MAX_CLAIMS, else
-    DEFAULT_MAX_CLAIMS; 0 means no cap. A negative or non-integer value raises LimitError naming its source."""
+    DEFAULT_MAX_CLAIMS; 0 means no cap. Both are checked by `valid_max_claims` (LimitError names the source)."""
     if value is not None:
-        source, raw = "max_claims", value
-    else:
-        source, raw = MAX_CLAIMS_ENV, os.environ.get(MAX_CLAIMS_ENV, "").strip()
-    if raw in ("", None):
-        return DEFAULT_MAX_CLAIMS
-    try:
-        cap = int(raw)
-    except (TypeError, ValueError):
-        raise LimitError(f"{source}={raw!r} is not a whole number") from None
-    if cap < 0:
-        raise LimitError(f"{source}={raw!r} must be 0 (no cap) or more")
-    return cap or None
+        return valid_max_claims(value, "max_claims")
+    raw = os.environ.get(MAX_CLAIMS_ENV, "").strip()
+    return valid_max_claims(raw, MAX_CLAIMS_ENV) if raw else DEFAULT_MAX_CLAIMS
 
 
 def valid_timeout(value: float | str, source: str = "--timeout") -> float | None:

@@ -199,7 +199,8 @@ class Extractor:
                 if cap is not None and candidates > cap:
                     raise TooManyClaims(d.name, f"over the limit of {cap} candidate claims per document "
                                                 f"(quantities in prose that may state a result; "
-                                                f"${limits.MAX_CLAIMS_ENV} sets it, 0 = no limit)")
+                                                f"raise it with --max-claims N or ${limits.MAX_CLAIMS_ENV}, "
+                                                f"0 = no limit)")
         pieces = kept
         out: list[tuple[Claim, Passage]] = []
         analysed = self.analyse([t for _, t in pieces], [u.start for u, _ in pieces], found)

@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.common import check_rules, check_timeout
+from extractor.cli.common import check_max_claims, check_rules, check_timeout
 from extractor.cli.conventions import example, fail
 
 
@@ -21,6 +21,7 @@ def batch_cmd(
     rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules, help="Rules folder (default: installed rules)."),
     max_bytes: Optional[int] = typer.Option(None, "--max-bytes", min=1, help="Size limit per document (default $BENCHCLAIMS_MAX_BYTES, else 20 MiB)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", callback=check_timeout, help="Seconds per document (default $BENCHCLAIMS_TIMEOUT, else 60; 0 or inf: none)."),
+    max_claims: Optional[str] = typer.Option(None, "--max-claims", metavar="N", callback=check_max_claims, help="Candidate claims per document, 0 = none (default $BENCHCLAIMS_MAX_CLAIMS, else 10,000)."),
     engine: str = typer.Option("local", "--engine", help="local (process pool) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786."),
     source: Optional[str] = typer.Option(None, "--source", help="Name the posts' source (blog or site); default: the folder they were found through."),
@@ -34,7 +35,8 @@ def batch_cmd(
         raise typer.BadParameter("must be 'local' or 'dask'", param_hint="--engine")
     try:
         summary = run_batch(paths, db=db, jsonl=jsonl, jobs=jobs, rules_dir=rules,
-                            max_bytes=max_bytes, timeout=timeout, engine=engine, scheduler=scheduler,
+                            max_bytes=max_bytes, timeout=timeout, max_claims=max_claims,  # type: ignore[arg-type]
+                            engine=engine, scheduler=scheduler,
                             source=source)  # type: ignore[arg-type]
     except (FileNotFoundError, RuleError, StoreError, ValueError) as err:
         raise fail(err)

@@ -34,6 +34,19 @@ def check_timeout(value: Optional[float]) -> Optional[float]:
     return 0.0 if seconds is None else seconds   # 0: no budget, whatever the environment says
 
 
+def check_max_claims(value: Optional[str]) -> Optional[int]:
+    """--max-claims callback: the one validation `limits.valid_max_claims` (a whole number >= 0; 0: no cap)."""
+    from extractor.limits import LimitError, valid_max_claims
+
+    if value is None:
+        return None
+    try:
+        cap = valid_max_claims(value)
+    except LimitError as err:
+        raise typer.BadParameter(str(err).removeprefix("--max-claims="), param_hint="--max-claims") from None
+    return 0 if cap is None else cap   # 0: no cap, whatever the environment says
+
+
 def check_input_format(value: Optional[str]) -> Optional[str]:
     """--input-format callback: one of the known formats."""
     if value is not None and value not in INPUT_FORMATS:
@@ -62,21 +75,23 @@ def guarded(file: str, work: Callable[[], T]) -> T:
         fail(f"{file}: no such file")
     except RuleError:
         raise   # main() names the rule file
-    except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
+    except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / _TIMEOUT / _MAX_CLAIMS
         fail(str(err))
 
 
 def read_record(file: str, *, rules: Optional[Path] = None, fmt: Optional[str] = None,
-                max_bytes: Optional[int] = None, timeout: Optional[float] = None):
+                max_bytes: Optional[int] = None, timeout: Optional[float] = None,
+                max_claims: Optional[int] = None):
     """The record of FILE ('-': stdin), or exit 2 with a message naming the file and the reason."""
     from extractor.api import extract_path, extract_stream
 
     rules_dir = str(rules) if rules else None
     if file == "-":
         return guarded(file, lambda: extract_stream(sys.stdin.buffer, "-", fmt=fmt, rules_dir=rules_dir,
-                                                    max_bytes=max_bytes, timeout=timeout))
+                                                    max_bytes=max_bytes, timeout=timeout,
+                                                    max_claims=max_claims))
     return guarded(file, lambda: extract_path(file, fmt=fmt, rules_dir=rules_dir, max_bytes=max_bytes,
-                                              timeout=timeout))
+                                              timeout=timeout, max_claims=max_claims))
 
 
 def read_text(file: str) -> str:

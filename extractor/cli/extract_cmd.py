@@ -8,7 +8,7 @@ from typing import Callable, Iterable, Iterator, List, Optional, TypeVar
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.common import check_input_format, check_rules, check_timeout, read_record
+from extractor.cli.common import check_input_format, check_max_claims, check_rules, check_timeout, read_record
 from extractor.cli.conventions import check_format, example, format_help, write_chunks
 
 T = TypeVar("T")
@@ -31,6 +31,8 @@ def extract_cmd(
                                             help="Size limit (default: $BENCHCLAIMS_MAX_BYTES, else 20 MiB)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", callback=check_timeout,
                                             help="Time budget in seconds, 0 or inf = none (default: $BENCHCLAIMS_TIMEOUT, else 60)."),
+    max_claims: Optional[str] = typer.Option(None, "--max-claims", metavar="N", callback=check_max_claims,
+                                             help="Candidate claims per document, 0 = none (default: $BENCHCLAIMS_MAX_CLAIMS, else 10,000)."),
 ) -> None:
     """Extract every claim of each document with its conditions, as JSON, JSON lines or text.
 
@@ -43,7 +45,7 @@ def extract_cmd(
         raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
     records, failed = [], False
     for file in files:
-        record = _extract_one(file, rules, doc_format, max_bytes, timeout)
+        record = _extract_one(file, rules, doc_format, max_bytes, timeout, max_claims)
         failed |= record is None
         if record is not None:
             records.append(record)
@@ -71,10 +73,11 @@ def _joined(sep: str, items: Iterable[T], pieces: Callable[[T], Iterable[str]]) 
 
 
 def _extract_one(file: str, rules: Path | None, doc_format: str | None, max_bytes: int | None,
-                 timeout: float | None):
+                 timeout: float | None, max_claims: int | None):
     """The record of one input, or None after printing why it could not be extracted."""
     try:
-        return read_record(file, rules=rules, fmt=doc_format, max_bytes=max_bytes, timeout=timeout)
+        return read_record(file, rules=rules, fmt=doc_format, max_bytes=max_bytes, timeout=timeout,
+                           max_claims=max_claims)
     except typer.Exit:   # read_record printed the reason
         return None
 

@@ -146,7 +146,8 @@ def current_rules_version(rules_dir: str | None) -> str:
 # -- the batch ---------------------------------------------------------------------------------
 def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
               jsonl: str | Path | None = None, jobs: int = 1, rules_dir: str | Path | None = None,
-              max_bytes: int | None = None, timeout: float | None = None, engine: Literal["local", "dask"] = "local",
+              max_bytes: int | None = None, timeout: float | None = None, max_claims: int | None = None,
+              engine: Literal["local", "dask"] = "local",
               scheduler: str | None = None, progress: bool | None = None,
               source: str | None = None) -> BatchSummary:
     """Extract every input document that is not current in the store; return the counts.
@@ -154,13 +155,14 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     Each document is stored with its source: `source` when given, else the folder it was found
     through (see `collect_sources`).
 
-    `max_bytes`/`timeout` default to the extractor's limits ($BENCHCLAIMS_MAX_BYTES,
-    $BENCHCLAIMS_TIMEOUT); `progress=None` shows the bar only on a terminal; False hides it.
+    `max_bytes`/`timeout`/`max_claims` default to the extractor's limits ($BENCHCLAIMS_MAX_BYTES,
+    $BENCHCLAIMS_TIMEOUT, $BENCHCLAIMS_MAX_CLAIMS; 0: no time budget, no cap); `progress=None` shows the bar only on a terminal; False hides it.
     """
     max_bytes = limits.max_bytes(max_bytes)
     budget = limits.timeout(timeout)   # checked once here (LimitError), not once per document by the workers
     timeout = 0.0 if budget is None else budget
-    limits.max_claims()   # a malformed $BENCHCLAIMS_MAX_CLAIMS: refused here, not once per document
+    cap = limits.max_claims(max_claims)   # checked once here, and handed to the workers resolved
+    max_claims = 0 if cap is None else cap
     problems: list[PathProblem] = []
     sources = collect_sources(inputs, problems)
     if source is not None:
@@ -198,7 +200,7 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
                    disable=False if progress else None if progress is None else True,
                    dynamic_ncols=True)
         try:
-            runner = make_runner(engine, jobs, rules, max_bytes, timeout, scheduler)
+            runner = make_runner(engine, jobs, rules, max_bytes, timeout, scheduler, max_claims)
             for outcomes in runner(chunks(todo)):
                 for o in outcomes:
                     _store_outcome(store, o, ext_v, rules_v, sources[o.path])

@@ -18,7 +18,7 @@ from extractor.corpus.work import IN_FLIGHT_PER_JOB, Outcome, Runner, extract_ch
 
 def run_dask(rules_dir: str | None, max_bytes: int, timeout: float | None = None, *,
              scheduler: str | None = None,
-             workers: int = 1) -> Runner:
+             workers: int = 1, max_claims: int | None = None) -> Runner:
     """A batch runner on the cluster at `scheduler` (a new LocalCluster of `workers` when None)."""
     def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
         from dask.distributed import Client, LocalCluster, as_completed
@@ -36,7 +36,7 @@ def run_dask(rules_dir: str | None, max_bytes: int, timeout: float | None = None
             inflight = 0
             for chunk in work:
                 queue.add(client.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout,
-                                         pure=False))
+                                         max_claims, pure=False))
                 inflight += 1
                 if inflight >= limit:
                     yield next(queue).result()

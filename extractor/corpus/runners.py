@@ -20,15 +20,17 @@ def chunks(paths: Iterable[str], size: int = CHUNK) -> Iterator[list[str]]:
         yield buf
 
 
-def run_inline(rules_dir: str | None, max_bytes: int, timeout: float | None = None) -> Runner:
+def run_inline(rules_dir: str | None, max_bytes: int, timeout: float | None = None,
+               max_claims: int | None = None) -> Runner:
     """Extract in this process (jobs=1)."""
     def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
         for chunk in work:
-            yield extract_chunk(chunk, rules_dir, max_bytes, timeout)
+            yield extract_chunk(chunk, rules_dir, max_bytes, timeout, max_claims)
     return run
 
 
-def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | None = None) -> Runner:
+def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | None = None,
+             max_claims: int | None = None) -> Runner:
     """Extract in `jobs` worker processes with a bounded number of chunks in flight.
 
     A worker that dies (killed, out of memory, a crash in a C extension) breaks the pool: the pool is
@@ -63,7 +65,7 @@ def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | 
             while orphans:
                 path = orphans.pop(0)
                 try:
-                    yield pool.submit(extract_chunk, [path], rules_dir, max_bytes, timeout).result()
+                    yield pool.submit(extract_chunk, [path], rules_dir, max_bytes, timeout, max_claims).result()
                 except BrokenProcessPool:
                     pool.shutdown(wait=True, cancel_futures=True)
                     pool = _new_pool(jobs)
@@ -71,7 +73,7 @@ def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | 
 
         try:
             for chunk in work:
-                pending[pool.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout)] = chunk
+                pending[pool.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout, max_claims)] = chunk
                 if len(pending) >= limit:
                     done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
                     yield from harvest(done)
@@ -89,12 +91,13 @@ def _new_pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def make_runner(engine: Literal["local", "dask"], jobs: int, rules_dir: str | None,
-                max_bytes: int, timeout: float | None = None, scheduler: str | None = None) -> Runner:
+                max_bytes: int, timeout: float | None = None, scheduler: str | None = None,
+                max_claims: int | None = None) -> Runner:
     """The runner for an engine: in-process (jobs=1), a process pool, or Dask."""
     if engine == "dask":
         from extractor.corpus.dask_runner import run_dask
 
-        return run_dask(rules_dir, max_bytes, timeout, scheduler=scheduler, workers=jobs)
+        return run_dask(rules_dir, max_bytes, timeout, scheduler=scheduler, workers=jobs, max_claims=max_claims)
     if jobs <= 1:
-        return run_inline(rules_dir, max_bytes, timeout)
-    return run_pool(jobs, rules_dir, max_bytes, timeout)
+        return run_inline(rules_dir, max_bytes, timeout, max_claims)
+    return run_pool(jobs, rules_dir, max_bytes, timeout, max_claims)

@@ -38,10 +38,11 @@ class Outcome(BaseModel):
 
 
 def extract_one(path: str, rules_dir: str | None, max_bytes: int,
-                timeout: float | None = None) -> Outcome:
+                timeout: float | None = None, max_claims: int | None = None) -> Outcome:
     """Extract one file; any failure becomes a DocumentError outcome instead of an exception."""
     try:
-        rec = api.extract_path(path, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout)
+        rec = api.extract_path(path, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout,
+                               max_claims=max_claims)
         return Outcome(path=path, ok=True, record_json=rec.model_dump_json(), n_claims=len(rec.claims))
     except DocumentFailure as err:
         kind, reason = err.kind, err.reason
@@ -84,9 +85,9 @@ def _exit_when_orphaned(parent_pid: int) -> None:
 
 
 def extract_chunk(paths: list[str], rules_dir: str | None, max_bytes: int,
-                  timeout: float | None = None) -> list[Outcome]:
-    """Worker task: extract a few documents."""
-    return [extract_one(p, rules_dir, max_bytes, timeout) for p in paths]
+                  timeout: float | None = None, max_claims: int | None = None) -> list[Outcome]:
+    """Worker task: extract a few documents (`max_claims`: the cap, resolved by the batch; 0: none)."""
+    return [extract_one(p, rules_dir, max_bytes, timeout, max_claims) for p in paths]
 
 
 def file_sha256(path: str, max_bytes: int) -> str | None:
