@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -132,10 +133,26 @@ def make_html_table_doc(rows: int, seed: int = 14) -> str:
     return "\n".join(out) + "\n"
 
 
+def make_real_doc(folder: str, n_bytes: int) -> str:
+    """The Markdown posts of `folder`, in name order, appended (again from the first when all are used) until
+    the document holds `n_bytes` bytes: the density of claims, tables and set-up of real writing."""
+    posts = [p.read_text(encoding="utf-8") for p in sorted(Path(folder).glob("*.md"))]
+    if not posts:
+        raise SystemExit(f"--from {folder}: no .md posts there")
+    parts, size, i = [], 0, 0
+    while size < n_bytes:
+        parts.append(posts[i % len(posts)])
+        size += len(parts[-1].encode()) + 2
+        i += 1
+    return "\n\n".join(parts)
+
+
 def make_doc(kind: str, size: float) -> tuple[str, str]:
-    """(text, file name) of one input of `kind` (posts: `size` MiB; table, html-table: `size` rows)."""
+    """(text, file name) of one input of `kind` (posts, real-posts: `size` MiB; table, html-table: `size` rows)."""
     if kind == "posts":
         return make_posts_doc(int(size * 2**20)), "posts.md"
+    if kind == "real-posts":
+        return make_real_doc(os.environ["BENCH_SCALING_FROM"], int(size * 2**20)), "real-posts.md"
     if kind == "html-table":
         return make_html_table_doc(int(size)), "table.html"
     return make_table_doc(int(size)), "table.md"
@@ -174,20 +191,27 @@ def main() -> None:
     ap.add_argument("--rows", type=int, nargs="*", default=[500, 2000, 8000], help="table sizes in rows")
     ap.add_argument("--html-rows", type=int, nargs="*", default=[500, 2000, 8000],
                     help="sizes in rows of the same table written as HTML")
+    ap.add_argument("--from", dest="source", metavar="DIR",
+                    help="also measure documents of the --mib sizes made of the real posts (.md) in DIR, appended "
+                         "in name order (real density: a few hundred claims per MiB, not ~17,000)")
     ap.add_argument("--one", nargs=2, metavar=("KIND", "SIZE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         print(json.dumps(run_one(args.one[0], float(args.one[1]))))
         return
     lines = ["| input | size | bytes | claims | CPU time (s) | KB/s | peak memory (MB) |", "|---|---|---|---|---|---|---|"]
-    for kind, sizes in (("posts", args.mib), ("table", args.rows), ("html-table", args.html_rows)):
+    kinds = [("posts", args.mib), ("table", args.rows), ("html-table", args.html_rows)]
+    if args.source:
+        os.environ["BENCH_SCALING_FROM"] = str(Path(args.source).resolve())
+        kinds.insert(1, ("real-posts", args.mib))
+    for kind, sizes in kinds:
         points = []
         for size in sizes:
             out = subprocess.run([sys.executable, __file__, "--one", kind, str(size)], capture_output=True,
                                  text=True, check=True)
             r = json.loads(out.stdout.strip().splitlines()[-1])
             points.append((r["bytes"], r["seconds"]))
-            label = f"{size:g} MiB" if kind == "posts" else f"{int(size)} rows"
+            label = f"{size:g} MiB" if kind.endswith("posts") else f"{int(size)} rows"
             lines.append(f"| {kind} | {label} | {r['bytes']:,} | {r['claims']:,} | {r['seconds']:.2f} | "
                          f"{r['bytes'] / 1e3 / r['seconds']:.0f} | {r['peak_bytes'] / 1e6:.0f} |")
             print(lines[-1], flush=True)

@@ -207,7 +207,7 @@ def test_a_word_like_a_dataset_name_is_not_one():
 
 # -- a key to a chart's labels is not the setting of a result --------------------------------------------
 @pytest.mark.parametrize("text", [
-    "Figure 4: Pareto curve. c2tp4_g1ep8 means 2 TP4 context instances plus 1 EP8 generation instance.",
+    "Figure 4: latency frontier. The dot r3_tp2 stands for three replicas at TP2 each.",
     "The label `P=2xTP-4|D=1xEP-8` denotes two TP4 prefill instances and one EP8 decode instance.",
 ])
 def test_a_key_to_chart_labels_states_no_layout(text):
