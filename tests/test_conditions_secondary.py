@@ -5,27 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from claim_checks import claim, stated, unrecoverable
 from extractor.api import extract_text
 from extractor.conditions.mentions import find_mentions
-
-
-def claim(record, value, metric=None):
-    found = [c for c in record.claims if abs(c.value - value) < 1e-6 and (metric is None or c.metric == metric)]
-    assert found, f"no claim {value} {metric or ''} in {[(c.metric, c.value) for c in record.claims]}"
-    return found[0]
-
-
-def stated(c, name):
-    cond = c.conditions[name]
-    assert cond.status == "stated", f"{name} of {c.quote!r}: {cond.status} ({cond.why})"
-    return cond
-
-
-def unrecoverable(c, name):
-    cond = c.conditions[name]
-    assert cond.status == "unrecoverable", f"{name} of {c.quote!r} stated as {cond.value!r} ({cond.scope})"
-    assert cond.where
-    return cond
 
 
 # -- a layout stated in parts, restated in another order ------------------------------------------

@@ -3,26 +3,8 @@ tests: a name that gives only the kind of a value, a number that counts another 
 anchor named like a model. Each case has its positive counterpart: what the text does tie stays stated."""
 from __future__ import annotations
 
+from claim_checks import claim, stated, unrecoverable
 from extractor.api import extract_text
-
-
-def claim(record, value, metric=None):
-    found = [c for c in record.claims if abs(c.value - value) < 1e-6 and (metric is None or c.metric == metric)]
-    assert found, f"no claim {value} {metric or ''} in {[(c.metric, c.value) for c in record.claims]}"
-    return found[0]
-
-
-def stated(c, name):
-    cond = c.conditions[name]
-    assert cond.status == "stated", f"{name} of {c.quote!r}: {cond.status} ({cond.why})"
-    return cond
-
-
-def unrecoverable(c, name):
-    cond = c.conditions[name]
-    assert cond.status == "unrecoverable", f"{name} of {c.quote!r} stated as {cond.value!r} ({cond.scope})"
-    assert cond.where
-    return cond
 
 
 # -- a name that gives the kind, not the value: value_partial ----------------------------------------------
