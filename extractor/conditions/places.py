@@ -21,8 +21,6 @@ NEAR_FIGURE_BLOCKS = 3
 FOOTNOTE_CHARS = 600   # a footnote starts this close after its table
 # where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
 # contrast): "goodput grows 3x, although TTFT barely moves" names goodput's family, not TTFT's
-_CLAUSE_END = re.compile(r"[,;.!?(\n]|\b(?:even though|although|though|while|whereas|but)\b|$")
-_CLAUSE_START = re.compile(r"[,;.!?)\n]\s|\b(?:even though|although|though|while|whereas|but)\b")
 # Metric families whose figures a caption may name ("max throughput", "first-token latency").
 FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency", "tpot": "latency",
             "itl": "latency", "e2e_latency": "latency", "latency": "latency"}
@@ -141,6 +139,8 @@ class Places:
             else re.compile(r"(?!)")
         self.citation_cue = re.compile(scopes.citation_cue, re.I)
         self.citation_self = re.compile(scopes.citation_self, re.I)
+        self.ratio_clause_end = re.compile(scopes.ratio_clause_end)
+        self.ratio_clause_start = re.compile(scopes.ratio_clause_start)
         cues = load_claim_rules(rules_dir).metric_cues
         self.family_cues = {}
         for family in set(FAMILIES.values()):
@@ -219,12 +219,14 @@ class Places:
         text = d.text if in_meta else d.view   # (the view blanks front matter)
         # the figure's own clause: what follows it up to a clause break, else what leads to it
         after = text[claim.span[0]:claim.span[1] + RATIO_OBJECT_CHARS]
-        after = after[:claim.span[1] - claim.span[0] + _CLAUSE_END.search(after[claim.span[1] - claim.span[0]:]).start()]
+        figure_end = claim.span[1] - claim.span[0]
+        end = self.ratio_clause_end.search(after, figure_end)
+        after = after[:end.start() if end else len(after)]
         hits = [(m.start(), f) for f, rx in self.family_cues.items() if (m := rx.search(after))]
         if hits:
             return min(hits)[1]
         before = text[max(0, claim.span[0] - RATIO_OBJECT_CHARS):claim.span[0]]
-        before = before[max((m.end() for m in _CLAUSE_START.finditer(before)), default=0):]
+        before = before[max((m.end() for m in self.ratio_clause_start.finditer(before)), default=0):]
         hits = [(m.end(), f) for f, rx in self.family_cues.items() for m in rx.finditer(before)]
         return max(hits)[1] if hits else None
 

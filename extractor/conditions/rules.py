@@ -94,6 +94,8 @@ class ScopeRules(_Strict):
     comparison_cue: str = r"(?!)"
     citation_cue: str = r"(?!)"
     citation_self: str = r"(?!)"
+    ratio_clause_end: str = r"$"
+    ratio_clause_start: str = r"(?!)"
     credit_sections: str = r"(?!)"
     measures_reach: int = Field(default=24, ge=0, le=200)
     accuracy_cue: str = r"(?!)"
@@ -105,8 +107,9 @@ class ScopeRules(_Strict):
 
     @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
-                     "comparison_cue", "citation_cue", "citation_self", "credit_sections", "accuracy_cue",
-                     "accuracy_check_cue", "serving_workloads", "universal_scope", "paired_length_column")
+                     "comparison_cue", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
+                     "credit_sections", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
+                     "paired_length_column")
     @classmethod
     def _regex(cls, v: str) -> str:
         return compiled(v)
