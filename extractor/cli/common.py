@@ -21,30 +21,32 @@ def fail(message: object, code: int = 2) -> NoReturn:
     raise conventions.fail(message, code)
 
 
-def check_timeout(value: Optional[float]) -> Optional[float]:
-    """--timeout callback: the one validation `limits.valid_timeout` (0 or inf: none; negative, NaN: refused)."""
-    from extractor.limits import LimitError, valid_timeout
+def _checked_limit(value: object, validate: Callable[[object], object], option: str, off: object):
+    """An option's value through its limit's one validation (shared with the environment variable); the
+    limit's "none" comes back as `off`, so the option wins over whatever the environment says."""
+    from extractor.limits import LimitError
 
     if value is None:
         return None
     try:
-        seconds = valid_timeout(value)
+        checked = validate(value)
     except LimitError as err:
-        raise typer.BadParameter(str(err).removeprefix("--timeout="), param_hint="--timeout") from None
-    return 0.0 if seconds is None else seconds   # 0: no budget, whatever the environment says
+        raise typer.BadParameter(str(err).removeprefix(f"{option}="), param_hint=option) from None
+    return off if checked is None else checked
+
+
+def check_timeout(value: Optional[float]) -> Optional[float]:
+    """--timeout callback: the one validation `limits.valid_timeout` (0 or inf: none; negative, NaN: refused)."""
+    from extractor.limits import valid_timeout
+
+    return _checked_limit(value, valid_timeout, "--timeout", 0.0)   # 0: no budget
 
 
 def check_max_claims(value: Optional[str]) -> Optional[int]:
     """--max-claims callback: the one validation `limits.valid_max_claims` (a whole number >= 0; 0: no cap)."""
-    from extractor.limits import LimitError, valid_max_claims
+    from extractor.limits import valid_max_claims
 
-    if value is None:
-        return None
-    try:
-        cap = valid_max_claims(value)
-    except LimitError as err:
-        raise typer.BadParameter(str(err).removeprefix("--max-claims="), param_hint="--max-claims") from None
-    return 0 if cap is None else cap   # 0: no cap, whatever the environment says
+    return _checked_limit(value, valid_max_claims, "--max-claims", 0)   # 0: no cap
 
 
 def check_input_format(value: Optional[str]) -> Optional[str]:
