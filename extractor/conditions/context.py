@@ -105,14 +105,20 @@ class DocContext:
     table_footnotes: dict[int, list[Located]] = field(default_factory=dict)
     figures_named: dict[int, set[str]] = field(default_factory=dict)   # block -> the figures it refers to
     setup_by_parent: dict[int | None, list[int]] | None = None
+    top_setup_starts: list[int] | None = None   # where the setup sections of parent None start (None: not in order)
     figure_index: tuple[list[int], list[int]] | None = None   # figure positions sorted, and their indexes
     caption_families: dict[int, set[str]] = field(default_factory=dict)
     specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
     external_cue: dict[int, bool] = field(default_factory=dict)
+    section_starts: list[int] | None = None   # the sections' starts when in text order, else []
+    feature_links: dict[str, list[tuple[float, int | None]]] = field(default_factory=dict)   # Places.linked_section's
     claim_spans: list[tuple[int, int]] = field(default_factory=list)   # every claim's figure, in order
     claim_starts: list[int] = field(default_factory=list)   # their starts (for `claims_in`)
     # mentions of the post's statements of universal scope, each with the offset the claims it covers start before
     universal: list[tuple[Located, int]] | None = None
+    universal_reaches: list[int] = field(default_factory=list)   # their distinct reaches, sorted
+    # the rungs many claims read alike, built once (ScopeLadder's `SharedRung`s): setup sections, universal ...
+    rungs: dict[object, list[Located]] = field(default_factory=dict)
     # setup sections in the post's back matter (an appendix, a reproduction section): they set up the whole post
     back_matter_setup: set[int] = field(default_factory=set)
 

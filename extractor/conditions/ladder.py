@@ -16,6 +16,7 @@ from extractor.conditions.context import MEASURED_KINDS, Located
 from extractor.conditions.figure_scope import FigureCaptions
 from extractor.conditions.places import Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
+from extractor.conditions.shared_rungs import SharedRung
 from extractor.conditions.ties import ClaimSite, describes_other_run, ties_fit
 
 
@@ -63,24 +64,45 @@ class ScopeLadder:
                                               site.ctx.alternatives)
             site.siblings -= site.settings
         own: dict[str, set[str]] = {}   # the load settings the claim's own sentence states
+        p = site.passage
+        inside = (p.start, p.end) if p.table is None else (0, 0)
+        kind = None   # what the mentions that fit the claim depend on, besides its place (`_kept`)
         for scope, read, via_cell in self.rungs:
             located = read(site)
             if located is None:
                 continue
             for tier in (located if isinstance(located, Tiers) else [located]):
-                kept = [x for x in tier if ties_fit(site, x, scope)]
+                if scope != "sentence" and isinstance(tier, SharedRung) \
+                        and not tier.touches(*inside, site.claim.span[0]):
+                    if kind is None:
+                        kind = (site.family, site.claim.metric == "accuracy",
+                                tuple(sorted((name, tuple(sorted(values))) for name, values in own.items())))
+                    kept = tier.memo.get(("kept", scope, kind))
+                    if kept is None:   # the same for every claim of this kind that the rung does not touch
+                        kept = tier.memo["kept", scope, kind] = SharedRung(self._kept(site, tier, scope, own))
+                else:
+                    kept = self._kept(site, tier, scope, own)
                 if scope == "sentence":
                     for x in kept:
                         if x.name in MEASURED_KINDS and x.usable:
                             own.setdefault(x.name, set()).add(repr(x.m.value))
-                else:
-                    # the claim's own sentence is read by the sentence rung alone: what its clause scope or the
-                    # baseline left out there (another result's clause, "than the H100") is not let in again
-                    p = site.passage
-                    kept = [x for x in kept if not (p.table is None and p.start <= x.m.span[0] < p.end)
-                            and not describes_other_run(site, x, own)]
+                    kind = None
                 out.append(Level(scope, kept, via_cell))
         return out
+
+    @staticmethod
+    def _kept(site: ClaimSite, tier: list[Located], scope: str, own: dict[str, set[str]]) -> list[Located]:
+        """The mentions of one rung that fit the claim. Besides its place (its own sentence and passage), what
+        decides is its metric family, whether it is an accuracy figure, and the load settings of its own
+        sentence (`own`): a `SharedRung` that the claim's place does not touch keeps the result per those."""
+        kept = [x for x in tier if ties_fit(site, x, scope)]
+        if scope == "sentence":
+            return kept
+        # the claim's own sentence is read by the sentence rung alone: what its clause scope or the
+        # baseline left out there (another result's clause, "than the H100") is not let in again
+        p = site.passage
+        return [x for x in kept if not (p.table is None and p.start <= x.m.span[0] < p.end)
+                and not describes_other_run(site, x, own)]
 
     # -- the readers -------------------------------------------------------------
     def sentence(self, site: ClaimSite) -> list[Located]:
@@ -219,12 +241,14 @@ class ScopeLadder:
         """The setup sections that cover the claim; those before it, when any (a set-up given before the
         results governs them, not a later one)."""
         d, ctx = site.d, site.ctx
-        covering = covering_setup(ctx, site.section)
-        covering = [i for i in covering if d.sections[i].start < site.passage.start] or covering
+        covering = covering_setup(ctx, site.section, site.passage.start)
         if not covering:
             return None
-        return [x for i in covering for x in ctx.between(d.sections[i].start, d.sections[i].body_end)
-                if x.block not in site.siblings]
+        rung = ctx.rungs.get(covering)
+        if rung is None:   # the claims of a stretch of the post share their setup sections: read once
+            rung = ctx.rungs[covering] = SharedRung(
+                x for i in covering for x in ctx.between(d.sections[i].start, d.sections[i].body_end))
+        return rung.without(site.siblings)
 
     def universal(self, site: ClaimSite) -> list[Located]:
         """Statements of universal scope anywhere in the post ("All experiments use ...", "Unless noted
@@ -243,22 +267,33 @@ class ScopeLadder:
                 reach = m.start() if m.groupdict().get("above") else len(view)
                 found += [(x, reach) for x in ctx.between(m.start(), hi)]
             ctx.universal = found
-        return [x for x, reach in ctx.universal if x.block not in site.siblings and site.claim.span[0] < reach]
+            ctx.universal_reaches = sorted({reach for _, reach in found})
+        pos = site.claim.span[0]
+        covers = ("universal", bisect_right(ctx.universal_reaches, pos))   # the statements whose reach is past pos
+        rung = ctx.rungs.get(covers)
+        if rung is None:
+            rung = ctx.rungs[covers] = SharedRung(x for x, reach in ctx.universal if pos < reach)
+        return rung.without(site.siblings)
 
     @staticmethod
     def introduction(site: ClaimSite) -> list[Located] | None:
         """The untitled introduction: it describes what the whole post measured."""
         if site.section is None and site.passage.kind != "front_matter":
             return None
-        return [x for x in site.ctx.prose.get(None, []) if x.block not in site.siblings]
+        rung = site.ctx.rungs.get("introduction")
+        if rung is None:
+            rung = site.ctx.rungs["introduction"] = SharedRung(site.ctx.prose.get(None, []))
+        return rung.without(site.siblings)
 
     @staticmethod
     def front_matter(site: ClaimSite) -> list[Located]:
         """The front matter and the (HTML) title."""
-        d = site.d
-        fm: list[Located] = []
-        if d.meta_span:
-            fm += site.ctx.between(*d.meta_span)
-        if d.title_span:
-            fm += site.ctx.between(*d.title_span)
-        return fm
+        d, ctx = site.d, site.ctx
+        if "front_matter" not in ctx.rungs:
+            fm = SharedRung()
+            if d.meta_span:
+                fm += ctx.between(*d.meta_span)
+            if d.title_span:
+                fm += ctx.between(*d.title_span)
+            ctx.rungs["front_matter"] = fm
+        return ctx.rungs["front_matter"]

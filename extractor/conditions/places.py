@@ -74,20 +74,33 @@ def ancestors(d: Document, section: int | None) -> list[int]:
     return chain
 
 
-def covering_setup(ctx: DocContext, section: int | None) -> list[int]:
-    """Setup sections that cover a claim in `section`: top-level ones and those of the post's back matter
-    (an appendix sets up the whole post), or ones whose parent is an ancestor of the claim's section (the
-    claim's own section included)."""
-    chain: list[int | None] = [None, *ancestors(ctx.d, section)]
+def covering_setup(ctx: DocContext, section: int | None, before: int) -> tuple[int, ...]:
+    """Setup sections that cover a claim in `section` at offset `before`, in section order: top-level ones and
+    those of the post's back matter (an appendix sets up the whole post), or ones whose parent is an
+    ancestor of the claim's section (the claim's own section included); of those, the ones that start
+    before the claim when any do (a set-up given before the results governs them, not a later one)."""
+    sections = ctx.d.sections
     if ctx.setup_by_parent is None:   # indexed once: a claim looks up its chain, not every setup section
         ctx.setup_by_parent = {}
         for i in ctx.setup:
-            parent = None if i in ctx.back_matter_setup else ctx.d.sections[i].parent
+            parent = None if i in ctx.back_matter_setup else sections[i].parent
             ctx.setup_by_parent.setdefault(parent, []).append(i)
             ctx.setup_by_parent.setdefault(-1 - i, []).append(i)   # -1-i: section i is a setup section itself
+        starts = [sections[i].start for i in ctx.setup_by_parent.get(None, ())]
+        ctx.top_setup_starts = starts if all(a <= b for a, b in zip(starts, starts[1:])) else None
+    top = ctx.setup_by_parent.get(None, [])   # (ctx.setup is in section order)
+    chain = ancestors(ctx.d, section)
     found = {i for p in chain for i in ctx.setup_by_parent.get(p, ())}
-    found.update(i for p in chain if p is not None for i in ctx.setup_by_parent.get(-1 - p, ()))
-    return sorted(found)   # ctx.setup is in section order
+    found.update(i for p in chain for i in ctx.setup_by_parent.get(-1 - p, ()))
+    found.difference_update(top)
+    # the top-level ones that start before the claim: a prefix of them (a bisection, not a scan of every one)
+    k = bisect_left(ctx.top_setup_starts, before) if ctx.top_setup_starts is not None \
+        else sum(sections[i].start < before for i in top)
+    earlier = {i for i in found if sections[i].start < before}
+    if k or earlier:
+        return tuple(sorted(earlier.union(top[:k]))) if ctx.top_setup_starts is not None \
+            else tuple(sorted(earlier.union(i for i in top if sections[i].start < before)))
+    return tuple(sorted(found.union(top)))
 
 
 def lead_in(d: Document, block: int, endings: tuple[str, ...]) -> set[int]:
@@ -149,9 +162,11 @@ class Places:
             self.family_cues[family] = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, phrases)) + r")(?!\w)",
                                                   re.I)
 
-    def linked_section(self, d: Document, claim: Claim, passage: Passage) -> int | None:
+    def linked_section(self, ctx: DocContext, claim: Claim, passage: Passage) -> int | None:
         """For a headline claim in a list item ("Smarter routing: up to 1.5x ..."), the section
-        whose heading names the same feature, when one matches well."""
+        whose heading names the same feature, when one matches well: of the sections after the item, the
+        first of those that match best."""
+        d = ctx.d
         if not claim.headline or passage.block < 0 or d.blocks[passage.block].kind != "list_item":
             return None
         b = d.blocks[passage.block]
@@ -159,14 +174,34 @@ class Places:
         label = re.split(r"[:—–]|\s-\s", item, maxsplit=1)[0].strip()
         if not label or len(label.split()) > 10:
             return None
-        best, best_score = None, 0.0
-        for i, sec in enumerate(d.sections):
-            if sec.start <= b.start:
-                continue
-            score = fuzz.token_set_ratio(label.lower(), sec.title.lower())
-            if score > best_score:
-                best, best_score = i, score
-        return best if best_score >= self.scopes.feature_link_score else None
+        if ctx.section_starts is None:
+            starts = [sec.start for sec in d.sections]
+            ctx.section_starts = starts if all(a <= c for a, c in zip(starts, starts[1:])) else []
+        starts = ctx.section_starts
+        if d.sections and not starts:   # (sections out of text order: every one is read)
+            best, best_score = None, 0.0
+            for i, sec in enumerate(d.sections):
+                if sec.start > b.start and (score := fuzz.token_set_ratio(label.lower(), sec.title.lower())) > best_score:
+                    best, best_score = i, score
+            return best if best_score >= self.scopes.feature_link_score else None
+        best = self._best_after(ctx, label.lower())[bisect_right(starts, b.start)]
+        return best[1] if best[0] > 0 and best[0] >= self.scopes.feature_link_score else None
+
+    @staticmethod
+    def _best_after(ctx: DocContext, label: str) -> list[tuple[float, int | None]]:
+        """For each section i (sections in text order), the best score of `label` against the titles of
+        sections i and after, and the first section that has it; once per document and label, each distinct
+        title scored once (a long post repeats its labels and headings)."""
+        if label not in ctx.feature_links:
+            scores: dict[str, float] = {}
+            best: list[tuple[float, int | None]] = [(0.0, None)]
+            for i in range(len(ctx.d.sections) - 1, -1, -1):
+                title = ctx.d.sections[i].title.lower()
+                if title not in scores:
+                    scores[title] = fuzz.token_set_ratio(label, title)
+                best.append((scores[title], i) if scores[title] >= best[-1][0] else best[-1])
+            ctx.feature_links[label] = best[::-1]
+        return ctx.feature_links[label]
 
     def external_source(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None) -> str | None:
         """The link a post gives as the source of a result it reports from elsewhere ("According to

@@ -20,6 +20,7 @@ from extractor.conditions.context import DocContext, Located
 from extractor.conditions.ladder import Level
 from extractor.conditions.mentions import Mention
 from extractor.conditions.rules import ScopeRules
+from extractor.conditions.shared_rungs import SharedRung
 from extractor.conditions.where import Reason
 
 ENGINE = "engine_version"
@@ -156,13 +157,21 @@ class Policy:
         if not words or words[0] not in self.formats.values() or not set(words[1:]) <= self.generic_words:
             return m, scope
         for level in levels:
-            found = [x.m for x in level.located if x.name == PRECISION and x.usable
-                     and (w := _norm(x.m.canonical or str(x.m.value)).split())
-                     and self.formats.get(w[0]) == words[0] and set(w[1:]) <= self.generic_words]
+            found = self._formats(level.located, words[0])
             if found:
                 formats = {_norm(x.canonical or str(x.value)).split()[0] for x in found}
                 return (found[0], level.scope) if len(formats) == 1 else (m, scope)
         return m, scope
+
+    def _formats(self, located: list[Located], generic: str) -> list[Mention]:
+        """The precisions of one rung that are a specific format of `generic`; of a `SharedRung`, once."""
+        if isinstance(located, SharedRung):
+            if ("formats", generic) not in located.memo:
+                located.memo["formats", generic] = self._formats(list(located), generic)
+            return located.memo["formats", generic]
+        return [x.m for x in located if x.name == PRECISION and x.usable
+                and (w := _norm(x.m.canonical or str(x.m.value)).split())
+                and self.formats.get(w[0]) == generic and set(w[1:]) <= self.generic_words]
 
     def only_member(self, ctx: DocContext, name: str, m: Mention) -> Mention | None:
         """The one exact name the post writes out from a partial one ("DeepSeek" -> "DeepSeek-V3" when that is
@@ -199,18 +208,14 @@ class Policy:
         for scope, by_name in scopes.usable:
             if ENGINE not in by_name:
                 continue
-            engines = [x.m for x in by_name[ENGINE]]
-            primary = [m for m in engines if not self.is_supporting(m)]
+            engines, primary, versioned, names, versions = self._engines(by_name[ENGINE])
             if named is None and primary:
                 named = primary[0].canonical or str(primary[0].value)
-            versioned = [m for m in primary if m.version]
             if not versioned:
                 continue
-            names = {name_key(m) for m in versioned}
             if len(names) > 1:
                 values = ", ".join(sorted({f"{m.canonical or m.value} {m.version}" for m in versioned}))
                 return Unstated("ambiguous", values=values, scope=scope)
-            versions = {m.version for m in versioned}
             if len(versions) > 1:
                 values = ", ".join(sorted(f"{versioned[0].canonical or versioned[0].value} {v}" for v in versions))
                 return Unstated("ambiguous", values=values, scope=scope)
@@ -225,9 +230,27 @@ class Policy:
             return EngineVersion(m, engine, scope, others)
         return Unstated("no_version", engine=named) if named else Unstated("absent")
 
+    def _engines(self, located: list[Located]) -> tuple[list[Mention], list[Mention], list[Mention], set[str], set[str]]:
+        """The engines one rung names: all, the serving ones (not supporting), those with a version, and the
+        names and versions of those; of a `SharedRung`, once."""
+        if isinstance(located, SharedRung):
+            if "engines" not in located.memo:
+                located.memo["engines"] = self._engines(list(located))
+            return located.memo["engines"]
+        engines = [x.m for x in located]
+        primary = [m for m in engines if not self.is_supporting(m)]
+        versioned = [m for m in primary if m.version]
+        return engines, primary, versioned, {name_key(m) for m in versioned}, {m.version for m in versioned}
+
 
 def _by_condition(located: list[Located]) -> dict[str, list[Located]]:
-    """The usable mentions of one scope, grouped by the condition they state (in document order)."""
+    """The usable mentions of one scope, grouped by the condition they state (in document order); of a
+    `SharedRung`, once per rung (each group a `SharedRung` too)."""
+    if isinstance(located, SharedRung):
+        if "by_condition" not in located.memo:
+            located.memo["by_condition"] = {name: SharedRung(cands) for name, cands in
+                                            _by_condition(list(located)).items()}
+        return located.memo["by_condition"]
     out: dict[str, list[Located]] = {}
     for x in located:
         if x.usable:
@@ -247,6 +270,10 @@ def most_specific(ctx: DocContext, cands: list[Located], layout: bool = False) -
     inside "TP8EP2" but "TP1" is not inside "TP16", and of one layout written two ways the shorter form
     is kept ("TP8" over "--tensor-parallel-size 8"). Memoised per document by the candidates' identity:
     the claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
+    if isinstance(cands, SharedRung):   # read by many claims: kept on the rung, no key of every mention
+        if ("specific", layout) not in cands.memo:
+            cands.memo["specific", layout] = most_specific(ctx, list(cands), layout)
+        return cands.memo["specific", layout]
     memo = (layout, *map(id, cands))
     if memo not in ctx.specific:
         by_key: dict[str, Mention] = {}
@@ -273,20 +300,41 @@ def _refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Me
     """The same name written out more fully in a broader scope ("Mistral Large" in the sentence,
     "Mistral-Large-Instruct-2411" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
     base = _norm(m.quote)
-    best, best_scope = m, scope
+    best, best_scope, best_len = m, scope, len(base)
     keys: set[str] = set()
     for level in levels:
-        for x in level.located:
-            if x.name != name:
-                continue
-            full = _norm(x.m.quote)
-            if len(full) > len(base) and full.startswith(base) and not full[len(base)].isalnum():
-                keys.add(name_key(x.m))
-                if len(full) > len(_norm(best.quote)):
-                    best, best_scope = x.m, level.scope
+        level_keys, fullest, size = _fuller(level.located, name, base)
+        keys |= level_keys
+        if size > best_len:
+            best, best_scope, best_len = fullest, level.scope, size
     if len(keys) > 1 and not any(all(k2 == k or k2 in k for k2 in keys) for k in keys):
         return m, scope   # two different fuller names ("gemma-2-9b", "gemma-2-27b"): neither is the one
     return best, best_scope
+
+
+def _fuller(located: list[Located], name: str, base: str) -> tuple[set[str], Mention | None, int]:
+    """The mentions of `name` in one rung that write `base` out more fully: their names, and the first of the
+    longest with its length (0: none); of a `SharedRung`, once per rung and name."""
+    if isinstance(located, SharedRung):
+        if ("fuller", name, base) not in located.memo:
+            if "by_name" not in located.memo:   # every mention (a column header's label too), by condition
+                by_name: dict[str, list[Located]] = {}
+                for x in located:
+                    by_name.setdefault(x.name, []).append(x)
+                located.memo["by_name"] = by_name
+            located.memo["fuller", name, base] = _fuller(located.memo["by_name"].get(name, []), name, base)
+        return located.memo["fuller", name, base]
+    keys: set[str] = set()
+    best, best_len = None, 0
+    for x in located:
+        if x.name != name:
+            continue
+        full = _norm(x.m.quote)
+        if len(full) > len(base) and full.startswith(base) and not full[len(base)].isalnum():
+            keys.add(name_key(x.m))
+            if len(full) > best_len:
+                best, best_len = x.m, len(full)
+    return keys, best, best_len
 
 
 def _counted(m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
@@ -298,13 +346,21 @@ def _counted(m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]
     for level in levels:
         if level.via_cell:
             continue
-        counted = [x.m for x in level.located if x.usable and x.name == "hardware" and x.m.count
-                   and x.m.canonical == m.canonical]
+        counted = _counts(level.located, m.canonical)
         if counted:
             if len({x.count for x in counted}) == 1:
                 return counted[0], level.scope
             return m, scope
     return m, scope
+
+
+def _counts(located: list[Located], canonical: str) -> list[Mention]:
+    """The hardware mentions of one rung that count the device `canonical`; of a `SharedRung`, once."""
+    if isinstance(located, SharedRung):
+        if ("counts", canonical) not in located.memo:
+            located.memo["counts", canonical] = _counts(list(located), canonical)
+        return located.memo["counts", canonical]
+    return [x.m for x in located if x.usable and x.name == "hardware" and x.m.count and x.m.canonical == canonical]
 
 
 def _show(m: Mention) -> str:

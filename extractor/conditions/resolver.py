@@ -110,7 +110,7 @@ class ConditionResolver:
                 ) -> tuple[dict[str, Condition], dict[str, Reason]]:
         """The claim's conditions, and the reason of each unrecoverable one; `ambiguous_at` (when given)
         gets the scope that states several values of each ambiguous condition."""
-        linked = self.places.linked_section(ctx.d, claim, passage)
+        linked = self.places.linked_section(ctx, claim, passage)
         levels = self.ladder.levels(ClaimSite(ctx, claim, passage, linked))
         source = self.places.external_source(ctx, claim, passage, linked)
         claim.cited_from = self.places.cited_from(ctx, claim, passage, source)
