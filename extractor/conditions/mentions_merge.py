@@ -29,6 +29,7 @@ from typing import Callable
 
 from extractor.conditions.restatements import distinctive
 from extractor.conditions.rules import Reason, ScopeRules
+from extractor.conditions.sharing import frozen
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import CONDITIONS, Claim, ClaimMention, Condition
@@ -60,6 +61,7 @@ class Said:
     unclear: dict[str, str]      # the scope that states several values of each ambiguous condition
     lead: bool          # in a headline position (title, summary, TL;DR, introduction)
     list_run: int       # the list its list item belongs to, else -1
+    stated: int = -1    # its stated `restatement_must_agree` values, as an index of `Agreement.signature`
 
 
 def _norm(s: object) -> str:
@@ -118,6 +120,46 @@ def agree(a: Condition, b: Condition, name: str = "", composite: bool = False) -
     return composite and _parts(a.value) == _parts(b.value)
 
 
+class Agreement:
+    """`agree` over one document's mentions, decided once per pair of distinct values: a long post states
+    the same figure under the same conditions many times, and grouping compares its mentions pairwise."""
+
+    def __init__(self, must_agree: tuple[str, ...], composite: frozenset[str]):
+        self.must_agree, self.composite = must_agree, composite
+        self.signatures: dict[tuple, int] = {}
+        self.examples: list[tuple[Condition | None, ...]] = []   # one claim's stated values per signature
+        self.pairs: dict[tuple[int, int], bool] = {}
+        self.values: dict[tuple, bool] = {}
+
+    def signature(self, claim: Claim) -> int:
+        """The index of the claim's stated `must_agree` values (claims that state the same ones share it)."""
+        stated = tuple(c if (c := claim.conditions.get(name)) is not None and c.status == "stated" else None
+                       for name in self.must_agree)
+        key = tuple(None if c is None else _value_key(c) for c in stated)
+        if key not in self.signatures:
+            self.signatures[key] = len(self.examples)
+            self.examples.append(stated)
+        return self.signatures[key]
+
+    def stated_agree(self, i: int, j: int) -> bool:
+        """Whether no condition of `must_agree` is stated with different values by signatures `i` and `j`."""
+        if (i, j) not in self.pairs:
+            self.pairs[i, j] = all(ca is None or cb is None or self(ca, cb, name) for name, ca, cb
+                                   in zip(self.must_agree, self.examples[i], self.examples[j]))
+        return self.pairs[i, j]
+
+    def __call__(self, a: Condition, b: Condition, name: str) -> bool:
+        """`agree(a, b, name, composite)`: it reads only their values, quotes and canonical names."""
+        key = (name, _value_key(a), _value_key(b))
+        if key not in self.values:
+            self.values[key] = agree(a, b, name, name in self.composite)
+        return self.values[key]
+
+
+def _value_key(c: Condition) -> tuple:
+    return frozen(c.value), c.quote, c.canonical
+
+
 def _shown(c: Condition, composite: bool) -> str:
     """A stated value as a why-note lists it: as written; a value in parts with its parts ("DEP2 + TEP8")."""
     if composite and c.note and isinstance(c.value, str) and "," in c.value:
@@ -152,7 +194,8 @@ class MentionMerger:
         `placed[i]` and the scope of each of its ambiguous conditions; `leads`: ids of the claims in a
         headline position; `ambiguous` makes the unrecoverable condition for mentions that disagree."""
         runs = _list_runs(d)
-        said = [Said(c, u, r, a, id(c) in leads, runs.get(u.block, -1))
+        agreement = Agreement(self.must_agree, self.composite)
+        said = [Said(c, u, r, a, id(c) in leads, runs.get(u.block, -1), agreement.signature(c))
                 for (c, u), r, a in zip(placed, reasons, unclear)]
         buckets: dict[tuple, list[Said]] = {}
         for s in said:
@@ -160,13 +203,13 @@ class MentionMerger:
             buckets.setdefault((c.metric, c.value, c.value_max, c.unit, c.per), []).append(s)
         out: list[tuple[Claim, dict[str, Reason]]] = []
         for members in buckets.values():
-            for group in self._groups(members) if len(members) <= MAX_RESTATED else [[s] for s in members]:
-                out.append(self._claim(group, ambiguous))
+            for group in self._groups(members, agreement) if len(members) <= MAX_RESTATED else [[s] for s in members]:
+                out.append(self._claim(group, ambiguous, agreement))
         out.sort(key=lambda cr: (cr[0].span[0], cr[0].span[1], cr[0].metric))
         return [c for c, _ in out], [r for _, r in out]
 
     # -- grouping ------------------------------------------------------------------------
-    def _groups(self, members: list[Said]) -> list[list[Said]]:
+    def _groups(self, members: list[Said], agreement: Agreement) -> list[list[Said]]:
         """Groups of mutually compatible mentions, each led by its most specific mention."""
         if len(members) == 1:
             return [members]
@@ -175,7 +218,7 @@ class MentionMerger:
         # it is one claim only with its restatements in the lead and in its own section (a caption, a summary)
         round_figure = not distinctive(members[0].claim.value, members[0].claim.value_max)
         for s in sorted(members, key=_specificity):
-            fits = [g for g in groups if all(self.compatible(s, o) for o in g)
+            fits = [g for g in groups if all(self.compatible(s, o, agreement) for o in g)
                     and not (round_figure and not s.lead and _other_section(s, g))]
             if len(fits) == 1:
                 fits[0].append(s)
@@ -183,7 +226,8 @@ class MentionMerger:
                 groups.append([s])
         return groups
 
-    def compatible(self, a: Said, b: Said) -> bool:
+    @staticmethod
+    def compatible(a: Said, b: Said, agreement: Agreement) -> bool:
         """Whether two mentions of the same figure can be one claim."""
         ua, ub = a.unit, b.unit
         if ua.block >= 0 and ua.block == ub.block:
@@ -198,15 +242,11 @@ class MentionMerger:
         ba, bb = a.claim.baseline, b.claim.baseline
         if ba and bb and not (_extends(_norm(ba), _norm(bb)) or _extends(_norm(bb), _norm(ba))):
             return False
-        for name in self.must_agree:
-            ca, cb = a.claim.conditions.get(name), b.claim.conditions.get(name)
-            if ca and cb and ca.status == cb.status == "stated" and \
-                    not agree(ca, cb, name, name in self.composite):
-                return False
-        return True
+        return agreement.stated_agree(a.stated, b.stated)   # no condition stated with two values
 
     # -- one claim -----------------------------------------------------------------------
-    def _claim(self, group: list[Said], ambiguous: Ambiguous) -> tuple[Claim, dict[str, Reason]]:
+    def _claim(self, group: list[Said], ambiguous: Ambiguous, agreement: Agreement
+               ) -> tuple[Claim, dict[str, Reason]]:
         primary = group[0].claim
         in_order = sorted(group, key=lambda s: s.claim.span)
         mentions = [ClaimMention(quote=s.claim.quote, span=s.claim.span, context=s.claim.context, headline=s.lead)
@@ -218,7 +258,7 @@ class MentionMerger:
         reasons: dict[str, Reason] = {}
         for name in CONDITIONS:
             if name in primary.conditions:
-                conditions[name], reason = self._condition(name, group, ambiguous)
+                conditions[name], reason = self._condition(name, group, ambiguous, agreement)
                 if reason is not None:
                     reasons[name] = reason
         # what a comparison is against may be said at one mention only ("+17%" in a table, "compared with
@@ -229,7 +269,8 @@ class MentionMerger:
                                           "tokens": tokens,
                                           "headline": any(s.claim.headline or s.lead for s in group)}), reasons
 
-    def _condition(self, name: str, group: list[Said], ambiguous: Ambiguous) -> tuple[Condition, Reason | None]:
+    def _condition(self, name: str, group: list[Said], ambiguous: Ambiguous, agreement: Agreement
+                   ) -> tuple[Condition, Reason | None]:
         primary = group[0].claim
         stated = [(self.rank.get(c.scope or "", len(self.rank)), i, c) for i, s in enumerate(group)
                   if (c := s.claim.conditions.get(name)) is not None and c.status == "stated"]
@@ -249,7 +290,7 @@ class MentionMerger:
         stated.sort(key=lambda t: (t[0], t[1]))
         distinct: list[Condition] = []
         for _, _, c in stated:
-            if not any(agree(c, o, name, name in self.composite) for o in distinct):
+            if not any(agreement(c, o, name) for o in distinct):
                 distinct.append(c)
         if len(distinct) > 1:
             values = ", ".join(sorted({_shown(c, name in self.composite) for c in distinct}))

@@ -15,16 +15,16 @@ from typing import Any, Hashable
 from extractor.records import Condition
 
 
-def _frozen(value: Any) -> Hashable:
+def frozen(value: Any) -> Hashable:
     """A hashable key that is equal for two values only when they dump alike."""
     if value is None or isinstance(value, (str, int)):
         return type(value), value          # bool is an int: the type keeps True and 1 apart
     if isinstance(value, float):
         return float, repr(value)          # -0.0 == 0.0 and nan != nan: compare as written
     if isinstance(value, dict):
-        return dict, tuple((_frozen(k), _frozen(v)) for k, v in value.items())
+        return dict, tuple((frozen(k), frozen(v)) for k, v in value.items())
     if isinstance(value, (list, tuple)):
-        return type(value), tuple(_frozen(v) for v in value)
+        return type(value), tuple(frozen(v) for v in value)
     return object, id(value)               # anything else: only the same object is the same
 
 
@@ -41,4 +41,4 @@ class ConditionPool:
     @staticmethod
     def key(cond: Condition) -> Hashable:
         """Every field with its type, and which fields were given explicitly (`exclude_unset` dumps)."""
-        return (tuple(_frozen(v) for v in cond.__dict__.values()), frozenset(cond.model_fields_set))
+        return (tuple(frozen(v) for v in cond.__dict__.values()), frozenset(cond.model_fields_set))
