@@ -7,16 +7,16 @@ sentence). Which rung wins is the resolution policy's job (policy.py)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from bisect import bisect_right
 from typing import NamedTuple
 
 from extractor.conditions.clauses import ClauseScope
-from extractor.conditions.context import MEASURED_KINDS, Located
+from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
 from extractor.conditions.figure_scope import FigureCaptions
 from extractor.conditions.places import Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
-from extractor.conditions.shared_rungs import SharedRung
+from extractor.conditions.shared_rungs import SharedRung, filtered
 from extractor.conditions.ties import ClaimSite, describes_other_run, ties_fit
 
 
@@ -77,9 +77,8 @@ class ScopeLadder:
                     if kind is None:
                         kind = (site.family, site.claim.metric == "accuracy",
                                 tuple(sorted((name, tuple(sorted(values))) for name, values in own.items())))
-                    kept = tier.memo.get(("kept", scope, kind))
-                    if kept is None:   # the same for every claim of this kind that the rung does not touch
-                        kept = tier.memo["kept", scope, kind] = SharedRung(self._kept(site, tier, scope, own))
+                    # the same for every claim of this kind that the rung does not touch
+                    kept = filtered(tier, ("kept", scope, kind), lambda r: self._kept(site, r, scope, own))
                 else:
                     kept = self._kept(site, tier, scope, own)
                 if scope == "sentence":
@@ -246,9 +245,12 @@ class ScopeLadder:
             return None
         rung = ctx.rungs.get(covering)
         if rung is None:   # the claims of a stretch of the post share their setup sections: read once
-            rung = ctx.rungs[covering] = SharedRung(
-                x for i in covering for x in ctx.between(d.sections[i].start, d.sections[i].body_end))
-        return rung.without(site.siblings)
+            # a claim further on covers the setup sections of an earlier one and those in between: an extension
+            n = next((n for n in range(len(covering) - 1, max(0, len(covering) - 5), -1) if covering[:n] in ctx.rungs), 0)
+            rung = ctx.rungs[covering] = SharedRung.joined(
+                ([ctx.rungs[covering[:n]]] if n else []) + [_section_rung(ctx, i) for i in covering[n:]])
+        return _own_rung(site, rung, lambda: (x for i in covering
+                                              for x in ctx.between(d.sections[i].start, d.sections[i].body_end)))
 
     def universal(self, site: ClaimSite) -> list[Located]:
         """Statements of universal scope anywhere in the post ("All experiments use ...", "Unless noted
@@ -272,28 +274,56 @@ class ScopeLadder:
         covers = ("universal", bisect_right(ctx.universal_reaches, pos))   # the statements whose reach is past pos
         rung = ctx.rungs.get(covers)
         if rung is None:
-            rung = ctx.rungs[covers] = SharedRung(x for x, reach in ctx.universal if pos < reach)
-        return rung.without(site.siblings)
+            rung = ctx.rungs[covers] = _rung(ctx, [x for x, reach in ctx.universal if pos < reach])
+        return _own_rung(site, rung, lambda: (x for x, reach in ctx.universal if pos < reach))
 
     @staticmethod
     def introduction(site: ClaimSite) -> list[Located] | None:
         """The untitled introduction: it describes what the whole post measured."""
         if site.section is None and site.passage.kind != "front_matter":
             return None
-        rung = site.ctx.rungs.get("introduction")
+        ctx = site.ctx
+        rung = ctx.rungs.get("introduction")
         if rung is None:
-            rung = site.ctx.rungs["introduction"] = SharedRung(site.ctx.prose.get(None, []))
-        return rung.without(site.siblings)
+            rung = ctx.rungs["introduction"] = _rung(ctx, ctx.prose.get(None, []))
+        return _own_rung(site, rung, lambda: ctx.prose.get(None, []))
 
     @staticmethod
     def front_matter(site: ClaimSite) -> list[Located]:
         """The front matter and the (HTML) title."""
         d, ctx = site.d, site.ctx
         if "front_matter" not in ctx.rungs:
-            fm = SharedRung()
+            fm: list[Located] = []
             if d.meta_span:
                 fm += ctx.between(*d.meta_span)
             if d.title_span:
                 fm += ctx.between(*d.title_span)
-            ctx.rungs["front_matter"] = fm
+            ctx.rungs["front_matter"] = SharedRung(fm)
         return ctx.rungs["front_matter"]
+
+
+def _rung(ctx: DocContext, located: list[Located]) -> SharedRung:
+    """A shared rung of `located`, without the items of the post's lists of alternatives (each describes its
+    own experiment, for every claim outside it)."""
+    return SharedRung((x for x in located if x.block not in ctx.alternatives), full=located)
+
+
+def _section_rung(ctx: DocContext, section: int) -> SharedRung:
+    """The mentions of one setup section, as a part of the setup rungs that hold it."""
+    if ("section", section) not in ctx.rungs:
+        sec = ctx.d.sections[section]
+        ctx.rungs["section", section] = _rung(ctx, ctx.between(sec.start, sec.body_end))
+    return ctx.rungs["section", section]
+
+
+def _own_rung(site: ClaimSite, rung: SharedRung, located: Callable[[], Iterable[Located]]) -> list[Located]:
+    """What the claim reads of a shared rung: the rung itself when no mention it was cut from lies in the
+    claim's own block or list (the rung leaves out the post's lists of alternatives, as `site.siblings`
+    does); else `located` without the claim's siblings, as a list of its own."""
+    blocks = site.d.blocks
+    if site.passage.block >= 0:
+        lo = min(blocks[b].start for b in site.own_list)
+        hi = max(max(blocks[b].end, blocks[b].start + 1) for b in site.own_list)
+        if not rung.starts_in(lo, hi):
+            return rung
+    return [x for x in located() if x.block not in site.siblings]

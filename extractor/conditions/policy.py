@@ -20,7 +20,7 @@ from extractor.conditions.context import DocContext, Located
 from extractor.conditions.ladder import Level
 from extractor.conditions.mentions import Mention
 from extractor.conditions.rules import ScopeRules
-from extractor.conditions.shared_rungs import SharedRung
+from extractor.conditions.shared_rungs import SharedRung, folded, summary
 from extractor.conditions.where import Reason
 
 ENGINE = "engine_version"
@@ -157,21 +157,22 @@ class Policy:
         if not words or words[0] not in self.formats.values() or not set(words[1:]) <= self.generic_words:
             return m, scope
         for level in levels:
-            found = self._formats(level.located, words[0])
-            if found:
-                formats = {_norm(x.canonical or str(x.value)).split()[0] for x in found}
-                return (found[0], level.scope) if len(formats) == 1 else (m, scope)
+            first, formats = self._formats(level.located, words[0])
+            if first is not None:
+                return (first, level.scope) if len(formats) == 1 else (m, scope)
         return m, scope
 
-    def _formats(self, located: list[Located], generic: str) -> list[Mention]:
-        """The precisions of one rung that are a specific format of `generic`; of a `SharedRung`, once."""
+    def _formats(self, located: list[Located], generic: str) -> tuple[Mention | None, frozenset[str]]:
+        """The first precision of one rung that is a specific format of `generic`, and the formats of all such;
+        of a `SharedRung`, once."""
         if isinstance(located, SharedRung):
-            if ("formats", generic) not in located.memo:
-                located.memo["formats", generic] = self._formats(list(located), generic)
-            return located.memo["formats", generic]
-        return [x.m for x in located if x.name == PRECISION and x.usable
-                and (w := _norm(x.m.canonical or str(x.m.value)).split())
-                and self.formats.get(w[0]) == generic and set(w[1:]) <= self.generic_words]
+            cands = located.grouped("by_condition", usable=True).get(PRECISION)
+            return summary(cands, ("formats", generic), lambda xs: self._formats(xs, generic), _first_and_union) \
+                if cands is not None else (None, frozenset())
+        found = [x.m for x in located if x.name == PRECISION and x.usable
+                 and (w := _norm(x.m.canonical or str(x.m.value)).split())
+                 and self.formats.get(w[0]) == generic and set(w[1:]) <= self.generic_words]
+        return (found[0] if found else None), frozenset(_norm(x.canonical or str(x.value)).split()[0] for x in found)
 
     def only_member(self, ctx: DocContext, name: str, m: Mention) -> Mention | None:
         """The one exact name the post writes out from a partial one ("DeepSeek" -> "DeepSeek-V3" when that is
@@ -208,49 +209,51 @@ class Policy:
         for scope, by_name in scopes.usable:
             if ENGINE not in by_name:
                 continue
-            engines, primary, versioned, names, versions = self._engines(by_name[ENGINE])
-            if named is None and primary:
-                named = primary[0].canonical or str(primary[0].value)
-            if not versioned:
+            first, m, names, versions, written, others = self._engines(by_name[ENGINE])
+            if named is None and first is not None:
+                named = first.canonical or str(first.value)
+            if m is None:
                 continue
             if len(names) > 1:
-                values = ", ".join(sorted({f"{m.canonical or m.value} {m.version}" for m in versioned}))
-                return Unstated("ambiguous", values=values, scope=scope)
+                return Unstated("ambiguous", values=", ".join(sorted(written)), scope=scope)
             if len(versions) > 1:
-                values = ", ".join(sorted(f"{versioned[0].canonical or versioned[0].value} {v}" for v in versions))
+                values = ", ".join(sorted(f"{m.canonical or m.value} {v}" for v in versions))
                 return Unstated("ambiguous", values=values, scope=scope)
-            m = versioned[0]
             engine = m.canonical or str(m.value)
             if named and _norm(named) != _norm(engine):
                 if not _norm(engine).startswith(_norm(named)):
                     continue
                 engine = named     # "vLLM commit hash 2a17..." names vLLM
-            others = sorted({f"{x.canonical or x.value} {x.version}" for x in engines
-                             if x.version and self.is_supporting(x)})
-            return EngineVersion(m, engine, scope, others)
+            return EngineVersion(m, engine, scope, sorted(others))
         return Unstated("no_version", engine=named) if named else Unstated("absent")
 
-    def _engines(self, located: list[Located]) -> tuple[list[Mention], list[Mention], list[Mention], set[str], set[str]]:
-        """The engines one rung names: all, the serving ones (not supporting), those with a version, and the
-        names and versions of those; of a `SharedRung`, once."""
+    def _engines(self, located: list[Located]) -> tuple[Mention | None, Mention | None, frozenset[str],
+                                                         frozenset[str], frozenset[str], frozenset[str]]:
+        """What one rung says of the engines: the first serving engine (not a supporting one), the first with a
+        version, the names and the versions of those with one, each of those as written with its version,
+        and the supporting engines run with a version; of a `SharedRung`, once."""
         if isinstance(located, SharedRung):
-            if "engines" not in located.memo:
-                located.memo["engines"] = self._engines(list(located))
-            return located.memo["engines"]
-        engines = [x.m for x in located]
-        primary = [m for m in engines if not self.is_supporting(m)]
+            return summary(located, "engines", self._engines, _engines_then)
+        primary = [x.m for x in located if not self.is_supporting(x.m)]
         versioned = [m for m in primary if m.version]
-        return engines, primary, versioned, {name_key(m) for m in versioned}, {m.version for m in versioned}
+        return (primary[0] if primary else None, versioned[0] if versioned else None,
+                frozenset(name_key(m) for m in versioned), frozenset(m.version for m in versioned),
+                frozenset(f"{m.canonical or m.value} {m.version}" for m in versioned),
+                frozenset(f"{x.m.canonical or x.m.value} {x.m.version}" for x in located
+                          if x.m.version and self.is_supporting(x.m)))
+
+
+def _engines_then(first: tuple, then: tuple) -> tuple:
+    """Two `Policy._engines` results of consecutive mentions as one."""
+    return (first[0] if first[0] is not None else then[0], first[1] if first[1] is not None else then[1],
+            *(a | b for a, b in zip(first[2:], then[2:])))
 
 
 def _by_condition(located: list[Located]) -> dict[str, list[Located]]:
     """The usable mentions of one scope, grouped by the condition they state (in document order); of a
     `SharedRung`, once per rung (each group a `SharedRung` too)."""
     if isinstance(located, SharedRung):
-        if "by_condition" not in located.memo:
-            located.memo["by_condition"] = {name: SharedRung(cands) for name, cands in
-                                            _by_condition(list(located)).items()}
-        return located.memo["by_condition"]
+        return located.grouped("by_condition", usable=True)
     out: dict[str, list[Located]] = {}
     for x in located:
         if x.usable:
@@ -272,28 +275,37 @@ def most_specific(ctx: DocContext, cands: list[Located], layout: bool = False) -
     the claims of a section share its broader scopes, and the located mentions live as long as `ctx`."""
     if isinstance(cands, SharedRung):   # read by many claims: kept on the rung, no key of every mention
         if ("specific", layout) not in cands.memo:
-            cands.memo["specific", layout] = most_specific(ctx, list(cands), layout)
+            by_key = folded(cands, ("by_key", layout), lambda state, xs: _fold_values(state, xs, layout), dict, dict)
+            cands.memo["specific", layout] = _distinct(by_key, layout) or [cands.first().m]
         return cands.memo["specific", layout]
     memo = (layout, *map(id, cands))
     if memo not in ctx.specific:
-        by_key: dict[str, Mention] = {}
-        for x in cands:
-            m = x.m
-            k = " ".join(sorted(_key(m).split())) if layout else _key(m)
-            shorter = layout and any(c.isdigit() for c in k)   # "TP8" over "--tensor-parallel-size 8"
-            if k not in by_key or (m.count and not by_key[k].count) or \
-                    (len(m.quote) < len(by_key[k].quote) if shorter else len(m.quote) > len(by_key[k].quote)):
-                by_key[k] = m
-        surfaces = {k: _norm(str(m.quote)) for k, m in by_key.items()}
-        if layout:
-            parts = {k: frozenset(k.split()) for k in by_key}
-            kept = [by_key[k] for k in by_key if not any(k2 != k and parts[k] < parts[k2] for k2 in by_key)]
-        else:
-            kept = [by_key[k] for k, surface in surfaces.items()
-                    if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
-                               for k2, s2 in surfaces.items() if s2 != surface)]
-        ctx.specific[memo] = kept or [cands[0].m]
+        ctx.specific[memo] = _distinct(_fold_values({}, cands, layout), layout) or [cands[0].m]
     return ctx.specific[memo]
+
+
+def _fold_values(by_key: dict[str, Mention], cands: list[Located], layout: bool) -> dict[str, Mention]:
+    """`by_key` with the candidates' values added in order: one mention per value (the counted one, else
+    the longest quote; of a layout, the shortest)."""
+    for x in cands:
+        m = x.m
+        k = " ".join(sorted(_key(m).split())) if layout else _key(m)
+        shorter = layout and any(c.isdigit() for c in k)   # "TP8" over "--tensor-parallel-size 8"
+        if k not in by_key or (m.count and not by_key[k].count) or \
+                (len(m.quote) < len(by_key[k].quote) if shorter else len(m.quote) > len(by_key[k].quote)):
+            by_key[k] = m
+    return by_key
+
+
+def _distinct(by_key: dict[str, Mention], layout: bool) -> list[Mention]:
+    """The values not contained in a longer one of the same kind."""
+    surfaces = {k: _norm(str(m.quote)) for k, m in by_key.items()}
+    if layout:
+        parts = {k: frozenset(k.split()) for k in by_key}
+        return [by_key[k] for k in by_key if not any(k2 != k and parts[k] < parts[k2] for k2 in by_key)]
+    return [by_key[k] for k, surface in surfaces.items()
+            if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
+                       for k2, s2 in surfaces.items() if s2 != surface)]
 
 
 def _refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Mention, str]:
@@ -316,14 +328,10 @@ def _fuller(located: list[Located], name: str, base: str) -> tuple[set[str], Men
     """The mentions of `name` in one rung that write `base` out more fully: their names, and the first of the
     longest with its length (0: none); of a `SharedRung`, once per rung and name."""
     if isinstance(located, SharedRung):
-        if ("fuller", name, base) not in located.memo:
-            if "by_name" not in located.memo:   # every mention (a column header's label too), by condition
-                by_name: dict[str, list[Located]] = {}
-                for x in located:
-                    by_name.setdefault(x.name, []).append(x)
-                located.memo["by_name"] = by_name
-            located.memo["fuller", name, base] = _fuller(located.memo["by_name"].get(name, []), name, base)
-        return located.memo["fuller", name, base]
+        named = located.grouped("by_name", usable=False).get(name)
+        if named is None:
+            return set(), None, 0
+        return summary(named, ("fuller", base), lambda xs: _fuller(xs, name, base), _longer)
     keys: set[str] = set()
     best, best_len = None, 0
     for x in located:
@@ -337,6 +345,12 @@ def _fuller(located: list[Located], name: str, base: str) -> tuple[set[str], Men
     return keys, best, best_len
 
 
+def _longer(first: tuple[set[str], Mention | None, int], then: tuple[set[str], Mention | None, int]
+            ) -> tuple[set[str], Mention | None, int]:
+    """Two `_fuller` results of consecutive mentions as one: the names of both, the first of the longest."""
+    return first[0] | then[0], *(then[1:] if then[2] > first[2] else first[1:])
+
+
 def _counted(m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
     """A device named without its count ("on the AMD MI300X") whose count a broader scope gives for the
     same device ("8x MI300X" in the setup section, a caption): that mention, from the most specific rung
@@ -346,21 +360,28 @@ def _counted(m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]
     for level in levels:
         if level.via_cell:
             continue
-        counted = _counts(level.located, m.canonical)
-        if counted:
-            if len({x.count for x in counted}) == 1:
-                return counted[0], level.scope
+        first, counts = _counts(level.located, m.canonical)
+        if first is not None:
+            if len(counts) == 1:
+                return first, level.scope
             return m, scope
     return m, scope
 
 
-def _counts(located: list[Located], canonical: str) -> list[Mention]:
-    """The hardware mentions of one rung that count the device `canonical`; of a `SharedRung`, once."""
+def _counts(located: list[Located], canonical: str) -> tuple[Mention | None, frozenset]:
+    """The first hardware mention of one rung that counts the device `canonical`, and the counts of all such;
+    of a `SharedRung`, once."""
     if isinstance(located, SharedRung):
-        if ("counts", canonical) not in located.memo:
-            located.memo["counts", canonical] = _counts(list(located), canonical)
-        return located.memo["counts", canonical]
-    return [x.m for x in located if x.usable and x.name == "hardware" and x.m.count and x.m.canonical == canonical]
+        cands = located.grouped("by_condition", usable=True).get("hardware")
+        return summary(cands, ("counts", canonical), lambda xs: _counts(xs, canonical), _first_and_union) \
+            if cands is not None else (None, frozenset())
+    counted = [x.m for x in located if x.usable and x.name == "hardware" and x.m.count and x.m.canonical == canonical]
+    return (counted[0] if counted else None), frozenset(x.count for x in counted)
+
+
+def _first_and_union(first: tuple, then: tuple) -> tuple:
+    """Two (first mention or None, set) results of consecutive mentions as one."""
+    return (first[0] if first[0] is not None else then[0]), first[1] | then[1]
 
 
 def _show(m: Mention) -> str:

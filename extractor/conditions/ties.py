@@ -19,12 +19,15 @@ _COMPLEMENT = re.compile(r"[\s*_]*(?:(?:on|with|for|using|at|under|in)\s[^,;:.!?
 class ClaimSite:
     """One claim and its place, with what several readers ask (computed once per claim)."""
 
-    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "settings", "chain", "linked", "section", "family")
+    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "own_list", "settings", "chain", "linked", "section",
+                 "family")
 
     def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
         self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
         # parallel statements of its list, and the items of a list of other experiments: not set-up
-        self.siblings = sibling_items(ctx.d, passage.block) | (ctx.alternatives - {passage.block})
+        items = sibling_items(ctx.d, passage.block)
+        self.siblings = items | (ctx.alternatives - {passage.block})
+        self.own_list = items | {passage.block}   # the claim's own block and list
         self.settings: set[int] = set()   # labelled set-up items of its list ("GPU: 1x H100"), set by the ladder
         self.chain = ancestors(ctx.d, passage.section) or [None]
         self.linked = linked   # the section a highlight bullet names, which reports it
