@@ -164,11 +164,14 @@ def _by_stretch(span: tuple[tuple[int, int], SharedRung]) -> tuple[int, int]:
 
 
 def _stretches_join(first: Any, rest: list[SharedRung]) -> tuple[list[int], list[int], list[SharedRung]]:
-    starts, _, leaves = first
-    spans = sorted([(leaf._leaf_places()[4], leaf) for leaf in leaves]
-                   + [(leaf._leaf_places()[4], leaf) for r in rest for leaf in r.leaves() if leaf.items], key=_by_stretch)
+    starts, reach, leaves = first
+    spans = sorted(((leaf._leaf_places()[4], leaf) for r in rest for leaf in r.leaves() if leaf.items), key=_by_stretch)
+    if spans and starts and spans[0][0][0] < starts[-1]:   # (not after the first part's: sorted anew)
+        spans = sorted([(leaf._leaf_places()[4], leaf) for leaf in leaves] + spans, key=_by_stretch)
+        starts, reach, leaves = [], [], []
     ends = [s[0][1] for s in spans]
-    return [s[0][0] for s in spans], list(accumulate(ends, max)), [leaf for _, leaf in spans]
+    return (starts + [s[0][0] for s in spans], reach + list(accumulate(ends, max, initial=reach[-1] if reach else 0))[1:],
+            leaves + [leaf for _, leaf in spans])
 
 
 def filtered(rung: SharedRung, key: Any, keep: Callable[[SharedRung], list[Located]]) -> SharedRung:
