@@ -34,6 +34,12 @@ BAITS = {
     "sentences": (lambda n, run=0: "".join(f"Throughput is {i} tok/s. " for i in range(n)), 80),
     # many headings: each section's own text used to be found by a scan of every section
     "headings": (lambda n, run=0: "".join(f"## Part {i}\n\nThroughput is {i} tok/s.\n\n" for i in range(n)), 80),
+    # one set-up repeated before each result: every claim is covered by every setup section and statement of
+    # universal scope before it ("All runs use ..."), whose mentions each claim used to read anew
+    "setups": (lambda n, run=0: "".join(
+        f"## Setup {i}\n\nAll experiments use vLLM v0.{run}.1.\n\n- Model: Llama 3.1 8B\n- Hardware: 8x H100\n"
+        f"- Batch size: {32 + run}\n\n## Results {i}\n\nThroughput is {1000 + 7 * i + run} tok/s.\n\n"
+        for i in range(n)), 150),
     # a long table: each cell's row used to be found by a scan (and pydantic equality) of every row
     "table": (lambda n, run=0: "| run | tok/s | TTFT (ms) |\n|---|---|---|\n"
               + "".join(f"| r{run}-{i} | {1000 + 7 * i + run} | {20 + i % 50} |\n" for i in range(n)), 600),
@@ -52,6 +58,21 @@ def test_bait_grows_linearly(name):
     make, n = BAITS[name]
     small, large = _seconds(make, n), _seconds(make, 4 * n)
     assert large / max(small, 0.05) < 6, f"{name}: {small:.3f} s at N={n}, {large:.3f} s at 4N"
+
+
+def test_repeated_setups_cover_every_later_result_alike():
+    """Each result reads the setup sections before it (the first claim one, the last thirty, all saying the
+    same): the set-up is stated, from the setup sections, quoted where the post first gives it."""
+    text = BAITS["setups"][0](30)
+    claims = extract_text(text, "setups.md", timeout=0).claims
+    assert len(claims) == 30
+    first_setup = text.index("## Setup 1")
+    for c in claims:
+        for name, value in (("model", "Llama 3.1 8B"), ("hardware", "8x H100"), ("batch_or_concurrency", 32),
+                            ("engine_version", "vLLM v0.0.1")):
+            cond = c.conditions[name]
+            assert (cond.status, cond.value, cond.scope) == ("stated", value, "setup_section"), (c.quote, name)
+            assert cond.span[1] <= first_setup and text[cond.span[0]:cond.span[1]] == cond.quote
 
 
 def test_keep_longest_drops_only_what_a_longer_span_of_its_family_holds():

@@ -321,9 +321,10 @@ def _own_rung(site: ClaimSite, rung: SharedRung, located: Callable[[], Iterable[
     claim's own block or list (the rung leaves out the post's lists of alternatives, as `site.siblings`
     does); else `located` without the claim's siblings, as a list of its own."""
     blocks = site.d.blocks
-    if site.passage.block >= 0:
-        lo = min(blocks[b].start for b in site.own_list)
-        hi = max(max(blocks[b].end, blocks[b].start + 1) for b in site.own_list)
-        if not rung.starts_in(lo, hi):
-            return rung
+    if site.passage.block < 0:   # (a table cell, the front matter: no list of its own; its siblings are the alternatives)
+        return rung
+    lo = min(blocks[b].start for b in site.own_list)
+    hi = max(max(blocks[b].end, blocks[b].start + 1) for b in site.own_list)
+    if not rung.starts_in(lo, hi):
+        return rung
     return [x for x in located() if x.block not in site.siblings]
