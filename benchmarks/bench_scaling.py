@@ -194,6 +194,8 @@ def main() -> None:
     ap.add_argument("--from", dest="source", metavar="DIR",
                     help="also measure documents of the --mib sizes made of the real posts (.md) in DIR, appended "
                          "in name order (real density: a few hundred claims per MiB, not ~17,000)")
+    ap.add_argument("--kinds", nargs="*", metavar="KIND",
+                    help="measure only these kinds (posts, real-posts, table, html-table); default: all that apply")
     ap.add_argument("--one", nargs=2, metavar=("KIND", "SIZE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -204,6 +206,8 @@ def main() -> None:
     if args.source:
         os.environ["BENCH_SCALING_FROM"] = str(Path(args.source).resolve())
         kinds.insert(1, ("real-posts", args.mib))
+    if args.kinds is not None:
+        kinds = [(kind, sizes) for kind, sizes in kinds if kind in args.kinds]
     for kind, sizes in kinds:
         points = []
         for size in sizes:
