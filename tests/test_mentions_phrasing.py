@@ -202,6 +202,25 @@ def test_online_offline_naming_a_product_is_not_a_scenario(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
+    "Scenario B: single stream (one request in flight)",
+    "Single-stream latency stays under 9 ms.",
+    "a single-stream run on one card",
+    "we repeat it in multi-stream mode",
+])
+def test_single_stream_naming_how_load_was_offered_is_a_scenario(text: str) -> None:
+    assert _one(text, "scenario").canonical in ("SingleStream", "MultiStream")
+
+
+@pytest.mark.parametrize("text", [
+    "With 32 users online, a single stream sees about 40 tok/s.",
+    "each single stream gets its own KV blocks",
+    "The decoder emits one stream per request.",
+])
+def test_single_stream_counting_streams_is_not_a_scenario(text: str) -> None:
+    assert not _of(text, "scenario")
+
+
+@pytest.mark.parametrize("text", [
     "We measured it as an online serving benchmark with Poisson arrivals.",
     "In offline inference mode the node reached its peak.",
 ])
