@@ -201,6 +201,24 @@ def test_online_offline_naming_a_product_is_not_a_scenario(text: str) -> None:
     assert not _of(text, "scenario")
 
 
+@pytest.mark.parametrize("text,isl,osl", [
+    ("each request has 2048 input and 256 output tokens", 2048, 256),
+    ("we fixed 4096 prompt tokens and 512 generated tokens", 4096, 512),
+    ("the 2k input / 128 output case", 2048, 128),
+    ("runs with 1024 input, 512 output at 8 users", 1024, 512),
+])
+def test_coordinated_input_and_output_lengths(text: str, isl: int, osl: int) -> None:
+    assert (_one(text, "input_length").value, _one(text, "output_length").value) == (isl, osl)
+
+
+@pytest.mark.parametrize("text", [
+    "the router has 3 input and 4 output queues",
+    "a mixer with 2 input, 6 output ports",
+])
+def test_counts_of_other_input_and_output_things_are_no_lengths(text: str) -> None:
+    assert not _of(text, "input_length") and not _of(text, "output_length")
+
+
 @pytest.mark.parametrize("text", [
     "Scenario B: single stream (one request in flight)",
     "Single-stream latency stays under 9 ms.",
