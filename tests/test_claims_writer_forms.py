@@ -322,6 +322,24 @@ def test_datasheet_power_is_not_a_claim_but_measured_power_is():
     assert one("Under load the node consumed 5.2 kW on average.", 5.2).unit == "kilowatt"
 
 
+@pytest.mark.parametrize("text,kept", [
+    ("On a T4 with 16 GB, the speed-up is smaller: about 1.2x.", {("speedup", 1.2)}),
+    ("The B300, with 288 GB of HBM3e, is 1.5x faster than the B200.", {("speedup", 1.5)}),
+    ("The card has 48 GB, and its TTFT is 30% lower than on the L4.", {("relative_change", -30.0)}),
+])
+def test_a_devices_capacity_beside_a_comparison_is_not_a_claim(text, kept):
+    assert {(c.metric, c.value) for c in claims(text)} == kept
+
+
+@pytest.mark.parametrize("text,value", [
+    ("The new kernel runs with 18 GB less memory than before.", 18),
+    ("We measured 3.1 TB/s of memory bandwidth on the copy test, 12% higher than before.", 3.1),
+    ("Peak memory dropped to 41 GB with the new allocator.", 41),
+])
+def test_a_measured_or_changed_capacity_is_still_a_claim(text, value):
+    assert one(text, value).metric in ("memory", "bandwidth")
+
+
 def test_the_two_levels_of_a_from_to_change_in_time():
     text = "Prefill went from ~4710 ms to ~540 ms after the fix."
     assert {(c.metric, c.value) for c in claims(text)} == {("latency", 4710), ("latency", 540)}
