@@ -258,6 +258,25 @@ def test_headline_flag_only_where_the_post_leads_with_the_figure():
     assert any(m.headline for m in headline.mentions)
 
 
+NO_HEADINGS_POST = """# A faster decode path
+
+The new build serves 2.4x more output tokens per second than the previous one on the same L40S card.
+
+| Batch | Output tok/s |
+|---|---|
+| 8 | 1,130 |
+| 32 | 3,420 |
+
+All figures are medians of five runs, taken after two warm-up runs.
+"""
+
+
+def test_a_table_ends_the_lead_of_a_post_without_sections():
+    found = claims(NO_HEADINGS_POST)
+    assert [c.value for c in found if c.headline] == [2.4]
+    assert {1130, 3420} <= {c.value for c in found if not c.headline}
+
+
 def test_tokens_counted_of_a_headline_read_from_its_restatement():
     record = extract_text(HEADLINE_POST, doc="t.md")
     notes = [n for n in record.provenance + record.caveats if n.kind == "tokens-counted"]
