@@ -61,6 +61,28 @@ def test_conditions_scopes_column_header_labels_a_condition_column():
     assert c.span and text[c.span[0]:c.span[1]] == c.quote
 
 
+def test_conditions_scopes_layout_columns_give_the_rows_parallel_layout():
+    text = ("Measured with vLLM 0.9.0 on H200 nodes.\n\n"
+            "| Model | TP | EP | Output tok/s |\n|---|---|---|---|\n"
+            "| Qwen3-30B-A3B | 2 | 2 | 6,140 |\n| Qwen3-235B-A22B | 8 | 8 | 3,270 |\n"
+            "| Qwen3-235B-A22B | 4/8 | n/a | 2,990 |\n")
+    record = extract_text(text, "t.md")
+    small, big = claim(record, 6140), claim(record, 3270)
+    assert (small.conditions["parallelism"].value, big.conditions["parallelism"].value) == ("TP2, EP2", "TP8, EP8")
+    p = big.conditions["parallelism"]
+    assert p.scope == "table_row" and text[p.span[0]:p.span[1]] == p.quote == "8"
+    # a cell that is not one whole number gives no layout
+    assert claim(record, 2990).conditions["parallelism"].status == "unrecoverable"
+
+
+def test_conditions_scopes_a_column_named_like_a_layout_in_another_table_gives_nothing():
+    text = ("| Setting | TP |\n|---|---|\n| big | 8 |\n\nThe engine reached 3,270 output tokens per second.\n\n"
+            "| Model | Output tok/s |\n|---|---|\n| Qwen3-8B | 6,140 |\n")
+    record = extract_text(text, "t.md")
+    assert claim(record, 6140).conditions["parallelism"].status == "unrecoverable"
+    assert claim(record, 3270).conditions["parallelism"].status == "unrecoverable"
+
+
 def test_conditions_scopes_figure_caption_under_a_chart():
     record = extract_path(CORPUS / "figure-caption-footnote.md")
     c = claim(record, 2940, "throughput")

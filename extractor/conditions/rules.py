@@ -72,6 +72,7 @@ class ScopeRules(_Strict):
     precision_formats: dict[str, str] = Field(default_factory=dict)
     precision_generic_words: list[str] = Field(default_factory=list)
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
+    layout_columns: dict[str, list[str]] = Field(default_factory=dict)
     paired_length_column: str = r"(?!)"
     count_words: list[str] = Field(default_factory=list)
     unit_nouns: list[str] = Field(default_factory=list)

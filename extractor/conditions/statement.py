@@ -21,6 +21,8 @@ _PAIR = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*/\s*(\d[\d,]*(?:\.\d+)?\s
 _PAIRED_PART = {"input_length": 1, "output_length": 2}
 _BLANKS = re.compile(r"\s+")
 CARRIED_ROWS = 8   # an empty cell repeats the value above it, unless a labelled row lies this far up
+LAYOUT_COLUMN = "parallelism:"   # column label keys of one layout scheme ("parallelism:TP")
+_WHOLE = re.compile(r"\s*(\d{1,4})\s*")
 
 
 class Statements:
@@ -32,6 +34,9 @@ class Statements:
         self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
                              for name, labels in scopes.column_labels.items() if labels}
         self.paired_lengths = re.compile(scopes.paired_length_column, re.I)
+        self.layout_schemes = list(scopes.layout_columns)
+        self.column_label.update({f"{LAYOUT_COLUMN}{scheme}": re.compile("|".join(map(re.escape, labels)), re.I)
+                                  for scheme, labels in scopes.layout_columns.items() if labels})
 
     def stated(self, ctx: DocContext, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
         """Condition `name` as mention `m` states it at `scope`."""
@@ -78,6 +83,8 @@ class Statements:
         """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
         d = ctx.d
         t = bisect_right(ctx.table_starts, claim.span[0]) - 1
+        if name == "parallelism":
+            return self._layout_value(ctx, t, claim)
         for t, table in ([(t, d.tables[t])] if t >= 0 else []):
             if not (table.start <= claim.span[0] <= table.end):
                 continue
@@ -104,6 +111,29 @@ class Statements:
             if name in _PAIRED_PART:
                 return self._paired_value(ctx, t, claim, name)
         return None
+
+    def _layout_value(self, ctx: DocContext, t: int, claim: Claim) -> Condition | None:
+        """Columns labelled with a layout scheme ("TP", "Expert Parallel"): the claim row's whole-number cells,
+        as the layout they give ("TP2", "TP8, EP8")."""
+        d = ctx.d
+        if t < 0 or not (d.tables[t].start <= claim.span[0] <= d.tables[t].end):
+            return None
+        idx = _row_at(ctx, t, claim.span[0])
+        if idx is None:
+            return None
+        parts: list[tuple[Cell, str, str]] = []   # (cell, layout part, column header)
+        for scheme in self.layout_schemes:
+            for h in self._labelled_columns(ctx, t, LAYOUT_COLUMN + scheme)[:1]:
+                cell = next((c for c in d.tables[t].rows[idx] if c.col == h.col), None)
+                m = _WHOLE.fullmatch(d.view, cell.start, cell.end) if cell is not None else None
+                if m and int(m.group(1)) > 0:
+                    parts.append((cell, f"{scheme}{int(m.group(1))}", _PAREN.sub("", d.view[h.start:h.end]).strip()))
+        if not parts:
+            return None
+        m = _WHOLE.fullmatch(d.view, parts[0][0].start, parts[0][0].end)
+        heads = ", ".join(f"'{head}'" for _, _, head in parts)
+        return Condition(status="stated", value=", ".join(v for _, v, _ in parts), quote=d.text[m.start(1):m.end(1)],
+                         span=m.span(1), scope="table_row", note=f"the row's cell(s) in the {heads} column(s)")
 
     def _paired_value(self, ctx: DocContext, t: int, claim: Claim, name: str) -> Condition | None:
         """A column that holds both lengths ("ISL/OSL", "Input/output length": "1024/128"): the part of the
