@@ -83,6 +83,24 @@ def test_conditions_scopes_a_column_named_like_a_layout_in_another_table_gives_n
     assert claim(record, 3270).conditions["parallelism"].status == "unrecoverable"
 
 
+def test_conditions_scopes_systems_as_columns_name_their_cells_hardware():
+    text = ("## Results\n\n| Model | 4x L40S (tok/s) | 4x H200 (tok/s) |\n|---|---|---|\n"
+            "| Mistral-7B | 3,150 | 8,720 |\n| Qwen3-14B | 1,980 | 6,040 |\n")
+    record = extract_text(text, "t.md")
+    assert claim(record, 3150).conditions["hardware"].value == "4x L40S"
+    assert claim(record, 6040).conditions["hardware"].value == "4x H200"
+    hw = claim(record, 6040).conditions["hardware"]
+    assert hw.scope == "table_column" and text[hw.span[0]:hw.span[1]] == hw.quote
+    assert claim(record, 6040).conditions["model"].value == "Qwen3-14B"
+
+
+@pytest.mark.parametrize("header", ["Speed-up vs H100", "Throughput H200/H100", "Gain over A100"])
+def test_conditions_scopes_a_header_that_compares_names_no_system(header):
+    text = (f"## Results\n\n| Model | {header} |\n|---|---|\n| Mistral-7B | 1.8x |\n| Qwen3-14B | 2.1x |\n")
+    record = extract_text(text, "t.md")
+    assert claim(record, 1.8).conditions["hardware"].status == "unrecoverable"
+
+
 def test_conditions_scopes_figure_caption_under_a_chart():
     record = extract_path(CORPUS / "figure-caption-footnote.md")
     c = claim(record, 2940, "throughput")
