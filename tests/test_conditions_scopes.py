@@ -101,6 +101,21 @@ def test_conditions_scopes_a_header_that_compares_names_no_system(header):
     assert claim(record, 1.8).conditions["hardware"].status == "unrecoverable"
 
 
+def test_conditions_scopes_named_condition_columns_give_the_cell_as_written():
+    text = ("## Results\n\n| Scenario | Data type | Dataset | Output tok/s |\n|---|---|---|---|\n"
+            "| Server | FP8 | OrcaChat-v2 | 9,120 |\n| Offline | | OrcaChat-v2 | 10,480 |\n"
+            "| 42 | BF16 | 7 | 8,060 |\n")
+    record = extract_text(text, "t.md")
+    server, offline, odd = claim(record, 9120), claim(record, 10480), claim(record, 8060)
+    assert (server.conditions["scenario"].value, offline.conditions["scenario"].value) == ("Server", "Offline")
+    assert server.conditions["dataset"].value == "OrcaChat-v2"
+    sc = server.conditions["scenario"]
+    assert sc.scope == "table_row" and text[sc.span[0]:sc.span[1]] == sc.quote == "Server"
+    assert offline.conditions["precision"].value == "FP8"   # an empty cell repeats the one above it
+    # a bare number in a column of names names nothing
+    assert odd.conditions["scenario"].status == odd.conditions["dataset"].status == "unrecoverable"
+
+
 def test_conditions_scopes_figure_caption_under_a_chart():
     record = extract_path(CORPUS / "figure-caption-footnote.md")
     c = claim(record, 2940, "throughput")

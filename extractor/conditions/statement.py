@@ -23,6 +23,8 @@ _BLANKS = re.compile(r"\s+")
 CARRIED_ROWS = 8   # an empty cell repeats the value above it, unless a labelled row lies this far up
 LAYOUT_COLUMN = "parallelism:"   # column label keys of one layout scheme ("parallelism:TP")
 _WHOLE = re.compile(r"\s*(\d{1,4})\s*")
+TEXT_COLUMNS = frozenset({"scenario", "dataset", "precision"})   # a labelled column's cell is the value as written
+_TEXT_CELL = re.compile(r"[\s*_`]*(\S(?:.{0,58}\S)?)[\s*_`]*", re.S)
 
 
 class Statements:
@@ -98,6 +100,8 @@ class Statements:
                         c = cells[0]
                         if name in _PAIRED_PART and self.paired_lengths.search(d.view, h.start, h.end):
                             return self._pair_part(ctx, h, c, name) if r == idx else None
+                        if name in TEXT_COLUMNS:
+                            return _text_cell(ctx, c, r == idx)
                         m = _NUM.search(d.view, c.start, c.end)
                         if not m:
                             return None
@@ -172,6 +176,17 @@ class Statements:
             ctx.columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
                 label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
         return ctx.columns[key]
+
+
+def _text_cell(ctx: DocContext, c: Cell, own_row: bool) -> Condition | None:
+    """The text of a cell in a column labelled with a named condition ("Scenario": "Server"), as written; a
+    cell of more than 60 characters or of a bare number names nothing."""
+    m = _TEXT_CELL.fullmatch(ctx.d.view, c.start, c.end)
+    if m is None or _NUM.fullmatch(m.group(1)):
+        return None
+    note = None if own_row else "carried down from an earlier row of the table (empty cell)"
+    return Condition(status="stated", value=_BLANKS.sub(" ", m.group(1)), quote=ctx.d.text[m.start(1):m.end(1)],
+                     span=m.span(1), scope="table_row", note=note)
 
 
 def _part(m: Mention) -> str:
