@@ -216,6 +216,31 @@ def test_settings_counts_and_configuration_blocks_are_not():
     assert not values & {64, 500, 30, 8, 81.6}   # 81.6: how long the benchmark ran, not a latency
 
 
+PRINTED_TABLE_POST = """# Decoding on a small board
+
+```
+$ ./bench-tool -m tiny-q4.gguf -p 256 -n 64
+| model           |     size | backend | threads |  test |          t/s |
+| --------------- | -------: | ------- | ------: | ----: | -----------: |
+| tiny 1B Q4_0    | 0.62 GiB | CPU     |       4 | pp256 | 41.20 ± 0.30 |
+| tiny 1B Q4_0    | 0.62 GiB | CPU     |       4 |  tg64 | 12.75 ± 0.05 |
+```
+
+```
+| not | a table without its delimiter row |
+| 55 | 66 |
+```
+"""
+
+
+def test_a_pipe_table_printed_by_a_tool_in_a_code_block_is_read_as_a_table():
+    found = claims(PRINTED_TABLE_POST)
+    assert {(c.metric, c.value, c.unit) for c in found} == {("throughput", 41.2, "token / second"),
+                                                          ("throughput", 12.75, "token / second")}
+    for c in found:
+        assert PRINTED_TABLE_POST[c.span[0]:c.span[1]] == c.quote
+
+
 def test_how_long_a_benchmark_ran_is_not_a_latency():
     table = ("| Config | Median TTFT (ms) | Total duration (s) |\n|---|---|---|\n| FP8 | 512.4 | 402.7 |\n")
     assert {c.value for c in claims(table)} == {512.4}
