@@ -309,6 +309,20 @@ def test_a_table_ends_the_lead_of_a_post_without_sections():
     assert {1130, 3420} <= {c.value for c in found if not c.headline}
 
 
+HTML_TITLE_AGAIN = """<html><head><title>Faster decode | Example Blog</title></head><body>
+<h1>Faster decode on the L40S</h1>
+<p>The new build serves 2.4x more output tokens per second than the previous one on the same card.</p>
+<h2>Results</h2>
+<p>At batch 32 the card sustained 3,420 output tokens per second.</p>
+</body></html>"""
+
+
+def test_the_lead_follows_a_first_heading_that_repeats_the_title():
+    found = extract_text(HTML_TITLE_AGAIN, doc="t.html").claims
+    assert [c.value for c in found if c.headline] == [2.4]
+    assert not [c for c in found if c.value == 3420 and c.headline]
+
+
 def test_tokens_counted_of_a_headline_read_from_its_restatement():
     record = extract_text(HEADLINE_POST, doc="t.md")
     notes = [n for n in record.provenance + record.caveats if n.kind == "tokens-counted"]

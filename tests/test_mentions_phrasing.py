@@ -219,6 +219,17 @@ def test_counts_of_other_input_and_output_things_are_no_lengths(text: str) -> No
     assert not _of(text, "input_length") and not _of(text, "output_length")
 
 
+@pytest.mark.parametrize("text,kept", [
+    ("We serve Mixtral-8x22B with a draft model of Mistral-7B at batch 4.", ["Mixtral-8x22B"]),
+    ("Qwen3-32B with Qwen3-0.6B as the draft model kept its accuracy.", ["Qwen3-32B"]),
+    ("the Llama 3.2 1B drafter speeds up Llama 3.3 70B", ["Llama 3.3 70B"]),
+    ("Draft model: Qwen3-0.6B", []),
+    ("EAGLE-3 draft heads for Llama-3.1-8B were trained in a day.", ["Llama-3.1-8B"]),
+])
+def test_a_draft_model_is_no_model_of_the_run(text: str, kept: list[str]) -> None:
+    assert [m.quote for m in _of(text, "model")] == kept
+
+
 @pytest.mark.parametrize("text", [
     "Scenario B: single stream (one request in flight)",
     "Single-stream latency stays under 9 ms.",
