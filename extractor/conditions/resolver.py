@@ -139,6 +139,11 @@ class ConditionResolver:
     def _condition(self, ctx: DocContext, claim: Claim, name: str, scopes: Scopes,
                    ambiguous_at: dict[str, str] | None = None) -> tuple[Condition, Reason | None]:
         decision = self.policy.decide(ctx, name, scopes)
+        if isinstance(decision, ColumnCell):
+            cell = self.statements.column_value(ctx, claim, name)
+            if cell is not None:
+                return cell, None
+            decision = decision.fallback or Unstated("absent")
         if isinstance(decision, Pick):
             cond = self.statements.stated(ctx, claim, name, decision.mention, decision.scope)
             if decision.note:
@@ -148,11 +153,6 @@ class ConditionResolver:
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
             return self.statements.engine_version(decision), None
-        if isinstance(decision, ColumnCell):
-            cell = self.statements.column_value(ctx, claim, name)
-            if cell is not None:
-                return cell, None
-            decision = Unstated("absent")
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
         if decision.reason in ("no_version", "partial"):
