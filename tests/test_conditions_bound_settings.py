@@ -42,3 +42,129 @@ def test_an_empty_cell_in_the_labelled_column_leaves_the_broader_value():
             "| Engine | Batch Size | Output tok/s |\n|---|---|---|\n| ours | n/a | 9,450 |\n")
     cond = claim(extract_text(text, "t.md"), 9450).conditions["batch_or_concurrency"]
     assert cond.status == "unrecoverable" or cond.value == 64
+
+
+# -- a setting bound to one metric family, in a contrast of families ----------------------------------------
+_CHART = "# Results\n\n![chart](chart.png)\n\n"
+
+
+def test_a_caption_giving_each_metric_its_batch_binds_each_to_its_metric():
+    text = ("# Results\n\nOur engine is 3.2x higher throughput and 2.1x lower time to first token than the "
+            "stock server.\n\n![chart](c.png)\n\n<sub>One L40S, FP16, BS=48 peak throughput, BS=1 time to first "
+            "token.</sub>\n")
+    record = extract_text(text, "t.md")
+    assert stated(claim(record, 3.2), "batch_or_concurrency").value == 48
+    assert stated(claim(record, 2.1), "batch_or_concurrency").value == 1
+
+
+def test_batch_for_throughput_and_batch_for_latency_in_a_sentence():
+    text = ("# Setup\n\nWe use a batch size of 96 for throughput and a batch size of 4 for TTFT.\n\n"
+            "## Results\n\nOutput throughput reaches 7,310 tok/s. TTFT stays at 41 ms.\n")
+    record = extract_text(text, "t.md")
+    assert stated(claim(record, 7310), "batch_or_concurrency").value == 96
+    assert stated(claim(record, 41), "batch_or_concurrency").value == 4
+
+
+def test_a_list_of_settings_per_metric_binds_across_its_items():
+    text = ("# Results\n\n- throughput runs: concurrency 256\n- TPOT runs: concurrency 16\n\n"
+            "The new scheduler delivers 5,420 tok/s and a TPOT of 12 ms.\n")
+    record = extract_text(text, "t.md")
+    assert stated(claim(record, 5420), "batch_or_concurrency").value == 256
+    assert stated(claim(record, 12), "batch_or_concurrency").value == 16
+
+
+def test_a_claim_of_no_such_metric_stays_unrecoverable():
+    text = ("# Results\n\nWe use a batch size of 96 for throughput and a batch size of 4 for TTFT.\n\n"
+            "The quantised weights cut memory use by 40%, and serving reaches 2,950 tok/s.\n")
+    record = extract_text(text, "t.md")
+    assert stated(claim(record, 2950), "batch_or_concurrency").value == 96
+    cond = claim(record, -40).conditions["batch_or_concurrency"]
+    assert cond.status == "unrecoverable" or cond.value != 96
+
+
+def test_one_family_alone_binds_nothing_and_the_setting_stays_general():
+    # no contrast: "for throughput" alone does not keep the batch from a latency figure of the same section
+    text = ("# Results\n\nWe use a batch size of 96 for the throughput runs.\n\n"
+            "Output throughput reaches 7,310 tok/s and TTFT stays at 41 ms.\n")
+    record = extract_text(text, "t.md")
+    assert stated(claim(record, 41), "batch_or_concurrency").value == 96
+
+
+def test_a_claim_whose_sentence_states_a_load_in_another_clause_is_not_given_the_bound_one():
+    text = ("# Results\n\nThe server holds 9,800 tok/s at 64 concurrent requests, while keeping TTFT at "
+            "95 ms.\n\n![chart](c.png)\n\n<sub>BS=64 peak throughput, BS=1 time to first token.</sub>\n")
+    cond = claim(extract_text(text, "t.md"), 95).conditions["batch_or_concurrency"]
+    assert not (cond.status == "stated" and cond.value == 1)
+
+
+# -- a setting bound to one named mode ----------------------------------------------------------------------
+def test_a_mode_defined_elsewhere_gives_its_load_to_a_claim_naming_the_mode():
+    text = ("# Results\n\nAfter the kernel work, output throughput improves by 21% in the min-latency scenario.\n\n"
+            "## Next\n\nWe keep tuning the min-latency scenario (a single request at a time).\n")
+    cond = stated(claim(extract_text(text, "t.md"), -21), "batch_or_concurrency")
+    assert cond.value == 1 and cond.scope == "document" and "min-latency" in cond.note
+
+
+def test_modes_in_one_parenthesis_each_take_their_own_batch():
+    text = ("# Results\n\nWe compare two modes (BS=256, max-throughput mode; BS=1, min-latency mode).\n\n"
+            "In max-throughput mode the server reaches 14,200 tok/s.\n\n"
+            "In min-latency mode it reaches 310 tok/s per user.\n")
+    record = extract_text(text, "t.md")
+    assert stated(claim(record, 14200), "batch_or_concurrency").value == 256
+    assert stated(claim(record, 310), "batch_or_concurrency").value == 1
+
+
+def test_a_claim_naming_no_mode_takes_no_modes_load_from_elsewhere():
+    text = ("# Results\n\nAfter the kernel work, output throughput improves by 21%.\n\n"
+            "## Next\n\nWe keep tuning the min-latency scenario (a single request at a time).\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 21), "batch_or_concurrency")
+
+
+def test_a_mode_given_two_loads_gives_none():
+    text = ("# Results\n\nTPOT improves by 21% in the min-latency scenario.\n\n"
+            "## Next\n\nThe min-latency scenario (a single request at a time) is tuned first.\n\n"
+            "Later, the min-latency scenario at concurrency 4 is tuned as well.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), -21), "batch_or_concurrency")
+
+
+# -- lists of settings --------------------------------------------------------------------------------------
+def test_two_batch_sizes_after_a_plural_label_are_a_sweep():
+    text = _CHART + "<sub>A10G, FP16, batch sizes of 16 and 48.</sub>\n\nThe model reaches up to 1,240 tok/s.\n"
+    cond = stated(claim(extract_text(text, "t.md"), 1240), "batch_or_concurrency")
+    assert cond.sweep and cond.value["values"] == [16, 48]
+
+
+def test_a_batch_label_with_an_aside_lists_the_bars_settings():
+    text = _CHART + "<sub>A10G | FP16 | BS: (left to right) 48, 16</sub>\n\nThe model reaches up to 1,240 tok/s.\n"
+    cond = stated(claim(extract_text(text, "t.md"), 1240), "batch_or_concurrency")
+    assert cond.sweep and sorted(cond.value["values"]) == [16, 48]
+
+
+def test_an_elided_batch_sweep_is_a_range_not_its_first_value():
+    text = _CHART + "<sub>Peak found by sweeping BS 1, 2, ..., 128.</sub>\n\nThe model reaches up to 1,240 tok/s.\n"
+    cond = stated(claim(extract_text(text, "t.md"), 1240), "batch_or_concurrency")
+    assert (cond.value["min"], cond.value["max"]) == (1, 128)
+
+
+def test_a_count_of_devices_after_a_batch_is_no_second_batch():
+    text = "# Results\n\nWith batch size 64, 128 GPUs serve 90,000 tok/s in total.\n"
+    assert stated(claim(extract_text(text, "t.md"), 90000), "batch_or_concurrency").value == 64
+
+
+def test_a_chart_list_of_batches_is_not_the_load_of_a_memory_figure():
+    text = (_CHART + "<sub>L4, INT4, BS: (left to right) 48, 16</sub>\n\n"
+            "Quantisation also cuts the weights' memory by 3x.\n")
+    cond = claim(extract_text(text, "t.md"), 3).conditions["batch_or_concurrency"]
+    assert cond.status == "unrecoverable"
+
+
+def test_a_caption_of_one_device_is_not_the_load_of_its_comparison_with_another():
+    text = ("# Results\n\nServing on the H200 is up to 2.8x faster than the A100.\n\n"
+            "![chart](c.png)\n\n<sub>1x H200, FP8, BS: (left to right) 512, 64</sub>\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 2.8), "batch_or_concurrency")
+
+
+def test_a_caption_that_names_both_devices_is_the_comparisons_load():
+    text = ("# Results\n\nServing on the H200 is up to 2.8x faster than the A100.\n\n"
+            "![chart](c.png)\n\n<sub>H200 and A100, FP8, batch size 64</sub>\n")
+    assert stated(claim(extract_text(text, "t.md"), 2.8), "batch_or_concurrency").value == 64

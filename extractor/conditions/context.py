@@ -48,6 +48,8 @@ class Located:
     bound: str | None = None  # the metric family it was measured for ("ITL measured at 12 QPS": latency)
     accuracy: bool = False   # a dataset of an accuracy evaluation, not a serving workload
     measured: str | None = None   # the metric family its sentence says the run measured ("..., measuring latency")
+    for_family: str | None = None   # a setting its sentence gives one metric family of several ("BS=1 for TTFT")
+    for_mode: str | None = None     # a setting its sentence gives one named mode ("BS=1, min-latency mode")
     sentence: tuple[int, int] | None = None   # its sentence (prose and captions; None in tables and code)
     compares: bool = False   # its sentence makes a comparison of its own ("quicker than X with 4 users")
     other_run: bool | None = None   # its sentence describes another run, whatever the claim (ScopeLadder's)

@@ -63,6 +63,9 @@ class ScopeLadder:
                                               site.ctx.alternatives)
             site.siblings -= site.settings
         own: dict[str, set[str]] = {}   # the load settings the claim's own sentence states
+        if site.passage.table is None:
+            site.own_loads = {x.name for x in site.ctx.between(site.passage.start, site.passage.end)
+                              if x.name in MEASURED_KINDS and x.usable}
         for scope, read, via_cell in self.rungs:
             located = read(site)
             if located is None:
@@ -73,6 +76,8 @@ class ScopeLadder:
                     for x in kept:
                         if x.name in MEASURED_KINDS and x.usable:
                             own.setdefault(x.name, set()).add(repr(x.m.value))
+                        elif x.name == "scenario" and x.usable and x.m.canonical:
+                            site.modes.add(x.m.canonical)
                 else:
                     # the claim's own sentence is read by the sentence rung alone: what its clause scope or the
                     # baseline left out there (another result's clause, "than the H100") is not let in again
