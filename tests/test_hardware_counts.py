@@ -53,9 +53,34 @@ def test_counts_tied_to_the_named_device(text: str, count: int, nodes: int | Non
     "The fleet mixes 4-8 A100 GPUs per model depending on size.",          # a range of counts
     "We booked two H100 nodes for the test.",                              # machines, not devices
     "Our tuned build is 1.8x faster than 8x H100 with the stock image.",   # the baseline's count
+    "Intel Gaudi 3 accelerators cut the cost per token.",                  # the chip's generation
+    "## Tuning on Gaudi 3\n\nIntel Gaudi 3 accelerators run the decode.",   # a heading's last number
+    "Results on Gaudi 3 | Intel Gaudi 3 accelerators, tuned",              # the name before, same line
+    "See Table 2\n\nH100 GPUs ran the long prompts.",                        # a number on the line above
 ])
 def test_numbers_next_to_a_device_that_are_no_count(text: str) -> None:
     assert all(m.count is None for m in _hardware(text)), text
+
+
+@pytest.mark.parametrize("text", [
+    "Intel Gaudi 3 accelerators cut the cost per token.",
+    "We tuned it on AWS Trainium 2 chips this spring.",
+    "- CPU: 2 x Xeon Platinum 8592\n- GPU: 8 x L40S",
+    "The Llama-3.1-8B model served 64 users.",
+])
+def test_a_number_inside_a_hardware_or_model_name_is_no_count_or_length(text: str) -> None:
+    found = find_mentions(text)
+    names = [m.span for m in found if m.kind in ("hardware", "model")]
+    numbers = [m for m in found if m.kind in ("gpu_count", "input_length", "output_length", "batch_or_concurrency")]
+    assert not [m for m in numbers if any(a < m.span[0] < b for a, b in names)], numbers
+
+
+def test_a_generation_number_stays_in_the_name_and_a_count_before_it_is_kept() -> None:
+    [hw] = _hardware("We used 8 Gaudi 3 accelerators for every run.")
+    assert (hw.count, hw.canonical) == (8, "Intel Gaudi 3")
+    [trn] = _hardware("on AWS Trainium 2 chips")
+    assert (trn.count, trn.canonical) == (None, "AWS Trainium2")
+    assert not [m for m in find_mentions("on AWS Trainium 2 chips") if m.kind == "gpu_count"]
 
 
 POST_COUNTED = """# Serving a 70B model

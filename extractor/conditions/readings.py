@@ -95,6 +95,8 @@ class MatchReader:
             lm = rx.search(left)
             if not lm or rules.hw_not_before.search(left, 0, lm.start()):
                 continue
+            if lm.groupdict().get("count") and _ends_a_name(ce, text, start - len(left) + lm.end("count")):
+                continue   # "... on Gaudi 3 | Intel Gaudi 3": the number is the name's before, not a count
             g = lm.groupdict()
             bare = i > 0
             if bare and not (ce.entry.gpus_per_unit or rules.hw_bare_right.match(right)):
@@ -196,3 +198,10 @@ class MatchReader:
             if rx.search(quote):
                 return canon
         return None
+
+
+def _ends_a_name(ce: CompiledEntry, text: str, end: int) -> bool:
+    """Whether a name of `ce`'s kind ends at `end` ("Gaudi 3" before "Intel Gaudi 3 accelerators")."""
+    window = text[max(0, end - 40):end]
+    return any(m.end() == len(window) for m in ce.rx.finditer(window))
+
