@@ -168,3 +168,47 @@ def test_a_caption_that_names_both_devices_is_the_comparisons_load():
     text = ("# Results\n\nServing on the H200 is up to 2.8x faster than the A100.\n\n"
             "![chart](c.png)\n\n<sub>H200 and A100, FP8, batch size 64</sub>\n")
     assert stated(claim(extract_text(text, "t.md"), 2.8), "batch_or_concurrency").value == 64
+
+
+# -- a setting bound to one device or one model of a legend -------------------------------------------------
+_LEGEND = ("![chart](c.png)\n\n<sub>Mixtral-8x7B: A100 BS 16, H100 BS 48 | Llama-3-8B: A100 BS 64, "
+           "H100 BS 256</sub>\n")
+
+
+def test_a_legend_gives_the_claims_device_and_model_their_own_batch():
+    text = ("# Results\n\nWith Mixtral-8x7B on one H100 the server is 2.2x faster than the A100.\n\n"
+            "With Llama-3-8B on one H100 it is 1.7x faster than the A100.\n\n" + _LEGEND)
+    record = extract_text(text, "t.md")
+    assert stated(claim(record, 2.2), "batch_or_concurrency").value == 48
+    assert stated(claim(record, 1.7), "batch_or_concurrency").value == 256
+
+
+def test_a_claim_naming_no_model_stays_ambiguous_between_the_legends_models():
+    text = "# Results\n\nOn one H100 the server is 2.2x faster than the A100.\n\n" + _LEGEND
+    unrecoverable(claim(extract_text(text, "t.md"), 2.2), "batch_or_concurrency")
+
+
+def test_one_device_alone_in_a_caption_binds_nothing():
+    # no contrast of devices: the caption's batch is the chart's, whatever device the sentence names
+    text = ("# Results\n\nWith Mixtral-8x7B on one H100 the server reaches 3,900 tok/s.\n\n"
+            "![chart](c.png)\n\n<sub>Mixtral-8x7B, H100, BS 48</sub>\n")
+    assert stated(claim(extract_text(text, "t.md"), 3900), "batch_or_concurrency").value == 48
+
+
+# -- a label line heading the paragraph ---------------------------------------------------------------------
+def test_the_sentences_own_scenario_wins_over_the_label_that_heads_its_paragraph():
+    text = ("# Results\n\n**Max Throughput TP4:**\nan offline batch scenario with Qwen2-72B on four L40S is "
+            "1.4x faster than before.\n")
+    cond = stated(claim(extract_text(text, "t.md"), 1.4), "scenario")
+    assert cond.value == "offline batch scenario" and cond.scope == "sentence"
+
+
+def test_the_label_still_states_what_the_sentence_does_not():
+    text = ("# Results\n\n**Max Throughput TP4:**\nQwen2-72B on four L40S is 1.4x faster than before.\n")
+    assert stated(claim(extract_text(text, "t.md"), 1.4), "scenario").canonical == "max-throughput"
+
+
+def test_two_scenarios_in_the_sentence_itself_stay_ambiguous():
+    text = ("# Results\n\nIn the offline scenario and in the server scenario, Qwen2-72B on four L40S is 1.4x "
+            "faster than before.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 1.4), "scenario")

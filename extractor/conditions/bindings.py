@@ -59,9 +59,40 @@ class SettingBinder:
                     unit = _contrast_unit(d, x, sentence)
                     families.setdefault((unit, x.name), set()).add(value)
                     bound.append((unit, x))
-        for unit, x in bound:   # a family only in a contrast of families
-            if len(families[unit, x.name]) < 2:
+            self._bind_systems(d, sentence, here, settings, spans, families, bound)
+        for unit, x in bound:   # a family, a device or a model only in a contrast of them
+            if x.for_family is not None and len(families[unit, x.name]) < 2:
                 x.for_family = None
+            if x.for_device is not None and len(families[unit, "hardware"]) < 2:
+                x.for_device = None
+            if x.for_model is not None and len(families[unit, "model"]) < 2:
+                x.for_model = None
+
+    def _bind_systems(self, d: Document, sentence: tuple[int, int], here: list[Located], settings: list[Located],
+                      spans: list[tuple[int, int]], seen: dict[tuple[object, str], set[str]],
+                      bound: list[tuple[object, Located]]) -> None:
+        """Bind each setting to the one device its item names ("H200 FP8 BS 32") and to the one model its item,
+        else its group, names ("Llama-70B: H100 BS 8, H200 BS 32 | GPT-3: ..."), recording them per contrast
+        unit."""
+        systems = [y for y in here if y.name in ("hardware", "model")]
+        if not systems:
+            return
+        for x in settings:
+            unit = _contrast_unit(d, x, sentence)
+            for name, levels in (("hardware", (self.item_break,)), ("model", (self.item_break, self.group_break))):
+                for rx in levels:
+                    lo, hi = _stretch(d.view, sentence, x.m.span, rx, spans)
+                    named = {y.m.canonical or str(y.m.value) for y in systems if y.name == name and lo <= y.m.span[0] < hi}
+                    if named:
+                        if len(named) == 1:
+                            value = named.pop()
+                            if name == "hardware":
+                                x.for_device = value
+                            else:
+                                x.for_model = value
+                            seen.setdefault((unit, name), set()).add(value)
+                            bound.append((unit, x))
+                        break
 
     def _tie(self, view: str, sentence: tuple[int, int], x: Located, settings: list[Located],
              modes: list[Located], spans: list[tuple[int, int]]) -> tuple[str, str] | None:

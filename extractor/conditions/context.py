@@ -50,6 +50,8 @@ class Located:
     measured: str | None = None   # the metric family its sentence says the run measured ("..., measuring latency")
     for_family: str | None = None   # a setting its sentence gives one metric family of several ("BS=1 for TTFT")
     for_mode: str | None = None     # a setting its sentence gives one named mode ("BS=1, min-latency mode")
+    for_device: str | None = None   # ... one device of several ("H100 BS 8, H200 BS 32")
+    for_model: str | None = None    # ... one model of several ("Model-A: BS 8 | Model-B: BS 64")
     sentence: tuple[int, int] | None = None   # its sentence (prose and captions; None in tables and code)
     compares: bool = False   # its sentence makes a comparison of its own ("quicker than X with 4 users")
     other_run: bool | None = None   # its sentence describes another run, whatever the claim (ScopeLadder's)

@@ -125,6 +125,7 @@ class ScopeRules(_Strict):
     accuracy_check_cue: str = r"(?!)"
     serving_workloads: str = r"(?!)"
     universal_scope: str = r"(?!)"
+    paragraph_label: str = r"(?!)"
     setting_binding: SettingBinding = Field(default_factory=SettingBinding)
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value
     partial_values: dict[str, str] = Field(default_factory=dict)
@@ -133,6 +134,7 @@ class ScopeRules(_Strict):
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
                      "comparison_cue", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
                      "credit_sections", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
+                     "paragraph_label",
                      "paired_length_column")
     @classmethod
     def _regex(cls, v: str) -> str:

@@ -20,7 +20,7 @@ class ClaimSite:
     """One claim and its place, with what several readers ask (computed once per claim)."""
 
     __slots__ = ("ctx", "d", "claim", "passage", "siblings", "settings", "chain", "linked", "section", "family",
-                 "modes", "own_loads", "baseline_devices")
+                 "modes", "own_loads", "baseline_devices", "devices", "models")
 
     def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
         self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
@@ -34,6 +34,8 @@ class ClaimSite:
         self.modes: set[str] = set()     # the named modes its own clause states ("at min-latency"; by the ladder)
         self.own_loads: set[str] = set()   # the load settings its whole sentence states, in any clause
         self.baseline_devices: frozenset[str] = frozenset()   # the devices it compares with ("than the A100")
+        self.devices: set[str] = set()   # the devices and models its own clause names (by the ladder)
+        self.models: set[str] = set()
 
 
 def describes_other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -> bool:
@@ -90,6 +92,11 @@ def _bound_elsewhere(site: ClaimSite, x: Located) -> bool:
     another clause ("at 64 concurrent requests, while keeping TTFT at 100 ms"): then which one is its own
     is not clear, and the bound setting is not let through alone."""
     if x.for_mode is not None and site.modes and x.for_mode not in site.modes:
+        return True
+    if x.for_device is not None and (x.for_device in site.baseline_devices
+                                     or site.devices and x.for_device not in site.devices):
+        return True   # the setting of another device, or of the device the claim is compared with
+    if x.for_model is not None and site.models and x.for_model not in site.models:
         return True
     if site.baseline_devices and x.name in MEASURED_KINDS and x.block >= 0 \
             and site.d.blocks[x.block].kind == "caption" and _one_side(site, x.block):
