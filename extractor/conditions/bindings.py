@@ -159,6 +159,7 @@ def _inside(spans: list[tuple[int, int]], span: tuple[int, int]) -> bool:
 def mode_setting(ctx: DocContext, mode: str, name: str) -> Mention | None:
     """The one setting of kind `name` the post gives the named mode (the same value wherever it says so), or
     None when it gives none or several."""
-    found = [x.m for x in ctx.mentions if x.for_mode == mode and x.name == name and x.usable and not x.example]
-    values = {repr(m.value) for m in found}
-    return found[0] if len(values) == 1 else None
+    if (mode, name) not in ctx.mode_settings:   # the same for every claim of the post: found once
+        found = [x.m for x in ctx.mentions if x.for_mode == mode and x.name == name and x.usable and not x.example]
+        ctx.mode_settings[mode, name] = found[0] if len({repr(m.value) for m in found}) == 1 else None
+    return ctx.mode_settings[mode, name]

@@ -113,6 +113,7 @@ class DocContext:
     caption_families: dict[int, set[str]] = field(default_factory=dict)
     specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
     external_cue: dict[int, bool] = field(default_factory=dict)
+    mode_settings: dict[tuple[str, str], Mention | None] = field(default_factory=dict)   # bindings.mode_setting's
     claim_spans: list[tuple[int, int]] = field(default_factory=list)   # every claim's figure, in order
     claim_starts: list[int] = field(default_factory=list)   # their starts (for `claims_in`)
     # mentions of the post's statements of universal scope, each with the offset the claims it covers start before
