@@ -49,6 +49,8 @@ class MetricChooser:
         prose = not header_cues
         if prose and self.clauses.baseline_value(cues, start, end, cls):
             return None
+        if cls in ("time", "token_time") and any(c.label == "not_claim" for c in header_cues):
+            return None                   # a "Benchmark duration (s)" column or line: how long the run took
         if cls in ("percent", "ratio"):
             return self._relative(q, cls, cues, start, end, header_cues)
         if prose and not self._is_result(q, cls, cues, start, end):
