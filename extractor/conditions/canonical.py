@@ -52,6 +52,8 @@ class GazetteerEntry(BaseModel):
     cue: str | None = None
     case: bool = False
     gpus_per_unit: int | None = None
+    host: bool = False   # a host processor (CPU): beside accelerators it is the machine's host, not the device
+    fallback: bool = False   # a generic form (any name with a size suffix): only where no other entry matches
 
     @field_validator("regex")
     @classmethod

@@ -50,6 +50,9 @@ class ScopeLadder:
         self.after_claim = set(scopes.after_claim)
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
+        self.paragraph_label = re.compile(scopes.paragraph_label)
+        self.header_comparison = re.compile(scopes.header_comparison, re.I)
+        self.draft_column = re.compile(scopes.draft_column, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
         self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I), places)
         readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
@@ -64,6 +67,9 @@ class ScopeLadder:
                                               site.ctx.alternatives)
             site.siblings -= site.settings
         own: dict[str, set[str]] = {}   # the load settings the claim's own sentence states
+        if site.passage.table is None:
+            site.own_loads = {x.name for x in site.ctx.between(site.passage.start, site.passage.end)
+                              if x.name in MEASURED_KINDS and x.usable}
         p = site.passage
         inside = (p.start, p.end) if p.table is None else (0, 0)
         kind = None   # what the mentions that fit the claim depend on, besides its place (`_kept`)
@@ -76,7 +82,9 @@ class ScopeLadder:
                         and not tier.touches(*inside, site.claim.span[0]):
                     if kind is None:
                         kind = (site.family, site.claim.metric == "accuracy",
-                                tuple(sorted((name, tuple(sorted(values))) for name, values in own.items())))
+                                tuple(sorted((name, tuple(sorted(values))) for name, values in own.items())),
+                                frozenset(site.modes), frozenset(site.devices), frozenset(site.models),
+                                site.baseline_devices, frozenset(site.own_loads))
                     # the same for every claim of this kind that the rung does not touch
                     kept = filtered(tier, ("kept", scope, kind), lambda r: self._kept(site, r, scope, own))
                 else:
@@ -85,6 +93,10 @@ class ScopeLadder:
                     for x in kept:
                         if x.name in MEASURED_KINDS and x.usable:
                             own.setdefault(x.name, set()).add(repr(x.m.value))
+                        elif x.name == "scenario" and x.usable and x.m.canonical:
+                            site.modes.add(x.m.canonical)
+                        elif x.name in ("hardware", "model") and x.usable:
+                            (site.devices if x.name == "hardware" else site.models).add(x.m.canonical or str(x.m.value))
                     kind = None
                 out.append(Level(scope, kept, via_cell))
         return out
@@ -119,17 +131,26 @@ class ScopeLadder:
                    and not (base_lo <= x.m.span[0] < base_hi)]
         if p.table is not None:
             return located
+        if (label := self.paragraph_label.match(text, p.start, claim.span[0])) is not None:
+            # a label line heading the paragraph: the sentence's own value of a condition wins over it
+            stated = {x.name for x in located if x.m.span[0] >= label.end()}
+            located = [x for x in located if x.m.span[0] >= label.end() or x.name not in stated]
         return self.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, text)
 
-    @staticmethod
-    def table_row(site: ClaimSite) -> list[Located] | None:
-        """The other cells of the claim's row, and the row's group label."""
+    def table_row(self, site: ClaimSite) -> list[Located] | None:
+        """The other cells of the claim's row, and the row's group label; not the model of a column that holds
+        the draft model of speculative decoding ("Draft model": "Llama-3.2-1B")."""
         p = site.passage
         if p.table is None:
             return None
         group = site.ctx.groups.get((p.table, p.row)) if p.row is not None else None
-        return [x for x in site.ctx.by_table.get(p.table, []) if x.row is not None and x.row >= 0
-                and (x.row == p.row or x.row == group) and x.col != p.col]
+        cells = [x for x in site.ctx.by_table.get(p.table, []) if x.row is not None and x.row >= 0
+                 and (x.row == p.row or x.row == group) and x.col != p.col]
+        if any(x.name == "model" for x in cells):
+            view, header = site.d.view, site.d.tables[p.table].header
+            drafts = {h.col for h in header if self.draft_column.search(view, h.start, h.end)}
+            cells = [x for x in cells if not (x.name == "model" and x.col in drafts)]
+        return cells
 
     @staticmethod
     def table_column(site: ClaimSite) -> list[Located] | None:
@@ -138,6 +159,18 @@ class ScopeLadder:
         if p.table is None:
             return None
         return [x for x in site.ctx.by_table.get(p.table, []) if x.row == -1 and x.col == p.col]
+
+    def column_names(self, site: ClaimSite) -> list[Located] | None:
+        """The names in the header of the claim's column ("8x H100 (tok/s)", "Llama-3-8B"): what the column's
+        cells were measured with; none when the header compares two ("B200 vs H100", "H200/H100")."""
+        p = site.passage
+        if p.table is None:
+            return None
+        named = [x for x in site.ctx.by_table.get(p.table, []) if x.row == -1 and x.col == p.col and x.usable]
+        head = next((c for c in site.d.tables[p.table].header if c.col == p.col), None)
+        if not named or head is None or self.header_comparison.search(site.d.view, head.start, head.end):
+            return []
+        return named
 
     @staticmethod
     def table_caption(site: ClaimSite) -> list[Located] | None:

@@ -31,7 +31,7 @@ from extractor.conditions.scan import (  # noqa: F401 - blank_free_runs, lengths
 )
 from extractor.regex_starts import searchable, shortest_prefixes, start_strings
 from extractor.rules_io import default_rules_dir
-from extractor.spans import overlaps_disjoint, point_inside
+from extractor.spans import overlaps_disjoint, overlaps_near, point_inside
 
 
 # -------------------------------------------------------------------- finder --
@@ -224,10 +224,15 @@ _LENGTH_GROUPS = frozenset({"isl", "osl", "n", "list"})
 
 
 def _resolve(mentions: list[Mention]) -> list[Mention]:
-    """Per kind, keep the longest leftmost mention of overlapping ones; stable order."""
+    """Per kind, keep the longest leftmost mention of overlapping ones (a fallback form only where nothing
+    else is); stable order."""
     by_kind: dict[str, list[Mention]] = {}
     for x in mentions:
         by_kind.setdefault(x.kind, []).append(x)
+    for kind, xs in by_kind.items():
+        if any(x.fallback for x in xs):   # a generic form yields to any other mention it overlaps
+            specific = sorted(x.span for x in xs if not x.fallback)
+            by_kind[kind] = [x for x in xs if not (x.fallback and overlaps_near(specific, *x.span))]
     kept: list[Mention] = []
     for kind, xs in by_kind.items():
         xs.sort(key=lambda x: (-(x.span[1] - x.span[0]), x.span[0], x.rule))
@@ -237,7 +242,30 @@ def _resolve(mentions: list[Mention]) -> list[Mention]:
                 insort(taken, x.span)
                 kept.append(x)
     kept.sort(key=lambda x: (x.span[0], x.span[1], x.kind, x.rule))
-    return kept
+    return _without_numbers_of_names(kept)
+
+
+# A number inside a hardware or model name is the name's own ("Gaudi 3 accelerators": the generation, not
+# three accelerators; "Xeon 6 CPUs"): a count or length read from it is no setting.
+_NAME_KINDS = ("hardware", "model")
+_COUNT_KINDS = frozenset({"gpu_count", "batch_or_concurrency", "input_length", "output_length"})
+
+
+def _without_numbers_of_names(mentions: list[Mention]) -> list[Mention]:
+    """`mentions` without the counts and lengths that start inside (not at the start of) a name mention."""
+    names = {kind: [x.span for x in mentions if x.kind == kind] for kind in _NAME_KINDS}
+    starts = {kind: [a for a, _ in spans] for kind, spans in names.items()}
+
+    def inside_a_name(pos: int) -> bool:
+        for kind, spans in names.items():
+            i = bisect_left(starts[kind], pos) - 1   # the last name starting before pos (per kind, disjoint)
+            if i >= 0 and spans[i][0] < pos < spans[i][1]:
+                return True
+        return False
+
+    if not any(names.values()):
+        return mentions
+    return [x for x in mentions if x.kind not in _COUNT_KINDS or not inside_a_name(x.span[0])]
 
 
 @lru_cache(maxsize=4)

@@ -17,7 +17,7 @@ OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 # Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
 Reason = Literal["absent", "ambiguous", "no_version", "partial", "external"]
 # The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
-LADDER_READERS = ("sentence", "table_row", "table_column", "table_caption", "table_footnotes", "own_caption",
+LADDER_READERS = ("sentence", "table_row", "table_column", "column_names", "table_caption", "table_footnotes", "own_caption",
                   "paragraph", "figure_captions", "section", "section_commands", "linked_section",
                   "linked_commands", "setup_sections", "universal", "introduction", "front_matter")
 
@@ -51,6 +51,29 @@ class Rung(_Strict):
         return v
 
 
+class SettingBinding(_Strict):
+    """How a sentence ties a load setting to one metric or one mode (bindings.py): the kinds of settings
+    bound, and the words that part a sentence into items ("BS=64 max throughput, BS=1 TTFT") and into groups
+    of items ("BS=8, max-throughput mode; BS=1, min-latency mode")."""
+
+    kinds: list[str] = Field(default_factory=list)
+    item_break: str = r"(?!)"
+    group_break: str = r"(?!)"
+
+    @field_validator("item_break", "group_break")
+    @classmethod
+    def _regex(cls, v: str) -> str:
+        return compiled(v)
+
+    @field_validator("kinds")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        for name in v:
+            if name not in CONDITIONS:
+                raise ValueError(f"unknown condition {name!r}")
+        return v
+
+
 class ScopeRules(_Strict):
     """The scope ladder; which sections set up measurements, and which paragraphs extend a scope."""
 
@@ -72,6 +95,7 @@ class ScopeRules(_Strict):
     precision_formats: dict[str, str] = Field(default_factory=dict)
     precision_generic_words: list[str] = Field(default_factory=list)
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
+    layout_columns: dict[str, list[str]] = Field(default_factory=dict)
     paired_length_column: str = r"(?!)"
     count_words: list[str] = Field(default_factory=list)
     unit_nouns: list[str] = Field(default_factory=list)
@@ -92,6 +116,8 @@ class ScopeRules(_Strict):
     metric_binding: str = r"(?!)"
     measures_cue: str = r"(?!)"
     comparison_cue: str = r"(?!)"
+    header_comparison: str = r"(?!)"
+    draft_column: str = r"(?!)"
     citation_cue: str = r"(?!)"
     citation_self: str = r"(?!)"
     ratio_clause_end: str = r"$"
@@ -102,13 +128,16 @@ class ScopeRules(_Strict):
     accuracy_check_cue: str = r"(?!)"
     serving_workloads: str = r"(?!)"
     universal_scope: str = r"(?!)"
+    paragraph_label: str = r"(?!)"
+    setting_binding: SettingBinding = Field(default_factory=SettingBinding)
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value
     partial_values: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
-                     "comparison_cue", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
+                     "comparison_cue", "header_comparison", "draft_column", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
                      "credit_sections", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
+                     "paragraph_label",
                      "paired_length_column")
     @classmethod
     def _regex(cls, v: str) -> str:
