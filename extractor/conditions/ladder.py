@@ -16,7 +16,8 @@ from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
 from extractor.conditions.figure_scope import FigureCaptions
 from extractor.conditions.places import Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
-from extractor.conditions.shared_rungs import SharedRung, filtered
+from extractor.conditions.shared_rungs import SharedRung, filtered, summary
+from extractor.ingest import Document
 from extractor.conditions.ties import ClaimSite, describes_other_run, ties_fit
 
 
@@ -81,12 +82,14 @@ class ScopeLadder:
                 if scope != "sentence" and isinstance(tier, SharedRung) \
                         and not tier.touches(*inside, site.claim.span[0]):
                     if kind is None:
-                        kind = (site.family, site.claim.metric == "accuracy",
-                                tuple(sorted((name, tuple(sorted(values))) for name, values in own.items())),
+                        kind = (tuple(sorted((name, tuple(sorted(values))) for name, values in own.items())),
                                 frozenset(site.modes), frozenset(site.devices), frozenset(site.models),
                                 site.baseline_devices, frozenset(site.own_loads))
-                    # the same for every claim of this kind that the rung does not touch
-                    kept = filtered(tier, ("kept", scope, kind), lambda r: self._kept(site, r, scope, own))
+                    # the same for every claim of this kind that the rung does not touch; of the kind, only what
+                    # its mentions can be bound to counts (most rungs hold no setting bound to a mode or device)
+                    asks = summary(tier, "asks", lambda xs: _asks(site.d, xs), _either)
+                    key = (site.family, site.claim.metric == "accuracy", *(k if a else None for k, a in zip(kind, asks)))
+                    kept = filtered(tier, ("kept", scope, key), lambda r: self._kept(site, r, scope, own))
                 else:
                     kept = self._kept(site, tier, scope, own)
                 if scope == "sentence":
@@ -361,3 +364,23 @@ def _own_rung(site: ClaimSite, rung: SharedRung, located: Callable[[], Iterable[
     if not rung.starts_in(lo, hi):
         return rung
     return [x for x in located() if x.block not in site.siblings]
+
+
+def _either(first: tuple[bool, ...], then: tuple[bool, ...]) -> tuple[bool, ...]:
+    return tuple(a or b for a, b in zip(first, then))
+
+
+def _asks(d: Document, located: list[Located]) -> tuple[bool, bool, bool, bool, bool, bool]:
+    """Which parts of a claim's kind (`ScopeLadder.levels`) can decide whether these mentions fit it: its own
+    sentence's loads (a mention in a sentence), its modes, devices, models (a setting bound to one), the
+    devices it is compared with (bound to a device, or a load in a caption), its sentence's load kinds (a
+    setting bound to a metric family)."""
+    sentence = mode = device = model = family = baseline = False
+    for x in located:
+        sentence |= x.sentence is not None
+        mode |= x.for_mode is not None
+        device |= x.for_device is not None
+        model |= x.for_model is not None
+        family |= x.for_family is not None
+        baseline |= x.name in MEASURED_KINDS and x.block >= 0 and d.blocks[x.block].kind == "caption"
+    return sentence, mode, device, model, device or baseline, family

@@ -101,6 +101,7 @@ class ConditionResolver:
             conditions, why = self.resolve(ctx, claim, passage, unclear[-1])
             claim.conditions = pool.share(conditions)
             reasons.append(why)
+        ctx.rungs.clear()   # the shared rungs and what was derived from them: no longer needed, memory freed
         claims, reasons = self.merger.merge(
             ctx.d, placed, reasons, unclear, leads,
             lambda claim, name, values: self.where.unrecoverable(ctx, claim, name, "ambiguous", values=values))
