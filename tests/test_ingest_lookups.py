@@ -1,4 +1,5 @@
-"""`Document.blocks_ending`: the blocks that end in a range, found by bisection, are those a scan finds."""
+"""Ingest look-ups: the blocks that end in a range (`Document.blocks_ending`, a bisection) are those a scan
+finds; passages asked for without cells or with a block filter are the filtered passages."""
 from __future__ import annotations
 
 from extractor.ingest import ingest
@@ -48,3 +49,18 @@ def test_lead_in_is_the_paragraph_right_before_in_the_same_section():
     assert lead_in(d, first) == "Our throughput on one node, measured with a fixed prompt set:"
     assert lead_in(d, second) == "a list item that ends right before the next table"
     assert lead_in(d, third) == ""   # the list item before it is in another section
+
+
+def test_units_without_cells_and_with_a_block_filter_are_the_filtered_units():
+    """Leaving cells out and skipping the blocks a filter refuses keeps every other passage, in order."""
+    from extractor.ingest.segment import units
+
+    text = POST + "\nNo figure in this paragraph. Nor in this one.\n\nThe second run reached 410 tok/s. Fine.\n"
+    d = ingest(text, "post.md", "markdown")
+    has_digit = lambda s: any(ch.isdigit() for ch in s)   # noqa: E731
+    every = units(d, frozenset())
+    want = [u for u in every if u.kind != "cell" and has_digit(d.view[d.blocks[u.block].start:d.blocks[u.block].end])]
+    got = units(d, frozenset(), cells=False, block_filter=has_digit)
+    assert got == want
+    assert any(d.view[u.start:u.end] == "Fine." for u in got)      # a sentence without a digit, in a kept block
+    assert not any("No figure" in d.view[u.start:u.end] for u in got)
