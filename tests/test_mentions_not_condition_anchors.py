@@ -1,6 +1,7 @@
-"""The not-condition rules are tried only around the strings their matches must hold (`regex_starts.anchors`,
-`scan.anchored_matches`): they find exactly what a plain `finditer` over the whole text finds, for every
-rule, on hostile text too."""
+"""Regexes tried only where their matches can be: the not-condition rules around the strings their matches
+hold (`regex_starts.anchors`, `scan.anchored_matches`), the bare version and commit rules at the strings their
+matches begin with (`scan.finditer_from_starts`). They find exactly what a plain `finditer` over the whole text
+finds, for every rule, on hostile text too."""
 from __future__ import annotations
 
 import re
@@ -99,3 +100,20 @@ def test_anchored_matches_fall_back_when_trying_would_cost_more():
     (a,) = anchors(rx.pattern)
     text = "x" * 100
     assert anchored_matches(rx, text, [a], {"x": list(range(100))}) is None
+
+
+BARE = ["v0.9.1", "v1.2", "v2.0rc1", "commit 1a2b3c4d", "git commit: abcdef12", "revision 0badc0de9",
+        "sha `deadbeef1`", "in commit 1234abcd", ">= v0.8", "≥v1.0", "v3.1 or later", "İ", "ſ", "٣"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(BARE + PIECES), st.text(min_size=1, max_size=3)), min_size=1,
+                max_size=30).map("".join))
+def test_finditer_from_starts_equals_finditer(text: str):
+    from extractor.api import get_extractor
+    from extractor.conditions.scan import finditer_from_starts
+
+    resolver = get_extractor(None).conditions
+    for rx in (resolver.bare_version, resolver.bare_commit, re.compile(r"(?<!\w)(?:max|min)imum\s+\d+", re.I)):
+        for variant in (text, text.upper(), text.swapcase()):
+            assert [m.span() for m in finditer_from_starts(rx, variant)] == [m.span() for m in rx.finditer(variant)]

@@ -16,6 +16,7 @@ from extractor.conditions.mentions_merge import MentionMerger
 from extractor.conditions.places import Places
 from extractor.conditions.policy import ColumnCell, EngineVersion, Parts, Pick, Policy, Scopes, Unstated
 from extractor.conditions.restatements import fill_from_restatements
+from extractor.conditions.scan import finditer_from_starts, fold
 from extractor.conditions.rules import load_scope_rules, load_where_rules
 from extractor.conditions.sharing import ConditionPool
 from extractor.conditions.statement import Statements
@@ -66,8 +67,9 @@ class ConditionResolver:
         engine = engines.pop()
         taken = sorted(m.span for m in found if m.kind == "engine")
         out = []
+        folded = fold(d.view)
         for rx, group, rule in ((self.bare_version, "v", "bare_version"), (self.bare_commit, "c", "bare_commit")):
-            for m in rx.finditer(d.view):
+            for m in finditer_from_starts(rx, d.view, folded):
                 span = (m.start(group), m.end(group))
                 if not overlaps_near(taken, *span):
                     out.append(Mention(kind="engine", value=engine, canonical=engine, version=m.group(group),

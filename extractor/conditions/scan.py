@@ -8,7 +8,7 @@ from typing import Iterator, NamedTuple
 
 import ahocorasick
 
-from extractor.regex_starts import CASE_TRAPS, Anchor
+from extractor.regex_starts import CASE_TRAPS, Anchor, searchable, shortest_prefixes, start_strings
 
 _NUM_RE = re.compile(r"^\s*(\d[\d,]*(?:\.\d+)?)\s*([kKmM]?)\s*$")
 URL_RE = re.compile(
@@ -215,3 +215,33 @@ def _run_start(text: str, at: int, run: re.Pattern[str]) -> int:
         if p > lo or lo == 0:
             return p
         reach *= 4
+
+
+_START_FINDERS: dict[tuple[str, int], re.Pattern[str] | None] = {}
+
+
+def _start_finder(rx: re.Pattern[str]) -> re.Pattern[str] | None:
+    """A regex finding, in folded text, the strings every match of `rx` begins with (None: no such strings)."""
+    key = (rx.pattern, rx.flags)
+    if key not in _START_FINDERS:
+        words = start_strings(rx.pattern, rx.flags, digits=True)
+        _START_FINDERS[key] = (re.compile("|".join(re.escape(w) for w in shortest_prefixes(words)))
+                               if words else None)
+    return _START_FINDERS[key]
+
+
+def finditer_from_starts(rx: re.Pattern[str], text: str, folded: str | None = None) -> list[re.Match[str]]:
+    """The matches of `rx.finditer(text)`, trying `rx` only where one of the strings its matches begin with
+    starts (regex_starts.start_strings, looked for in `folded`: `fold(text)`, computed when not given)."""
+    finder = _start_finder(rx)
+    if finder is None or not searchable(text):
+        return list(rx.finditer(text))
+    folded = fold(text) if folded is None else folded
+    starts: list[int] = []
+    m = finder.search(folded)
+    while m is not None:
+        starts.append(m.start())
+        if len(starts) * TRY_COST > len(text):
+            return list(rx.finditer(text))    # as common as that: scanning costs less
+        m = finder.search(folded, m.start() + 1)
+    return matches_at(rx, text, [(0, len(text))], starts)
