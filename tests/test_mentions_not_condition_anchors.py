@@ -117,3 +117,14 @@ def test_finditer_from_starts_equals_finditer(text: str):
     for rx in (resolver.bare_version, resolver.bare_commit, re.compile(r"(?<!\w)(?:max|min)imum\s+\d+", re.I)):
         for variant in (text, text.upper(), text.swapcase()):
             assert [m.span() for m in finditer_from_starts(rx, variant)] == [m.span() for m in rx.finditer(variant)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab .!?;\n\t", max_size=60), st.data())
+def test_a_covered_sentence_starts_after_the_last_sentence_end_before_it(text: str, data):
+    from extractor.conditions.scan import _SENTENCE_END, covering
+
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    ends_before = [m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 400), start)]
+    assert covering(text, start, end, "sentence")[0] == (ends_before[-1] if ends_before else max(0, start - 400))

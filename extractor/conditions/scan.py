@@ -147,6 +147,7 @@ def blocks_holding(block_starts: list[int], positions: list[int]) -> list[int]:
 
 
 _SENTENCE_END = re.compile(r"[.!?;](?=\s)|\n")
+_LAST_SENTENCE_END = re.compile(r"(?s:.*)(?:[.!?;](?=\s)|\n)")   # the last one: found backwards from the end
 _REACH = 400  # a covered sentence or line reaches at most this far on either side of its match
 
 
@@ -160,9 +161,8 @@ def covering(text: str, start: int, end: int, within: str) -> tuple[int, int]:
         a = text.rfind("\n", lo, start) + 1 or lo
         b = text.find("\n", end, end + _REACH)
         return a, (b if b >= 0 else min(len(text), end + _REACH))
-    a = lo
-    for m in _SENTENCE_END.finditer(text, lo, start):
-        a = m.end()
+    m = _LAST_SENTENCE_END.match(text, lo, start)
+    a = m.end() if m else lo
     m = _SENTENCE_END.search(text, end, end + _REACH)
     return a, (m.start() if m else min(len(text), end + _REACH))
 
