@@ -201,6 +201,78 @@ def test_online_offline_naming_a_product_is_not_a_scenario(text: str) -> None:
     assert not _of(text, "scenario")
 
 
+@pytest.mark.parametrize("text,isl,osl", [
+    ("each request has 2048 input and 256 output tokens", 2048, 256),
+    ("we fixed 4096 prompt tokens and 512 generated tokens", 4096, 512),
+    ("the 2k input / 128 output case", 2048, 128),
+    ("runs with 1024 input, 512 output at 8 users", 1024, 512),
+])
+def test_coordinated_input_and_output_lengths(text: str, isl: int, osl: int) -> None:
+    assert (_one(text, "input_length").value, _one(text, "output_length").value) == (isl, osl)
+
+
+@pytest.mark.parametrize("text", [
+    "the router has 3 input and 4 output queues",
+    "a mixer with 2 input, 6 output ports",
+])
+def test_counts_of_other_input_and_output_things_are_no_lengths(text: str) -> None:
+    assert not _of(text, "input_length") and not _of(text, "output_length")
+
+
+@pytest.mark.parametrize("text,n", [
+    ("At 8 users: 41 tok/s per user", 8),
+    ("with 32 clients the queue stayed short", 32),
+    ("latency under 4 users was flat", 4),
+])
+def test_users_a_result_was_measured_at_are_the_concurrency(text: str, n: int) -> None:
+    assert _one(text, "batch_or_concurrency").value == n
+
+
+@pytest.mark.parametrize("text", ["a service with 9,000 users per day", "We have 64 users on the beta."])
+def test_a_user_base_is_no_concurrency(text: str) -> None:
+    assert not _of(text, "batch_or_concurrency")
+
+
+@pytest.mark.parametrize("text,found", [
+    ("prompts from the sonnet dataset", True),
+    ("--dataset-name sonnet --num-prompts 200", True),
+    ("9x faster than Claude 3.7 Sonnet on our prompts", False),
+    ("Claude Sonnet 4 answered in 2 s", False),
+])
+def test_the_sonnet_prompt_set_is_not_the_model_of_that_name(text: str, found: bool) -> None:
+    assert bool(_of(text, "dataset")) is found
+
+
+@pytest.mark.parametrize("text,kept", [
+    ("We serve Mixtral-8x22B with a draft model of Mistral-7B at batch 4.", ["Mixtral-8x22B"]),
+    ("Qwen3-32B with Qwen3-0.6B as the draft model kept its accuracy.", ["Qwen3-32B"]),
+    ("the Llama 3.2 1B drafter speeds up Llama 3.3 70B", ["Llama 3.3 70B"]),
+    ("Draft model: Qwen3-0.6B", []),
+    ("EAGLE-3 draft heads for Llama-3.1-8B were trained in a day.", ["Llama-3.1-8B"]),
+])
+def test_a_draft_model_is_no_model_of_the_run(text: str, kept: list[str]) -> None:
+    assert [m.quote for m in _of(text, "model")] == kept
+
+
+@pytest.mark.parametrize("text", [
+    "Scenario B: single stream (one request in flight)",
+    "Single-stream latency stays under 9 ms.",
+    "a single-stream run on one card",
+    "we repeat it in multi-stream mode",
+])
+def test_single_stream_naming_how_load_was_offered_is_a_scenario(text: str) -> None:
+    assert _one(text, "scenario").canonical in ("SingleStream", "MultiStream")
+
+
+@pytest.mark.parametrize("text", [
+    "With 32 users online, a single stream sees about 40 tok/s.",
+    "each single stream gets its own KV blocks",
+    "The decoder emits one stream per request.",
+])
+def test_single_stream_counting_streams_is_not_a_scenario(text: str) -> None:
+    assert not _of(text, "scenario")
+
+
 @pytest.mark.parametrize("text", [
     "We measured it as an online serving benchmark with Poisson arrivals.",
     "In offline inference mode the node reached its peak.",
