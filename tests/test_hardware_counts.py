@@ -164,3 +164,17 @@ The node reached 11,200 output tokens per second at a concurrency of 64.
 def test_the_host_processor_does_not_make_the_hardware_ambiguous(extractor: Extractor) -> None:
     hw = _claim(extractor, POST_HOST, "11,200 output tokens per second").conditions["hardware"]
     assert (hw.status, hw.value) == ("stated", "8x MI325X")
+
+
+@pytest.mark.parametrize("text", [
+    "- CPU:" + " " * 250 + "2 x Xeon Platinum 8592\n- GPU: 8 x MI325X",      # the label far before the name
+    "CPU:" + " " * 250 + "2 x Xeon Platinum 8592",                           # ... on the text's first line
+])
+def test_a_host_label_is_read_on_the_names_whole_line(text: str) -> None:
+    assert not [m for m in _hardware(text) if "Xeon" in m.quote]
+
+
+def test_a_host_label_on_an_earlier_line_does_not_reach_a_long_later_line() -> None:
+    """The label must open the name's own line: one on a line before it says nothing about the name."""
+    text = "- CPU:\n" + "We served the 8B model on a dual-socket " + "very " * 50 + "fast Xeon 6980P server."
+    assert [m for m in _hardware(text) if "Xeon" in m.quote]
