@@ -191,6 +191,7 @@ Avg latency: 2.75 seconds
 Batch size: 64
 Mean TPOT (ms): 21.5
 Successful requests: 500
+Benchmark duration (s): 81.6
 ```
 
 ```yaml
@@ -212,7 +213,38 @@ def test_labelled_result_lines_of_script_output_are_claims():
 
 def test_settings_counts_and_configuration_blocks_are_not():
     values = {c.value for c in claims(SCRIPT_POST)}
-    assert not values & {64, 500, 30, 8}
+    assert not values & {64, 500, 30, 8, 81.6}   # 81.6: how long the benchmark ran, not a latency
+
+
+PRINTED_TABLE_POST = """# Decoding on a small board
+
+```
+$ ./bench-tool -m tiny-q4.gguf -p 256 -n 64
+| model           |     size | backend | threads |  test |          t/s |
+| --------------- | -------: | ------- | ------: | ----: | -----------: |
+| tiny 1B Q4_0    | 0.62 GiB | CPU     |       4 | pp256 | 41.20 ± 0.30 |
+| tiny 1B Q4_0    | 0.62 GiB | CPU     |       4 |  tg64 | 12.75 ± 0.05 |
+```
+
+```
+| not | a table without its delimiter row |
+| 55 | 66 |
+```
+"""
+
+
+def test_a_pipe_table_printed_by_a_tool_in_a_code_block_is_read_as_a_table():
+    found = claims(PRINTED_TABLE_POST)
+    assert {(c.metric, c.value, c.unit) for c in found} == {("throughput", 41.2, "token / second"),
+                                                          ("throughput", 12.75, "token / second")}
+    for c in found:
+        assert PRINTED_TABLE_POST[c.span[0]:c.span[1]] == c.quote
+
+
+def test_how_long_a_benchmark_ran_is_not_a_latency():
+    table = ("| Config | Median TTFT (ms) | Total duration (s) |\n|---|---|---|\n| FP8 | 512.4 | 402.7 |\n")
+    assert {c.value for c in claims(table)} == {512.4}
+    assert {c.value for c in claims("The benchmark duration was 94 s, and median TTFT was 55 ms.")} == {55}
 
 
 # -- a bare number compared with a measured one (class 7) -------------------------------------------------------
@@ -256,6 +288,25 @@ def test_headline_flag_only_where_the_post_leads_with_the_figure():
     in_results = [m for m in headline.mentions if m.context.section == ["Results"]]
     assert in_results and not any(m.headline for m in in_results)
     assert any(m.headline for m in headline.mentions)
+
+
+NO_HEADINGS_POST = """# A faster decode path
+
+The new build serves 2.4x more output tokens per second than the previous one on the same L40S card.
+
+| Batch | Output tok/s |
+|---|---|
+| 8 | 1,130 |
+| 32 | 3,420 |
+
+All figures are medians of five runs, taken after two warm-up runs.
+"""
+
+
+def test_a_table_ends_the_lead_of_a_post_without_sections():
+    found = claims(NO_HEADINGS_POST)
+    assert [c.value for c in found if c.headline] == [2.4]
+    assert {1130, 3420} <= {c.value for c in found if not c.headline}
 
 
 def test_tokens_counted_of_a_headline_read_from_its_restatement():
@@ -320,6 +371,24 @@ def test_caption_or_lead_in_unit_applies_to_bare_cells():
 def test_datasheet_power_is_not_a_claim_but_measured_power_is():
     assert not claims("The MI355X ships with 288GB of HBM3E and draws 1400W.")
     assert one("Under load the node consumed 5.2 kW on average.", 5.2).unit == "kilowatt"
+
+
+@pytest.mark.parametrize("text,kept", [
+    ("On a T4 with 16 GB, the speed-up is smaller: about 1.2x.", {("speedup", 1.2)}),
+    ("The B300, with 288 GB of HBM3e, is 1.5x faster than the B200.", {("speedup", 1.5)}),
+    ("The card has 48 GB, and its TTFT is 30% lower than on the L4.", {("relative_change", -30.0)}),
+])
+def test_a_devices_capacity_beside_a_comparison_is_not_a_claim(text, kept):
+    assert {(c.metric, c.value) for c in claims(text)} == kept
+
+
+@pytest.mark.parametrize("text,value", [
+    ("The new kernel runs with 18 GB less memory than before.", 18),
+    ("We measured 3.1 TB/s of memory bandwidth on the copy test, 12% higher than before.", 3.1),
+    ("Peak memory dropped to 41 GB with the new allocator.", 41),
+])
+def test_a_measured_or_changed_capacity_is_still_a_claim(text, value):
+    assert one(text, value).metric in ("memory", "bandwidth")
 
 
 def test_the_two_levels_of_a_from_to_change_in_time():

@@ -61,6 +61,61 @@ def test_conditions_scopes_column_header_labels_a_condition_column():
     assert c.span and text[c.span[0]:c.span[1]] == c.quote
 
 
+def test_conditions_scopes_layout_columns_give_the_rows_parallel_layout():
+    text = ("Measured with vLLM 0.9.0 on H200 nodes.\n\n"
+            "| Model | TP | EP | Output tok/s |\n|---|---|---|---|\n"
+            "| Qwen3-30B-A3B | 2 | 2 | 6,140 |\n| Qwen3-235B-A22B | 8 | 8 | 3,270 |\n"
+            "| Qwen3-235B-A22B | 4/8 | n/a | 2,990 |\n")
+    record = extract_text(text, "t.md")
+    small, big = claim(record, 6140), claim(record, 3270)
+    assert (small.conditions["parallelism"].value, big.conditions["parallelism"].value) == ("TP2, EP2", "TP8, EP8")
+    p = big.conditions["parallelism"]
+    assert p.scope == "table_row" and text[p.span[0]:p.span[1]] == p.quote == "8"
+    # a cell that is not one whole number gives no layout
+    assert claim(record, 2990).conditions["parallelism"].status == "unrecoverable"
+
+
+def test_conditions_scopes_a_column_named_like_a_layout_in_another_table_gives_nothing():
+    text = ("| Setting | TP |\n|---|---|\n| big | 8 |\n\nThe engine reached 3,270 output tokens per second.\n\n"
+            "| Model | Output tok/s |\n|---|---|\n| Qwen3-8B | 6,140 |\n")
+    record = extract_text(text, "t.md")
+    assert claim(record, 6140).conditions["parallelism"].status == "unrecoverable"
+    assert claim(record, 3270).conditions["parallelism"].status == "unrecoverable"
+
+
+def test_conditions_scopes_systems_as_columns_name_their_cells_hardware():
+    text = ("## Results\n\n| Model | 4x L40S (tok/s) | 4x H200 (tok/s) |\n|---|---|---|\n"
+            "| Mistral-7B | 3,150 | 8,720 |\n| Qwen3-14B | 1,980 | 6,040 |\n")
+    record = extract_text(text, "t.md")
+    assert claim(record, 3150).conditions["hardware"].value == "4x L40S"
+    assert claim(record, 6040).conditions["hardware"].value == "4x H200"
+    hw = claim(record, 6040).conditions["hardware"]
+    assert hw.scope == "table_column" and text[hw.span[0]:hw.span[1]] == hw.quote
+    assert claim(record, 6040).conditions["model"].value == "Qwen3-14B"
+
+
+@pytest.mark.parametrize("header", ["Speed-up vs H100", "Throughput H200/H100", "Gain over A100"])
+def test_conditions_scopes_a_header_that_compares_names_no_system(header):
+    text = (f"## Results\n\n| Model | {header} |\n|---|---|\n| Mistral-7B | 1.8x |\n| Qwen3-14B | 2.1x |\n")
+    record = extract_text(text, "t.md")
+    assert claim(record, 1.8).conditions["hardware"].status == "unrecoverable"
+
+
+def test_conditions_scopes_named_condition_columns_give_the_cell_as_written():
+    text = ("## Results\n\n| Scenario | Data type | Dataset | Output tok/s |\n|---|---|---|---|\n"
+            "| Server | FP8 | OrcaChat-v2 | 9,120 |\n| Offline | | OrcaChat-v2 | 10,480 |\n"
+            "| 42 | BF16 | 7 | 8,060 |\n")
+    record = extract_text(text, "t.md")
+    server, offline, odd = claim(record, 9120), claim(record, 10480), claim(record, 8060)
+    assert (server.conditions["scenario"].value, offline.conditions["scenario"].value) == ("Server", "Offline")
+    assert server.conditions["dataset"].value == "OrcaChat-v2"
+    sc = server.conditions["scenario"]
+    assert sc.scope == "table_row" and text[sc.span[0]:sc.span[1]] == sc.quote == "Server"
+    assert offline.conditions["precision"].value == "FP8"   # an empty cell repeats the one above it
+    # a bare number in a column of names names nothing
+    assert odd.conditions["scenario"].status == odd.conditions["dataset"].status == "unrecoverable"
+
+
 def test_conditions_scopes_figure_caption_under_a_chart():
     record = extract_path(CORPUS / "figure-caption-footnote.md")
     c = claim(record, 2940, "throughput")

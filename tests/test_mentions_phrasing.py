@@ -201,6 +201,43 @@ def test_online_offline_naming_a_product_is_not_a_scenario(text: str) -> None:
     assert not _of(text, "scenario")
 
 
+@pytest.mark.parametrize("text,isl,osl", [
+    ("each request has 2048 input and 256 output tokens", 2048, 256),
+    ("we fixed 4096 prompt tokens and 512 generated tokens", 4096, 512),
+    ("the 2k input / 128 output case", 2048, 128),
+    ("runs with 1024 input, 512 output at 8 users", 1024, 512),
+])
+def test_coordinated_input_and_output_lengths(text: str, isl: int, osl: int) -> None:
+    assert (_one(text, "input_length").value, _one(text, "output_length").value) == (isl, osl)
+
+
+@pytest.mark.parametrize("text", [
+    "the router has 3 input and 4 output queues",
+    "a mixer with 2 input, 6 output ports",
+])
+def test_counts_of_other_input_and_output_things_are_no_lengths(text: str) -> None:
+    assert not _of(text, "input_length") and not _of(text, "output_length")
+
+
+@pytest.mark.parametrize("text", [
+    "Scenario B: single stream (one request in flight)",
+    "Single-stream latency stays under 9 ms.",
+    "a single-stream run on one card",
+    "we repeat it in multi-stream mode",
+])
+def test_single_stream_naming_how_load_was_offered_is_a_scenario(text: str) -> None:
+    assert _one(text, "scenario").canonical in ("SingleStream", "MultiStream")
+
+
+@pytest.mark.parametrize("text", [
+    "With 32 users online, a single stream sees about 40 tok/s.",
+    "each single stream gets its own KV blocks",
+    "The decoder emits one stream per request.",
+])
+def test_single_stream_counting_streams_is_not_a_scenario(text: str) -> None:
+    assert not _of(text, "scenario")
+
+
 @pytest.mark.parametrize("text", [
     "We measured it as an online serving benchmark with Poisson arrivals.",
     "In offline inference mode the node reached its peak.",

@@ -51,8 +51,14 @@ class HeadlineMarker:
             zones.append(d.title_span)
         first_heading = min((s.start for s in d.sections if not (d.title_span and s.start == d.title_span[0])),
                             default=len(d.text))
-        # notes and call-outs ("> [!NOTE] Originally posted on ...") are not part of the lead
-        intro = [b for b in d.blocks if b.end <= first_heading and b.kind in ("paragraph", "list_item", "caption")]
+        # notes and call-outs ("> [!NOTE] Originally posted on ...") are not part of the lead; a table or a code
+        # block ends it (the results that follow are the body, even in a post without headings)
+        intro = []
+        for b in d.blocks:
+            if b.end > first_heading or b.kind in ("table", "code"):
+                break
+            if b.kind in ("paragraph", "list_item", "caption"):
+                intro.append(b)
         # the first paragraphs before any heading; a list counts as one paragraph
         groups: list[list] = []
         for b in intro:

@@ -49,6 +49,8 @@ class MetricChooser:
         prose = not header_cues
         if prose and self.clauses.baseline_value(cues, start, end, cls):
             return None
+        if cls in ("time", "token_time") and any(c.label == "not_claim" for c in header_cues):
+            return None                   # a "Benchmark duration (s)" column or line: how long the run took
         if cls in ("percent", "ratio"):
             return self._relative(q, cls, cues, start, end, header_cues)
         if prose and not self._is_result(q, cls, cues, start, end):
@@ -88,10 +90,20 @@ class MetricChooser:
         if cls == "energy" and not re.search(r"\btoken\b", q.unit) and not self.clauses.measured(cues, start, end):
             return False                  # "draws 1400W": a datasheet power figure, not a measured efficiency
         if cls in ("memory", "bandwidth", "compute"):
+            if self._device_spec(cues, start, end) and not self.clauses.measured(cues, start, end):
+                return False              # "an L4 with 24 GB", "141 GB of HBM3e": the device's, not a result
             return bool(self.clauses.measured(cues, start, end) or self.clauses.governing_change(cues, start, end)
                         or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:",
                                    CHANGE_NEAR))
         return True
+
+    @staticmethod
+    def _device_spec(cues: list[Cue], start: int, end: int) -> bool:
+        """A datasheet cue right before or right after the figure, and no change word right after it."""
+        if any(c.label.startswith("change") and 0 <= c.start - end <= 1 for c in cues):   # a blank at most
+            return False
+        return any((c.label == "spec:before" and 0 <= start - c.end <= 2)
+                   or (c.label == "spec:after" and 0 <= c.start - end <= 2) for c in cues)
 
     def _relative(self, q, cls, cues, start, end, header_cues) -> str | None:
         if nearest(cues, start, end, "not_claim", 25):

@@ -60,6 +60,8 @@ class ClaimRules(BaseModel):
     level_intro: list[str] = Field(default_factory=list)
     script_output_langs: list[str] = Field(default_factory=list)
     change_amount_intro: list[str] = Field(default_factory=list)
+    device_spec_before: list[str] = Field(default_factory=list)
+    device_spec_after: list[str] = Field(default_factory=list)
     per_device_after: str = ""
 
     @field_validator("per_device_after")
@@ -87,7 +89,7 @@ class ClaimRules(BaseModel):
                      "baseline_stop", "headline_sections", "headline_fields", "abbreviations",
                      "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
                      "higher_is_better", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
-                     mode="before")
+                     "device_spec_before", "device_spec_after", mode="before")
     @classmethod
     def _cue_list(cls, v):
         return _phrases(v or [])

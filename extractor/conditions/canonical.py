@@ -52,6 +52,7 @@ class GazetteerEntry(BaseModel):
     cue: str | None = None
     case: bool = False
     gpus_per_unit: int | None = None
+    host: bool = False   # a host processor (CPU): beside accelerators it is the machine's host, not the device
 
     @field_validator("regex")
     @classmethod

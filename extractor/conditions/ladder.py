@@ -49,6 +49,7 @@ class ScopeLadder:
         self.after_claim = set(scopes.after_claim)
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
+        self.header_comparison = re.compile(scopes.header_comparison, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
         self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I), places)
         readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
@@ -117,6 +118,18 @@ class ScopeLadder:
         if p.table is None:
             return None
         return [x for x in site.ctx.by_table.get(p.table, []) if x.row == -1 and x.col == p.col]
+
+    def column_names(self, site: ClaimSite) -> list[Located] | None:
+        """The names in the header of the claim's column ("8x H100 (tok/s)", "Llama-3-8B"): what the column's
+        cells were measured with; none when the header compares two ("B200 vs H100", "H200/H100")."""
+        p = site.passage
+        if p.table is None:
+            return None
+        named = [x for x in site.ctx.by_table.get(p.table, []) if x.row == -1 and x.col == p.col and x.usable]
+        head = next((c for c in site.d.tables[p.table].header if c.col == p.col), None)
+        if not named or head is None or self.header_comparison.search(site.d.view, head.start, head.end):
+            return []
+        return named
 
     @staticmethod
     def table_caption(site: ClaimSite) -> list[Located] | None:

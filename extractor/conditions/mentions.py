@@ -237,7 +237,30 @@ def _resolve(mentions: list[Mention]) -> list[Mention]:
                 insort(taken, x.span)
                 kept.append(x)
     kept.sort(key=lambda x: (x.span[0], x.span[1], x.kind, x.rule))
-    return kept
+    return _without_numbers_of_names(kept)
+
+
+# A number inside a hardware or model name is the name's own ("Gaudi 3 accelerators": the generation, not
+# three accelerators; "Xeon 6 CPUs"): a count or length read from it is no setting.
+_NAME_KINDS = ("hardware", "model")
+_COUNT_KINDS = frozenset({"gpu_count", "batch_or_concurrency", "input_length", "output_length"})
+
+
+def _without_numbers_of_names(mentions: list[Mention]) -> list[Mention]:
+    """`mentions` without the counts and lengths that start inside (not at the start of) a name mention."""
+    names = {kind: [x.span for x in mentions if x.kind == kind] for kind in _NAME_KINDS}
+    starts = {kind: [a for a, _ in spans] for kind, spans in names.items()}
+
+    def inside_a_name(pos: int) -> bool:
+        for kind, spans in names.items():
+            i = bisect_left(starts[kind], pos) - 1   # the last name starting before pos (per kind, disjoint)
+            if i >= 0 and spans[i][0] < pos < spans[i][1]:
+                return True
+        return False
+
+    if not any(names.values()):
+        return mentions
+    return [x for x in mentions if x.kind not in _COUNT_KINDS or not inside_a_name(x.span[0])]
 
 
 @lru_cache(maxsize=4)

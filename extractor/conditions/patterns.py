@@ -77,6 +77,18 @@ class HardwareCount(BaseModel):
     words: dict[str, int] = Field(default_factory=dict)
 
 
+class HostProcessor(BaseModel):
+    """When a processor of a `host: true` gazetteer entry is the host of accelerators, not a measured device:
+    under a label on its line, after a host word in its sentence, or in a setup sentence that also names an
+    accelerator (one without a comparison word: "8x MI300X GPUs and two EPYC 9654 CPUs")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label_before: str = r"(?!)"       # matched on the mention's line up to the mention
+    host_words: str = r"(?!)"         # searched in the mention's sentence before it
+    comparison_words: str = r"(?!)"   # a sentence with one of these compares devices: no host reading
+
+
 class EngineVersion(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -115,6 +127,7 @@ class ConditionsFile(BaseModel):
     fragments: dict[str, str] = Field(default_factory=dict)
     hardware_count: HardwareCount = Field(default_factory=HardwareCount)
     engine_version: EngineVersion = Field(default_factory=EngineVersion)
+    host_processor: HostProcessor = Field(default_factory=HostProcessor)
     canonical_words: dict[str, list[CanonicalWord]] = Field(default_factory=dict)
     layout_schemes: dict[str, str] = Field(default_factory=dict)
     patterns: list[PatternEntry] = Field(default_factory=list)
@@ -160,6 +173,10 @@ class Rules:
             self.hw_bare_right = re.compile(expand(hc.needs_right_for_bare, frag), re.I)
             self.hw_not_single = re.compile(expand(hc.single_device_not_right, frag), re.I)
             self.eng_right = [re.compile(expand(r, frag), re.I) for r in conditions.engine_version.right]
+            hp = conditions.host_processor
+            self.host_label = re.compile(expand(hp.label_before, frag), re.I)
+            self.host_words = re.compile(expand(hp.host_words, frag), re.I)
+            self.host_comparison = re.compile(expand(hp.comparison_words, frag), re.I)
             self.canon_words = {
                 k: [(re.compile(w.match, re.I), w.canonical) for w in ws]
                 for k, ws in conditions.canonical_words.items()
@@ -168,7 +185,7 @@ class Rules:
             schemes = "|".join(f"(?P<s{i}>{expand(rx, frag)})" for i, rx in enumerate(conditions.layout_schemes.values()))
             self.layout_rx = re.compile(rf"(?<![A-Za-z])-{{0,2}}(?:{schemes}){_LAYOUT_DEGREE}", re.I) if schemes else None
         except (ValueError, re.error) as err:
-            raise RuleError(path, "hardware_count/engine_version/canonical_words/layout_schemes",
+            raise RuleError(path, "hardware_count/engine_version/host_processor/canonical_words/layout_schemes",
                             f"bad regex: {err}") from None
         self.hw_words = {k.lower(): v for k, v in hc.words.items()}
         self.family_cut = family_cut(conditions.family_variant_words)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from extractor.conditions.canonical import LABELLED_FUZZ_THRESHOLD, Canonicalizer, CompiledEntry, render_id
 from extractor.conditions.patterns import CompiledPattern, Kind, Rules
-from extractor.conditions.scan import BLANKS, KNUM_RE, lengths
+from extractor.conditions.scan import BLANKS, KNUM_RE, covering, lengths
 
 _VALUE_GROUPS = frozenset({"n", "list", "min", "max", "isl", "osl", "rate", "nodes", "per"})
 
@@ -40,6 +40,7 @@ class MatchReader:
     def __init__(self, rules: Rules, canonicalizer: Canonicalizer):
         self.rules = rules
         self.canonicalizer = canonicalizer
+        self._accelerators: list[CompiledEntry] | None = None   # the hardware entries that are no host
 
     def gazetteer(self, text: str, ce: CompiledEntry, m: re.Match[str]) -> list[Mention]:
         """The mentions a gazetteer match states (a device count and its single-device parallelism, an
@@ -53,6 +54,8 @@ class MatchReader:
         extra: list[Mention] = []
         if kind == "hardware":
             start, end, count, nodes = self._hardware_count(text, start, end, ce)
+            if ce.entry.host and self._names_a_host(text, start, end):
+                return []
             single = self.rules.conditions.hardware_count.single_device
             if count == 1 and single and not self.rules.hw_not_single.match(text, end, end + 48):
                 extra.append(Mention(kind="parallelism", value=single, canonical=single, quote=text[start:end],
@@ -95,6 +98,8 @@ class MatchReader:
             lm = rx.search(left)
             if not lm or rules.hw_not_before.search(left, 0, lm.start()):
                 continue
+            if lm.groupdict().get("count") and _ends_a_name(ce, text, start - len(left) + lm.end("count")):
+                continue   # "... on Gaudi 3 | Intel Gaudi 3": the number is the name's before, not a count
             g = lm.groupdict()
             bare = i > 0
             if bare and not (ce.entry.gpus_per_unit or rules.hw_bare_right.match(right)):
@@ -110,6 +115,22 @@ class MatchReader:
             if rm := rx.match(right):
                 return start, end + rm.end(), int(rm.group("count")) * per_unit, None
         return start, end, None, None
+
+    def _names_a_host(self, text: str, start: int, end: int) -> bool:
+        """Whether the processor at [start, end) is named as the host of accelerators (`host_processor`)."""
+        rules = self.rules
+        line_start = text.rfind("\n", max(0, start - 200), start) + 1
+        if rules.host_label.search(text, line_start - 1 if line_start else 0, start):
+            return True
+        a, b = covering(text, start, end, "sentence")
+        if rules.host_words.search(text, a, start):
+            return True
+        if rules.host_comparison.search(text, a, b):
+            return False
+        if self._accelerators is None:
+            self._accelerators = [e for e in rules.gazetteer if e.kind == "hardware" and not e.entry.host]
+        sentence = text[a:b]
+        return any(e.rx.search(sentence) for e in self._accelerators)
 
     def _engine_version(self, text: str, end: int) -> tuple[int, str | None]:
         right = text[end:end + 96]
@@ -196,3 +217,10 @@ class MatchReader:
             if rx.search(quote):
                 return canon
         return None
+
+
+def _ends_a_name(ce: CompiledEntry, text: str, end: int) -> bool:
+    """Whether a name of `ce`'s kind ends at `end` ("Gaudi 3" before "Intel Gaudi 3 accelerators")."""
+    window = text[max(0, end - 40):end]
+    return any(m.end() == len(window) for m in ce.rx.finditer(window))
+

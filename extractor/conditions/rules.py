@@ -17,7 +17,7 @@ OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 # Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
 Reason = Literal["absent", "ambiguous", "no_version", "partial", "external"]
 # The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
-LADDER_READERS = ("sentence", "table_row", "table_column", "table_caption", "table_footnotes", "own_caption",
+LADDER_READERS = ("sentence", "table_row", "table_column", "column_names", "table_caption", "table_footnotes", "own_caption",
                   "paragraph", "figure_captions", "section", "section_commands", "linked_section",
                   "linked_commands", "setup_sections", "universal", "introduction", "front_matter")
 
@@ -72,6 +72,7 @@ class ScopeRules(_Strict):
     precision_formats: dict[str, str] = Field(default_factory=dict)
     precision_generic_words: list[str] = Field(default_factory=list)
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
+    layout_columns: dict[str, list[str]] = Field(default_factory=dict)
     paired_length_column: str = r"(?!)"
     count_words: list[str] = Field(default_factory=list)
     unit_nouns: list[str] = Field(default_factory=list)
@@ -92,6 +93,7 @@ class ScopeRules(_Strict):
     metric_binding: str = r"(?!)"
     measures_cue: str = r"(?!)"
     comparison_cue: str = r"(?!)"
+    header_comparison: str = r"(?!)"
     citation_cue: str = r"(?!)"
     citation_self: str = r"(?!)"
     ratio_clause_end: str = r"$"
@@ -107,7 +109,7 @@ class ScopeRules(_Strict):
 
     @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
-                     "comparison_cue", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
+                     "comparison_cue", "header_comparison", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
                      "credit_sections", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
                      "paired_length_column")
     @classmethod

@@ -20,6 +20,10 @@ _PAIR = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*/\s*(\d[\d,]*(?:\.\d+)?\s
 _PAIRED_PART = {"input_length": 1, "output_length": 2}
 _BLANKS = re.compile(r"\s+")
 CARRIED_ROWS = 8   # an empty cell repeats the value above it, unless a labelled row lies this far up
+LAYOUT_COLUMN = "parallelism:"   # column label keys of one layout scheme ("parallelism:TP")
+_WHOLE = re.compile(r"\s*(\d{1,4})\s*")
+TEXT_COLUMNS = frozenset({"scenario", "dataset", "precision"})   # a labelled column's cell is the value as written
+_TEXT_CELL = re.compile(r"[\s*_`]*(\S(?:.{0,58}\S)?)[\s*_`]*", re.S)
 
 
 class Statements:
@@ -31,6 +35,9 @@ class Statements:
         self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
                              for name, labels in scopes.column_labels.items() if labels}
         self.paired_lengths = re.compile(scopes.paired_length_column, re.I)
+        self.layout_schemes = list(scopes.layout_columns)
+        self.column_label.update({f"{LAYOUT_COLUMN}{scheme}": re.compile("|".join(map(re.escape, labels)), re.I)
+                                  for scheme, labels in scopes.layout_columns.items() if labels})
 
     def stated(self, ctx: DocContext, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
         """Condition `name` as mention `m` states it at `scope`."""
@@ -84,6 +91,8 @@ class Statements:
         """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
         d = ctx.d
         t = bisect_right(ctx.table_starts, claim.span[0]) - 1
+        if name == "parallelism":
+            return self._layout_value(ctx, t, claim)
         for t, table in ([(t, d.tables[t])] if t >= 0 else []):
             if not (table.start <= claim.span[0] <= table.end):
                 continue
@@ -97,6 +106,8 @@ class Statements:
                         c = cells[0]
                         if name in _PAIRED_PART and self.paired_lengths.search(d.view, h.start, h.end):
                             return self._pair_part(ctx, h, c, name) if r == idx else None
+                        if name in TEXT_COLUMNS:
+                            return _text_cell(ctx, c, r == idx)
                         m = _NUM.search(d.view, c.start, c.end)
                         if not m:
                             return None
@@ -110,6 +121,29 @@ class Statements:
             if name in _PAIRED_PART:
                 return self._paired_value(ctx, t, claim, name)
         return None
+
+    def _layout_value(self, ctx: DocContext, t: int, claim: Claim) -> Condition | None:
+        """Columns labelled with a layout scheme ("TP", "Expert Parallel"): the claim row's whole-number cells,
+        as the layout they give ("TP2", "TP8, EP8")."""
+        d = ctx.d
+        if t < 0 or not (d.tables[t].start <= claim.span[0] <= d.tables[t].end):
+            return None
+        idx = _row_at(ctx, t, claim.span[0])
+        if idx is None:
+            return None
+        parts: list[tuple[Cell, str, str]] = []   # (cell, layout part, column header)
+        for scheme in self.layout_schemes:
+            for h in self._labelled_columns(ctx, t, LAYOUT_COLUMN + scheme)[:1]:
+                cell = next((c for c in d.tables[t].rows[idx] if c.col == h.col), None)
+                m = _WHOLE.fullmatch(d.view, cell.start, cell.end) if cell is not None else None
+                if m and int(m.group(1)) > 0:
+                    parts.append((cell, f"{scheme}{int(m.group(1))}", _PAREN.sub("", d.view[h.start:h.end]).strip()))
+        if not parts:
+            return None
+        m = _WHOLE.fullmatch(d.view, parts[0][0].start, parts[0][0].end)
+        heads = ", ".join(f"'{head}'" for _, _, head in parts)
+        return Condition(status="stated", value=", ".join(v for _, v, _ in parts), quote=d.text[m.start(1):m.end(1)],
+                         span=m.span(1), scope="table_row", note=f"the row's cell(s) in the {heads} column(s)")
 
     def _paired_value(self, ctx: DocContext, t: int, claim: Claim, name: str) -> Condition | None:
         """A column that holds both lengths ("ISL/OSL", "Input/output length": "1024/128"): the part of the
@@ -148,6 +182,17 @@ class Statements:
             ctx.columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
                 label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
         return ctx.columns[key]
+
+
+def _text_cell(ctx: DocContext, c: Cell, own_row: bool) -> Condition | None:
+    """The text of a cell in a column labelled with a named condition ("Scenario": "Server"), as written; a
+    cell of more than 60 characters or of a bare number names nothing."""
+    m = _TEXT_CELL.fullmatch(ctx.d.view, c.start, c.end)
+    if m is None or _NUM.fullmatch(m.group(1)):
+        return None
+    note = None if own_row else "carried down from an earlier row of the table (empty cell)"
+    return Condition(status="stated", value=_BLANKS.sub(" ", m.group(1)), quote=ctx.d.text[m.start(1):m.end(1)],
+                     span=m.span(1), scope="table_row", note=note)
 
 
 def _part(m: Mention) -> str:

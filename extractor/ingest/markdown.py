@@ -121,6 +121,23 @@ def _img_tags(text: str, start: int, end: int) -> list[Image]:
     return found
 
 
+def _printed_table(text: str, lines: _Lines, first: int, last: int) -> tuple[int, int] | None:
+    """The lines [a, b) of the first pipe table printed inside the code block on lines [first, last): a
+    header row, a delimiter row and at least one row, each line opening with a pipe."""
+    a = None
+    for n in range(first, last + 1):
+        ls, le = lines.span(n, n + 1) if n < last else (0, 0)
+        piped = n < last and text[ls:le].lstrip().startswith("|")
+        if piped and a is None:
+            a = n
+        elif not piped and a is not None:
+            d0, d1 = lines.span(a + 1, a + 2)
+            if n - a >= 3 and _DELIMITER_ROW.fullmatch(text[d0:d1]):
+                return a, n
+            a = None
+    return None
+
+
 def parse(text: str, name: str) -> Document:
     """Ingest a Markdown document."""
     chars = list(text)
@@ -193,6 +210,11 @@ def parse(text: str, name: str) -> Document:
         elif t in ("fence", "code_block"):
             blocks.append(Block(kind="code", start=start, end=end, section=current,
                                 lang=(tok.info or "").strip() or None))
+            printed = _printed_table(text, lines, first, last)
+            if printed:   # a tool's output printed as a pipe table ("| model | test | t/s |"): read as a table
+                table = _table(text, chars, lines, *printed, current)
+                tables.append(table)
+                blocks.append(Block(kind="table", start=table.start, end=table.end, section=current))
         elif t == "table_open":
             for s, e, target in mask_inline_markdown(chars, text, start, end):
                 links.append(Link(start=s, end=e, target=target))
