@@ -126,6 +126,7 @@ def test_names_of_the_baseline_are_dropped(resolver: ConditionResolver, text: st
     ("We ran SGLang (SRT) on an H100 and an A100.", ["SGLang", "H100", "A100"]),        # no cue before
     ("It is quicker than vLLM, while SGLang (our build) ran on an H100.", ["SGLang", "H100"]),
     ("Compared with the H100, the A100 ran at half the rate.", ["A100"]),          # a comma ends the baseline
+    ("It is quicker than the H100, and the A100 ran at half its rate.", ["A100"]),
 ])
 def test_names_that_follow_no_baseline_are_kept(resolver: ConditionResolver, text: str, kept: list[str]) -> None:
     assert _kept(resolver, text) == kept

@@ -11,8 +11,9 @@ from extractor.conditions.rules import BaselineTail
 
 BASELINE_KINDS = frozenset({"model", "hardware", "engine", "precision"})
 _SHORT_FORM_GAP = re.compile(r"\s*\(\s*$")   # between a name and its short form in parentheses
-# between two names joined by a conjunction ("vLLM and SGLang", "the H100, or the A100")
-_JOINED_GAP = re.compile(r"\s*,?\s+(?:and|or|&)\s+(?:the\s+|an?\s+)?$")
+# between two names joined by a conjunction ("vLLM and SGLang", "the H100 or the A100"); not after a comma,
+# which often opens a clause of its own ("faster than the H100, and the B200 ...")
+_JOINED_GAP = re.compile(r"\s+(?:and|or|&)\s+(?:the\s+|an?\s+)?$")
 _GAP_REACH = 12   # characters looked back for either gap
 
 

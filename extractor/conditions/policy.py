@@ -214,7 +214,7 @@ class Policy:
                 # the engine a nearer rung names, among the versions of several ("SGLang: v0.5", "vLLM: v0.9" in a
                 # setup list, for a claim whose paragraph is about SGLang): its own version
                 names = {_norm(named_nearer)}
-                versioned = [m for m in versioned if name_key(m) == names.copy().pop()]
+                versioned = [m for m in versioned if name_key(m) in names]
             if len(names) > 1:
                 values = ", ".join(sorted({f"{m.canonical or m.value} {m.version}" for m in versioned}))
                 return Unstated("ambiguous", values=values, scope=scope)
