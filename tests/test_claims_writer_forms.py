@@ -241,6 +241,23 @@ def test_a_pipe_table_printed_by_a_tool_in_a_code_block_is_read_as_a_table():
         assert PRINTED_TABLE_POST[c.span[0]:c.span[1]] == c.quote
 
 
+USER_SWEEP = """# A sweep of users
+
+We served Qwen3-14B with vLLM 0.9.1 on one L40S and added users step by step.
+
+- At 1 user: 44 tokens/s per user, p50 TTFT 80 ms.
+- At 32 users: 21 tokens/s per user, p50 TTFT 420 ms, 672 tokens/s in aggregate.
+"""
+
+
+def test_a_lead_label_covers_every_result_of_its_item_and_aggregate_is_per_system():
+    record = extract_text(USER_SWEEP, doc="t.md")
+    by_value = {c.value: c for c in record.claims}
+    assert by_value[80].conditions["batch_or_concurrency"].value == 1
+    assert by_value[420].conditions["batch_or_concurrency"].value == 32
+    assert by_value[21].per == "user" and by_value[672].per == "system"
+
+
 def test_how_long_a_benchmark_ran_is_not_a_latency():
     table = ("| Config | Median TTFT (ms) | Total duration (s) |\n|---|---|---|\n| FP8 | 512.4 | 402.7 |\n")
     assert {c.value for c in claims(table)} == {512.4}
@@ -307,6 +324,20 @@ def test_a_table_ends_the_lead_of_a_post_without_sections():
     found = claims(NO_HEADINGS_POST)
     assert [c.value for c in found if c.headline] == [2.4]
     assert {1130, 3420} <= {c.value for c in found if not c.headline}
+
+
+HTML_TITLE_AGAIN = """<html><head><title>Faster decode | Example Blog</title></head><body>
+<h1>Faster decode on the L40S</h1>
+<p>The new build serves 2.4x more output tokens per second than the previous one on the same card.</p>
+<h2>Results</h2>
+<p>At batch 32 the card sustained 3,420 output tokens per second.</p>
+</body></html>"""
+
+
+def test_the_lead_follows_a_first_heading_that_repeats_the_title():
+    found = extract_text(HTML_TITLE_AGAIN, doc="t.html").claims
+    assert [c.value for c in found if c.headline] == [2.4]
+    assert not [c for c in found if c.value == 3420 and c.headline]
 
 
 def test_tokens_counted_of_a_headline_read_from_its_restatement():

@@ -116,6 +116,14 @@ def test_conditions_scopes_named_condition_columns_give_the_cell_as_written():
     assert odd.conditions["scenario"].status == odd.conditions["dataset"].status == "unrecoverable"
 
 
+def test_conditions_scopes_a_draft_model_column_is_no_model():
+    text = ("## Results\n\nAll rows serve Qwen3-32B on 2x H100.\n\n| Draft model | Output tok/s |\n|---|---|\n"
+            "| none | 61.2 |\n| Qwen3-0.6B | 142.7 |\n\n| Model | Output tok/s |\n|---|---|\n| Qwen3-14B | 98.4 |\n")
+    record = extract_text(text, "t.md")
+    assert claim(record, 142.7).conditions["model"].value == "Qwen3-32B"
+    assert claim(record, 98.4).conditions["model"].value == "Qwen3-14B"   # a plain model column still names it
+
+
 def test_conditions_scopes_figure_caption_under_a_chart():
     record = extract_path(CORPUS / "figure-caption-footnote.md")
     c = claim(record, 2940, "throughput")

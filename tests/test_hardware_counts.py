@@ -164,3 +164,31 @@ The node reached 11,200 output tokens per second at a concurrency of 64.
 def test_the_host_processor_does_not_make_the_hardware_ambiguous(extractor: Extractor) -> None:
     hw = _claim(extractor, POST_HOST, "11,200 output tokens per second").conditions["hardware"]
     assert (hw.status, hw.value) == ("stated", "8x MI325X")
+
+
+POST_TWO_RUNS = """# Two runs
+
+## Results
+
+For Mistral-7B at batch size 64, a single L40S card generated 3,900 output tokens per second. For Mixtral-8x22B at batch size 256 on 8 cards, throughput reached 9,700 output tokens per second.
+
+## Setup
+
+One node with 8x L40S cards and vLLM 0.9.0.
+"""
+
+
+def test_another_results_sentence_keeps_its_device_to_itself(extractor: Extractor) -> None:
+    big = _claim(extractor, POST_TWO_RUNS, "9,700 output tokens per second").conditions
+    assert big["hardware"].value == "8x L40S"          # from the setup, not the other run's single card
+    assert big["parallelism"].value != "single GPU"
+    small = _claim(extractor, POST_TWO_RUNS, "3,900 output tokens per second").conditions
+    assert small["hardware"].value == "1x L40S"
+
+
+def test_one_node_is_not_written_as_a_machine_split() -> None:
+    [hw] = _hardware("We used 1 node with 8 H200 GPUs.")
+    assert (hw.count, hw.nodes) == (8, 1)
+    record = Extractor.from_rules().extract("We used 1 node with 8 H200 GPUs and reached 9,100 output tokens per second.",
+                                            doc="t.md", fmt="markdown", path=None, sha256="0")
+    assert record.claims[0].conditions["hardware"].value == "8x H200"

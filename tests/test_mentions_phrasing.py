@@ -219,6 +219,41 @@ def test_counts_of_other_input_and_output_things_are_no_lengths(text: str) -> No
     assert not _of(text, "input_length") and not _of(text, "output_length")
 
 
+@pytest.mark.parametrize("text,n", [
+    ("At 8 users: 41 tok/s per user", 8),
+    ("with 32 clients the queue stayed short", 32),
+    ("latency under 4 users was flat", 4),
+])
+def test_users_a_result_was_measured_at_are_the_concurrency(text: str, n: int) -> None:
+    assert _one(text, "batch_or_concurrency").value == n
+
+
+@pytest.mark.parametrize("text", ["a service with 9,000 users per day", "We have 64 users on the beta."])
+def test_a_user_base_is_no_concurrency(text: str) -> None:
+    assert not _of(text, "batch_or_concurrency")
+
+
+@pytest.mark.parametrize("text,found", [
+    ("prompts from the sonnet dataset", True),
+    ("--dataset-name sonnet --num-prompts 200", True),
+    ("9x faster than Claude 3.7 Sonnet on our prompts", False),
+    ("Claude Sonnet 4 answered in 2 s", False),
+])
+def test_the_sonnet_prompt_set_is_not_the_model_of_that_name(text: str, found: bool) -> None:
+    assert bool(_of(text, "dataset")) is found
+
+
+@pytest.mark.parametrize("text,kept", [
+    ("We serve Mixtral-8x22B with a draft model of Mistral-7B at batch 4.", ["Mixtral-8x22B"]),
+    ("Qwen3-32B with Qwen3-0.6B as the draft model kept its accuracy.", ["Qwen3-32B"]),
+    ("the Llama 3.2 1B drafter speeds up Llama 3.3 70B", ["Llama 3.3 70B"]),
+    ("Draft model: Qwen3-0.6B", []),
+    ("EAGLE-3 draft heads for Llama-3.1-8B were trained in a day.", ["Llama-3.1-8B"]),
+])
+def test_a_draft_model_is_no_model_of_the_run(text: str, kept: list[str]) -> None:
+    assert [m.quote for m in _of(text, "model")] == kept
+
+
 @pytest.mark.parametrize("text", [
     "Scenario B: single stream (one request in flight)",
     "Single-stream latency stays under 9 ms.",

@@ -123,6 +123,15 @@ def test_quantities_phrasing_not_ranges(text):
     assert len(find_quantities(text)) == 2
 
 
+@pytest.mark.parametrize("text,units", [
+    ("the price fell from $1.80 to $0.45 per million tokens", ["USD / megatoken", "USD / megatoken"]),
+    ("rent went from $3 to $5", ["USD", "USD"]),                       # nothing after the second to share
+    ("it fell from $10 to €8 per hour", ["USD", "EUR / hour"]),        # two currencies: nothing shared
+])
+def test_quantities_phrasing_a_price_change_shares_the_rest_of_its_unit(text, units):
+    assert [q.unit for q in find_quantities(text)] == units
+
+
 def test_quantities_phrasing_series_share_trailing_unit():
     qs = find_quantities("goodput at four loads: **30 / 22 / 15 / 9 QPS**")
     assert [q.value for q in qs] == [30, 22, 15, 9]

@@ -49,8 +49,14 @@ class HeadlineMarker:
             zones.append(d.meta_span)
         if d.title_span:
             zones.append(d.title_span)
-        first_heading = min((s.start for s in d.sections if not (d.title_span and s.start == d.title_span[0])),
-                            default=len(d.text))
+        headings = [s for s in d.sections if not (d.title_span and s.start == d.title_span[0])]
+        first_text = next((b.start for b in d.blocks if b.kind != "heading"), len(d.text))
+        if headings and headings[0].level == 1 and headings[0].start < first_text:
+            # a level-1 heading above all text is the post's title written again (an HTML page's <h1> under
+            # its <title>, a Markdown "# Title" under a front-matter title): it leads, and the lead follows it
+            zones.append((headings[0].start, headings[0].end))
+            headings = headings[1:]
+        first_heading = min((s.start for s in headings), default=len(d.text))
         # notes and call-outs ("> [!NOTE] Originally posted on ...") are not part of the lead; a table or a code
         # block ends it (the results that follow are the body, even in a post without headings)
         intro = []

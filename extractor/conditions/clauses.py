@@ -106,6 +106,8 @@ class ClauseScope:
         for x in located:
             i = clause_of(x.m.span[0])
             label_of = next((f for f in figures if _LABEL_GAP.fullmatch(view, x.m.span[1], f[0])), None)
+            if label_of is not None and label_of[0] == sentence_head and ":" in view[x.m.span[1]:label_of[0]]:
+                label_of = None   # "At 16 users: 29 tok/s, p50 TTFT 180 ms": a lead label is the sentence's
             if label_of is not None:
                 # the label right before a figure ("tuned for peak throughput (+41%) and for snappier replies (+9%)")
                 # is that figure's, not a setting shared by the results after it

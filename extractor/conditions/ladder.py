@@ -50,6 +50,7 @@ class ScopeLadder:
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)
+        self.draft_column = re.compile(scopes.draft_column, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
         self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I), places)
         readers: dict[str, Reader] = {name: getattr(self, name) for name in LADDER_READERS}
@@ -101,15 +102,20 @@ class ScopeLadder:
             return located
         return self.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, text)
 
-    @staticmethod
-    def table_row(site: ClaimSite) -> list[Located] | None:
-        """The other cells of the claim's row, and the row's group label."""
+    def table_row(self, site: ClaimSite) -> list[Located] | None:
+        """The other cells of the claim's row, and the row's group label; not the model of a column that holds
+        the draft model of speculative decoding ("Draft model": "Llama-3.2-1B")."""
         p = site.passage
         if p.table is None:
             return None
         group = site.ctx.groups.get((p.table, p.row)) if p.row is not None else None
-        return [x for x in site.ctx.by_table.get(p.table, []) if x.row is not None and x.row >= 0
-                and (x.row == p.row or x.row == group) and x.col != p.col]
+        cells = [x for x in site.ctx.by_table.get(p.table, []) if x.row is not None and x.row >= 0
+                 and (x.row == p.row or x.row == group) and x.col != p.col]
+        if any(x.name == "model" for x in cells):
+            view, header = site.d.view, site.d.tables[p.table].header
+            drafts = {h.col for h in header if self.draft_column.search(view, h.start, h.end)}
+            cells = [x for x in cells if not (x.name == "model" and x.col in drafts)]
+        return cells
 
     @staticmethod
     def table_column(site: ClaimSite) -> list[Located] | None:

@@ -94,6 +94,7 @@ class ScopeRules(_Strict):
     measures_cue: str = r"(?!)"
     comparison_cue: str = r"(?!)"
     header_comparison: str = r"(?!)"
+    draft_column: str = r"(?!)"
     citation_cue: str = r"(?!)"
     citation_self: str = r"(?!)"
     ratio_clause_end: str = r"$"
@@ -109,7 +110,7 @@ class ScopeRules(_Strict):
 
     @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
-                     "comparison_cue", "header_comparison", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
+                     "comparison_cue", "header_comparison", "draft_column", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
                      "credit_sections", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
                      "paired_length_column")
     @classmethod

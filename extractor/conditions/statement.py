@@ -50,7 +50,7 @@ class Statements:
             value = self.unit_noun.sub("", value).strip() or m.quote
             value += ")" * max(0, value.count("(") - value.count(")"))
             if m.count:
-                value = f"{m.count}x {value}" + (f" ({m.nodes} nodes x {m.count // m.nodes})" if m.nodes else "")
+                value = f"{m.count}x {value}" + (f" ({m.nodes} nodes x {m.count // m.nodes})" if (m.nodes or 0) > 1 else "")
         elif name == "gpu_count" and isinstance(value, dict):
             value = value.get("total") or value.get("gpus") or value
         elif name == "batch_or_concurrency" and isinstance(value, dict) and "rate" in value:

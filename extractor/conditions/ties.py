@@ -44,16 +44,24 @@ def describes_other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -
         x.other_run = _another_runs_sentence(site, x, sent)
     if x.other_run:
         return True
-    if own and x.name in MEASURED_KINDS:
+    if own and (x.name in MEASURED_KINDS or _holds_figure(site, sent)):
+        # load settings unlike the claim's own: another run; a result sentence of another run keeps all of
+        # its setup to itself ("For model A at batch 128, one card gave X. For model B at batch 512, ...")
         return any(name in own and value not in own[name] for name, value in site.ctx.usable_settings(sent))
     return False
+
+
+def _holds_figure(site: ClaimSite, sent: tuple[int, int]) -> bool:
+    """Whether a claim's figure starts in sentence `sent`."""
+    spans = site.ctx.claim_spans
+    k = bisect_left(spans, (sent[0], sent[0]))
+    return k < len(spans) and spans[k][0] < sent[1]
 
 def _another_runs_sentence(site: ClaimSite, x: Located, sent: tuple[int, int]) -> bool:
     """Whether `x`'s sentence describes another run for any claim outside it: a comparison with no figure,
     or the system named right after another figure ("9,400 tok/s on Mistral-7B")."""
     spans = site.ctx.claim_spans
-    k = bisect_left(spans, (sent[0], sent[0]))
-    holds_figure = k < len(spans) and spans[k][0] < sent[1]
+    holds_figure = _holds_figure(site, sent)
     if x.compares and not holds_figure:
         return True
     if holds_figure and x.name in SUBJECT_NAMES:

@@ -130,9 +130,12 @@ class Relations:
                              and g.range_words.search(low, max(0, hit.start - 40), hit.start)))
 
     def _share_level_unit(self, m: re.Match, hit: Hit) -> None:
-        """'grew from 1,200 to 1,900 tok/s': the unit written after the level is the first number's too."""
-        u2, pre2 = m.group("u2"), m.group("pre2")
-        if m.group("u1") or m.group("pre1") or not (u2 or pre2) or m.group("num2") is None:
+        """'grew from 1,200 to 1,900 tok/s': the unit written after the level is the first number's too; so is
+        the rest of a price's unit when both carry the same currency ('from $2.10 to $0.60 per million tokens')."""
+        u2, pre2, pre1 = m.group("u2"), m.group("pre2"), m.group("pre1")
+        if m.group("u1") or not (u2 or pre2) or m.group("num2") is None:
+            return
+        if pre1 and not (u2 and pre2 and self._units.unit_info("", pre1) == self._units.unit_info("", pre2)):
             return
         hit.info = self._units.unit_info(_strip_gap(u2 or ""), pre2)
         hit.surface = surface(pre2, u2)
