@@ -258,6 +258,16 @@ def test_a_lead_label_covers_every_result_of_its_item_and_aggregate_is_per_syste
     assert by_value[21].per == "user" and by_value[672].per == "system"
 
 
+@pytest.mark.parametrize("text,unit", [
+    ("Serving costs €0.45 per 1M tokens on our cloud.", "EUR / megatoken"),
+    ("It costs ¥120 per million tokens.", "JPY / megatoken"),
+    ("Cost per 1M tokens is £0.30 for the small model.", "GBP / megatoken"),
+])
+def test_a_price_per_token_in_any_currency_is_a_cost_claim(text, unit):
+    [c] = claims(text)
+    assert (c.metric, c.unit) == ("cost", unit)
+
+
 def test_how_long_a_benchmark_ran_is_not_a_latency():
     table = ("| Config | Median TTFT (ms) | Total duration (s) |\n|---|---|---|\n| FP8 | 512.4 | 402.7 |\n")
     assert {c.value for c in claims(table)} == {512.4}

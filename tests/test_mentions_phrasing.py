@@ -219,6 +219,23 @@ def test_counts_of_other_input_and_output_things_are_no_lengths(text: str) -> No
     assert not _of(text, "input_length") and not _of(text, "output_length")
 
 
+@pytest.mark.parametrize("text,quote,canonical", [
+    ("PicoChat-3B is our smallest model yet.", "PicoChat-3B", "PicoChat 3B"),
+    ("we load acme/Orca-Mini-13B-Instruct from the hub", "acme/Orca-Mini-13B-Instruct", "Orca-Mini 13B"),
+    ("the BERT-340M encoder", "BERT-340M", "BERT 340M"),
+    ("Qwen2.5-7B-Instruct served", "Qwen2.5-7B-Instruct", "Qwen2.5 7B"),   # a known family keeps its entry
+])
+def test_a_name_with_a_size_suffix_is_a_model(text: str, quote: str, canonical: str) -> None:
+    m = _one(text, "model")
+    assert (m.quote, m.canonical) == (quote, canonical)
+
+
+@pytest.mark.parametrize("text", ["Figure-3B shows the sweep.", "Phase-2B of the rollout", "a 3B model",
+                                  "H100-80GB cards"])
+def test_labels_and_bare_sizes_are_no_model(text: str) -> None:
+    assert not _of(text, "model")
+
+
 @pytest.mark.parametrize("text,n", [
     ("At 8 users: 41 tok/s per user", 8),
     ("with 32 clients the queue stayed short", 32),

@@ -85,6 +85,9 @@ TIME = [
     ("BMW X5 owners and the X7 line", []),
     ("The Series 7 and Gen 5 parts shipped.", []),
     ("It took 90s to warm up.", [("90s", 90, None, "second")]),
+    ("TTFT stays in the 10s of milliseconds.", []),                       # tens of, an order of magnitude
+    ("The fleet has 100s of GPUs.", []),
+    ("Decode took 10s on the old card.", [("10s", 10, None, "second")]),
     ("Waiting 2000s is too long.", []),
 ]
 

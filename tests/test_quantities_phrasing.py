@@ -132,6 +132,17 @@ def test_quantities_phrasing_a_price_change_shares_the_rest_of_its_unit(text, un
     assert [q.unit for q in find_quantities(text)] == units
 
 
+@pytest.mark.parametrize("text,unit", [
+    ("Cost per 1M tokens is €0.45 on our cloud.", "EUR / megatoken"),
+    ("price per million output tokens: $0.60", "USD / megatoken"),
+    ("the cost per 1K requests came to $1.20", "USD / kilorequest"),
+    ("per GPU hour it is $2.50", "USD"),                               # no token or request denominator
+    ("per 1M tokens, not $0.60 but $0.45", "USD"),                     # words between: not the price's
+])
+def test_quantities_phrasing_a_price_after_its_denominator(text, unit):
+    assert [q.unit for q in find_quantities(text) if q.unit.split()[0].isupper()][-1] == unit
+
+
 def test_quantities_phrasing_series_share_trailing_unit():
     qs = find_quantities("goodput at four loads: **30 / 22 / 15 / 9 QPS**")
     assert [q.value for q in qs] == [30, 22, 15, 9]

@@ -38,8 +38,8 @@ def unit_class(unit: str) -> str | None:
     except ValueError:
         return None
     time = dims.get("[time]", 0)
-    if dims.get("[currency]"):
-        return "cost"
+    if any(d.startswith("[currency") and p for d, p in dims.items()):
+        return "cost"              # USD, and every other currency (each its own dimension: EUR, JPY...)
     if dims.get("[token]", 0) > 0 and time < 0:
         return "token_rate"
     if dims.get("[token]", 0) == 1 and len([p for p in dims.values() if p]) == 1:

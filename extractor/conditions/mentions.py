@@ -31,7 +31,7 @@ from extractor.conditions.scan import (  # noqa: F401 - blank_free_runs, lengths
 )
 from extractor.regex_starts import searchable, shortest_prefixes, start_strings
 from extractor.rules_io import default_rules_dir
-from extractor.spans import overlaps_disjoint, point_inside
+from extractor.spans import overlaps_disjoint, overlaps_near, point_inside
 
 
 # -------------------------------------------------------------------- finder --
@@ -224,10 +224,15 @@ _LENGTH_GROUPS = frozenset({"isl", "osl", "n", "list"})
 
 
 def _resolve(mentions: list[Mention]) -> list[Mention]:
-    """Per kind, keep the longest leftmost mention of overlapping ones; stable order."""
+    """Per kind, keep the longest leftmost mention of overlapping ones (a fallback form only where nothing
+    else is); stable order."""
     by_kind: dict[str, list[Mention]] = {}
     for x in mentions:
         by_kind.setdefault(x.kind, []).append(x)
+    for kind, xs in by_kind.items():
+        if any(x.fallback for x in xs):   # a generic form yields to any other mention it overlaps
+            specific = sorted(x.span for x in xs if not x.fallback)
+            by_kind[kind] = [x for x in xs if not (x.fallback and overlaps_near(specific, *x.span))]
     kept: list[Mention] = []
     for kind, xs in by_kind.items():
         xs.sort(key=lambda x: (-(x.span[1] - x.span[0]), x.span[0], x.rule))

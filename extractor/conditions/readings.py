@@ -32,6 +32,7 @@ class Mention(BaseModel):
     quote: str
     span: tuple[int, int]
     rule: str = Field("", description="the rule entry that produced it (file:line or pattern name)")
+    fallback: bool = Field(False, description="from a generic gazetteer form: yields to any other mention")
 
 
 class MatchReader:
@@ -75,7 +76,7 @@ class MatchReader:
         if kind == "dataset" and groups.get("r"):
             value = {"name": ce.entry.id, "random_range_ratio": float(groups["r"])}
         return [Mention(kind=kind, value=value, canonical=canon, count=count, nodes=nodes, version=version,
-                        quote=quote, span=(start, end), rule=where)] + extra
+                        quote=quote, span=(start, end), rule=where, fallback=ce.entry.fallback)] + extra
 
     def _hardware_count(self, text: str, start: int, end: int, ce: CompiledEntry
                         ) -> tuple[int, int, int | None, int | None]:

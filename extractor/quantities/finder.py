@@ -39,6 +39,9 @@ class QuantityFinder:
         self.exclusions = Exclusions(rules)
         self.relations = Relations(rules, self.grammar, self.numbers, self.units, self.exclusions)
         self._scan_excl = self.exclusions._scan_excl
+        # the units a prefix spells that are money ("$", "€", "USD"): the others ("x") are no price
+        self._currencies = frozenset(e.unit for e in rules.spellings if e.role == "prefix" and e.unit
+                                     and e.unit.isupper() and len(e.unit) == 3)
 
     def unit_info(self, surface_unit: str, prefix: str | None = None) -> UnitInfo:
         """Canonical unit, token kind and per-entity of a surface unit (and an optional prefix unit)."""
@@ -74,10 +77,23 @@ class QuantityFinder:
                 found.append(hit)
         found.extend(self._ratio_hits(text, low, ratio_words, excluded))
         found.sort(key=lambda h: (h.start, h.end))
+        if self.grammar.price_denominator is not None:
+            for hit in found:
+                self._price_denominator(text, hit)
         self.relations.series(text, low, found)
         # a number too large for a float (10**400, 1e999) is not a measurement: no inf in records
         return [h.record(text, offset) for h in found
                 if math.isfinite(h.value) and (h.value_max is None or math.isfinite(h.value_max))]
+
+    def _price_denominator(self, text: str, hit: Hit) -> None:
+        """An amount of money alone ("$0.45") after "per 1M tokens ..." is a price per million tokens."""
+        if hit.info.unit not in self._currencies or hit.value_max is not None:
+            return
+        m = self.grammar.price_denominator.search(text, max(0, hit.start - 64), hit.start)
+        if m is not None:
+            info = self.units.unit_info("per " + " ".join(m.group("den").split()), hit.surface)
+            if info.unit != hit.info.unit and info.unit.startswith(hit.info.unit + " /"):
+                hit.info = info
 
     def _starts(self, text: str, low: str) -> tuple[list[int], list[re.Match]]:
         """Where a number may begin (digits not glued to a word, number words) in text order, and the

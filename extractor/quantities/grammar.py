@@ -247,6 +247,7 @@ class Grammar:
         self.pair_before = re.compile(rf"(?P<cue>{cues})[^\n\d]{{0,24}}\Z")
         self.pair_after = re.compile(rf"[^\S\n]*[(\[]?{SP}*(?P<cue>{cues})")
         self.count_next = re.compile(n.count_multiplier_next) if n.count_multiplier_next else None
+        self.price_denominator = re.compile(n.price_denominator_before, re.I) if n.price_denominator_before else None
 
 
 class NumberReader:

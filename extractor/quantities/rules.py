@@ -122,6 +122,7 @@ class NumberRules(_Strict):
     series_connectors: list[str] = Field(default_factory=list)
     length_pair_cues: list[str] = Field(default_factory=list)
     count_multiplier_next: str | None = None
+    price_denominator_before: str | None = None
     exclude: list[Exclusion] = Field(default_factory=list)
     label_words: list[str] = Field(default_factory=list)
     name_words: list[str] = Field(default_factory=list)
@@ -130,7 +131,7 @@ class NumberRules(_Strict):
     year_words: list[str] = Field(default_factory=list)
     year_range: tuple[int, int] = (1950, 2039)
 
-    @field_validator("count_multiplier_next")
+    @field_validator("count_multiplier_next", "price_denominator_before")
     @classmethod
     def _compiles(cls, v: str | None) -> str | None:
         return compiled(v)
