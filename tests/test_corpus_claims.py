@@ -480,8 +480,6 @@ KNOWN_GAPS: frozenset[str] = frozenset({
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::engine_version=stated:0.7.3',
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::batch_or_concurrency=stated:64',
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::precision=stated:FP8',
-    # suffixes-and-words.md: conditions of the intro paragraph
-    'suffixes-and-words.md::cond::speedup=3 x::batch_or_concurrency=stated:8',
     # ranges-and-qualifiers.md: hardware from '4-8 H100 GPUs' in the intro
     # recipe-repo-command.md: 'vLLM nightly-<hash>' not read as an engine version
     # mlperf-offline-server.md: intro-paragraph conditions (engine name and version split by a line

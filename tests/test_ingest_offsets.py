@@ -116,3 +116,31 @@ def test_ingest_section_at_is_the_innermost_section_before_an_offset():
     assert d.section_at(MARKDOWN.index("Table 1")) == 1
     assert d.section_at(MARKDOWN.index("~~old")) == 2
     assert all(d.section_at(o) == by_scan(o) for o in range(len(MARKDOWN) + 1))
+
+
+NOTES_TXT = """Release notes: Quickserve 4.1
+
+Performance
+-----------
+* Prefill is up to 30% faster on long prompts.
+* Decode on 4x L40S reached 3,300 tokens/s for Mistral-7B (BF16, batch 64).
+* Memory use per request dropped by 15%.
+"""
+
+
+def test_text_underlined_heading_followed_by_bullets_and_a_one_line_title():
+    d = ingest(NOTES_TXT, "notes.txt", "text")
+    assert d.title == "Release notes: Quickserve 4.1"
+    assert [s.title for s in d.sections] == ["Performance"]
+    items = [NOTES_TXT[b.start:b.end] for b in d.blocks if b.kind == "list_item"]
+    assert [i[:12] for i in items] == ["* Prefill is", "* Decode on ", "* Memory use"]
+    assert "-" * 11 not in d.view            # the underline is markup
+
+
+def test_text_bullet_items_do_not_lend_each_other_their_setup():
+    from extractor.api import extract_text
+    record = extract_text(NOTES_TXT, doc="notes.txt")
+    memory = next(c for c in record.claims if abs(c.value) == 15)
+    assert memory.conditions["hardware"].status == "unrecoverable"
+    decode = next(c for c in record.claims if c.value == 3300)
+    assert decode.conditions["batch_or_concurrency"].value == 64 and decode.context.section == ["Performance"]

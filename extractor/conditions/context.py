@@ -48,6 +48,10 @@ class Located:
     bound: str | None = None  # the metric family it was measured for ("ITL measured at 12 QPS": latency)
     accuracy: bool = False   # a dataset of an accuracy evaluation, not a serving workload
     measured: str | None = None   # the metric family its sentence says the run measured ("..., measuring latency")
+    for_family: str | None = None   # a setting its sentence gives one metric family of several ("BS=1 for TTFT")
+    for_mode: str | None = None     # a setting its sentence gives one named mode ("BS=1, min-latency mode")
+    for_device: str | None = None   # ... one device of several ("H100 BS 8, H200 BS 32")
+    for_model: str | None = None    # ... one model of several ("Model-A: BS 8 | Model-B: BS 64")
     sentence: tuple[int, int] | None = None   # its sentence (prose and captions; None in tables and code)
     compares: bool = False   # its sentence makes a comparison of its own ("quicker than X with 4 users")
     other_run: bool | None = None   # its sentence describes another run, whatever the claim (ScopeLadder's)
@@ -109,6 +113,7 @@ class DocContext:
     caption_families: dict[int, set[str]] = field(default_factory=dict)
     specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
     external_cue: dict[int, bool] = field(default_factory=dict)
+    mode_settings: dict[tuple[str, str], Mention | None] = field(default_factory=dict)   # bindings.mode_setting's
     claim_spans: list[tuple[int, int]] = field(default_factory=list)   # every claim's figure, in order
     claim_starts: list[int] = field(default_factory=list)   # their starts (for `claims_in`)
     # mentions of the post's statements of universal scope, each with the offset the claims it covers start before

@@ -49,6 +49,7 @@ class ScopeLadder:
         self.after_claim = set(scopes.after_claim)
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
+        self.paragraph_label = re.compile(scopes.paragraph_label)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)
         self.draft_column = re.compile(scopes.draft_column, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
@@ -65,6 +66,9 @@ class ScopeLadder:
                                               site.ctx.alternatives)
             site.siblings -= site.settings
         own: dict[str, set[str]] = {}   # the load settings the claim's own sentence states
+        if site.passage.table is None:
+            site.own_loads = {x.name for x in site.ctx.between(site.passage.start, site.passage.end)
+                              if x.name in MEASURED_KINDS and x.usable}
         for scope, read, via_cell in self.rungs:
             located = read(site)
             if located is None:
@@ -75,6 +79,10 @@ class ScopeLadder:
                     for x in kept:
                         if x.name in MEASURED_KINDS and x.usable:
                             own.setdefault(x.name, set()).add(repr(x.m.value))
+                        elif x.name == "scenario" and x.usable and x.m.canonical:
+                            site.modes.add(x.m.canonical)
+                        elif x.name in ("hardware", "model") and x.usable:
+                            (site.devices if x.name == "hardware" else site.models).add(x.m.canonical or str(x.m.value))
                 else:
                     # the claim's own sentence is read by the sentence rung alone: what its clause scope or the
                     # baseline left out there (another result's clause, "than the H100") is not let in again
@@ -100,6 +108,10 @@ class ScopeLadder:
                    and not (base_lo <= x.m.span[0] < base_hi)]
         if p.table is not None:
             return located
+        if (label := self.paragraph_label.match(text, p.start, claim.span[0])) is not None:
+            # a label line heading the paragraph: the sentence's own value of a condition wins over it
+            stated = {x.name for x in located if x.m.span[0] >= label.end()}
+            located = [x for x in located if x.m.span[0] >= label.end() or x.name not in stated]
         return self.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, text)
 
     def table_row(self, site: ClaimSite) -> list[Located] | None:

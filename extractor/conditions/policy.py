@@ -73,7 +73,10 @@ class EngineVersion:
 
 @dataclass(frozen=True, slots=True)
 class ColumnCell:
-    """No rung states the condition, but the claim sits in a table: a column labelled with it may."""
+    """The claim sits in a table and no rung up to its column headers states the condition: a column labelled
+    with it may, through the claim row's cell; failing that, `fallback` (what a broader rung states), if any."""
+
+    fallback: "Pick | Parts | Unstated | None" = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,15 +101,24 @@ class Scopes:
     usable: list[tuple[str, dict[str, list[Located]]]] = field(init=False)
     first: dict[str, tuple[str, list[Located]]] = field(init=False)   # condition -> its most specific scope
     in_table: bool = field(init=False)   # the claim sits in a table whose column headers may name a condition
+    # conditions first stated on a rung broader than the column headers (a caption, the section): the claim
+    # row's cell under a column labelled with the condition is more specific than those
+    after_cell: set[str] = field(init=False)
 
     def __post_init__(self) -> None:
         self.usable = [(level.scope, _by_condition(level.located)) for level in self.levels]
         self.first = {}
+        self.after_cell = set()
+        cell_seen = False
         for level, (scope, by_name) in zip(self.levels, self.usable):
+            cell_seen = cell_seen or level.via_cell
             if not level.via_cell:
                 for name, cands in by_name.items():
-                    self.first.setdefault(name, (scope, cands))
-        self.in_table = any(level.via_cell for level in self.levels)
+                    if name not in self.first:
+                        self.first[name] = (scope, cands)
+                        if cell_seen:
+                            self.after_cell.add(name)
+        self.in_table = cell_seen
 
 
 class Policy:
@@ -126,6 +138,11 @@ class Policy:
             return self.engine(scopes)
         if name not in scopes.first:
             return ColumnCell() if scopes.in_table else Unstated("absent")
+        decision = self._stated(ctx, name, scopes)
+        return ColumnCell(decision) if name in scopes.after_cell else decision
+
+    def _stated(self, ctx: DocContext, name: str, scopes: Scopes) -> Pick | Parts | Unstated:
+        """The decision of the most specific rung that states `name`."""
         scope, cands = scopes.first[name]
         picked = most_specific(ctx, cands, layout=name == LAYOUT)
         if len(picked) > 1 and name in self.composite:

@@ -8,6 +8,7 @@ import re
 from bisect import bisect_left
 from pathlib import Path
 
+from extractor.conditions.bindings import SettingBinder, mode_setting
 from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentReader, flat_prose
 from extractor.conditions.figures import document_figures
 from extractor.conditions.ladder import ScopeLadder
@@ -38,6 +39,8 @@ class ConditionResolver:
         self.reader = DocumentReader(self.scopes, self.places.family_cues)
         self.where = WhereNotes(load_where_rules(rules_dir))
         self.ladder = ScopeLadder(self.scopes, self.places)
+        self.binder = SettingBinder(self.scopes, self.places.family_cues)
+        self._devices: dict[str, frozenset[str]] = {}   # baseline -> the devices it names
         self.policy = Policy(self.scopes)
         self.statements = Statements(self.scopes, self.where)
         self.bare_version = re.compile(self.scopes.bare_version)
@@ -93,6 +96,7 @@ class ConditionResolver:
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if not _numeric(m) or not overlaps_near(claimed, *m.span)]
         ctx = self.reader.context(d, found, self.where.offers(d, found), document_figures(d))
+        self.binder.bind(d, ctx.mentions)
         ctx.set_claims(claimed)
         return ctx
 
@@ -124,7 +128,9 @@ class ConditionResolver:
         """The claim's conditions, and the reason of each unrecoverable one; `ambiguous_at` (when given)
         gets the scope that states several values of each ambiguous condition."""
         linked = self.places.linked_section(ctx.d, claim, passage)
-        levels = self.ladder.levels(ClaimSite(ctx, claim, passage, linked))
+        site = ClaimSite(ctx, claim, passage, linked)
+        site.baseline_devices = self._devices_of(claim.baseline) if claim.baseline else frozenset()
+        levels = self.ladder.levels(site)
         source = self.places.external_source(ctx, claim, passage, linked)
         claim.cited_from = self.places.cited_from(ctx, claim, passage, source)
         if source:
@@ -135,6 +141,8 @@ class ConditionResolver:
         reasons: dict[str, Reason] = {}
         for name in CONDITIONS:
             out[name], reason = self._condition(ctx, claim, name, scopes, ambiguous_at)
+            if reason == "absent" and not source and (mode := self._mode_setting(ctx, site, name)) is not None:
+                out[name], reason = mode, None
             if reason is not None:
                 reasons[name] = reason
             if source and out[name].status == "unrecoverable":
@@ -149,9 +157,35 @@ class ConditionResolver:
                 out[name] = cond.model_copy(update={"quote": quote})
         return out, reasons
 
+    def _devices_of(self, name: str) -> frozenset[str]:
+        """The devices a baseline names ("the A100" -> NVIDIA A100), by the hardware gazetteer (memoised)."""
+        if name not in self._devices:
+            self._devices[name] = frozenset(m.canonical or str(m.value) for m in self.finder.find(name)
+                                            if m.kind == "hardware")
+        return self._devices[name]
+
+    def _mode_setting(self, ctx: DocContext, site: ClaimSite, name: str) -> Condition | None:
+        """The setting the post gives the one mode the claim's clause names ("13% faster at min-latency",
+        where the post says "the min-latency scenario, i.e. concurrency 8"), for a condition no place around
+        the claim states."""
+        if len(site.modes) != 1 or name not in self.binder.kinds:
+            return None
+        mode = next(iter(site.modes))
+        m = mode_setting(ctx, mode, name)
+        if m is None:
+            return None
+        cond = self.statements.stated(ctx, site.claim, name, m, "document")
+        note = f"the post gives the {mode} mode this setting ('{' '.join(m.quote.split())}')"
+        return cond.model_copy(update={"note": "; ".join(x for x in (cond.note, note) if x)})
+
     def _condition(self, ctx: DocContext, claim: Claim, name: str, scopes: Scopes,
                    ambiguous_at: dict[str, str] | None = None) -> tuple[Condition, Reason | None]:
         decision = self.policy.decide(ctx, name, scopes)
+        if isinstance(decision, ColumnCell):
+            cell = self.statements.column_value(ctx, claim, name)
+            if cell is not None:
+                return cell, None
+            decision = decision.fallback or Unstated("absent")
         if isinstance(decision, Pick):
             cond = self.statements.stated(ctx, claim, name, decision.mention, decision.scope)
             if decision.note:
@@ -161,11 +195,6 @@ class ConditionResolver:
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
             return self.statements.engine_version(ctx, decision), None
-        if isinstance(decision, ColumnCell):
-            cell = self.statements.column_value(ctx, claim, name)
-            if cell is not None:
-                return cell, None
-            decision = Unstated("absent")
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
         if decision.reason in ("no_version", "partial"):

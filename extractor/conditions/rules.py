@@ -51,6 +51,29 @@ class Rung(_Strict):
         return v
 
 
+class SettingBinding(_Strict):
+    """How a sentence ties a load setting to one metric or one mode (bindings.py): the kinds of settings
+    bound, and the words that part a sentence into items ("BS=64 max throughput, BS=1 TTFT") and into groups
+    of items ("BS=8, max-throughput mode; BS=1, min-latency mode")."""
+
+    kinds: list[str] = Field(default_factory=list)
+    item_break: str = r"(?!)"
+    group_break: str = r"(?!)"
+
+    @field_validator("item_break", "group_break")
+    @classmethod
+    def _regex(cls, v: str) -> str:
+        return compiled(v)
+
+    @field_validator("kinds")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        for name in v:
+            if name not in CONDITIONS:
+                raise ValueError(f"unknown condition {name!r}")
+        return v
+
+
 class ScopeRules(_Strict):
     """The scope ladder; which sections set up measurements, and which paragraphs extend a scope."""
 
@@ -105,6 +128,8 @@ class ScopeRules(_Strict):
     accuracy_check_cue: str = r"(?!)"
     serving_workloads: str = r"(?!)"
     universal_scope: str = r"(?!)"
+    paragraph_label: str = r"(?!)"
+    setting_binding: SettingBinding = Field(default_factory=SettingBinding)
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value
     partial_values: dict[str, str] = Field(default_factory=dict)
 
@@ -112,6 +137,7 @@ class ScopeRules(_Strict):
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
                      "comparison_cue", "header_comparison", "draft_column", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
                      "credit_sections", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
+                     "paragraph_label",
                      "paired_length_column")
     @classmethod
     def _regex(cls, v: str) -> str:

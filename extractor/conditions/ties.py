@@ -19,7 +19,8 @@ _COMPLEMENT = re.compile(r"[\s*_]*(?:(?:on|with|for|using|at|under|in)\s[^,;:.!?
 class ClaimSite:
     """One claim and its place, with what several readers ask (computed once per claim)."""
 
-    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "settings", "chain", "linked", "section", "family")
+    __slots__ = ("ctx", "d", "claim", "passage", "siblings", "settings", "chain", "linked", "section", "family",
+                 "modes", "own_loads", "baseline_devices", "devices", "models")
 
     def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
         self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
@@ -30,6 +31,11 @@ class ClaimSite:
         self.linked = linked   # the section a highlight bullet names, which reports it
         self.section = linked if linked is not None else passage.section   # the section whose set-up governs
         self.family: str | None = None   # the claim's metric family (set by the ladder)
+        self.modes: set[str] = set()     # the named modes its own clause states ("at min-latency"; by the ladder)
+        self.own_loads: set[str] = set()   # the load settings its whole sentence states, in any clause
+        self.baseline_devices: frozenset[str] = frozenset()   # the devices it compares with ("than the A100")
+        self.devices: set[str] = set()   # the devices and models its own clause names (by the ladder)
+        self.models: set[str] = set()
 
 
 def describes_other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -> bool:
@@ -76,8 +82,39 @@ def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
     dataset is one only in the claim's own sentence."""
     if x.bound is not None and x.bound != site.family:
         return False
+    if scope != "sentence" and _bound_elsewhere(site, x):
+        return False
+    if scope == "figure_caption" and site.family is None and x.name in MEASURED_KINDS \
+            and isinstance(x.m.value, dict) and len(x.m.value.get("values") or ()) > 1:
+        return False   # a chart's settings listed bar by bar are the load of a rate or latency it shows
     if x.measured is not None and site.family is not None and x.measured != site.family:
         return False   # the load of a run that measured another metric ("..., measuring latency")
     if scope == "sentence":
         return True
     return not x.example and not (x.accuracy and site.claim.metric != "accuracy")
+
+
+def _bound_elsewhere(site: ClaimSite, x: Located) -> bool:
+    """A setting the post gives another named mode than the one the claim's clause names, or another metric
+    family than the claim's (bindings.py) — unless the claim's own sentence gives a load of that kind in
+    another clause ("at 64 concurrent requests, while keeping TTFT at 100 ms"): then which one is its own
+    is not clear, and the bound setting is not let through alone."""
+    if x.for_mode is not None and site.modes and x.for_mode not in site.modes:
+        return True
+    if x.for_device is not None and (x.for_device in site.baseline_devices
+                                     or site.devices and x.for_device not in site.devices):
+        return True   # the setting of another device, or of the device the claim is compared with
+    if x.for_model is not None and site.models and x.for_model not in site.models:
+        return True
+    if site.baseline_devices and x.name in MEASURED_KINDS and x.block >= 0 \
+            and site.d.blocks[x.block].kind == "caption" and _one_side(site, x.block):
+        return True   # a caption about one side of a comparison of devices is not the comparison's load
+    return (x.for_family is not None and site.family is not None and x.for_family != site.family
+            and x.name not in site.own_loads)
+
+
+def _one_side(site: ClaimSite, block: int) -> bool:
+    """Whether a caption describes only the measured side of a comparison with another device: it names
+    devices, none of them the baseline's ("1x H200 | BS: 256, 128" for "2x faster than the A100")."""
+    named = {x.m.canonical or str(x.m.value) for x in site.ctx.by_block.get(block, ()) if x.name == "hardware"}
+    return bool(named) and named.isdisjoint(site.baseline_devices)
