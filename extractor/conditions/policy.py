@@ -26,6 +26,7 @@ ENGINE = "engine_version"
 PRECISION = "precision"
 LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; conditions.yaml `layout_schemes`)
 _NON_NAME = re.compile(r"[^a-z0-9.]+")
+COMMIT = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")   # a git commit, written "commit <sha>"
 
 
 @lru_cache(maxsize=8192)
@@ -67,6 +68,7 @@ class EngineVersion:
     engine: str
     scope: str
     others: list[str] = field(default_factory=list)
+    commit: Mention | None = None   # the commit the release was built at, stated with it ("v0.6.2 (commit 1a2b3c4d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,20 +220,27 @@ class Policy:
                 continue
             engines = [x.m for x in by_name[ENGINE]]
             primary = [m for m in engines if not self.is_supporting(m)]
+            named_nearer = named
             if named is None and primary:
                 named = primary[0].canonical or str(primary[0].value)
             versioned = [m for m in primary if m.version]
             if not versioned:
                 continue
             names = {name_key(m) for m in versioned}
+            if len(names) > 1 and named_nearer and _norm(named_nearer) in names:
+                # the engine a nearer rung names, among the versions of several ("SGLang: v0.5", "vLLM: v0.9" in a
+                # setup list, for a claim whose paragraph is about SGLang): its own version
+                names = {_norm(named_nearer)}
+                versioned = [m for m in versioned if name_key(m) in names]
             if len(names) > 1:
                 values = ", ".join(sorted({f"{m.canonical or m.value} {m.version}" for m in versioned}))
                 return Unstated("ambiguous", values=values, scope=scope)
-            versions = {m.version for m in versioned}
-            if len(versions) > 1:
+            build = one_build([x for x in by_name[ENGINE] if x.m.version and name_key(x.m) in names])
+            if build is None:
+                versions = {m.version for m in versioned}
                 values = ", ".join(sorted(f"{versioned[0].canonical or versioned[0].value} {v}" for v in versions))
                 return Unstated("ambiguous", values=values, scope=scope)
-            m = versioned[0]
+            m, commit = build
             engine = m.canonical or str(m.value)
             if named and _norm(named) != _norm(engine):
                 if not _norm(engine).startswith(_norm(named)):
@@ -239,8 +248,34 @@ class Policy:
                 engine = named     # "vLLM commit hash 2a17..." names vLLM
             others = sorted({f"{x.canonical or x.value} {x.version}" for x in engines
                              if x.version and self.is_supporting(x)})
-            return EngineVersion(m, engine, scope, others)
+            return EngineVersion(m, engine, scope, others, commit)
         return Unstated("no_version", engine=named) if named else Unstated("absent")
+
+
+def _release(version: str) -> str:
+    """A release as compared: "v0.6.2" and "0.6.2" are one release."""
+    return version.lower().removeprefix("v")
+
+
+def one_build(located: list[Located]) -> tuple[Mention, Mention | None] | None:
+    """The one build of an engine that versioned mentions state, as (its release, else its commit; the commit
+    the release was built at, when stated with it), or None when they state several. A commit written in the
+    sentence of the release ("version 0.9.1 (commit 1a2b3c4d)", "v0.9.1 ... commit: 1a2b3c4d") is the commit that
+    release was built at; a short hash is the same commit as a longer one it begins ("1a2b3c4", "1a2b3c4d5e6f");
+    "v0.9.1" and "0.9.1" are one release. A release and a commit stated apart are two builds."""
+    releases = [x for x in located if not COMMIT.fullmatch(x.m.version or "")]
+    commits = [x for x in located if COMMIT.fullmatch(x.m.version or "")]
+    if len({_release(x.m.version or "") for x in releases}) > 1:
+        return None
+    shas = sorted({x.m.version or "" for x in commits}, key=len, reverse=True)
+    if any(not shas[0].startswith(sha) for sha in shas[1:]):
+        return None   # two different commits
+    if not releases:
+        return commits[0].m, None
+    beside = [x.m for x in commits if x.sentence is not None and any(r.sentence == x.sentence for r in releases)]
+    if commits and not beside:
+        return None
+    return releases[0].m, (max(beside, key=lambda m: len(m.version or "")) if beside else None)
 
 
 def _by_condition(located: list[Located]) -> dict[str, list[Located]]:

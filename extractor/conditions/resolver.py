@@ -5,6 +5,7 @@ does not tie to the claim is unrecoverable with a where-note (where.py), never f
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from pathlib import Path
 
 from extractor.conditions.bindings import SettingBinder, mode_setting
@@ -12,7 +13,7 @@ from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentRead
 from extractor.conditions.figures import document_figures
 from extractor.conditions.ladder import ScopeLadder
 from extractor.conditions.ties import ClaimSite
-from extractor.conditions.mentions import Mention, MentionFinder
+from extractor.conditions.mentions import Mention, MentionFinder, covering
 from extractor.conditions.mentions_merge import MentionMerger
 from extractor.conditions.places import Places
 from extractor.conditions.policy import ColumnCell, EngineVersion, Parts, Pick, Policy, Scopes, Unstated
@@ -62,21 +63,33 @@ class ConditionResolver:
         return found + self._bare_versions(d, found)
 
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
-        """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") in a
-        post about one serving engine is that engine's version."""
-        engines = {m.canonical or str(m.value) for m in found if m.kind == "engine" and not self.policy.is_supporting(m)}
-        if len(engines) != 1:
+        """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") is the
+        version of the one serving engine the post is about; in a post about several, of the one engine its
+        own sentence names ("SGLang (v0.4.1): ... commit: 1a2b3c4d")."""
+        named = sorted((m.span, m.canonical or str(m.value)) for m in found
+                       if m.kind == "engine" and not self.policy.is_supporting(m))
+        engines = {name for _, name in named}
+        if not engines:
             return []
-        engine = engines.pop()
+        starts = [span[0] for span, _ in named]
         taken = sorted(m.span for m in found if m.kind == "engine")
         out = []
         folded = fold(d.view)
         for rx, group, rule in ((self.bare_version, "v", "bare_version"), (self.bare_commit, "c", "bare_commit")):
             for m in finditer_from_starts(rx, d.view, folded):
                 span = (m.start(group), m.end(group))
-                if not overlaps_near(taken, *span):
-                    out.append(Mention(kind="engine", value=engine, canonical=engine, version=m.group(group),
-                                       quote=d.text[span[0]:span[1]], span=span, rule=f"scopes.yaml:{rule}"))
+                if overlaps_near(taken, *span):
+                    continue
+                if len(engines) == 1:
+                    engine = next(iter(engines))
+                else:
+                    lo, hi = covering(d.view, span[0], span[1], "sentence")
+                    here = {name for _, name in named[bisect_left(starts, lo):bisect_left(starts, hi)]}
+                    if len(here) != 1:
+                        continue
+                    engine = here.pop()
+                out.append(Mention(kind="engine", value=engine, canonical=engine, version=m.group(group),
+                                   quote=d.text[span[0]:span[1]], span=span, rule=f"scopes.yaml:{rule}"))
         return sorted(out, key=lambda x: x.span)
 
     def context(self, d: Document, found: list[Mention], claims: list[Claim] = ()) -> DocContext:
@@ -183,7 +196,7 @@ class ConditionResolver:
         if isinstance(decision, Parts):
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
-            return self.statements.engine_version(decision), None
+            return self.statements.engine_version(ctx, decision), None
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
         if decision.reason in ("no_version", "partial"):
