@@ -28,6 +28,8 @@ from extractor.ingest.segment import Passage
 from extractor.records import CONDITIONS, Claim, Condition
 from extractor.spans import overlaps_near
 
+_COUNTED = re.compile(r"^\d+x\s+|\s+\(\d+ nodes x \d+\)$")   # the count a hardware value is written with
+
 
 class ConditionResolver:
     """Attaches the checklist conditions to claims: `mentions` and `context` once per document, then
@@ -40,6 +42,9 @@ class ConditionResolver:
         self.reader = DocumentReader(self.scopes, self.places.family_cues)
         self.where = WhereNotes(load_where_rules(rules_dir))
         self.ladder = ScopeLadder(self.scopes, self.places)
+        self._scope_rank: dict[str, int] = {}   # a scope's place on the ladder: lower is more specific
+        for rung in self.scopes.ladder:
+            self._scope_rank.setdefault(rung.scope, len(self._scope_rank))
         self.binder = SettingBinder(self.scopes, self.places.family_cues)
         self._devices: dict[str, frozenset[str]] = {}   # baseline -> the devices it names
         self.policy = Policy(self.scopes)
@@ -154,10 +159,36 @@ class ConditionResolver:
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
                                          scope=hw.scope)
             reasons.pop("gpu_count", None)
+        elif out["gpu_count"].status == "stated" and hw.status == "stated" and hw.count \
+                and isinstance(out["gpu_count"].value, int) and out["gpu_count"].value != hw.count:
+            self._reconcile_counts(ctx, claim, out, reasons)
         for name, cond in out.items():  # provenance: quote the original text (mentions are found in the masked view)
             if cond.span is not None and cond.quote != (quote := ctx.d.text[cond.span[0]:cond.span[1]]):
                 out[name] = cond.model_copy(update={"quote": quote})
         return out, reasons
+
+    def _reconcile_counts(self, ctx: DocContext, claim: Claim, out: dict[str, Condition],
+                          reasons: dict[str, Reason]) -> None:
+        """A hardware count and a device count that disagree ("a single Gaudi 2 card" in one sentence, "on 8
+        cards" in another): the more specific scope's count stands; at one scope the post is ambiguous about
+        both (and about the single-device layout the hardware's count gave)."""
+        hw, n = out["hardware"], out["gpu_count"]
+        rank = self._scope_rank
+        single = out["parallelism"].status == "stated" and out["parallelism"].span == hw.span
+        if rank.get(hw.scope, len(rank)) < rank.get(n.scope, len(rank)):
+            out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
+                                         scope=hw.scope)
+            return
+        if rank.get(n.scope, len(rank)) < rank.get(hw.scope, len(rank)):
+            name = _COUNTED.sub("", hw.value) if isinstance(hw.value, str) else hw.value
+            out["hardware"] = hw.model_copy(update={"value": name, "count": None})
+            changed = ["parallelism"] if single else []
+        else:
+            changed = ["hardware", "gpu_count"] + (["parallelism"] if single else [])
+        values = f"{hw.value}, {n.quote}"
+        for name in changed:
+            out[name] = self.where.unrecoverable(ctx, claim, name, "ambiguous", values=values)
+            reasons[name] = "ambiguous"
 
     def _devices_of(self, name: str) -> frozenset[str]:
         """The devices a baseline names ("the A100" -> NVIDIA A100), by the hardware gazetteer (memoised)."""
