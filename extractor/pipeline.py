@@ -181,7 +181,8 @@ class Extractor:
         """Claims stated in prose sentences, captions, headings and front-matter headline fields. Past `cap`
         candidate claims (the quantities of the pieces that may hold one) raises TooManyClaims, as soon as
         the count passes it: before the costly steps."""
-        prose = [u for u in units(d, self.abbreviations) if u.kind != "cell"]
+        # a block without a digit or number word has no sentence with one: it is not split
+        prose = units(d, self.abbreviations, cells=False, block_filter=self.may_hold_number)
         fm = front_matter_units(d, self.claim_rules)
         pieces: list[tuple[Passage, str]] = [(u, d.view[u.start:u.end]) for u in prose]
         pieces += [(u, d.text[u.start:u.end]) for u in fm]

@@ -110,6 +110,11 @@ def _shortened(strings: set[str]) -> set[str]:
     raise ValueError("too many start strings")
 
 
+def _uncased(c: str) -> bool:
+    """A character that has no other case (matched only by itself, also under IGNORECASE) and is no digit."""
+    return len(c) == 1 and c.lower() == c == c.upper() and not c.isdigit() and c not in CASE_TRAPS
+
+
 def _chars(items, digits: bool) -> frozenset[str] | None:
     out: set[str] = set()
     for op, av in items:
@@ -128,7 +133,7 @@ def _chars(items, digits: bool) -> frozenset[str] | None:
 def _item(op, av, digits: bool) -> tuple[frozenset[str], frozenset[str]]:
     if op is C.LITERAL:
         c = chr(av).lower()
-        return (frozenset([c]), frozenset()) if c.isascii() and len(c) == 1 else _UNKNOWN
+        return (frozenset([c]), frozenset()) if c.isascii() and len(c) == 1 or _uncased(c) else _UNKNOWN
     if op is C.IN:
         chars = _chars(av, digits)
         return (chars, frozenset()) if chars else _UNKNOWN
@@ -157,3 +162,145 @@ def _item(op, av, digits: bool) -> tuple[frozenset[str], frozenset[str]]:
                 (part if hi == 1 else frozenset(begun))
         return frozenset(), frozenset(begun)
     return _UNKNOWN                                   # ANY, NOT_LITERAL, CATEGORY, GROUPREF...
+
+
+# -- anchors: a string every match holds, and what may come before it ---------------------------------------
+_REPEATS = (C.MAX_REPEAT, C.MIN_REPEAT, getattr(C, "POSSESSIVE_REPEAT", object())) if C else ()
+_CATEGORY_CLASSES = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D", "CATEGORY_WORD": r"\w",
+                     "CATEGORY_NOT_WORD": r"\W", "CATEGORY_SPACE": r"\s", "CATEGORY_NOT_SPACE": r"\S"}
+
+
+class Anchor:
+    """Every match of one branch of a pattern holds one of `strings` (lowercase), and the characters it
+    consumes before that string all match `before` (a one-character regex, case-insensitive; None: the
+    match begins with the string)."""
+
+    __slots__ = ("strings", "before", "run")
+
+    def __init__(self, strings: frozenset[str], before: re.Pattern[str] | None):
+        self.strings, self.before = strings, before
+        # a run of such characters (matched from a position, it ends at the first other character)
+        self.run = re.compile(f"(?:{before.pattern})*", re.I) if before is not None else None
+
+
+def anchors(pattern: str, flags: int = 0) -> list[Anchor] | None:
+    """Anchors covering every match of `pattern` (one per top-level alternative that needs its own), or
+    None when some match may hold no string that can be named. Conservative, like `start_strings`: the
+    characters allowed before a string are a superset of those the pattern can consume there."""
+    if P is None:
+        return None
+    try:
+        found = _anchors(P.parse(pattern, flags).data)
+    except Exception:  # noqa: BLE001 - an unexpected tree: no shortcut
+        return None
+    if found is None:
+        return None
+    return [Anchor(strings, re.compile("|".join(sorted(before)), re.I) if before else None)
+            for before, strings in found]
+
+
+def _anchors(items) -> list[tuple[frozenset[str], frozenset[str]]] | None:
+    """[(classes allowed before, strings)] for a sequence, or None: of every way to anchor it (the strings
+    its rest begins with after each item, or the anchors of one item that every match goes through), the
+    one whose rarest-to-least-rare string is rarest (`_rarity`), then one needing no characters before its
+    strings, then the fewest strings."""
+    items = list(items)
+    best, best_key = None, None
+    for i, (op, av) in enumerate(items):
+        before = _alphabet(items[:i])
+        if before is None:
+            break
+        options = []
+        try:
+            full, part = _seq(items[i:], False)
+            found = full | part
+            if found and all(found) and not any(s[0] in _CLASS_DIGITS for s in found):
+                options.append([(before, found)])
+        except ValueError:
+            pass
+        inner: list | None = None
+        if op is C.SUBPATTERN:
+            inner = _anchors(av[-1].data)
+        elif op in _REPEATS and av[0] >= 1:
+            inner = _anchors(av[2].data)
+        elif op is C.BRANCH:
+            inner = []
+            for alt in av[1]:
+                one = _anchors(alt.data)
+                if one is None:
+                    inner = None
+                    break
+                inner += one
+        if inner:
+            options.append([(before | b, s) for b, s in inner])
+        for option in options:
+            strings = [s for _, ss in option for s in ss]
+            rarity = min(map(_rarity, strings))
+            # strings of 4 characters are rare enough: then a string a match begins with is best
+            key = (min(rarity, 4), all(not b for b, _ in option), rarity, -len(strings))
+            if best_key is None or key > best_key:
+                best, best_key = option, key
+    return best
+
+
+_COMMON_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 \t\n.,;:-_'\"()")
+
+
+def _rarity(s: str) -> int:
+    """How rare a string is in prose, roughly: its length; a letter, digit, blank or common punctuation
+    mark alone counts 0."""
+    return 0 if len(s) == 1 and s in _COMMON_CHARS else len(s)
+
+
+def _alphabet(items) -> frozenset[str] | None:
+    """One-character regexes, together matching every character the items can consume; None: any."""
+    out: set[str] = set()
+    for op, av in items:
+        if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+            continue
+        if op is C.LITERAL:
+            out.add(re.escape(chr(av)))
+        elif op is C.NOT_LITERAL:
+            out.add(f"[^{re.escape(chr(av))}]")
+        elif op is C.IN:
+            cls = _class(av)
+            if cls is None:
+                return None
+            out.add(cls)
+        elif op in _REPEATS:
+            sub = _alphabet(av[2].data)
+            if sub is None:
+                return None
+            out |= sub
+        elif op is C.SUBPATTERN or op is getattr(C, "ATOMIC_GROUP", object()):
+            sub = _alphabet((av if op is not C.SUBPATTERN else av[-1]).data)
+            if sub is None:
+                return None
+            out |= sub
+        elif op is C.BRANCH:
+            for alt in av[1]:
+                sub = _alphabet(alt.data)
+                if sub is None:
+                    return None
+                out |= sub
+        else:   # ANY, a group reference...
+            return None
+    return frozenset(out)
+
+
+def _class(items) -> str | None:
+    """The text of a character class from its parsed items, or None."""
+    parts = []
+    negate = False
+    for op, av in items:
+        if op is C.NEGATE:
+            negate = True
+        elif op is C.LITERAL:
+            parts.append(re.escape(chr(av)))
+        elif op is C.RANGE:
+            parts.append(f"{re.escape(chr(av[0]))}-{re.escape(chr(av[1]))}")
+        elif op is C.CATEGORY and str(av) in _CATEGORY_CLASSES:
+            parts.append(_CATEGORY_CLASSES[str(av)])
+        else:
+            return None
+    return f"[{'^' if negate else ''}{''.join(parts)}]" if parts else None

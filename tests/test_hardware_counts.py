@@ -166,6 +166,20 @@ def test_the_host_processor_does_not_make_the_hardware_ambiguous(extractor: Extr
     assert (hw.status, hw.value) == ("stated", "8x MI325X")
 
 
+@pytest.mark.parametrize("text", [
+    "- CPU:" + " " * 250 + "2 x Xeon Platinum 8592\n- GPU: 8 x MI325X",      # the label far before the name
+    "CPU:" + " " * 250 + "2 x Xeon Platinum 8592",                           # ... on the text's first line
+])
+def test_a_host_label_is_read_on_the_names_whole_line(text: str) -> None:
+    assert not [m for m in _hardware(text) if "Xeon" in m.quote]
+
+
+def test_a_host_label_on_an_earlier_line_does_not_reach_a_long_later_line() -> None:
+    """The label must open the name's own line: one on a line before it says nothing about the name."""
+    text = "- CPU:\n" + "We served the 8B model on a dual-socket " + "very " * 50 + "fast Xeon 6980P server."
+    assert [m for m in _hardware(text) if "Xeon" in m.quote]
+
+
 POST_TWO_RUNS = """# Two runs
 
 ## Results
@@ -192,3 +206,36 @@ def test_one_node_is_not_written_as_a_machine_split() -> None:
     record = Extractor.from_rules().extract("We used 1 node with 8 H200 GPUs and reached 9,100 output tokens per second.",
                                             doc="t.md", fmt="markdown", path=None, sha256="0")
     assert record.claims[0].conditions["hardware"].value == "8x H200"
+
+
+POST_COUNTS_DISAGREE = """# Scaling out
+
+## Results
+
+![Throughput](chart.png)
+*Figure 1: output throughput on 1x L40S at batch 64.*
+
+| Model | GPUs | Output tok/s/GPU |
+|---|---|---|
+| Mistral-7B | 1 | 2,900 |
+| Mistral-7B | 4 | 2,650 |
+
+## Notes
+
+For Mistral-7B at batch size 64, a single L40S card generated 2,900 output tokens per second. For Mixtral-8x7B at batch size 256, throughput on 8 cards reached 9,700 output tokens per second.
+
+Compared to the previous release, throughput improved by 25%.
+"""
+
+
+def test_a_row_count_unlike_the_captions_device_count_drops_the_count(extractor: Extractor) -> None:
+    record = extractor.extract(POST_COUNTS_DISAGREE, doc="t.md", fmt="markdown", path=None, sha256="0")
+    four = next(c for c in record.claims if c.value == 2650).conditions
+    assert (four["gpu_count"].value, four["hardware"].value) == (4, "L40S")
+    assert four["parallelism"].status == "unrecoverable"      # not the caption's single GPU
+
+
+def test_two_device_counts_at_one_scope_leave_both_unclear(extractor: Extractor) -> None:
+    record = extractor.extract(POST_COUNTS_DISAGREE, doc="t.md", fmt="markdown", path=None, sha256="0")
+    change = next(c for c in record.claims if abs(c.value) == 25).conditions
+    assert change["hardware"].status == change["gpu_count"].status == "unrecoverable"

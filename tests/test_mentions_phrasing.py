@@ -236,6 +236,16 @@ def test_labels_and_bare_sizes_are_no_model(text: str) -> None:
     assert not _of(text, "model")
 
 
+@pytest.mark.parametrize("text,version", [
+    ("we built llama.cpp b4321 from source", "b4321"),
+    ("llama.cpp build 3990 on the board", "3990"),
+    ("vLLM b200 GPUs ran the sweep", None),          # a chip, not a build
+    ("llama.cpp builds 3 times faster", None),
+])
+def test_an_engine_build_number_is_its_version(text: str, version: str | None) -> None:
+    assert _one(text, "engine").version == version
+
+
 @pytest.mark.parametrize("text,n", [
     ("At 8 users: 41 tok/s per user", 8),
     ("with 32 clients the queue stayed short", 32),

@@ -141,6 +141,11 @@ class FigureIndex:
         return [c for _, c in found]
 
 
+    def states(self, a: Claim) -> bool:
+        """Whether an indexed claim other than `a` states the same figure."""
+        return any(c is not a and same_figure(a, c) for _, _, c in self._window(a))
+
+
 def same_figure(a: Claim, b: Claim) -> bool:
     """Same metric and unit, and values equal once rounding to the shorter form is allowed."""
     if a.metric != b.metric or a.unit != b.unit or a.value == 0 or b.value == 0:

@@ -60,8 +60,8 @@ def lead_in(d: Document, table: Table) -> str:
     parts = []
     if table.caption is not None:
         parts.append(d.view[table.caption.start:table.caption.end])
-    before = [b for b in d.blocks if b.end <= table.start and b.kind in ("paragraph", "caption", "list_item")
-              and table.start - b.end <= 400 and b.section == table.section]
+    before = [b for b in (d.blocks[i] for i in d.blocks_ending(table.start - 400, table.start))
+              if b.kind in ("paragraph", "caption", "list_item") and b.section == table.section]
     if before:
         parts.append(d.view[before[-1].start:before[-1].end])
     return re.sub(r"\s+", " ", " ".join(parts)).strip()

@@ -8,6 +8,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
+from extractor.conditions.baselines import baselines as baseline_names
 from extractor.conditions.figures import Figure
 from extractor.conditions.mentions import Mention
 from extractor.conditions.scan import covering
@@ -18,7 +19,6 @@ from extractor.records import Claim
 
 # A mention of kind `engine` states the condition `engine_version`; every other kind is its condition.
 KIND_TO_CONDITION = {"engine": "engine_version"}
-BASELINE_KINDS = {"model", "hardware", "engine", "precision"}
 NUMERIC_KINDS = {"input_length", "output_length", "batch_or_concurrency", "gpu_count"}
 MEASURED_KINDS = {"input_length", "output_length", "batch_or_concurrency"}   # a run's load settings
 _NEWLINE = re.compile(r"\n")
@@ -238,6 +238,7 @@ class DocumentReader:
         section_of = SectionLookup(d)
         command_blocks = self.benchmark_blocks(d, found)
         example_blocks = self.example_blocks(d, command_blocks)
+        baselines = baseline_names(d.view, found, self.baseline_tail)
         for m in found:
             if m.kind == "command_line":
                 continue
@@ -245,7 +246,7 @@ class DocumentReader:
             block = i if i >= 0 and d.blocks[i].start <= m.span[0] < max(d.blocks[i].end, d.blocks[i].start + 1) \
                 else -1
             code = block >= 0 and d.blocks[block].kind == "code"
-            if code and block not in command_blocks or self._after_baseline_cue(d, m):
+            if code and block not in command_blocks or (m.kind, m.span) in baselines:
                 continue
             loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None, code=code)
             self._ties(d, loc, example_blocks)
@@ -367,10 +368,6 @@ class DocumentReader:
             named |= {f for f, rx in self.family_cues.items() if (m := rx.search(d.view, cue.end(), s_hi))
                       and m.start() <= reach}
         return named.pop() if len(named) == 1 else None
-
-    def _after_baseline_cue(self, d: Document, m: Mention) -> bool:
-        """A name right after "than / vs / compared with" belongs to the baseline, not to the claim."""
-        return m.kind in BASELINE_KINDS and self.baseline_tail.before(d.view, m.span[0])
 
     def _labelled_setup(self, d: Document, section: int, line_starts: list[int], own_end: int) -> bool:
         """A section whose own text (up to `own_end`) has several 'Label: value' set-up lines

@@ -26,10 +26,10 @@ from extractor.conditions.patterns import (  # noqa: F401 - the schema is re-exp
 )
 from extractor.conditions.readings import MatchReader, Mention  # noqa: F401 - Mention is re-exported
 from extractor.conditions.scan import (  # noqa: F401 - blank_free_runs, lengths: re-exported
-    BLANKS, KNUM_RE, TRY_COST, Scanner, blank_free_runs, blocks_holding, fold, is_pow2, lengths,
+    BLANKS, KNUM_RE, TRY_COST, Scanner, anchored_matches, blank_free_runs, blocks_holding, fold, is_pow2, lengths,
     covering, matches_at, raw_number, text_blocks, url_spans,
 )
-from extractor.regex_starts import searchable, shortest_prefixes, start_strings
+from extractor.regex_starts import anchors, searchable, shortest_prefixes, start_strings
 from extractor.rules_io import default_rules_dir
 from extractor.spans import overlaps_disjoint, overlaps_near, point_inside
 
@@ -83,18 +83,9 @@ class MentionFinder:
         """`found` without the mentions that a `not_conditions` rule covers (or, for `drop: version`, without
         their version): feature lists, capability statements, minimum versions are no run's setting."""
         kinds = {x.kind for x in found}
-        folded: str | None = None
         covers: list[tuple[int, int, frozenset[str], str]] = []
-        for nc in self.rules.not_conditions:
-            if not nc.kinds & kinds:
-                continue
-            if nc.cues:
-                folded = folded if folded is not None else fold(text)
-                if not any(c in folded for c in nc.cues):
-                    continue
-            for m in nc.rx.finditer(text):
-                if m.end() > m.start():
-                    covers.append((*covering(text, m.start(), m.end(), nc.entry.within), nc.kinds, nc.entry.drop))
+        for nc, m in self._not_condition_matches(text, kinds):
+            covers.append((*covering(text, m.start(), m.end(), nc.entry.within), nc.kinds, nc.entry.drop))
         if not covers:
             return found
         drops = _covering_drops(found, covers)
@@ -106,6 +97,31 @@ class MentionFinder:
                 x = x.model_copy(update={"version": None})
             out.append(x)
         return out
+
+    def _not_condition_matches(self, text: str, kinds: set[str]):
+        """(rule, match) for the non-empty matches of the `not_conditions` rules about one of `kinds` whose
+        cue words occur in the text. The cues and the strings the rules' matches hold come from the scan
+        `find` made of this text: a rule is tried only around those strings (`anchored_matches`)."""
+        scanner = self._scanner or self._build_scanner()
+        last = self._last
+        hits = last[3] if last is not None and last[0] is text else None
+        folded: str | None = None
+        for nc, anchors in zip(self.rules.not_conditions, scanner.not_condition_anchors):
+            if not nc.kinds & kinds:
+                continue
+            if nc.cues:
+                if hits is not None:
+                    if not any(c in hits for c in nc.cues):
+                        continue
+                else:
+                    folded = folded if folded is not None else fold(text)
+                    if not any(c in folded for c in nc.cues):
+                        continue
+            matches = anchored_matches(nc.rx, text, anchors, hits) if anchors and hits is not None else None
+            if matches is None:
+                matches = (m for m in nc.rx.finditer(text) if m.end() > m.start())
+            for m in matches:
+                yield nc, m
 
     def _matches(self, text: str, only: frozenset[int] | None = None):
         """(task, match) pairs, tasks in rule order. Prefilter: a task runs only over the blocks
@@ -185,11 +201,15 @@ class MentionFinder:
             words = shortest_prefixes(start_strings(task.rx.pattern, task.rx.flags, digits=True) or ())
             if words:
                 start_words[i] = tuple(words)
+        # the not-condition rules: their cues, and the strings every match of theirs holds
+        nc_anchors = [anchors(nc.rx.pattern, nc.rx.flags) for nc in self.rules.not_conditions]
+        nc_words = {*(c for nc in self.rules.not_conditions for c in nc.cues),
+                    *(w for found in nc_anchors for a in found or () for w in a.strings)}
         automaton = ahocorasick.Automaton()
-        for w in sorted({*self._cue_index, *(w for ws in start_words.values() for w in ws)}):
+        for w in sorted({*self._cue_index, *(w for ws in start_words.values() for w in ws), *nc_words}):
             automaton.add_word(w, (w, len(w) - 1))
         automaton.make_automaton()
-        self._scanner = Scanner(automaton, start_words)
+        self._scanner = Scanner(automaton, start_words, nc_anchors)
         return self._scanner
 
     def canonical(self, kind: str, surface: str) -> str | None:

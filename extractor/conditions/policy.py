@@ -27,6 +27,7 @@ ENGINE = "engine_version"
 PRECISION = "precision"
 LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; conditions.yaml `layout_schemes`)
 _NON_NAME = re.compile(r"[^a-z0-9.]+")
+COMMIT = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")   # a git commit, written "commit <sha>"
 
 
 @lru_cache(maxsize=8192)
@@ -68,6 +69,7 @@ class EngineVersion:
     engine: str
     scope: str
     others: list[str] = field(default_factory=list)
+    commit: Mention | None = None   # the commit the release was built at, stated with it ("v0.6.2 (commit 1a2b3c4d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,44 +228,64 @@ class Policy:
         for scope, by_name in scopes.usable:
             if ENGINE not in by_name:
                 continue
-            first, m, names, versions, written, others = self._engines(by_name[ENGINE])
-            if named is None and first is not None:
-                named = first.canonical or str(first.value)
-            if m is None:
+            engines = [x.m for x in by_name[ENGINE]]
+            primary = [m for m in engines if not self.is_supporting(m)]
+            named_nearer = named
+            if named is None and primary:
+                named = primary[0].canonical or str(primary[0].value)
+            versioned = [m for m in primary if m.version]
+            if not versioned:
                 continue
+            names = {name_key(m) for m in versioned}
+            if len(names) > 1 and named_nearer and _norm(named_nearer) in names:
+                # the engine a nearer rung names, among the versions of several ("SGLang: v0.5", "vLLM: v0.9" in a
+                # setup list, for a claim whose paragraph is about SGLang): its own version
+                names = {_norm(named_nearer)}
+                versioned = [m for m in versioned if name_key(m) in names]
             if len(names) > 1:
-                return Unstated("ambiguous", values=", ".join(sorted(written)), scope=scope)
-            if len(versions) > 1:
-                values = ", ".join(sorted(f"{m.canonical or m.value} {v}" for v in versions))
+                values = ", ".join(sorted({f"{m.canonical or m.value} {m.version}" for m in versioned}))
                 return Unstated("ambiguous", values=values, scope=scope)
+            build = one_build([x for x in by_name[ENGINE] if x.m.version and name_key(x.m) in names])
+            if build is None:
+                versions = {m.version for m in versioned}
+                values = ", ".join(sorted(f"{versioned[0].canonical or versioned[0].value} {v}" for v in versions))
+                return Unstated("ambiguous", values=values, scope=scope)
+            m, commit = build
             engine = m.canonical or str(m.value)
             if named and _norm(named) != _norm(engine):
                 if not _norm(engine).startswith(_norm(named)):
                     continue
                 engine = named     # "vLLM commit hash 2a17..." names vLLM
-            return EngineVersion(m, engine, scope, sorted(others))
+            others = sorted({f"{x.canonical or x.value} {x.version}" for x in engines
+                             if x.version and self.is_supporting(x)})
+            return EngineVersion(m, engine, scope, others, commit)
         return Unstated("no_version", engine=named) if named else Unstated("absent")
 
-    def _engines(self, located: list[Located]) -> tuple[Mention | None, Mention | None, frozenset[str],
-                                                         frozenset[str], frozenset[str], frozenset[str]]:
-        """What one rung says of the engines: the first serving engine (not a supporting one), the first with a
-        version, the names and the versions of those with one, each of those as written with its version,
-        and the supporting engines run with a version; of a `SharedRung`, once."""
-        if isinstance(located, SharedRung):
-            return summary(located, "engines", self._engines, _engines_then)
-        primary = [x.m for x in located if not self.is_supporting(x.m)]
-        versioned = [m for m in primary if m.version]
-        return (primary[0] if primary else None, versioned[0] if versioned else None,
-                frozenset(name_key(m) for m in versioned), frozenset(m.version for m in versioned),
-                frozenset(f"{m.canonical or m.value} {m.version}" for m in versioned),
-                frozenset(f"{x.m.canonical or x.m.value} {x.m.version}" for x in located
-                          if x.m.version and self.is_supporting(x.m)))
+
+def _release(version: str) -> str:
+    """A release as compared: "v0.6.2" and "0.6.2" are one release."""
+    return version.lower().removeprefix("v")
 
 
-def _engines_then(first: tuple, then: tuple) -> tuple:
-    """Two `Policy._engines` results of consecutive mentions as one."""
-    return (first[0] if first[0] is not None else then[0], first[1] if first[1] is not None else then[1],
-            *(a | b for a, b in zip(first[2:], then[2:])))
+def one_build(located: list[Located]) -> tuple[Mention, Mention | None] | None:
+    """The one build of an engine that versioned mentions state, as (its release, else its commit; the commit
+    the release was built at, when stated with it), or None when they state several. A commit written in the
+    sentence of the release ("version 0.9.1 (commit 1a2b3c4d)", "v0.9.1 ... commit: 1a2b3c4d") is the commit that
+    release was built at; a short hash is the same commit as a longer one it begins ("1a2b3c4", "1a2b3c4d5e6f");
+    "v0.9.1" and "0.9.1" are one release. A release and a commit stated apart are two builds."""
+    releases = [x for x in located if not COMMIT.fullmatch(x.m.version or "")]
+    commits = [x for x in located if COMMIT.fullmatch(x.m.version or "")]
+    if len({_release(x.m.version or "") for x in releases}) > 1:
+        return None
+    shas = sorted({x.m.version or "" for x in commits}, key=len, reverse=True)
+    if any(not shas[0].startswith(sha) for sha in shas[1:]):
+        return None   # two different commits
+    if not releases:
+        return commits[0].m, None
+    beside = [x.m for x in commits if x.sentence is not None and any(r.sentence == x.sentence for r in releases)]
+    if commits and not beside:
+        return None
+    return releases[0].m, (max(beside, key=lambda m: len(m.version or "")) if beside else None)
 
 
 def _by_condition(located: list[Located]) -> dict[str, list[Located]]:

@@ -120,7 +120,10 @@ class MatchReader:
     def _names_a_host(self, text: str, start: int, end: int) -> bool:
         """Whether the processor at [start, end) is named as the host of accelerators (`host_processor`)."""
         rules = self.rules
-        line_start = text.rfind("\n", max(0, start - 200), start) + 1
+        # a label match opens at the line's start: its newline (the last before the name), or the text's start
+        # (a line without one in the 200 characters before used to be searched from the start of the text:
+        # the whole text before it, for each such name)
+        line_start = text.rfind("\n", 0, start) + 1
         if rules.host_label.search(text, line_start - 1 if line_start else 0, start):
             return True
         a, b = covering(text, start, end, "sentence")

@@ -5,6 +5,7 @@ does not tie to the claim is unrecoverable with a where-note (where.py), never f
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from pathlib import Path
 
 from extractor.conditions.bindings import SettingBinder, mode_setting
@@ -12,11 +13,12 @@ from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentRead
 from extractor.conditions.figures import document_figures
 from extractor.conditions.ladder import ScopeLadder
 from extractor.conditions.ties import ClaimSite
-from extractor.conditions.mentions import Mention, MentionFinder
+from extractor.conditions.mentions import Mention, MentionFinder, covering
 from extractor.conditions.mentions_merge import MentionMerger
 from extractor.conditions.places import Places
 from extractor.conditions.policy import ColumnCell, EngineVersion, Parts, Pick, Policy, Scopes, Unstated
 from extractor.conditions.restatements import fill_from_restatements
+from extractor.conditions.scan import finditer_from_starts, fold
 from extractor.conditions.rules import load_scope_rules, load_where_rules
 from extractor.conditions.sharing import ConditionPool
 from extractor.conditions.statement import Statements
@@ -25,6 +27,8 @@ from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import CONDITIONS, Claim, Condition
 from extractor.spans import overlaps_near
+
+_COUNTED = re.compile(r"^\d+x\s+|\s+\(\d+ nodes x \d+\)$")   # the count a hardware value is written with
 
 
 class ConditionResolver:
@@ -38,6 +42,9 @@ class ConditionResolver:
         self.reader = DocumentReader(self.scopes, self.places.family_cues)
         self.where = WhereNotes(load_where_rules(rules_dir))
         self.ladder = ScopeLadder(self.scopes, self.places)
+        self._scope_rank: dict[str, int] = {}   # a scope's place on the ladder: lower is more specific
+        for rung in self.scopes.ladder:
+            self._scope_rank.setdefault(rung.scope, len(self._scope_rank))
         self.binder = SettingBinder(self.scopes, self.places.family_cues)
         self._devices: dict[str, frozenset[str]] = {}   # baseline -> the devices it names
         self.policy = Policy(self.scopes)
@@ -61,20 +68,33 @@ class ConditionResolver:
         return found + self._bare_versions(d, found)
 
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
-        """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") in a
-        post about one serving engine is that engine's version."""
-        engines = {m.canonical or str(m.value) for m in found if m.kind == "engine" and not self.policy.is_supporting(m)}
-        if len(engines) != 1:
+        """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") is the
+        version of the one serving engine the post is about; in a post about several, of the one engine its
+        own sentence names ("SGLang (v0.4.1): ... commit: 1a2b3c4d")."""
+        named = sorted((m.span, m.canonical or str(m.value)) for m in found
+                       if m.kind == "engine" and not self.policy.is_supporting(m))
+        engines = {name for _, name in named}
+        if not engines:
             return []
-        engine = engines.pop()
+        starts = [span[0] for span, _ in named]
         taken = sorted(m.span for m in found if m.kind == "engine")
         out = []
+        folded = fold(d.view)
         for rx, group, rule in ((self.bare_version, "v", "bare_version"), (self.bare_commit, "c", "bare_commit")):
-            for m in rx.finditer(d.view):
+            for m in finditer_from_starts(rx, d.view, folded):
                 span = (m.start(group), m.end(group))
-                if not overlaps_near(taken, *span):
-                    out.append(Mention(kind="engine", value=engine, canonical=engine, version=m.group(group),
-                                       quote=d.text[span[0]:span[1]], span=span, rule=f"scopes.yaml:{rule}"))
+                if overlaps_near(taken, *span):
+                    continue
+                if len(engines) == 1:
+                    engine = next(iter(engines))
+                else:
+                    lo, hi = covering(d.view, span[0], span[1], "sentence")
+                    here = {name for _, name in named[bisect_left(starts, lo):bisect_left(starts, hi)]}
+                    if len(here) != 1:
+                        continue
+                    engine = here.pop()
+                out.append(Mention(kind="engine", value=engine, canonical=engine, version=m.group(group),
+                                   quote=d.text[span[0]:span[1]], span=span, rule=f"scopes.yaml:{rule}"))
         return sorted(out, key=lambda x: x.span)
 
     def context(self, d: Document, found: list[Mention], claims: list[Claim] = ()) -> DocContext:
@@ -140,10 +160,36 @@ class ConditionResolver:
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
                                          scope=hw.scope)
             reasons.pop("gpu_count", None)
+        elif out["gpu_count"].status == "stated" and hw.status == "stated" and hw.count \
+                and isinstance(out["gpu_count"].value, int) and out["gpu_count"].value != hw.count:
+            self._reconcile_counts(ctx, claim, out, reasons)
         for name, cond in out.items():  # provenance: quote the original text (mentions are found in the masked view)
             if cond.span is not None and cond.quote != (quote := ctx.d.text[cond.span[0]:cond.span[1]]):
                 out[name] = cond.model_copy(update={"quote": quote})
         return out, reasons
+
+    def _reconcile_counts(self, ctx: DocContext, claim: Claim, out: dict[str, Condition],
+                          reasons: dict[str, Reason]) -> None:
+        """A hardware count and a device count that disagree ("a single Gaudi 2 card" in one sentence, "on 8
+        cards" in another): the more specific scope's count stands; at one scope the post is ambiguous about
+        both (and about the single-device layout the hardware's count gave)."""
+        hw, n = out["hardware"], out["gpu_count"]
+        rank = self._scope_rank
+        single = out["parallelism"].status == "stated" and out["parallelism"].span == hw.span
+        if rank.get(hw.scope, len(rank)) < rank.get(n.scope, len(rank)):
+            out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
+                                         scope=hw.scope)
+            return
+        if rank.get(n.scope, len(rank)) < rank.get(hw.scope, len(rank)):
+            name = _COUNTED.sub("", hw.value) if isinstance(hw.value, str) else hw.value
+            out["hardware"] = hw.model_copy(update={"value": name, "count": None})
+            changed = ["parallelism"] if single else []
+        else:
+            changed = ["hardware", "gpu_count"] + (["parallelism"] if single else [])
+        values = f"{hw.value}, {n.quote}"
+        for name in changed:
+            out[name] = self.where.unrecoverable(ctx, claim, name, "ambiguous", values=values)
+            reasons[name] = "ambiguous"
 
     def _devices_of(self, name: str) -> frozenset[str]:
         """The devices a baseline names ("the A100" -> NVIDIA A100), by the hardware gazetteer (memoised)."""
@@ -182,7 +228,7 @@ class ConditionResolver:
         if isinstance(decision, Parts):
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
-            return self.statements.engine_version(decision), None
+            return self.statements.engine_version(ctx, decision), None
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
         if decision.reason in ("no_version", "partial"):

@@ -8,7 +8,7 @@ from typing import Iterator, NamedTuple
 
 import ahocorasick
 
-from extractor.regex_starts import CASE_TRAPS
+from extractor.regex_starts import CASE_TRAPS, Anchor, searchable, shortest_prefixes, start_strings
 
 _NUM_RE = re.compile(r"^\s*(\d[\d,]*(?:\.\d+)?)\s*([kKmM]?)\s*$")
 URL_RE = re.compile(
@@ -108,10 +108,12 @@ def fold(text: str) -> str:
 
 
 class Scanner(NamedTuple):
-    """Every cue word and start string, found in one pass; task -> its start strings (tasks with any)."""
+    """Every cue word and start string, found in one pass; task -> its start strings (tasks with any); the
+    anchors of each not-condition rule (None: it has none)."""
 
     automaton: ahocorasick.Automaton
     start_words: dict[int, tuple[str, ...]]
+    not_condition_anchors: list[list[Anchor] | None]
 
 
 def matches_at(rx: re.Pattern[str], text: str, spans: list[tuple[int, int]],
@@ -145,6 +147,7 @@ def blocks_holding(block_starts: list[int], positions: list[int]) -> list[int]:
 
 
 _SENTENCE_END = re.compile(r"[.!?;](?=\s)|\n")
+_LAST_SENTENCE_END = re.compile(r"(?s:.*)(?:[.!?;](?=\s)|\n)")   # the last one: found backwards from the end
 _REACH = 400  # a covered sentence or line reaches at most this far on either side of its match
 
 
@@ -158,8 +161,87 @@ def covering(text: str, start: int, end: int, within: str) -> tuple[int, int]:
         a = text.rfind("\n", lo, start) + 1 or lo
         b = text.find("\n", end, end + _REACH)
         return a, (b if b >= 0 else min(len(text), end + _REACH))
-    a = lo
-    for m in _SENTENCE_END.finditer(text, lo, start):
-        a = m.end()
+    m = _LAST_SENTENCE_END.match(text, lo, start)
+    a = m.end() if m else lo
     m = _SENTENCE_END.search(text, end, end + _REACH)
     return a, (m.start() if m else min(len(text), end + _REACH))
+
+
+def anchored_matches(rx: re.Pattern[str], text: str, anchors: list[Anchor],
+                     hits: dict[str, list[int]]) -> list[re.Match[str]] | None:
+    """The matches of `rx.finditer(text)` (none empty: every match holds an anchor string), trying `rx`
+    only where a match can begin: at an anchor string found in the text (`hits`: where each begins), or
+    before it across a run of the characters its anchor allows there. None when that would try more
+    positions than scanning the text costs (then scan it)."""
+    ranges: list[tuple[int, int]] = []
+    for anchor in anchors:
+        for word in anchor.strings:
+            for at in hits.get(word, ()):
+                ranges.append((at if anchor.run is None else _run_start(text, at, anchor.run), at))
+    if not ranges:
+        return []
+    ranges.sort()
+    merged: list[list[int]] = []
+    for lo, hi in ranges:
+        if merged and lo <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    if sum(hi - lo + 1 for lo, hi in merged) * TRY_COST > len(text):
+        return None
+    found: list[re.Match[str]] = []
+    end = 0
+    for lo, hi in merged:
+        for p in range(max(lo, end), hi + 1):
+            if p >= end:
+                m = rx.match(text, p)
+                if m and m.end() > p:
+                    found.append(m)
+                    end = m.end()
+    return found
+
+
+def _run_start(text: str, at: int, run: re.Pattern[str]) -> int:
+    """The first position of the run of `run`'s characters that ends at `at` (`at` itself when none)."""
+    reach = 64
+    while True:
+        lo = max(0, at - reach)
+        p = lo
+        while p < at:
+            m = run.match(text, p, at)
+            if m.end() == at:
+                break
+            p = m.end() + 1
+        if p > lo or lo == 0:
+            return p
+        reach *= 4
+
+
+_START_FINDERS: dict[tuple[str, int], re.Pattern[str] | None] = {}
+
+
+def _start_finder(rx: re.Pattern[str]) -> re.Pattern[str] | None:
+    """A regex finding, in folded text, the strings every match of `rx` begins with (None: no such strings)."""
+    key = (rx.pattern, rx.flags)
+    if key not in _START_FINDERS:
+        words = start_strings(rx.pattern, rx.flags, digits=True)
+        _START_FINDERS[key] = (re.compile("|".join(re.escape(w) for w in shortest_prefixes(words)))
+                               if words else None)
+    return _START_FINDERS[key]
+
+
+def finditer_from_starts(rx: re.Pattern[str], text: str, folded: str | None = None) -> list[re.Match[str]]:
+    """The matches of `rx.finditer(text)`, trying `rx` only where one of the strings its matches begin with
+    starts (regex_starts.start_strings, looked for in `folded`: `fold(text)`, computed when not given)."""
+    finder = _start_finder(rx)
+    if finder is None or not searchable(text):
+        return list(rx.finditer(text))
+    folded = fold(text) if folded is None else folded
+    starts: list[int] = []
+    m = finder.search(folded)
+    while m is not None:
+        starts.append(m.start())
+        if len(starts) * TRY_COST > len(text):
+            return list(rx.finditer(text))    # as common as that: scanning costs less
+        m = finder.search(folded, m.start() + 1)
+    return matches_at(rx, text, [(0, len(text))], starts)

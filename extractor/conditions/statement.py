@@ -8,7 +8,7 @@ from bisect import bisect_right
 
 from extractor.conditions.context import DocContext
 from extractor.conditions.mentions import Mention, lengths
-from extractor.conditions.policy import EngineVersion
+from extractor.conditions.policy import COMMIT, EngineVersion
 from extractor.conditions.rules import ScopeRules
 from extractor.conditions.where import WhereNotes
 from extractor.ingest.model import Cell
@@ -16,7 +16,6 @@ from extractor.records import Claim, Condition
 
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
-_COMMIT = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")   # a git commit, written "commit <sha>"
 _PAIR = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*/\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*")
 _PAIRED_PART = {"input_length": 1, "output_length": 2}
 _BLANKS = re.compile(r"\s+")
@@ -74,12 +73,19 @@ class Statements:
                          note=f"stated in {len(picked)} parts; the span shows the first")
 
     @staticmethod
-    def engine_version(decision: EngineVersion) -> Condition:
-        m = decision.mention
-        version = f"commit {m.version}" if _COMMIT.fullmatch(m.version or "") else m.version
+    def engine_version(ctx: DocContext, decision: EngineVersion) -> Condition:
+        """The engine and its version as stated; a release with the commit it was built at, stated in its
+        sentence, is both ("vLLM 0.9.1 (commit 1a2b3c4d)"), quoted from the release to the commit."""
+        m, commit = decision.mention, decision.commit
+        version = f"commit {m.version}" if COMMIT.fullmatch(m.version or "") else m.version
+        span = m.span
+        if commit is not None:
+            version += f" (commit {commit.version})"
+            span = (min(m.span[0], commit.span[0]), max(m.span[1], commit.span[1]))
         note = "run with " + ", ".join(decision.others) if decision.others else None
         return Condition(status="stated", value=f"{decision.engine} {version}", canonical=decision.engine,
-                         quote=m.quote, span=m.span, scope=decision.scope, note=note)
+                         quote=ctx.d.text[span[0]:span[1]] if commit is not None else m.quote, span=span,
+                         scope=decision.scope, note=note)
 
     def column_value(self, ctx: DocContext, claim: Claim, name: str) -> Condition | None:
         """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""

@@ -6,7 +6,7 @@ view is an offset into the original text as read from the file.
 """
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
@@ -93,6 +93,16 @@ class Document(BaseModel):
     links: list[Link] = Field(default_factory=list)
     images: list[Image] = Field(default_factory=list)
     _section_starts: list[int] | None = PrivateAttr(default=None)
+    _block_ends: tuple[int, list[tuple[int, int]]] | None = PrivateAttr(default=None)
+
+    def blocks_ending(self, lo: int, hi: int) -> list[int]:
+        """Indices (ascending) of the blocks whose end lies in [lo, hi]: one bisection over the blocks
+        sorted by end, built once (again when blocks were added)."""
+        index = self._block_ends
+        if index is None or index[0] != len(self.blocks):
+            index = self._block_ends = (len(self.blocks), sorted((b.end, i) for i, b in enumerate(self.blocks)))
+        ends = index[1]
+        return sorted(i for _, i in ends[bisect_left(ends, (lo, -1)):bisect_right(ends, (hi, len(ends)))])
 
     def section_path(self, index: int | None) -> list[str]:
         """Heading titles from the top level down to section `index`."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from extractor.ingest.model import Document
 
@@ -59,15 +60,18 @@ def _push(view: str, s: int, e: int, out: list[tuple[int, int]]) -> None:
         out.append((s, e))
 
 
-def units(doc: Document, abbreviations: frozenset[str]) -> list[Passage]:
-    """Every sentence of prose blocks and every table cell, in document order."""
+def units(doc: Document, abbreviations: frozenset[str], cells: bool = True,
+          block_filter: Callable[[str], bool] | None = None) -> list[Passage]:
+    """Every sentence of prose blocks and (with `cells`) every table cell, in document order; with
+    `block_filter`, only the sentences of the prose blocks whose view text it accepts."""
     found: list[Passage] = []
+    view = doc.view
     for i, block in enumerate(doc.blocks):
-        if block.kind not in PROSE:
+        if block.kind not in PROSE or block_filter is not None and not block_filter(view[block.start:block.end]):
             continue
-        for s, e in split_sentences(doc.view, block.start, block.end, abbreviations):
+        for s, e in split_sentences(view, block.start, block.end, abbreviations):
             found.append(Passage(s, e, block.kind, i, block.section))
-    for t, table in enumerate(doc.tables):
+    for t, table in enumerate(doc.tables if cells else ()):
         for c in table.header:
             if c.end > c.start:
                 found.append(Passage(c.start, c.end, "cell", -1, table.section, t, -1, c.col))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 from extractor.ingest.model import Block, Node, Section, Table
 
@@ -24,8 +25,16 @@ def finish_sections(sections: list[Section], length: int) -> None:
 def attach_captions(tables: list[Table], blocks: list[Block], gap: int) -> None:
     """A caption block within `gap` characters before or after a table becomes its caption."""
     caps = [b for b in blocks if b.kind == "caption"]
+    # the captions by start and by end, for bisection: a table looks only at those near it
+    by_start = sorted((b.start, i) for i, b in enumerate(caps))
+    by_end = sorted((b.end, i) for i, b in enumerate(caps))
     for table in tables:
-        near = [b for b in caps if 0 <= table.start - b.end <= gap or 0 <= b.start - table.end <= gap
+        lo, hi = table.start, max(table.end - 1, table.end + gap)
+        found = {i for _, i in by_start[bisect_left(by_start, (lo, -1)):bisect_right(by_start, (hi, len(caps)))]}
+        found.update(i for _, i in by_end[bisect_left(by_end, (table.start - gap, -1)):
+                                          bisect_right(by_end, (table.start, len(caps)))])
+        near = [b for b in (caps[i] for i in sorted(found))
+                if 0 <= table.start - b.end <= gap or 0 <= b.start - table.end <= gap
                 or table.start <= b.start < table.end]
         near.sort(key=lambda b: not (table.start <= b.start < table.end))   # its own <caption> first
         if near:
