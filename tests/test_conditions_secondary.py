@@ -159,10 +159,12 @@ def test_tensor_parallelism_without_a_device_count_has_no_degree(text):
 
 
 def test_a_part_read_from_words_is_given_as_read():
-    text = ("# Setup\n\nThe small model runs on one L4 GPU and the large one on 8 L4 GPUs with tensor "
-            "parallelism.\n\n# Results\n\nThe engine reaches 3,456 tokens/s overall.\n")
+    # ("8 L4 GPUs with tensor parallelism" is read as TP8; a setup of one L4 for one model and 8 for another
+    # gives no layout at all: its device counts disagree, see test_hardware_counts)
+    text = ("# Setup\n\nThe model runs on 8 L4 GPUs with tensor parallelism and PP2.\n\n# Results\n\n"
+            "The engine reaches 3,456 tokens/s overall.\n")
     layout = stated(claim(extract_text(text, "t.md"), 3456), "parallelism")
-    assert layout.value == "single GPU, TP8"
+    assert layout.value == "TP8, PP2"
 
 
 # -- precision named with its scaling granularity; a dataset in its other spellings --------------------------
