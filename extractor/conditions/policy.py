@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from extractor.conditions.context import DocContext, Located
+from extractor.conditions.engine_tally import COMMIT, EngineTally  # noqa: F401 - COMMIT is re-exported
 from extractor.conditions.ladder import Level
 from extractor.conditions.mentions import Mention
 from extractor.conditions.rules import ScopeRules
@@ -27,7 +28,6 @@ ENGINE = "engine_version"
 PRECISION = "precision"
 LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; conditions.yaml `layout_schemes`)
 _NON_NAME = re.compile(r"[^a-z0-9.]+")
-COMMIT = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")   # a git commit, written "commit <sha>"
 
 
 @lru_cache(maxsize=8192)
@@ -224,31 +224,31 @@ class Policy:
         return name_key(m) in self.supporting
 
     def engine(self, scopes: Scopes) -> EngineVersion | Unstated:
+        """The engine version of the most specific rung that states one (`EngineTally` of each rung): the
+        version of the engine a nearer rung names, among several engines' versions; ambiguous when a rung
+        states several engines or builds; else the engine named without version, or nothing."""
         named = None
         for scope, by_name in scopes.usable:
             if ENGINE not in by_name:
                 continue
-            engines = [x.m for x in by_name[ENGINE]]
-            primary = [m for m in engines if not self.is_supporting(m)]
+            tally = self._engine_tally(by_name[ENGINE])
             named_nearer = named
-            if named is None and primary:
-                named = primary[0].canonical or str(primary[0].value)
-            versioned = [m for m in primary if m.version]
-            if not versioned:
+            if named is None:
+                named = tally.first_named
+            builds = tally.builds
+            if not builds:
                 continue
-            names = {name_key(m) for m in versioned}
-            if len(names) > 1 and named_nearer and _norm(named_nearer) in names:
+            if len(builds) > 1 and named_nearer and _norm(named_nearer) in builds:
                 # the engine a nearer rung names, among the versions of several ("SGLang: v0.5", "vLLM: v0.9" in a
                 # setup list, for a claim whose paragraph is about SGLang): its own version
-                names = {_norm(named_nearer)}
-                versioned = [m for m in versioned if name_key(m) in names]
-            if len(names) > 1:
-                values = ", ".join(sorted({f"{m.canonical or m.value} {m.version}" for m in versioned}))
+                builds = {_norm(named_nearer): builds[_norm(named_nearer)]}
+            if len(builds) > 1:
+                values = ", ".join(sorted(set().union(*(b.labels for b in builds.values()))))
                 return Unstated("ambiguous", values=values, scope=scope)
-            build = one_build([x for x in by_name[ENGINE] if x.m.version and name_key(x.m) in names])
+            (b,) = builds.values()
+            build = b.one_build()
             if build is None:
-                versions = {m.version for m in versioned}
-                values = ", ".join(sorted(f"{versioned[0].canonical or versioned[0].value} {v}" for v in versions))
+                values = ", ".join(sorted(f"{b.first.canonical or b.first.value} {v}" for v in b.versions))
                 return Unstated("ambiguous", values=values, scope=scope)
             m, commit = build
             engine = m.canonical or str(m.value)
@@ -256,36 +256,17 @@ class Policy:
                 if not _norm(engine).startswith(_norm(named)):
                     continue
                 engine = named     # "vLLM commit hash 2a17..." names vLLM
-            others = sorted({f"{x.canonical or x.value} {x.version}" for x in engines
-                             if x.version and self.is_supporting(x)})
-            return EngineVersion(m, engine, scope, others, commit)
+            return EngineVersion(m, engine, scope, sorted(tally.others), commit)
         return Unstated("no_version", engine=named) if named else Unstated("absent")
 
-
-def _release(version: str) -> str:
-    """A release as compared: "v0.6.2" and "0.6.2" are one release."""
-    return version.lower().removeprefix("v")
-
-
-def one_build(located: list[Located]) -> tuple[Mention, Mention | None] | None:
-    """The one build of an engine that versioned mentions state, as (its release, else its commit; the commit
-    the release was built at, when stated with it), or None when they state several. A commit written in the
-    sentence of the release ("version 0.9.1 (commit 1a2b3c4d)", "v0.9.1 ... commit: 1a2b3c4d") is the commit that
-    release was built at; a short hash is the same commit as a longer one it begins ("1a2b3c4", "1a2b3c4d5e6f");
-    "v0.9.1" and "0.9.1" are one release. A release and a commit stated apart are two builds."""
-    releases = [x for x in located if not COMMIT.fullmatch(x.m.version or "")]
-    commits = [x for x in located if COMMIT.fullmatch(x.m.version or "")]
-    if len({_release(x.m.version or "") for x in releases}) > 1:
-        return None
-    shas = sorted({x.m.version or "" for x in commits}, key=len, reverse=True)
-    if any(not shas[0].startswith(sha) for sha in shas[1:]):
-        return None   # two different commits
-    if not releases:
-        return commits[0].m, None
-    beside = [x.m for x in commits if x.sentence is not None and any(r.sentence == x.sentence for r in releases)]
-    if commits and not beside:
-        return None
-    return releases[0].m, (max(beside, key=lambda m: len(m.version or "")) if beside else None)
+    def _engine_tally(self, located: list[Located]) -> EngineTally:
+        """The tally of a rung's engine mentions; of a `SharedRung`, once per rung (extended from the rung
+        it extends)."""
+        def fold(tally: EngineTally, xs: list[Located]) -> EngineTally:
+            return tally.add(xs, name_key, self.is_supporting)
+        if isinstance(located, SharedRung):
+            return folded(located, "engine_tally", fold, EngineTally, EngineTally.copy)
+        return fold(EngineTally(), list(located))
 
 
 def _by_condition(located: list[Located]) -> dict[str, list[Located]]:
