@@ -42,9 +42,7 @@ class ConditionResolver:
         self.reader = DocumentReader(self.scopes, self.places.family_cues)
         self.where = WhereNotes(load_where_rules(rules_dir))
         self.ladder = ScopeLadder(self.scopes, self.places)
-        self._scope_rank: dict[str, int] = {}   # a scope's place on the ladder: lower is more specific
-        for rung in self.scopes.ladder:
-            self._scope_rank.setdefault(rung.scope, len(self._scope_rank))
+        self._scope_rank = self.scopes.scope_rank()   # a scope's place on the ladder: lower is more specific
         self.binder = SettingBinder(self.scopes, self.places.family_cues)
         self._devices: dict[str, frozenset[str]] = {}   # baseline -> the devices it names
         self.policy = Policy(self.scopes)

@@ -22,6 +22,14 @@ LADDER_READERS = ("sentence", "table_row", "table_column", "column_names", "tabl
                   "linked_commands", "setup_sections", "universal", "introduction", "front_matter")
 
 
+def known_conditions(names: list[str]) -> list[str]:
+    """`names`, each a condition of the record (a rule naming another is refused at load)."""
+    for name in names:
+        if name not in CONDITIONS:
+            raise ValueError(f"unknown condition {name!r}")
+    return names
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -68,10 +76,7 @@ class SettingBinding(_Strict):
     @field_validator("kinds")
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
-        for name in v:
-            if name not in CONDITIONS:
-                raise ValueError(f"unknown condition {name!r}")
-        return v
+        return known_conditions(v)
 
 
 class ScopeRules(_Strict):
@@ -146,9 +151,7 @@ class ScopeRules(_Strict):
     @field_validator("column_labels")
     @classmethod
     def _known_labels(cls, v: dict[str, list[str]]) -> dict[str, list[str]]:
-        for name in v:
-            if name not in CONDITIONS:
-                raise ValueError(f"unknown condition {name!r}")
+        known_conditions(list(v))
         return v
 
     @field_validator("partial_values")
@@ -163,10 +166,7 @@ class ScopeRules(_Strict):
     @field_validator("composite", "after_claim", "refinable", "restatement_must_agree")
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
-        for name in v:
-            if name not in CONDITIONS:
-                raise ValueError(f"unknown condition {name!r}")
-        return v
+        return known_conditions(v)
 
     def scope_rank(self) -> dict[str, int]:
         """How specific each scope is (0: most), by its first rung on the ladder; `restatement` (a condition
@@ -299,9 +299,8 @@ class WhereRules(_Strict):
     @field_validator("notes")
     @classmethod
     def _every_condition(cls, v: dict[str, list[WhereNote]]):
+        known_conditions(list(v))
         for name, notes in v.items():
-            if name not in CONDITIONS:
-                raise ValueError(f"unknown condition {name!r}")
             if not notes or notes[-1].needs:
                 raise ValueError(f"condition {name!r}: the last note must need nothing (the general place)")
         missing = [c for c in CONDITIONS if c not in v]
