@@ -5,12 +5,12 @@ finds, for every rule, on hostile text too."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
+from hostile_text import pieced_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractor.conditions.mentions import MentionFinder
+from extractor.conditions.mentions import default_finder as finder
 from extractor.conditions.scan import anchored_matches, text_blocks
 from extractor.regex_starts import anchors, searchable
 
@@ -26,14 +26,8 @@ PIECES = [
 ]
 
 
-@lru_cache(maxsize=1)
-def finder() -> MentionFinder:
-    return MentionFinder()
-
-
 def texts():
-    piece = st.one_of(st.sampled_from(PIECES), st.text(min_size=1, max_size=3))
-    return st.lists(piece, min_size=1, max_size=40).map("".join)
+    return pieced_texts(PIECES)
 
 
 def _plain(rx: re.Pattern[str], text: str) -> list[tuple[int, int]]:

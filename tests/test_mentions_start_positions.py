@@ -3,12 +3,11 @@ finds exactly what a plain `finditer` finds, for every rule regex, on hostile te
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
+from hostile_text import pieced_texts
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from extractor.conditions.mentions import MentionFinder
+from extractor.conditions.mentions import MentionFinder, default_finder as finder
 from extractor.conditions.scan import matches_at, text_blocks
 from extractor.regex_starts import CASE_TRAPS, searchable, start_strings
 
@@ -28,14 +27,8 @@ PIECES = [
 ]
 
 
-@lru_cache(maxsize=1)
-def finder() -> MentionFinder:
-    return MentionFinder()
-
-
 def texts():
-    piece = st.one_of(st.sampled_from(PIECES), st.text(min_size=1, max_size=3))
-    return st.lists(piece, min_size=1, max_size=40).map("".join)
+    return pieced_texts(PIECES)
 
 
 def _casings(text: str) -> list[str]:
