@@ -22,6 +22,11 @@ Qualifier = Literal["exact", "approx", "at_least", "up_to", "range"]
 Tokens = Literal["total", "output", "input", "unspecified"]
 Per = Literal["gpu", "user", "node", "system"]
 Direction = Literal["better", "worse", "neutral"]
+SetAsideReason = Literal[
+    "datasheet", "setting", "target", "date_or_version", "model_size", "cited", "example",
+    "design_arithmetic", "log_or_error", "markup",
+]
+STATISTIC_PATTERN = r"^(mean|median|min|max|p\d+(\.\d+)?)$"
 Scope = Literal[
     "sentence", "table_row", "table_column", "table_caption", "figure_caption", "footnote",
     "paragraph", "section", "command_line", "setup_section", "front_matter", "restatement", "document",
@@ -120,6 +125,10 @@ class Claim(Record):
                     "system the post presents, 'worse' for a regression or cost ('1.4x slowdown', '10x higher "
                     "TTFT'), 'neutral' when it only says two are close; independent of the sign of value; "
                     "null for other metrics")
+    statistic: str | None = Field(
+        default=None, pattern=STATISTIC_PATTERN,
+        description="the statistic the post states for a latency or rate: 'mean', 'median', 'min', 'max' or a "
+                    "percentile 'p90', 'p99', 'p99.9' (P50 is written 'median'); null when the post does not say")
     headline: bool = False
     cited_from: str | None = Field(
         default=None,
@@ -142,6 +151,15 @@ class Note(Record):
     span: Span | None = None
 
 
+class SetAside(Record):
+    """A figure with a performance unit that the claim stage looked at and kept out of the claims, and why."""
+
+    quote: str
+    span: Span
+    reason: SetAsideReason = Field(description="why the figure is no claim (see docs: the set-aside reasons)")
+    rule: str = Field(description="the rule that decided it (a rules/ entry or the mechanism's name)")
+
+
 class DocumentRecord(Record):
     """Everything benchclaims extracted from one document."""
 
@@ -156,6 +174,9 @@ class DocumentRecord(Record):
     extractor_version: str
     rules_version: str
     claims: list[Claim] = Field(default_factory=list)
+    set_aside: list[SetAside] = Field(
+        default_factory=list, description="figures with a performance unit that are neither a claim nor a "
+                                          "condition of one, each with the reason it was set aside, in text order")
     caveats: list[Note] = Field(default_factory=list)
     provenance: list[Note] = Field(default_factory=list)
 
