@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import fail, check_format, example, format_help, write_output
+from extractor.cli.conventions import fail, format_option, example, format_help, write_output
 
 FORMATS = ("text", "json")
 
@@ -29,8 +29,8 @@ def eval_cmd(
     from extractor.evaluation.render import render
     from extractor.evaluation.score import evaluate
 
+    fmt = format_option(fmt, FORMATS)
     try:
-        fmt = check_format(fmt, FORMATS)
         report = evaluate(gold, docs, rules_dir=str(rules) if rules else None)
     except (GoldError, ValueError) as err:
         raise fail(err) from None

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import fail, check_format, example, format_help, is_stdout
+from extractor.cli.conventions import check_output, fail, wrote, format_option, example, format_help, is_stdout
 
 FORMATS = ("parquet", "csv", "jsonl")
 
@@ -23,12 +23,10 @@ def export_cmd(
     from extractor.corpus.export import ExportError, export
     from extractor.corpus.store import StoreError
 
-    try:
-        fmt = check_format(fmt, FORMATS)
-    except ValueError as err:
-        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    fmt = format_option(fmt, FORMATS)
     if fmt == "parquet" and is_stdout(out) and sys.stdout.isatty():
         raise fail("will not write Parquet (binary) to a terminal; redirect it or give -o FILE")
+    check_output(out)
     try:
         n = export(db, fmt, out)  # type: ignore[arg-type]
     except (ExportError, StoreError) as err:
@@ -36,5 +34,8 @@ def export_cmd(
     except OSError as err:  # -o names a folder, or a place that cannot be written
         raise fail(f"{out}: cannot write ({err.strerror or err})")
     # the count is a message for the person: on stderr when the data goes to standard output
-    typer.echo(f"wrote {n} {'records' if fmt == 'jsonl' else 'claims'} to {'standard output' if is_stdout(out) else out}",
-               err=is_stdout(out))
+    what = f"{n} {'records' if fmt == 'jsonl' else 'claims'}"
+    if is_stdout(out):
+        typer.echo(f"wrote {what} to standard output", err=True)
+    else:
+        wrote(out, f"{what}, {fmt}")

@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_format, example, fail, format_help, write_output
+from extractor.cli.conventions import format_option, example, fail, format_help, write_output
 
 FORMATS = ("text", "json", "jsonl", "csv")
 
@@ -45,10 +45,7 @@ def query_cmd(
                                         parse_columns, run_query)
     from extractor.corpus.store import StoreError
 
-    try:
-        fmt = check_format(fmt, FORMATS)
-    except ValueError as err:
-        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    fmt = format_option(fmt, FORMATS)
     try:
         shown = parse_columns(columns, COLUMNS)
         f = ClaimFilter(metric=metric, model=model, hardware=hardware, engine=engine, conditions=condition,
