@@ -7,21 +7,28 @@ from pathlib import Path
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_output, fail, wrote, format_option, example, format_help, is_stdout
+from extractor.cli.conventions import check_output, fail, write_output, wrote, format_option, example, format_help, is_stdout
 
 FORMATS = ("parquet", "csv", "jsonl")
 
 
-@app.command("export", epilog=example("benchclaims export --format csv -o claims.csv",
+@app.command("export", epilog=example("benchclaims export --format csv -o claims.csv", "benchclaims export --describe",
                                       "benchclaims export --format jsonl -o - | jq .title"))
 def export_cmd(
-    fmt: str = typer.Option(..., "--format", "-f", help=format_help(FORMATS) + " csv and parquet: one row per claim; jsonl: one record per document."),
+    fmt: str = typer.Option("csv", "--format", "-f", help=format_help(FORMATS) + " csv and parquet: one row per claim; jsonl: one record per document."),
     out: str = typer.Option("-", "-o", "--output", help="File to write; '-' (the default) writes to standard output."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read."),
+    describe: bool = typer.Option(False, "--describe", help="Print the data dictionary of the csv/parquet columns "
+                                  "(a Markdown table; with --format json, JSON) and exit."),
 ) -> None:
-    """Export every claim (parquet/csv) or every document record (jsonl)."""
-    from extractor.corpus.export import ExportError, export
+    """Export every claim (parquet/csv: one row per claim, each condition's status, typed value, quote, scope,
+    where and why) or every document record (jsonl). `--describe` lists the columns."""
+    from extractor.corpus.export import ExportError, describe as data_dictionary, export
     from extractor.corpus.store import StoreError
+
+    if describe:
+        write_output(data_dictionary("json" if fmt in ("json", "jsonl") else "text"), out)
+        return
 
     fmt = format_option(fmt, FORMATS)
     if fmt == "parquet" and is_stdout(out) and sys.stdout.isatty():
