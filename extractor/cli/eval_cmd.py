@@ -24,7 +24,7 @@ def eval_cmd(
 ) -> None:
     """Extract the documents a gold folder annotates and report claim recall and precision, headline
     recall, metric accuracy, condition accuracy and guessed conditions, per document and in total.
-    The gold format is in the README ("Is it right? benchclaims eval"); corpus/gold/ holds an example set."""
+    The gold format is in docs/cli.md ("Is it right? benchclaims eval"); corpus/gold/ holds an example set."""
     from extractor.evaluation.gold import GoldError
     from extractor.evaluation.render import render
     from extractor.evaluation.score import evaluate
