@@ -65,7 +65,7 @@ def test_json_and_html_to_file(tmp_path):
     assert data["summary"]["claims"]["changed"] == 1
     out = tmp_path / "report.html"
     res = runner.invoke(app, ["diff", old, new, "--format", "html", "-o", str(out)])
-    assert res.exit_code == 1 and res.output == ""
+    assert res.exit_code == 1 and res.output == f"wrote {out} (diff report, html)\n"
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 

@@ -13,6 +13,7 @@ from extractor.review.diff import KINDS, DiffReport, diff_records
 from extractor.review.excerpts import TextLibrary
 from extractor.review.links import link_audit_pages
 from extractor.review.render import render, use_color
+from extractor.review.render_html import render_html
 from extractor.review.sources import Side, failure_errors
 
 FORMATS = ("text", "json", "html")
@@ -60,7 +61,8 @@ def emit(report: DiffReport, fmt: str, output: Path | None, audit_dir: Path | No
     report_dir = output.parent if to_file and output is not None else Path.cwd()
     link_audit_pages(report, audit_dir if audit_dir is not None else report_dir, report_dir)
     if to_file and output is not None:
-        output.write_text(render(report, fmt), encoding="utf-8")
+        text = render_html(report, output.stem + ".verdicts.json") if fmt == "html" else render(report, fmt)
+        output.write_text(text, encoding="utf-8")
         wrote(output, f"diff report, {fmt}")
         return
     sys.stdout.write(render(report, fmt, color=fmt == "text" and use_color(sys.stdout)))
