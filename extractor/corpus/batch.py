@@ -41,11 +41,20 @@ class BatchSummary(BaseModel):
     skipped: int = 0
     failed: int = 0
     claims: int = 0
+    retried: int = 0         # tried again alone after the worker process extracting them died
+    lost: int = 0            # of the retried, those whose worker died again: failed
 
     def line(self) -> str:
         again = f"{self.reextracted} re-extracted ({self.differ} with different records), " if self.reextracted else ""
         return (f"{self.total} documents: {self.new} new, {self.changed} changed, {again}"
-                f"{self.skipped} skipped, {self.failed} failed ({self.claims} claims extracted)")
+                f"{self.skipped} skipped, {self.failed} failed ({self.claims} claims extracted)"
+                f"{self.retry_note()}")
+
+    def retry_note(self) -> str:
+        if not self.retried:
+            return ""
+        return (f"; a worker process died: {self.retried} documents tried again alone, "
+                f"{self.retried - self.lost} stored, {self.lost} failed")
 
 
 def _content_key(record_json: str) -> str:
@@ -215,6 +224,8 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
                         summary.reextracted += 1
                         summary.differ += before != _content_key(o.record_json)
                     summary.claims += o.n_claims
+                    summary.retried += o.retried
+                    summary.lost += o.retried and not o.ok
                 bar.update(len(outcomes))
                 bar.set_postfix(claims=summary.claims, errors=summary.failed, refresh=False)
         finally:

@@ -34,7 +34,7 @@ class Outcome(BaseModel):
     ok: bool
     record_json: str
     n_claims: int = 0
-
+    retried: bool = False   # extracted again, alone, after the worker that had it died
 
 
 def extract_one(path: str, rules_dir: str | None, max_bytes: int,
