@@ -92,9 +92,19 @@ def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | 
             while pending:
                 done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
                 yield from harvest(done)
+        except BaseException:   # the batch stops (Ctrl-C, a signal, a full disk): no task is waited for
+            _end_workers(pool)
+            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
     return run
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the pool's worker processes (the executor has no public way before Python 3.14)."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        if proc.is_alive():
+            proc.terminate()
 
 
 def _new_pool(jobs: int) -> ProcessPoolExecutor:

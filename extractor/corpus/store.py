@@ -273,8 +273,14 @@ class Store:
             cur.execute("UPDATE documents SET extractor_version = NULL")
             cur.execute("COMMIT")
         except BaseException:
-            cur.execute("ROLLBACK")
+            self._rollback()
             raise
+
+    def _rollback(self) -> None:
+        """Undo the open transaction, if any: SQLite has already rolled it back after a full disk or an
+        I/O error, and an interrupt can land before BEGIN ran (a ROLLBACK then would only hide the cause)."""
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
 
     def __enter__(self) -> "Store":
         return self
@@ -325,7 +331,7 @@ class Store:
                 f"INSERT INTO conditions VALUES ({','.join('?' * len(CONDITION_COLUMNS))})", drow)
             cur.execute("COMMIT")
         except BaseException:
-            cur.execute("ROLLBACK")
+            self._rollback()
             raise
 
     def put_record(self, record: DocumentRecord, *, path: str | None = None,
