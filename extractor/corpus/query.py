@@ -191,7 +191,7 @@ def run_query(db: str | Path, f: ClaimFilter) -> QueryResult:
     if not Path(db).exists():
         raise QueryError(f"{db}: no such database (run `benchclaims batch` first)")
     notes: list[str] = []
-    with Store(db) as store:
+    with Store(db, readonly=True) as store:
         store.conn.row_factory = sqlite3.Row
         where, params = _where(f)
         unit_name = f.unit

@@ -110,7 +110,7 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
     """Count the report's figures from the store at `db`."""
     if not Path(db).exists():
         raise ReportError(f"{db}: no such database (run `benchclaims batch` first)")
-    with Store(db) as store:
+    with Store(db, readonly=True) as store:
         q = store.conn.execute
         docs = q("SELECT path, source, authorship, date, status FROM documents ORDER BY path").fetchall()
         claim_rows = q("SELECT c.path, c.ord, c.headline, c.metric, c.hardware, c.model FROM claims c "

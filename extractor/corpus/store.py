@@ -17,6 +17,7 @@ import sqlite3
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
+from urllib.parse import quote
 
 from extractor.records import Claim, ClaimMention, Condition, DocumentError, DocumentRecord
 
@@ -217,13 +218,37 @@ def condition_row(path: str, ord_: int, claim_id: str, name: str, c: Condition) 
             c.value_partial, c.note, c.where, c.why)
 
 
-class Store:
-    """A claims database on disk (created on first use)."""
+class _OlderSchema(StoreError):
+    """A store of an older schema version, opened read-only."""
 
-    def __init__(self, path: str | Path = "claims.db"):
+
+def _readonly_uri(path: Path, immutable: bool) -> str:
+    """The SQLite URI that opens `path` read-only (`immutable`: no locks and no -shm file either)."""
+    uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+    return uri + "&immutable=1" if immutable else uri
+
+
+class Store:
+    """A claims database on disk (created on first use).
+
+    `readonly=True` (query, export, report) never writes: the file is opened with SQLite's `mode=ro`, so a
+    read-only file works; in a read-only folder or on a read-only mount, where SQLite cannot make the WAL's
+    shared-memory file, it is opened `immutable` (nothing can be writing it there)."""
+
+    def __init__(self, path: str | Path = "claims.db", *, readonly: bool = False):
         self.path = Path(path)
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a folder, not a database file")
+        if readonly:
+            try:
+                self.conn = self._open_readonly()
+            except _OlderSchema as older:   # upgraded in place once, as a batch would, where it can be written
+                try:
+                    Store(self.path).close()
+                except StoreError:
+                    raise StoreError(str(older)) from None
+                self.conn = self._open_readonly()
+            return
         try:
             self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
         except sqlite3.Error as err:
@@ -239,6 +264,40 @@ class Store:
         except StoreError:
             self.conn.close()
             raise
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        problem: sqlite3.Error | None = None
+        for immutable in (False, True):
+            try:
+                conn = sqlite3.connect(_readonly_uri(self.path, immutable), uri=True, timeout=30,
+                                       isolation_level=None)
+            except sqlite3.Error as err:
+                problem = err
+                continue
+            try:
+                self._check_readonly_schema(conn)
+                return conn
+            except sqlite3.OperationalError as err:   # cannot make the -shm file: read-only folder or mount
+                conn.close()
+                problem = err
+            except (sqlite3.DatabaseError, StoreError) as err:   # _OlderSchema too
+                conn.close()
+                if isinstance(err, StoreError):
+                    raise
+                raise StoreError(f"{self.path}: not a usable benchclaims database ({err})") from None
+        raise StoreError(f"{self.path}: cannot open the database read-only ({problem})")
+
+    def _check_readonly_schema(self, conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if version == 0 or "documents" not in tables:
+            raise StoreError(f"{self.path}: not a benchclaims database (no documents table)")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: schema version {version}, expected at most {SCHEMA_VERSION} "
+                             "(written by a newer benchclaims)")
+        if version < SCHEMA_VERSION:
+            raise _OlderSchema(f"{self.path}: schema version {version} from an older benchclaims; it is upgraded "
+                             "when opened for writing (`benchclaims batch`), and this file cannot be written")
 
     def _init_schema(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -273,8 +332,14 @@ class Store:
             cur.execute("UPDATE documents SET extractor_version = NULL")
             cur.execute("COMMIT")
         except BaseException:
-            cur.execute("ROLLBACK")
+            self._rollback()
             raise
+
+    def _rollback(self) -> None:
+        """Undo the open transaction, if any: SQLite has already rolled it back after a full disk or an
+        I/O error, and an interrupt can land before BEGIN ran (a ROLLBACK then would only hide the cause)."""
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
 
     def __enter__(self) -> "Store":
         return self
@@ -325,7 +390,7 @@ class Store:
                 f"INSERT INTO conditions VALUES ({','.join('?' * len(CONDITION_COLUMNS))})", drow)
             cur.execute("COMMIT")
         except BaseException:
-            cur.execute("ROLLBACK")
+            self._rollback()
             raise
 
     def put_record(self, record: DocumentRecord, *, path: str | None = None,
