@@ -9,7 +9,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules, guarded, read_record, read_text
-from extractor.cli.conventions import check_format, example, fail, format_help, write_output
+from extractor.cli.conventions import format_option, example, fail, format_help, write_output
 
 FORMATS = ("text", "markdown", "json", "jsonl", "html")
 
@@ -43,10 +43,7 @@ def audit_cmd(
     from extractor.audit import build_audit, render_audit
     from extractor.audit.checklist import UnknownClaim
 
-    try:
-        fmt = check_format(fmt, FORMATS)
-    except ValueError as err:
-        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    fmt = format_option(fmt, FORMATS)
     if len(files) > 1 and fmt == "html":
         raise fail("--format html audits one document: give one file (or run audit once per file)")
     if len(files) > 1 and claim is not None:

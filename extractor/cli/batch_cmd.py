@@ -8,7 +8,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_max_claims, check_rules, check_timeout
-from extractor.cli.conventions import example, fail
+from extractor.cli.conventions import check_output, example, fail
 
 
 @app.command("batch", epilog=example("benchclaims batch posts/ --jobs 2 --jsonl out.jsonl",
@@ -34,6 +34,8 @@ def batch_cmd(
 
     if engine not in ("local", "dask"):
         raise typer.BadParameter("must be 'local' or 'dask'", param_hint="--engine")
+    if jsonl is not None:
+        check_output(jsonl, "--jsonl")
     try:
         summary = run_batch(paths, db=db, jsonl=jsonl, jobs=jobs, rules_dir=rules,
                             max_bytes=max_bytes, timeout=timeout, max_claims=max_claims,  # type: ignore[arg-type]
@@ -44,4 +46,5 @@ def batch_cmd(
     except BatchStopped as err:
         raise fail(err, err.code)
     typer.echo(summary.line())
+    typer.echo(f"wrote {db}" + (f" and {jsonl}" if jsonl is not None else ""))
     raise typer.Exit(1 if summary.failed else 0)

@@ -21,15 +21,17 @@ from urllib.parse import quote
 
 from extractor.records import Claim, ClaimMention, Condition, DocumentError, DocumentRecord
 
-SCHEMA_VERSION = 3   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`)
+SCHEMA_VERSION = 4   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`);
+# 4: claims.direction, statistic, cited_from; documents.n_set_aside
 # Columns added to `documents` after version 1, with their SQL type. A version-1 database gains them
 # when it is opened (ALTER TABLE ADD COLUMN) and its documents are marked stale, so the next batch
 # re-extracts them and fills the new fields in; nothing else is touched.
-ADDED_DOCUMENT_COLUMNS = {"source": "TEXT", "date_source": "TEXT"}
+ADDED_DOCUMENT_COLUMNS = {"source": "TEXT", "date_source": "TEXT", "n_set_aside": "INTEGER NOT NULL DEFAULT 0"}
 # Columns added to `claims` after version 2: a database without them gets one mention per claim (its
 # own place) in the `mentions` table, until the next batch re-extracts the post and merges its
 # restated figures.
-ADDED_CLAIM_COLUMNS = {"n_mentions": "INTEGER NOT NULL DEFAULT 1"}
+ADDED_CLAIM_COLUMNS = {"n_mentions": "INTEGER NOT NULL DEFAULT 1", "direction": "TEXT", "statistic": "TEXT",
+                       "cited_from": "TEXT"}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -48,7 +50,8 @@ CREATE TABLE IF NOT EXISTS documents (
     n_claims INTEGER NOT NULL DEFAULT 0,
     record_json TEXT NOT NULL,     -- the DocumentRecord (or DocumentError) as `extract` prints it
     source TEXT,                   -- the blog, site or folder the post came from (batch --source)
-    date_source TEXT               -- where `date` came from: front_matter, file_name, html_meta...
+    date_source TEXT,              -- where `date` came from: front_matter, file_name, html_meta...
+    n_set_aside INTEGER NOT NULL DEFAULT 0   -- figures with a performance unit set aside (record.set_aside)
 );
 CREATE TABLE IF NOT EXISTS claims (
     path TEXT NOT NULL REFERENCES documents(path) ON DELETE CASCADE,
@@ -75,6 +78,9 @@ CREATE TABLE IF NOT EXISTS claims (
     hardware TEXT,
     engine TEXT,
     n_mentions INTEGER NOT NULL DEFAULT 1,   -- places the post states this claim (title, TL;DR, table...)
+    direction TEXT,                -- better | worse | neutral (speedup, relative_change)
+    statistic TEXT,                -- mean, median, min, max, pNN (as stated)
+    cited_from TEXT,               -- who the post credits the figure to (not its own measurement)
     PRIMARY KEY (path, ord)
 );
 CREATE TABLE IF NOT EXISTS mentions (
@@ -128,7 +134,7 @@ CREATE INDEX IF NOT EXISTS conditions_canonical ON conditions(name, canonical);
 CLAIM_COLUMNS = ("path", "ord", "claim_id", "metric", "value", "value_max", "unit", "qualifier",
                  "tokens", "per", "baseline", "headline", "quote", "span_start", "span_end",
                  "section", "block", "base_value", "base_value_max", "base_unit",
-                 "model", "hardware", "engine", "n_mentions")
+                 "model", "hardware", "engine", "n_mentions", "direction", "statistic", "cited_from")
 MENTION_COLUMNS = ("path", "ord", "claim_id", "m_ord", "quote", "span_start", "span_end", "section", "block",
                    "row_header", "column_header", "headline", "is_primary")
 CONDITION_COLUMNS = ("path", "ord", "claim_id", "name", "status", "value", "canonical", "quote",
@@ -136,7 +142,7 @@ CONDITION_COLUMNS = ("path", "ord", "claim_id", "name", "status", "value", "cano
                      "where_note", "why")
 DOCUMENT_COLUMNS = ("path", "doc", "sha256", "title", "date", "authorship", "status", "error",
                     "error_kind", "extractor_version", "rules_version", "n_claims", "record_json",
-                    "source", "date_source")
+                    "source", "date_source", "n_set_aside")
 DOCUMENT_INDEXES = """
 CREATE INDEX IF NOT EXISTS documents_date ON documents(date);
 CREATE INDEX IF NOT EXISTS documents_source ON documents(source);
@@ -198,7 +204,8 @@ def claim_row(path: str, ord_: int, claim: Claim) -> tuple:
             claim.qualifier, claim.tokens, claim.per, claim.baseline, int(claim.headline),
             claim.quote, claim.span[0], claim.span[1], " > ".join(claim.context.section) or None,
             claim.context.block, base[0] if base else None, base_max[0] if base_max else None,
-            base[1] if base else None, keys["model"], keys["hardware"], keys["engine"], len(claim.mentions) or 1)
+            base[1] if base else None, keys["model"], keys["hardware"], keys["engine"], len(claim.mentions) or 1,
+            claim.direction, claim.statistic, claim.cited_from)
 
 
 def mention_rows(path: str, ord_: int, claim: Claim) -> list[tuple]:
@@ -326,7 +333,7 @@ class Store:
                 cur.execute(f"ALTER TABLE documents ADD COLUMN {name} {ADDED_DOCUMENT_COLUMNS[name]}")
             for name in missing_claims:
                 cur.execute(f"ALTER TABLE claims ADD COLUMN {name} {ADDED_CLAIM_COLUMNS[name]}")
-            if missing_claims:
+            if "n_mentions" in missing_claims:
                 cur.execute("INSERT OR IGNORE INTO mentions SELECT path, ord, claim_id, 0, quote, span_start, "
                             "span_end, section, block, NULL, NULL, headline, 1 FROM claims")
             cur.execute("UPDATE documents SET extractor_version = NULL")
@@ -400,7 +407,7 @@ class Store:
         self._replace((key, record.doc, record.sha256, record.title, record.date, record.authorship,
                        "ok", None, None, record.extractor_version, record.rules_version,
                        len(record.claims), record_json or record.model_dump_json(), source,
-                       record.date_source),
+                       record.date_source, len(record.set_aside)),
                       record.claims)
 
     def put_error(self, error: DocumentError, *, path: str | None = None,
@@ -410,7 +417,7 @@ class Store:
         key = path or error.path or error.doc
         self._replace((key, error.doc, error.sha256, None, None, None, "failed", error.error,
                        error.kind, extractor_version, rules_version, 0, error.model_dump_json(),
-                       source, None))
+                       source, None, 0))
 
     def set_source(self, path: str, source: str | None) -> None:
         """Name the source of a stored document (a skipped document can change source between runs)."""
