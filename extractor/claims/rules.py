@@ -58,7 +58,6 @@ class ClaimRules(BaseModel):
     share_of: list[str] = Field(default_factory=list)
     accept_length_cues: list[str] = Field(default_factory=list)
     level_intro: list[str] = Field(default_factory=list)
-    script_output_langs: list[str] = Field(default_factory=list)
     change_amount_intro: list[str] = Field(default_factory=list)
     device_spec_before: list[str] = Field(default_factory=list)
     device_spec_after: list[str] = Field(default_factory=list)
