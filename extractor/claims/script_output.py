@@ -32,7 +32,7 @@ SEGMENT = re.compile(
     rf"(?P<value>{_VALUE}{_UNIT})(?P<rest>[^\d]{{0,24}})$")
 BARE = re.compile(rf"(?P<value>{_VALUE}{_UNIT})(?P<rest>[^\d]{{0,24}})$")
 # where a line's segments part: a comma or semicolon before a word, a bar, a tab before a word
-SPLIT = re.compile(r"[,;][ \t]+(?=[A-Za-z(])|[ \t]+\|[ \t]+|\t+(?=[A-Za-z])")
+SPLIT = re.compile(r"[,;][ \t]+(?=[A-Za-z(~≈+-]|\d)|[ \t]+\|[ \t]+|\t+(?=[A-Za-z])")
 
 
 class ScriptOutputReader:
@@ -42,11 +42,11 @@ class ScriptOutputReader:
         self.tables = tables
         self.blocks = blocks
 
-    def segments(self, d: Document, line: OutputLine) -> list[tuple[str, int, int]]:
-        """(label, value start, value end) of each result segment of a line; a bare value takes the label
-        of the segment before it."""
+    def segments(self, d: Document, line: OutputLine) -> list[tuple[str, int, int, bool]]:
+        """(label, value start, value end, bare) of each result segment of a line; a bare value takes the
+        label of the segment before it."""
         text = d.text
-        out: list[tuple[str, int, int]] = []
+        out: list[tuple[str, int, int, bool]] = []
         label = ""
         cuts = [m for m in SPLIT.finditer(text, line.start, line.end)]
         for lo, hi in zip([line.start] + [m.end() for m in cuts], [m.start() for m in cuts] + [line.end]):
@@ -61,7 +61,7 @@ class ScriptOutputReader:
             if m is None or not label:
                 continue
             value = m.group("value").rstrip(". \t")
-            out.append((label, lo + m.start("value"), lo + m.start("value") + len(value)))
+            out.append((label, lo + m.start("value"), lo + m.start("value") + len(value), m.re is BARE))
         return out
 
     def claims(self, d: Document) -> list[tuple[Claim, Passage]]:
@@ -71,14 +71,16 @@ class ScriptOutputReader:
         found = [(line, seg) for line, seg in found if not self.blocks.is_setting(seg[0])]
         if not found:
             return out
-        analysed = x.analyse([d.text[s:e] for _, (_, s, e) in found], [s for _, (_, s, _) in found])
-        for (line, (label, start, _)), (qs, cues) in zip(found, analysed):
+        analysed = x.analyse([d.text[s:e] for _, (_, s, e, _) in found], [s for _, (_, s, _, _) in found])
+        for (line, (label, start, _, bare)), (qs, cues) in zip(found, analysed):
             header = self.tables.header(label)
             q = next((q for q in qs if q.span[0] == start or q.span[0] == start + 1), None)
             if q is None or header.counts:
                 continue
             cls, unit = unit_class(q.unit), q.unit
             if cls is None:
+                if bare:
+                    continue      # a bare number after a labelled one ("Latency: 12, 13"): no result of its own
                 if not header.cls or header.cls == "score":
                     continue
                 cls, unit = header.cls, header.unit
