@@ -33,6 +33,8 @@ _LEAD_UNIT = re.compile(r"\(([^()\d]{1,24})\)|\bin ([A-Za-z/]+(?: (?:per|/) [A-Z
                         r"|\b([A-Za-z]+ per (?:second|sec|s|minute|min|hour|h|ms|millisecond))\b")
 # a decimal comma: a number whose comma is followed by one or two digits (never a thousands separator)
 _DECIMAL_COMMA = re.compile(r"^[\s*_~≈]*\d+,\d{1,2}[\s*_]*$")
+# a cell that holds a bare number (markup, an approximation mark or a ± spread around it)
+_BARE_NUMBER = re.compile(r"^[\s*_~≈]*\d[\d,]*(?:\.\d+)?(?:\s*±\s*[\d.]+)?[\s*_]*$")
 # a score written out of 100 ("73/100"): a share in percent
 _OUT_OF_100 = re.compile(r"^[\s*_]*(\d+(?:[.,]\d+)?)\s*/\s*100[\s*_]*$")
 # a header that names money: a currency sign or word, a cost or a price
@@ -230,7 +232,8 @@ class TableReader:
                     if h is None:
                         if lead is None:
                             lead = self.lead_header(lead_in(d, table))
-                        h = lead if lead.cls else None
+                        # what the text around the table names fits a cell that is a bare number only
+                        h = lead if lead.cls and _BARE_NUMBER.match(cell_text) else None
                     if h is None:
                         continue
                     cls, unit = h.cls, h.unit
