@@ -48,6 +48,8 @@ def test_results_after_code_and_an_output_marker_in_one_block():
     ("Time for run 2: 4.40 sec total, 58.18 tokens/sec.", 58.18, "throughput", "token / second"),
     ("Request throughput (req/s):   3.75", 3.75, "request_throughput", "request / second"),
     ("setup + generation time: 27.03s", 27.03, "latency", "second"),
+    # a statistic in the label is no setting
+    ("Max TTFT (ms):                80.15", 80.15, "ttft", "millisecond"),
 ])
 def test_result_line_shapes(body, value, metric, unit):
     assert (metric, value, unit) in values(fenced("", body))
