@@ -28,7 +28,7 @@ SetAsideReason = Literal[
 ]
 STATISTIC_PATTERN = r"^(mean|median|min|max|p\d+(\.\d+)?)$"
 Scope = Literal[
-    "sentence", "table_row", "table_column", "table_caption", "figure_caption", "footnote",
+    "sentence", "program_output", "table_row", "table_column", "table_caption", "figure_caption", "footnote",
     "paragraph", "section", "command_line", "setup_section", "front_matter", "restatement", "document",
 ]
 

@@ -58,13 +58,14 @@ class ClaimRules(BaseModel):
     share_of: list[str] = Field(default_factory=list)
     accept_length_cues: list[str] = Field(default_factory=list)
     level_intro: list[str] = Field(default_factory=list)
-    script_output_langs: list[str] = Field(default_factory=list)
     change_amount_intro: list[str] = Field(default_factory=list)
     device_spec_before: list[str] = Field(default_factory=list)
     device_spec_after: list[str] = Field(default_factory=list)
     per_device_after: str = ""
+    ratio_headers: list[str] = Field(default_factory=list)
+    cost_per_tokens: str = r"(?!)"
 
-    @field_validator("per_device_after")
+    @field_validator("per_device_after", "cost_per_tokens")
     @classmethod
     def _regex(cls, v: str):
         try:
@@ -89,7 +90,7 @@ class ClaimRules(BaseModel):
                      "baseline_stop", "headline_sections", "headline_fields", "abbreviations",
                      "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
                      "higher_is_better", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
-                     "device_spec_before", "device_spec_after", mode="before")
+                     "device_spec_before", "device_spec_after", "ratio_headers", mode="before")
     @classmethod
     def _cue_list(cls, v):
         return _phrases(v or [])
