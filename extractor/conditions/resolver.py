@@ -227,6 +227,8 @@ class ConditionResolver:
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
             return self.statements.engine_version(ctx, decision), None
+        if (several := self.policy.several(name, decision, claim.qualifier, claim.headline, scopes)) is not None:
+            return self.statements.several(ctx, claim, name, several, decision.scope), None
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
         if decision.reason in ("no_version", "partial"):
