@@ -85,7 +85,10 @@ class MentionFinder:
         kinds = {x.kind for x in found}
         covers: list[tuple[int, int, frozenset[str], str]] = []
         for nc, m in self._not_condition_matches(text, kinds):
-            covers.append((*covering(text, m.start(), m.end(), nc.entry.within), nc.kinds, nc.entry.drop))
+            lo, hi = covering(text, m.start(), m.end(), nc.entry.within)
+            if nc.unless is not None and nc.unless.search(text, lo, hi):
+                continue
+            covers.append((lo, hi, nc.kinds, nc.entry.drop))
         if not covers:
             return found
         drops = _covering_drops(found, covers)

@@ -130,6 +130,7 @@ class ScopeRules(_Strict):
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: list[str] = Field(default_factory=list)
     setup_heading_max_words: int = Field(default=6, ge=1)
+    topic_heading: str = r"(?!)"
     clause_breaks: str = r"(?!)"
     coordinated_break: str = r"(?!)"
     example_cue: str = r"(?!)"
@@ -159,7 +160,7 @@ class ScopeRules(_Strict):
     @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
                      "comparison_cue", "header_comparison", "draft_column", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
-                     "credit_sections", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
+                     "credit_sections", "topic_heading", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
                      "paragraph_label",
                      "paired_length_column")
     @classmethod
