@@ -71,3 +71,39 @@ def test_a_heading_that_names_a_gain_sets_up_no_measurement():
 def test_a_short_heading_naming_the_workload_still_sets_up_the_results():
     batch = _claim(SETUP_HEADING, "1,840 tokens per second").conditions["batch_or_concurrency"]
     assert (batch.status, batch.value, batch.scope) == ("stated", 6, "setup_section")
+
+
+def test_the_goal_a_configuration_was_picked_for_is_no_load_scenario():
+    assert _kinds("For max throughput, the 13B model reached 296 tokens/sec on the larger instance.", "scenario") == []
+    assert _kinds("For the lowest latency, the small model answered in 16 ms per token.", "scenario") == []
+    assert _kinds("Measured in the max-throughput scenario, the engine reached 296 tokens/sec.", "scenario") != []
+    assert _kinds("At peak throughput the engine reached 296 tokens/sec.", "scenario") != []
+
+
+def test_a_name_used_as_the_modifier_of_a_kind_is_no_model_or_device_measured():
+    assert _kinds("That is 8.7x smaller than the estimate for a 61-layer Qwen3-style stack.", "model") == []
+    assert _kinds("The design targets any H100-class GPU.", "hardware") == []
+    assert _kinds("We serve Qwen3-32B on 8x H200.", "model") != []
+    assert _kinds("It runs on one H100 GPU.", "hardware") != []
+
+
+UPCOMING = """# Faster drafts
+
+The support is merged into main and will be available via the nightly build and the upcoming **v2.4.0** release.
+
+With vLLM on one B200, the drafter delivers 2.03x higher per-user throughput.
+"""
+
+USED = """# Faster drafts
+
+We benchmarked the v2.3.1 release. With vLLM on one B200, the drafter delivers 2.03x higher per-user throughput.
+"""
+
+
+def test_an_upcoming_release_is_not_the_version_a_run_used():
+    engine = _claim(UPCOMING, "2.03x").conditions["engine_version"]
+    assert (engine.status, engine.value_partial) == ("unrecoverable", "vLLM")
+
+
+def test_a_release_the_post_ran_is_its_version():
+    assert _claim(USED, "2.03x").conditions["engine_version"].value == "vLLM v2.3.1"

@@ -73,13 +73,13 @@ class MentionFinder:
                 ustarts = [a for a, _ in urls]
                 out = [x for x in out if not point_inside(x.span[0], urls, ustarts)]
         if out and self.rules.not_conditions:
-            out = self._drop_not_conditions(text, out)
+            out = self.drop_not_conditions(text, out)
         out = _resolve(out)
         if offset:
             out = [x.model_copy(update={"span": (x.span[0] + offset, x.span[1] + offset)}) for x in out]
         return out
 
-    def _drop_not_conditions(self, text: str, found: list[Mention]) -> list[Mention]:
+    def drop_not_conditions(self, text: str, found: list[Mention]) -> list[Mention]:
         """`found` without the mentions that a `not_conditions` rule covers (or, for `drop: version`, without
         their version): feature lists, capability statements, minimum versions are no run's setting."""
         kinds = {x.kind for x in found}

@@ -63,7 +63,10 @@ class ConditionResolver:
         if d.title_span and not d.view[d.title_span[0]:d.title_span[1]].strip():
             lo, hi = d.title_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
-        return found + self._bare_versions(d, found)
+        bare = self._bare_versions(d, found)
+        if bare:   # the phrasings that make a version no run's (a minimum, an upcoming release) hold for these too
+            bare = [m for m in self.finder.drop_not_conditions(flat, bare) if m.version]
+        return found + bare
 
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
         """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") is the
