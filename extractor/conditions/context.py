@@ -213,6 +213,7 @@ class DocumentReader:
     def __init__(self, scopes: ScopeRules, family_cues: dict[str, re.Pattern[str]] | None = None):
         self.scopes = scopes
         self.setup_ending, self.setup_phrase = scopes.setup_heading()
+        self.topic_heading = re.compile(scopes.topic_heading, re.I)
         self.usage_heading = scopes.usage_heading()
         self.back_matter_heading = scopes.back_matter_heading()
         self.alternatives_lead_in = re.compile(scopes.alternatives_lead_in, re.I)
@@ -310,7 +311,8 @@ class DocumentReader:
         if self.setup_phrase.search(title):
             return True
         words = _HEADING_WORDS.findall(_NUMBERING.sub("", title))
-        return bool(self.setup_ending.search(title)) and len(words) <= self.scopes.setup_heading_max_words
+        return bool(self.setup_ending.search(title)) and len(words) <= self.scopes.setup_heading_max_words \
+            and not self.topic_heading.match(title)
 
     def example_blocks(self, d: Document, command_blocks: set[int]) -> set[int]:
         """The benchmark code blocks the post presents as examples: the paragraph that introduces them says

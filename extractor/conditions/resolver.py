@@ -67,7 +67,10 @@ class ConditionResolver:
             lo, hi = d.title_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
         found += self.output.models(d, found)
-        return found + self._bare_versions(d, found)
+        bare = self._bare_versions(d, found)
+        if bare:   # the phrasings that make a version no run's (a minimum, an upcoming release) hold for these too
+            bare = [m for m in self.finder.drop_not_conditions(flat, bare) if m.version]
+        return found + bare
 
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
         """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") is the
@@ -231,6 +234,8 @@ class ConditionResolver:
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
             return self.statements.engine_version(ctx, decision), None
+        if (several := self.policy.several(name, decision, claim.qualifier, claim.headline, scopes)) is not None:
+            return self.statements.several(ctx, claim, name, several, decision.scope), None
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
         if decision.reason in ("no_version", "partial"):
