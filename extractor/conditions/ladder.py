@@ -12,6 +12,7 @@ from bisect import bisect_right
 from typing import NamedTuple
 
 from extractor.conditions.clauses import ClauseScope
+from extractor.conditions.code.reader import PYTHON_RULE
 from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
 from extractor.conditions.figure_scope import FigureCaptions
 from extractor.conditions.places import Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in
@@ -252,7 +253,16 @@ class ScopeLadder:
         """A benchmark command shown in the claim's section or above it states what it passes."""
         if site.passage.section is None:
             return None
-        return [x for s in site.chain for x in site.ctx.code.get(s, [])]
+        return [x for s in site.chain for x in site.ctx.code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
+
+    @staticmethod
+    def section_code(site: ClaimSite) -> list[Located] | None:
+        """The run's Python code shown before the claim in its section or above it (code/reader.py): the code
+        after a result is not what produced it."""
+        if site.passage.section is None:
+            return None
+        return [x for s in site.chain for x in site.ctx.code.get(s, [])
+                if x.m.rule.startswith(PYTHON_RULE) and x.m.span[0] < site.passage.start]
 
     @staticmethod
     def _linked(site: ClaimSite) -> list[int]:

@@ -9,6 +9,7 @@ from bisect import bisect_left
 from pathlib import Path
 
 from extractor.conditions.bindings import SettingBinder, mode_setting
+from extractor.conditions.code.reader import CodeReader
 from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentReader, flat_prose
 from extractor.conditions.figures import document_figures
 from extractor.conditions.ladder import ScopeLadder
@@ -38,6 +39,7 @@ class ConditionResolver:
     def __init__(self, rules_dir: Path):
         self.scopes = load_scope_rules(rules_dir)
         self.finder = MentionFinder(rules_dir)
+        self.code = CodeReader(rules_dir, self.finder)
         self.places = Places(rules_dir, self.scopes)
         self.reader = DocumentReader(self.scopes, self.places.family_cues)
         self.where = WhereNotes(load_where_rules(rules_dir))
@@ -63,7 +65,7 @@ class ConditionResolver:
         if d.title_span and not d.view[d.title_span[0]:d.title_span[1]].strip():
             lo, hi = d.title_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
-        return found + self._bare_versions(d, found)
+        return self.code.replace(d, found + self._bare_versions(d, found))
 
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
         """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") is the
