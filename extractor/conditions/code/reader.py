@@ -21,13 +21,14 @@ PYTHON_LANGS = frozenset({"python", "py", "python3", "ipython", "ipython3", "pyc
 SHELL_LANGS = frozenset({"bash", "sh", "shell", "console", "zsh", "shell-session", "shellsession", "terminal",
                          "text", "plain", "plaintext", "cmd", ""})
 # what the text patterns read in a run's code block that the parsed code states instead: the settings patterns read
-# (a flag, a keyword); the names the gazetteers find (a model, a dataset, an engine, a precision suffix) stay, and
-# parsed code adds a name only where none was found
+# (a flag, a keyword); in commands the names the gazetteers find (a model, a dataset, an engine, a precision suffix
+# of a model's name) stay, and parsed code adds a model or dataset only where none was found; a precision option
+# read by the table replaces what a pattern read of it
 REPLACED = {"shell": frozenset({"input_length", "output_length", "batch_or_concurrency", "parallelism", "gpu_count",
                                 "warmup"}),
             "python": frozenset({"input_length", "output_length", "batch_or_concurrency", "parallelism", "gpu_count",
                                  "warmup", "command_line", "precision", "dataset", "model"})}
-NAMES = frozenset({"model", "dataset", "precision"})
+NAMES = frozenset({"model", "dataset"})
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 
 
@@ -51,9 +52,9 @@ class CodeReader:
         def replaced(m: Mention) -> bool:
             return any(a <= m.span[0] < b and m.kind in REPLACED[lang] for a, b, lang in spans)
 
-        commands = sorted(m.span for m in mentions if m.kind == "command_line")
+        ours = {kind: sorted(m.span for m in mentions if m.kind == kind) for kind in ("command_line", "precision")}
         kept = [m for m in found if not replaced(m)
-                and not (m.kind == "command_line" and overlaps_near(commands, *m.span))]
+                and not (m.kind in ours and overlaps_near(ours[m.kind], *m.span))]
         names = sorted(m.span for m in kept if m.kind in NAMES)
         added = [m for m in mentions if m.kind not in NAMES or m.rule.startswith(PYTHON_RULE)
                  or not overlaps_near(names, *m.span)]
