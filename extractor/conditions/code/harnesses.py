@@ -28,6 +28,7 @@ class Reading(BaseModel):
     template: str | None = None
     flag: str | None = None
     rate: bool = False
+    ignore: list[str] = Field(default_factory=list)
     keys: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")

@@ -153,6 +153,8 @@ class CodeReader:
         """The mention of what `reading` makes of `value`; None when the value states nothing (not a number
         where one is needed, a dtype left to the default)."""
         kind = reading.condition
+        if isinstance(value, str) and value in reading.ignore:
+            return None
         canonical = None
         sweep = False
         if reading.flag is not None:

@@ -150,8 +150,8 @@ class ShellReader:
             if h.role == "launcher" and not w.text.startswith("-"):
                 inner = self._read([Token("python", None)] + words[j:]) if w.text.endswith(".py") \
                     else self._read(words[j:])
-                if inner is not None:
-                    inner.settings = cmd.settings + inner.settings
+                if inner is not None:   # the command is the launcher's: it starts where the launcher does
+                    inner.settings, inner.span = cmd.settings + inner.settings, cmd.span
                     return inner
                 break
             name, eq, value = w.text.partition("=")
