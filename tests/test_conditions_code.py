@@ -244,3 +244,44 @@ def test_a_harness_table_with_an_unknown_condition_is_refused(tmp_path):
     with pytest.raises(ValueError):
         HarnessFile.model_validate({"harnesses": [{"name": "y", "program": ["y"], "role": "benchmark",
                                                    "options": {"n": "batch_or_concurrency"}}]})
+
+
+STEPS = f"""# Quantizing a translator
+
+## Comparison
+
+### 1. The script
+
+{FENCE}python
+import time
+translator = Translator("model_dir/", device="cuda", compute_type="int8")
+sentence = "The weather is fine."
+start = time.time()
+translator.translate_batch([tokenize(sentence)])
+print(time.time() - start)
+{FENCE}
+
+### 2. Output
+
+{FENCE}
+0.0421
+{FENCE}
+
+The quantized model translates the sentence with a latency of 42.1 ms.
+
+### 3. Outlook
+
+Other work reports that quantization can cut latency by about 75% in general.
+"""
+
+
+def test_the_output_section_reads_the_script_of_the_step_before():
+    c = claim(extract_text(STEPS, "t.md"), 42.1)
+    assert stated(c, "parallelism").value == "single GPU"
+    assert "The weather is fine." in stated(c, "dataset").value
+
+
+def test_a_section_without_output_does_not_read_the_script_of_another_step():
+    c = claim(extract_text(STEPS, "t.md"), -75)
+    unrecoverable(c, "dataset")
+    unrecoverable(c, "parallelism")
