@@ -29,7 +29,7 @@ SetAsideReason = Literal[
 STATISTIC_PATTERN = r"^(mean|median|min|max|p\d+(\.\d+)?)$"
 Scope = Literal[
     "sentence", "program_output", "table_row", "table_column", "table_caption", "figure_caption", "footnote",
-    "paragraph", "section", "command_line", "setup_section", "front_matter", "restatement", "document",
+    "paragraph", "section", "command_line", "code", "setup_section", "front_matter", "restatement", "document",
 ]
 
 DateSource = Literal["front_matter", "file_name", "html_meta", "html_time", "json_ld"]

@@ -194,6 +194,8 @@ def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
 
     files: list[tuple[str, type[BaseModel]]] = [(SCOPES_FILE, ScopeRules), (WHERE_FILE, WhereRules),
                                                 (NUMBERS_FILE, NumberRules), (OUTPUT_FILE, OutputRules)]
+    from extractor.conditions.code.harnesses import HARNESSES_FILE, HarnessFile
+    files.append((HARNESSES_FILE, HarnessFile))
     try:
         from extractor.notes.rules import AuthorshipRules, CaveatRules
         files += [("caveats.yaml", CaveatRules), ("authorship.yaml", AuthorshipRules)]

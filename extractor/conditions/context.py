@@ -9,6 +9,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from extractor.conditions.baselines import baselines as baseline_names
+from extractor.conditions.code.reader import CODE_RULE
 from extractor.conditions.figures import Figure
 from extractor.conditions.mentions import Mention
 from extractor.conditions.scan import covering
@@ -301,9 +302,10 @@ class DocumentReader:
     def benchmark_blocks(self, d: Document, found: list[Mention]) -> set[int]:
         """The code blocks that run a benchmark: they state conditions; a launch-only block is a usage
         example."""
-        commands = [m for m in found if m.kind == "command_line"]
+        commands = [m for m in found if m.kind == "command_line" or m.rule.startswith(CODE_RULE)]
         return {i for i, b in enumerate(d.blocks) if b.kind == "code"
-                and any(b.start <= m.span[0] < b.end and self.bench_command.search(m.quote) for m in commands)}
+                and any(b.start <= m.span[0] < b.end and (m.rule.startswith(CODE_RULE) or self.bench_command.search(m.quote))
+                        for m in commands)}
 
     def is_setup_heading(self, title: str) -> bool:
         """A heading that names a setup phrase, or ends with a setup word and is short: a long title that

@@ -11,6 +11,7 @@ from pathlib import Path
 from extractor.claims.output_blocks import OutputBlocks
 from extractor.conditions.bindings import SettingBinder, mode_setting
 from extractor.conditions.output_setup import OutputSetup
+from extractor.conditions.code.reader import CodeReader
 from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentReader, flat_prose
 from extractor.conditions.figures import document_figures
 from extractor.conditions.ladder import ScopeLadder
@@ -40,6 +41,7 @@ class ConditionResolver:
     def __init__(self, rules_dir: Path):
         self.scopes = load_scope_rules(rules_dir)
         self.finder = MentionFinder(rules_dir)
+        self.code = CodeReader(rules_dir, self.finder)
         self.places = Places(rules_dir, self.scopes)
         self.reader = DocumentReader(self.scopes, self.places.family_cues)
         self.where = WhereNotes(load_where_rules(rules_dir))
@@ -70,7 +72,7 @@ class ConditionResolver:
         bare = self._bare_versions(d, found)
         if bare:   # the phrasings that make a version no run's (a minimum, an upcoming release) hold for these too
             bare = [m for m in self.finder.drop_not_conditions(flat, bare) if m.version]
-        return found + bare
+        return self.code.replace(d, found + bare)
 
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
         """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") is the
