@@ -181,7 +181,11 @@ class ClaimBuilder:
             # "TTFT reduced by 500 ms", "1200 ms faster than X", "a 15 ms difference": a change of the quantity,
             # signed as the change goes (a reduction is negative), with the direction of a comparison
             direction = self.directions.read(cls, q.value, cues, start, end, header_cues)
-            if change.label == "change:down" and value > 0:
+            # a time is less when it gets better ("900 ms faster", "cut TTFT by 400 ms"), more when worse
+            # ("2 s slower"); other levels change as their change word says ("saves 2.4 GB", "150 tok/s lower")
+            down = (direction == "better") if cls in ("time", "token_time") and direction != "neutral" \
+                else change.label == "change:down"
+            if down and value > 0:
                 value, value_max = -value, (None if value_max is None else -value_max)
             baseline = self.baseline(text, base, cues, start, end, unit_start)
         return Claim(metric=metric, value=value, value_max=value_max, unit=unit, qualifier=q.qualifier,

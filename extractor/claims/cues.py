@@ -162,6 +162,8 @@ class ClauseCues:
         faster", "a 15 ms difference", "3 s slower"), right before it ("saves 37.5 GB", "cuts 200 ms"), or
         "by N" after a change word in its clause ("TTFT reduced by 500 ms")."""
         own = [c for c in cues if not inside(c, start, end)]
+        if any(c.label == "baseline" and 0 <= start - c.end <= ADJACENT for c in own):
+            return None                   # "from 142 s down to 64 s": the two levels of a change
         cue = self.after(own, start, end, ("change:",), ADJACENT + 1)
         if cue is not None and cue.label != "change:neutral_before" and blank(end, cue.start):
             return cue
@@ -190,9 +192,9 @@ class ClauseCues:
                              ("change:up", "change:down"), NEAR)
         if not change or self.between(cues, change.end, start, ("by", "baseline"), False):
             return False
-        # "the gain starts at 5.5% and increases to 15%": what changes is itself a change, the number an amount
-        return not any(c.label in ("change:up", "change:down") and c.end <= change.start
-                       and self.same_clause(cues, c.end, change.start) for c in cues)
+        # "the gain starts at 5.5%, and increases to 15%": what changes is itself a change (a word saying
+        # better or worse by itself earlier in the sentence), the number an amount
+        return not any(c.label in ("valence:better", "valence:worse") and c.end <= change.start for c in cues)
 
     @staticmethod
     def from_to(cues: list[Cue], start: int, end: int) -> bool:

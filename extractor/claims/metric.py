@@ -71,7 +71,7 @@ class MetricChooser:
         prose = not header_cues
         if prose and self.clauses.baseline_value(cues, start, end, cls):
             return None
-        if cls in ("time", "token_time") and any(c.label == "not_claim" for c in header_cues):
+        if cls in ("time", "token_time", "item_rate") and any(c.label == "not_claim" for c in header_cues):
             return None                   # a "Benchmark duration (s)" column or line: how long the run took
         if cls in ("percent", "ratio"):
             return self._relative(q, cls, cues, start, end, header_cues)
@@ -105,9 +105,15 @@ class MetricChooser:
             return False
         if cls in ("time", "token_time") and nearest(cues, start, end, "not_claim", 25):
             return False                  # "~3 hours, 12 video lessons": the length of a course, not a latency
-        if cls == "item_rate" and self.clauses.setting(cues, start, end) \
-                and not self.clauses.before(cues, start, end, ("rate_claim", "measure")):
-            return False                  # "video sampled at 28 fps": the setting of a run
+        if cls == "item_rate":
+            # "renders 240 fps", "we achieved ~14500 iters/s"; not "sampled at 28 fps", "a frame rate of 16 fps"
+            if nearest([c for c in cues if not inside(c, start, end)], start, end, "not_claim", 25) or (
+                    self.clauses.setting(cues, start, end)
+                    and not self.clauses.before(cues, start, end, ("rate_claim", "measure"))):
+                return False
+            return bool(self.clauses.measured(cues, start, end, ("measure", "rate_claim"))
+                        or self.clauses.governing_change(cues, start, end)
+                        or any(c.label.startswith("baseline") and c.end <= start and start - c.end <= 8 for c in cues))
         if cls == "request_rate":
             if self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("rate_claim",)):
                 return False
