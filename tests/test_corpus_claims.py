@@ -268,7 +268,7 @@ POSTS: dict[str, Post] = {
             C("cost", 0.09, "USD/megatoken"),
             C("relative_change", -40, "percent", qualifier="approx", baseline="H100"),
             C("throughput", 8900, "token/second", tokens="output"),
-            C("memory", 18.5, "gigabyte/gpu|gigabyte"),
+            C("memory", -18.5, "gigabyte/gpu|gigabyte"),   # "frees 18.5 GB": a change, negative (a reduction)
             C("request_throughput", 120, "request/second"),
             C("ttft", 1, "second", qualifier="up_to"),
         ),
@@ -402,7 +402,7 @@ POSTS: dict[str, Post] = {
     ),
     "quantization-accuracy-memory.md": Post(
         claims=(
-            C("memory", 37.5, "gigabyte/gpu|gigabyte"),
+            C("memory", -37.5, "gigabyte/gpu|gigabyte"),   # "save 37.5 GB": a change, negative (a reduction)
             C("bandwidth", 6.1, "terabyte/second"),
             C("bandwidth", 410, "gigabyte/second"),
             C("compute", 1650, "teraFLOPS/gpu|teraFLOPS"),
