@@ -36,6 +36,8 @@ class ConditionRule(_Strict):
     role: Role
     match: Literal["text", "stated", "number", "hardware", "forms"] = "text"
     tolerance: float = Field(0.0, ge=0.0, lt=1.0, description="relative tolerance of `number`")
+    similarity: int = Field(90, ge=50, le=100, description="`text` without a canonical name: the rapidfuzz "
+                                                           "token-set ratio from which two texts are the same")
 
 
 class FieldRule(_Strict):

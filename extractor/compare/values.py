@@ -27,6 +27,7 @@ class Value:
     number: float | None = None
     count: int | None = None
     note: str | None = None
+    free: bool = False   # stated as free text (no canonical name)
 
     @property
     def known(self) -> bool:
@@ -96,7 +97,16 @@ def condition_value(claim: Claim, name: str, rules: CompareRules) -> Value:
         text = _shown(cond)
         forms = rules.precision_forms_of(f"{cond.canonical or ''} {cond.value}")
         return Value(key=forms or _norm(text), text=text)
-    return Value(key=_norm(_shown(cond)), text=_shown(cond))
+    return Value(key=_norm(_shown(cond)), text=_shown(cond), free=not cond.canonical)
+
+
+def _similar(a: Value, b: Value, threshold: int) -> bool:
+    """Two free-text values (no canonical name on at least one side) that name the same thing: one's words
+    within the other's ("random prompts" and "random prompts of fixed length")."""
+    from rapidfuzz import fuzz
+
+    return (a.free or b.free) and isinstance(a.key, str) and isinstance(b.key, str) \
+        and fuzz.token_set_ratio(a.key, b.key) >= threshold
 
 
 def match(a: Value, b: Value, rule: ConditionRule) -> tuple[Status, str | None]:
@@ -109,7 +119,7 @@ def match(a: Value, b: Value, rule: ConditionRule) -> tuple[Status, str | None]:
     if rule.match == "number" and a.number is not None and b.number is not None:
         top = max(abs(a.number), abs(b.number))
         return ("same" if abs(a.number - b.number) <= rule.tolerance * top else "differs"), None
-    if a.key != b.key:
+    if a.key != b.key and not (rule.match == "text" and _similar(a, b, rule.similarity)):
         return "differs", None
     if rule.match == "hardware":
         if a.count is None or b.count is None:
