@@ -366,3 +366,17 @@ def test_compare_rules_are_validated_at_load(tmp_path, edit, reason):
     assert "compare.yaml" in str(err.value) and reason in str(err.value)
     problems = [p for p in check_rules(rules, smoke=False) if p.file.endswith("compare.yaml")]
     assert problems and reason in f"{problems[0].where}: {problems[0].reason}"
+
+
+# -- the corpus report and the audit page -----------------------------------------------------------------
+def test_report_shows_the_comparable_groups(db):
+    from extractor.corpus.report import build_report
+    from extractor.corpus.report_page import render_report_html
+
+    report = build_report(db)
+    [group] = [g for g in report.comparable_groups if g.metric == "throughput"]
+    assert sorted(m.value for m in group.claims) == [1150, 9150, 9200, 10400]   # the restated 9,200 left out
+    assert group.shared["batch_or_concurrency"] == "64" and group.shared["hardware"] == "NVIDIA H100"
+    page = render_report_html(report)
+    assert '<a href="#comparable">' in page and "<h2>Comparable groups (" in page
+    assert "compare-quillserve-h100.md <code>" in page
