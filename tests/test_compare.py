@@ -380,3 +380,25 @@ def test_report_shows_the_comparable_groups(db):
     page = render_report_html(report)
     assert '<a href="#comparable">' in page and "<h2>Comparable groups (" in page
     assert "compare-quillserve-h100.md <code>" in page
+
+
+def _page_claims(page: str) -> list[dict]:
+    import re
+
+    data = re.search(r'<script type="application/json" id="record-data">(.*?)</script>', page, re.S).group(1)
+    return json.loads(data.replace("<\\/", "</"))["claims"]
+
+
+def test_audit_page_links_a_claim_to_the_claims_it_is_comparable_with(db):
+    own = _page_claims(run("audit", str(CORPUS / LARK), "-f", "html").stdout)
+    node, gpu = (next(c for c in own if c["value"] == v) for v in (9200, 1150))
+    assert [o["index"] for o in node["comparable"]] == [gpu["index"]]     # the post's own per-GPU figure
+    assert next(c for c in own if c["value"] == 180)["comparable"] == []
+    page = run("audit", str(CORPUS / TABLE), "-f", "html", "--db", str(db)).stdout
+    assert "Comparable with (" in page
+    ref_row = next(c for c in _page_claims(page) if c["value"] == 9150)
+    assert {(o.get("doc"), o["figure"]) for o in ref_row["comparable"]} >= {
+        (LARK, "9200 token / second"), (QUILL, "10400 token / second")}
+    assert next(c for c in _page_claims(page) if c["value"] == 12300)["comparable"] == []
+    missing = CliRunner().invoke(app, ["audit", str(CORPUS / TABLE), "-f", "html", "--db", "/nonexistent.db"])
+    assert missing.exit_code == 2 and "no such database" in missing.output
