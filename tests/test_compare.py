@@ -402,3 +402,23 @@ def test_audit_page_links_a_claim_to_the_claims_it_is_comparable_with(db):
     assert next(c for c in _page_claims(page) if c["value"] == 12300)["comparable"] == []
     missing = CliRunner().invoke(app, ["audit", str(CORPUS / TABLE), "-f", "html", "--db", "/nonexistent.db"])
     assert missing.exit_code == 2 and "no such database" in missing.output
+
+
+def test_an_accuracy_score_depends_on_the_benchmark_not_the_load():
+    base = ref(LARK, 9200)
+    score = base.model_copy(update={"claim": base.claim.model_copy(update={
+        "metric": "accuracy", "value": 81.5, "unit": "percent", "tokens": None, "per": None})})
+    other_load = with_condition(score, "batch_or_concurrency", stated(512))
+    assert compare(score, other_load).verdict == "comparable"
+    assert compare(score, with_condition(score, "dataset", stated("GSM8K", "GSM8K"))).reasons == ["dataset"]
+    both_unnamed = [with_condition(score, "dataset", None) for _ in "ab"]
+    assert compare(*both_unnamed).reasons == ["dataset"]      # required for accuracy: never comparable unnamed
+
+
+@pytest.mark.parametrize("name, listed", [("precision", "FP8, BF16"), ("dataset", "ShareGPT, synthetic prompts")])
+def test_a_condition_listing_alternatives_is_unknown(name, listed):
+    base = reference(name)
+    res = compare(base, with_condition(base, name, stated(listed)))
+    row = {r.name: r for r in res.rows}[name]
+    assert (res.verdict, res.reasons, row.status) == ("cannot tell", [name], "unknown")
+    assert "lists several" in row.note

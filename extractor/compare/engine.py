@@ -137,7 +137,7 @@ def rows_of(a: Claim, b: Claim, rules: CompareRules, pa: Profile | None = None,
     for name, crule in rules.conditions.items():
         va, vb = pa[name], pb[name]
         status, note = match(va, vb, crule)
-        rows.append(_row(name, crule.role, va, vb, status, note))
+        rows.append(_row(name, crule.role_for(a.metric), va, vb, status, note))
     return rows
 
 

@@ -49,7 +49,8 @@ def _at_least_two(a: _Item, b: _Item, rules: CompareRules) -> bool:
     apart = 0
     items = [(n, r.role, ConditionRule(role=r.role)) for n, r in rules.claim_fields.items()
              if not r.metrics or a.ref.claim.metric in r.metrics]
-    items += [(n, r.role, r) for n, r in rules.conditions.items() if r.role != "shown"]
+    metric = a.ref.claim.metric
+    items += [(n, r.role_for(metric), r) for n, r in rules.conditions.items() if r.role_for(metric) != "shown"]
     for name, role, rule in items:
         va, vb = a.prof[name], b.prof[name]
         if not va.known and not vb.known:

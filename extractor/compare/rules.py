@@ -38,6 +38,17 @@ class ConditionRule(_Strict):
     tolerance: float = Field(0.0, ge=0.0, lt=1.0, description="relative tolerance of `number`")
     similarity: int = Field(90, ge=50, le=100, description="`text` without a canonical name: the rapidfuzz "
                                                            "token-set ratio from which two texts are the same")
+    by_metric: dict[str, Role] = Field(default_factory=dict, description="the role for claims of these metrics")
+
+    @field_validator("by_metric")
+    @classmethod
+    def _metrics(cls, v: dict[str, Role]) -> dict[str, Role]:
+        known_metrics(list(v))
+        return v
+
+    def role_for(self, metric: str) -> Role:
+        """The condition's role for a claim of `metric`."""
+        return self.by_metric.get(metric, self.role)
 
 
 class FieldRule(_Strict):

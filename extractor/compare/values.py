@@ -15,6 +15,7 @@ from extractor.compare.rules import CompareRules, ConditionRule
 from extractor.records import Claim, Condition
 
 _BLANKS = re.compile(r"[\s_]+")
+_LIST = re.compile(r",|;|\s/\s")   # a stated value listing alternatives ("GPTQ, AWQ", "MBPP; Alpaca")
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,9 @@ def condition_value(claim: Claim, name: str, rules: CompareRules) -> Value:
     if cond is None or cond.status != "stated":
         return _unknown(cond)
     how = rules.conditions[name].match
+    if how in ("text", "stated", "forms") and isinstance(cond.value, str) and _LIST.search(cond.value):
+        return Value(text=cond.value, note=f"the post lists several ({cond.value}): which one this figure was "
+                                            "measured with is not stated")
     if how == "number":
         return _number(cond)
     if how == "hardware":
