@@ -422,3 +422,13 @@ def test_a_condition_listing_alternatives_is_unknown(name, listed):
     row = {r.name: r for r in res.rows}[name]
     assert (res.verdict, res.reasons, row.status) == ("cannot tell", [name], "unknown")
     assert "lists several" in row.note
+
+
+def test_two_rows_of_one_table_that_no_condition_tells_apart_cannot_be_told():
+    """Were the GPU count of the 'fewer GPUs' row lost, its row label would still set it apart."""
+    fewer = with_condition(ref(TABLE, 5020), "gpu_count", stated(8))
+    res = compare(ref(TABLE, 9150), fewer)
+    assert (res.verdict, res.reasons) == ("cannot tell", ["table row"]), res.verdict_line
+    row = {r.name: r for r in res.rows}["table row"]
+    assert (row.a, row.b) == ("reference", "fewer GPUs") and "no condition tells them apart" in row.note
+    assert compare(ref(TABLE, 9150), ref(TABLE, 5020)).reasons == ["hardware"]   # told apart: no label row

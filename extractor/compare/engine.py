@@ -146,6 +146,24 @@ def per_row(a: Claim, b: Claim, rules: CompareRules) -> Row | None:
     return _convert(a, b, rules, None, values=False)[3]
 
 
+def table_label_row(a: ClaimRef, b: ClaimRef, rows: list[Row], rules: CompareRules) -> Row | None:
+    """Two claims of one table of one post, in different rows (or columns), that no row of the comparison
+    tells apart: the label of the table row is a setting the records do not hold (a model size, a
+    checkpoint), so the claims cannot be told comparable (rules/compare.yaml `table_labels`)."""
+    ca, cb = a.claim.context, b.claim.context
+    if a.key[0] != b.key[0] or ca.block != "table" or cb.block != "table" or ca.section != cb.section:
+        return None
+    if any(r.status == "differs" for r in rows):
+        return None
+    for what, la, lb in (("rows", ca.row_header, cb.row_header), ("columns", ca.column_header, cb.column_header)):
+        if la and lb and la.strip().lower() != lb.strip().lower():
+            role = rules.table_labels
+            return Row(name=f"table {what[:-1]}", role=role, status="unknown", a=la, b=lb, blocks=role != "shown",
+                       note=f"the claims sit in different {what} of one table ({la!r} / {lb!r}) and no condition "
+                            "tells them apart: what the label names is not in the records")
+    return None
+
+
 def _side(ref: ClaimRef, rules: CompareRules) -> Side:
     c = ref.claim
     return Side(ref=ref.ref, id=c.id, doc=ref.doc, metric=c.metric, figure=figure(c), value=c.value,
@@ -163,6 +181,9 @@ def compare(a: ClaimRef, b: ClaimRef, rules: CompareRules | None = None,
         b_val, b_hi, how, extra = _convert(a.claim, b.claim, rules, reg_dir)
         if extra is not None:
             rows.insert(0, extra)
+    label = table_label_row(a, b, rows, rules)
+    if label is not None:
+        rows.append(label)
     differs = [r.name for r in rows if r.blocks and r.status == "differs"]
     unknown = [r.name for r in rows if r.blocks and r.status == "unknown"]
     unstated = [r.name for r in rows if r.role == "if_either" and r.status == "unknown" and not r.blocks]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from extractor.compare.engine import Profile, entity, per_row, profile, rows_of
+from extractor.compare.engine import Profile, entity, per_row, profile, rows_of, table_label_row
 from extractor.compare.model import ClaimRef, Row
 from extractor.compare.rules import CompareRules, ConditionRule, load_compare_rules
 from extractor.compare.values import match
@@ -69,12 +69,13 @@ def _blocking(a: _Item, b: _Item, rules: CompareRules) -> list[Row]:
     there are more."""
     if _at_least_two(a, b, rules):
         return [Row(name="(several)", role="required", status="differs", blocks=True)] * 2
-    rows = [r for r in rows_of(a.ref.claim, b.ref.claim, rules, a.prof, b.prof) if r.blocks]
+    every = rows_of(a.ref.claim, b.ref.claim, rules, a.prof, b.prof)
     if a.ref.claim.metric == b.ref.claim.metric:
         per = per_row(a.ref.claim, b.ref.claim, rules)
-        if per is not None and per.blocks:
-            rows.insert(0, per)
-    return rows
+        if per is not None:
+            every.insert(0, per)
+    label = table_label_row(a.ref, b.ref, every, rules)
+    return [r for r in every + ([label] if label else []) if r.blocks]
 
 
 def comparable_groups(refs: list[ClaimRef], rules: CompareRules | None = None,

@@ -101,6 +101,7 @@ class CompareRules(_Strict):
     conditions: dict[str, ConditionRule]
     claim_fields: dict[str, FieldRule] = Field(default_factory=dict)
     relative_metrics: list[str] = Field(default_factory=list)
+    table_labels: Role = "required"
     per_token_metrics: list[str] = Field(default_factory=list)
     precision_forms: list[PrecisionForm] = Field(default_factory=list)
     caveats: dict[str, CaveatRule] = Field(default_factory=dict)
