@@ -43,15 +43,18 @@ class _Item:
     blocking: dict[int, list[Row]] = field(default_factory=dict)
 
 
-def _at_least_two(a: _Item, b: _Item, rules: CompareRules) -> bool:
+def _checks(rules: CompareRules, metric: str) -> list[tuple[str, str, ConditionRule]]:
+    """(name, role, rule) of the fields and conditions that can keep two claims of `metric` apart."""
+    items = [(n, r.role, ConditionRule(role=r.role)) for n, r in rules.claim_fields.items()
+             if not r.metrics or metric in r.metrics]
+    return items + [(n, r.role_for(metric), r) for n, r in rules.conditions.items() if r.role_for(metric) != "shown"]
+
+
+def _at_least_two(a: _Item, b: _Item, checks: list[tuple[str, str, ConditionRule]]) -> bool:
     """Whether two or more conditions or fields keep the claims apart, read on their profiles alone (a
     cheap first pass: no rows are built for the pairs that are neither comparable nor near misses)."""
     apart = 0
-    items = [(n, r.role, ConditionRule(role=r.role)) for n, r in rules.claim_fields.items()
-             if not r.metrics or a.ref.claim.metric in r.metrics]
-    metric = a.ref.claim.metric
-    items += [(n, r.role_for(metric), r) for n, r in rules.conditions.items() if r.role_for(metric) != "shown"]
-    for name, role, rule in items:
+    for name, role, rule in checks:
         va, vb = a.prof[name], b.prof[name]
         if not va.known and not vb.known:
             apart += role == "required"
@@ -64,10 +67,10 @@ def _at_least_two(a: _Item, b: _Item, rules: CompareRules) -> bool:
     return False
 
 
-def _blocking(a: _Item, b: _Item, rules: CompareRules) -> list[Row]:
+def _blocking(a: _Item, b: _Item, rules: CompareRules, checks: list) -> list[Row]:
     """The rows that keep two claims from being comparable (none: comparable); two rows at most when
     there are more."""
-    if _at_least_two(a, b, rules):
+    if _at_least_two(a, b, checks):
         return [Row(name="(several)", role="required", status="differs", blocks=True)] * 2
     every = rows_of(a.ref.claim, b.ref.claim, rules, a.prof, b.prof)
     if a.ref.claim.metric == b.ref.claim.metric:
@@ -90,10 +93,11 @@ def comparable_groups(refs: list[ClaimRef], rules: CompareRules | None = None,
     misses: list[NearMiss] = []
     for metric in sorted(by_metric):
         items = by_metric[metric]
+        checks = _checks(rules, metric)
         apart: dict[tuple[int, int], list[Row]] = {}
         for i, a in enumerate(items):
             for j in range(i + 1, len(items)):
-                apart[(i, j)] = _blocking(a, items[j], rules)
+                apart[(i, j)] = _blocking(a, items[j], rules, checks)
         member_of: dict[int, int] = {}
         local: list[list[int]] = []
         for i in range(len(items)):
