@@ -21,7 +21,7 @@ from extractor.compare.groups import comparable_groups, find_restatements
 from extractor.records import Condition, DocumentRecord
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
-LARK, QUILL, TABLE, VENDOR = ("compare-larkspur-h100.md", "compare-quillserve-h100.md",
+LARK, QUILL, TABLE, VENDOR = ("compare-vllm-h100.md", "compare-sglang-h100.md",
                               "compare-one-condition.md", "compare-vendor-roundup.md")
 RULES = load_compare_rules()
 
@@ -99,15 +99,15 @@ VARIANTS = {   # a stated value different from the reference run's, per conditio
 }
 
 
-# what the reference post does not state (its engine is not a known one), stated for these tests
+# what the reference post does not state, stated for these tests
 REFERENCE = {"scenario": stated("Offline scenario", "Offline"), "warmup": stated("10 warm-up requests", "warmup"),
              "speculative_decoding": stated("Eagle-3 speculation", "Eagle-3"),
              "prefix_caching": stated("prefix caching on", "enabled"),
-             "engine_version": stated("Larkspur 1.4"), "parallelism": stated("TP8", "TP8")}
+             "parallelism": stated("TP8", "TP8")}
 
 
 def reference(name: str) -> ClaimRef:
-    """Larkspur's node figure, with condition `name` stated."""
+    """The vLLM post's node figure, with condition `name` stated."""
     base = ref(LARK, 9200)
     return with_condition(base, name, REFERENCE[name]) if name in REFERENCE else base
 
@@ -238,7 +238,7 @@ def refs_of(*names: str) -> list[ClaimRef]:
 def test_groups_and_near_misses():
     found = comparable_groups([r for r in refs_of(LARK, QUILL, TABLE, VENDOR) if r.claim.metric == "throughput"])
     values = [sorted(r.claim.value for r in g) for g in found.groups]
-    # Quillserve's restated 9,200 is in the group too (restatements are left out by the store's groups)
+    # the SGLang post's restated 9,200 is in the group too (restatements are left out by the store's groups)
     assert [1150, 9150, 9200, 9200, 10400] in values
     apart = {(m.a.claim.value, m.b.claim.value): m.row.name for m in found.near_misses}
     assert apart[(9150, 12300)] == "batch_or_concurrency"
@@ -281,7 +281,7 @@ def test_batch_links_restatements_and_query_hides_them(db):
     res = run("query", "--db", str(db), "--metric", "throughput", "--min", "9200", "--max", "9200", "--unit", "tok/s",
               "--format", "json")
     rows = json.loads(res.stdout)
-    assert sorted((r["doc"], r["restates"] is not None) for r in rows) == [(LARK, False), (QUILL, True)]
+    assert sorted((r["doc"], r["restates"] is not None) for r in rows) == sorted([(LARK, False), (QUILL, True)])
     lark_id = next(r["claim_id"] for r in rows if r["doc"] == LARK)
     assert next(r["restates"] for r in rows if r["doc"] == QUILL) == f"{lark_id}@{LARK}"
     hidden = run("query", "--db", str(db), "--metric", "throughput", "--min", "9200", "--max", "9200", "--unit", "tok/s",
@@ -379,7 +379,7 @@ def test_report_shows_the_comparable_groups(db):
     assert group.shared["batch_or_concurrency"] == "64" and group.shared["hardware"] == "NVIDIA H100"
     page = render_report_html(report)
     assert '<a href="#comparable">' in page and "<h2>Comparable groups (" in page
-    assert "compare-quillserve-h100.md <code>" in page
+    assert "compare-sglang-h100.md <code>" in page
 
 
 def _page_claims(page: str) -> list[dict]:

@@ -451,7 +451,7 @@ POSTS: dict[str, Post] = {
         ),
     ),
     # compare-*.md: the posts of the comparison tests (tests/test_compare.py)
-    "compare-larkspur-h100.md": Post(
+    "compare-vllm-h100.md": Post(
         claims=(_k_node, C("throughput", 1150, "token/second/gpu", tokens="output", per="gpu"),
                 C("ttft", 180, "millisecond"), C("tpot", 24, "millisecond")),
         conditions=(
@@ -461,16 +461,20 @@ POSTS: dict[str, Post] = {
             Cond(_k_node, "input_length", "stated", 1024),
             Cond(_k_node, "output_length", "stated", 256),
             Cond(_k_node, "precision", "stated", "FP8"),
+            Cond(_k_node, "engine_version", "stated", "0.9.2"),
         ),
     ),
-    "compare-quillserve-h100.md": Post(
+    "compare-sglang-h100.md": Post(
         claims=(_q_node, C("ttft", 0.21, "second"), C("tpot", 21, "millisecond"),
-                C("throughput", 9200, "token/second", tokens="output", near="Larkspur 1.4 post reports 9,200")),
+                C("throughput", 9200, "token/second", tokens="output", near="vLLM v0.9.2 post reports 9,200")),
         conditions=(
             Cond(_q_node, "hardware", "stated", "H100"),
             Cond(_q_node, "batch_or_concurrency", "stated", 64),
             Cond(_q_node, "input_length", "stated", 1024),
             Cond(_q_node, "output_length", "stated", 256),
+            Cond(_q_node, "engine_version", "stated", "SGLang v0.5.1"),
+            Cond(C("throughput", 9200, "token/second", tokens="output", near="vLLM v0.9.2 post reports 9,200"),
+                 "engine_version", "stated", "vLLM v0.9.2"),
         ),
     ),
     "compare-one-condition.md": Post(
