@@ -45,7 +45,7 @@ def _footer(c: Comparison) -> list[str]:
 def comparison_text(c: Comparison) -> str:
     """Aligned columns: the figures, one row per condition, the notes of unknown rows, the verdict."""
     table = [(label, a, b, "") for label, a, b in _values(c)]
-    table += [(r.name, r.a or "-", r.b or "-", MARK[r.status] + (" *" if r.blocks else "")) for r in c.rows]
+    table += [(r.name, r.a or "-", r.b or "-", MARK[r.status] + " *" if r.blocks else r.status) for r in c.rows]
     w0 = max(len(t[0]) for t in table)
     w1 = min(40, max(len(t[1]) for t in table))
     w2 = min(40, max(len(t[2]) for t in table))
@@ -59,7 +59,9 @@ def comparison_text(c: Comparison) -> str:
     foot = _footer(c)
     if foot:
         lines += [""] + foot
-    lines += ["", f"verdict: {c.verdict_line}", "(* decides the verdict, rules/compare.yaml)"]
+    lines += ["", f"verdict: {c.verdict_line}"]
+    if any(r.blocks for r in c.rows):
+        lines.append("(* decides the verdict, see rules/compare.yaml)")
     return "\n".join(lines) + "\n"
 
 
@@ -71,7 +73,7 @@ def comparison_markdown(c: Comparison) -> str:
     """A Markdown table with the verdict as a heading line."""
     lines = [f"**Verdict: {c.verdict_line}**", "", "| | A | B | |", "|---|---|---|---|"]
     lines += [f"| {label} | {_md(a)} | {_md(b)} | |" for label, a, b in _values(c)]
-    lines += [f"| {r.name} | {_md(r.a)} | {_md(r.b)} | {'**' + MARK[r.status] + '**' if r.blocks else MARK[r.status]} |"
+    lines += [f"| {r.name} | {_md(r.a)} | {_md(r.b)} | {'**' + MARK[r.status] + '**' if r.blocks else r.status} |"
               for r in c.rows]
     notes = [f"- `{r.name}`: {_md(r.note)}" for r in _noted(c)]
     if notes:
