@@ -432,3 +432,13 @@ def test_two_rows_of_one_table_that_no_condition_tells_apart_cannot_be_told():
     row = {r.name: r for r in res.rows}["table row"]
     assert (row.a, row.b) == ("reference", "fewer GPUs") and "no condition tells them apart" in row.note
     assert compare(ref(TABLE, 9150), ref(TABLE, 5020)).reasons == ["hardware"]   # told apart: no label row
+
+
+@pytest.mark.parametrize("per, unit, status", [("node", "token / second / node", "unknown"),
+                                               ("user", "token / second / user", "differs")])
+def test_per_node_is_not_converted_and_per_user_is_another_measure(per, unit, status):
+    base = ref(LARK, 1150)
+    other = base.model_copy(update={"claim": base.claim.model_copy(update={"per": per, "unit": unit})})
+    res = compare(base, other)
+    row = {r.name: r for r in res.rows}["per"]
+    assert (row.status, res.reasons, res.b_value) == (status, ["per"], None)

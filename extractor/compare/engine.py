@@ -77,7 +77,10 @@ def _convert(a: Claim, b: Claim, rules: CompareRules, reg_dir: Path | None,
         elif pair == {"gpu", "system"}:
             per_row = Row(name="per", role="required", status="unknown", a=text_a, b=text_b, blocks=True,
                           note="per GPU vs per system: converted only when both sides state their device count")
-        else:
+        elif "user" not in pair:   # per node: the GPUs of a node are not recorded
+            per_row = Row(name="per", role="required", status="unknown", a=text_a, b=text_b, blocks=True,
+                          note=f"{text_a} vs {text_b}: not converted (how many GPUs a node holds is not recorded)")
+        else:   # a per-user rate is what one request sees, not a share of the system's
             per_row = Row(name="per", role="required", status="differs", a=text_a, b=text_b, blocks=True)
             return None, None, None, per_row
     elif a.per or b.per:
