@@ -201,6 +201,9 @@ def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
         files += [("caveats.yaml", CaveatRules), ("authorship.yaml", AuthorshipRules)]
     except ImportError:  # caveats not part of this build
         pass
+    from extractor.compare.rules import COMPARE_FILE, CompareRules
+
+    files.append((COMPARE_FILE, CompareRules))
     for name, model in files:
         if (folder / name).exists() or name in (SCOPES_FILE, WHERE_FILE, NUMBERS_FILE, OUTPUT_FILE):
             res = _validate_yaml(folder / name, model, problems)

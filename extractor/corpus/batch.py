@@ -27,6 +27,7 @@ from extractor.corpus.stopping import BatchStopped, Interrupts, stop_reason
 from extractor.corpus.work import Outcome, file_sha256
 from extractor.records import DocumentError, DocumentRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
+from extractor.corpus.comparisons import relink_restatements
 from extractor.corpus.store import Store
 
 SUFFIXES = frozenset({".md", ".markdown", ".html", ".htm", ".txt"})
@@ -232,6 +233,8 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
         finally:
             results.close()
             bar.close()
+        if todo or problems:   # stored claims changed: the figures restated across posts are linked anew
+            relink_restatements(store, rules)
         if jsonl:
             write_jsonl(store, jsonl, paths)
     return summary

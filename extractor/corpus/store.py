@@ -22,7 +22,8 @@ from urllib.parse import quote
 from extractor.records import Claim, ClaimMention, Condition, DocumentError, DocumentRecord
 
 SCHEMA_VERSION = 4   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`);
-# 4: claims.direction, statistic, cited_from; documents.n_set_aside
+# 4: claims.direction, statistic, cited_from; documents.n_set_aside; `restatements` (claims restating
+#    another post's figure, corpus/comparisons.py)
 # Columns added to `documents` after version 1, with their SQL type. A version-1 database gains them
 # when it is opened (ALTER TABLE ADD COLUMN) and its documents are marked stale, so the next batch
 # re-extracts them and fills the new fields in; nothing else is touched.
@@ -120,6 +121,16 @@ CREATE TABLE IF NOT EXISTS conditions (
     why TEXT,
     PRIMARY KEY (path, ord, name),
     FOREIGN KEY (path, ord) REFERENCES claims(path, ord) ON DELETE CASCADE
+);
+CREATE TABLE IF NOT EXISTS restatements (
+    path TEXT NOT NULL,            -- the claim that restates (the later post)
+    ord INTEGER NOT NULL,
+    claim_id TEXT NOT NULL,
+    other_path TEXT NOT NULL,      -- the claim whose figure it restates (the earlier post)
+    other_ord INTEGER NOT NULL,
+    other_claim_id TEXT NOT NULL,
+    other_doc TEXT NOT NULL,
+    PRIMARY KEY (path, ord)
 );
 CREATE INDEX IF NOT EXISTS documents_status ON documents(status);
 CREATE INDEX IF NOT EXISTS claims_metric ON claims(metric, base_unit, base_value);
@@ -315,6 +326,10 @@ class Store:
         self._migrate()
         self.conn.executescript(DOCUMENT_INDEXES)
         self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        if 0 < version < 4:   # a store from before restatement links: link its claims now, in place
+            from extractor.corpus.restatements import relink
+
+            relink(self.conn)
 
     def _migrate(self) -> None:
         """Add the columns a database made by an older version lacks (additive only); its documents
@@ -378,6 +393,7 @@ class Store:
         cur = self.conn.cursor()
         cur.execute("BEGIN IMMEDIATE")
         try:
+            cur.execute("DELETE FROM restatements WHERE path=? OR other_path=?", (path, path))
             cur.execute("DELETE FROM conditions WHERE path=?", (path,))
             cur.execute("DELETE FROM mentions WHERE path=?", (path,))
             cur.execute("DELETE FROM claims WHERE path=?", (path,))
