@@ -107,3 +107,50 @@ def test_an_upcoming_release_is_not_the_version_a_run_used():
 
 def test_a_release_the_post_ran_is_its_version():
     assert _claim(USED, "2.03x").conditions["engine_version"].value == "vLLM v2.3.1"
+
+
+def test_the_data_type_of_a_cache_is_no_precision_of_the_run():
+    assert _kinds("* `--mamba-ssm-cache-dtype bfloat16` raises the cache capacity", "precision") == []
+    assert _kinds('we pass kv_cache_dtype="fp8_e4m3" to the engine', "precision") == []
+    assert _kinds("The model runs in bfloat16.", "precision") != []
+
+
+def test_a_count_of_one_side_of_a_disaggregated_deployment_is_no_gpu_count_of_the_run():
+    assert _kinds("The decode side used one endpoint with DEP4 (expert parallel across 4 GPUs).", "gpu_count") == []
+    assert _kinds("Each replica runs on 2 GPUs.", "gpu_count") == []
+    assert _kinds("The benchmark ran on 16 GPUs across two nodes.", "gpu_count") != []
+
+
+# A disaggregated run whose settings sit in a recipes section and a "settings" subsection (sentences of our own).
+DISAGGREGATED = """# Serving a large MoE model disaggregated
+
+## Recipes and lessons
+
+Several settings matter:
+
+* Prefix caching is disabled: a random dataset shares no prefixes.
+
+## Results
+
+### 1. Environment
+
+Runs used a GB300 NVL72 rack with ISL/OSL = 4096/512 and the Kimi-K2-Instruct model. The decode side ran one
+endpoint with DEP16 (expert parallel across 16 GPUs); the prefill side used 2 to 6 endpoints of DEP4.
+
+### 2. Notes on run settings
+
+We used a fixed-length benchmark on a random dataset with `random_range_ratio=0.5`.
+
+### 3. Throughput
+
+Total throughput per GPU reaches **9,100** tokens per second.
+"""
+
+
+def test_a_disaggregated_run_states_its_dataset_and_prefix_caching_and_no_count_of_one_side():
+    claim = _claim(DISAGGREGATED, "9,100")
+    conditions = claim.conditions
+    assert conditions["dataset"].status == "stated" and "random" in str(conditions["dataset"].value)
+    assert conditions["prefix_caching"].status == "stated"
+    assert conditions["prefix_caching"].canonical == "disabled"
+    assert conditions["gpu_count"].status == "unrecoverable"

@@ -85,3 +85,30 @@ def test_a_section_naming_two_models_in_passing_lists_nothing_for_a_result_that_
     claim = _claim(SECTION_IN_PASSING, "1.3x-1.6x")
     assert not claim.headline
     assert claim.conditions["model"].status == "unrecoverable"
+
+
+SLASHED = """# Attention kernels on three accelerators
+
+## Results
+
+The new backend delivers 2.1-3.9x faster decode across MI250X/MI300X/MI325X.
+"""
+
+
+def test_devices_joined_by_slashes_are_each_named():
+    hardware = _claim(SLASHED, "2.1-3.9x").conditions["hardware"]
+    assert hardware.value.split("; ") == ["MI250X", "MI300X", "MI325X"]
+
+
+FAMILY_GLOSS = """# Our engine on the new architecture
+
+We tuned our kernels for the Blackwell architecture (B200/GB200) over several months.
+
+## Results
+
+On Blackwell the engine delivers up to 3x higher throughput than on the previous generation.
+"""
+
+
+def test_devices_glossing_a_family_name_are_not_the_device_measured():
+    assert _claim(FAMILY_GLOSS, "up to 3x").conditions["hardware"].status == "unrecoverable"
