@@ -145,6 +145,8 @@ class MetricChooser:
             return "other"                # "28% of requests failed to meet the SLA", "100% SLO attainment"
         if nearest(cues, start, end, "not_claim", 25):
             return None
+        if not header_cues and self.clauses.before(cues, start, end, ("adoption",), NEAR):
+            return None                   # "GitHub stars grew from 14,000 to 32,600 (2.3x)": growth of a project
         allowed = self.allowed.get(cls, [])
         specific = [m for m in allowed if m not in ("speedup", "relative_change")]
         if not header_cues and self.clauses.amount_of_change(cues, start, end):
