@@ -229,3 +229,14 @@ def test_a_ratio_of_adoption_counts_is_no_claim(text):
 def test_a_performance_ratio_beside_adoption_counts_stays():
     c = one("Throughput rose 3.5x after the update, while downloads kept growing.", 3.5)
     assert c.metric == "speedup"
+
+
+# -- a ratio of memory written as the amount of a change -------------------------------------------------
+@pytest.mark.parametrize("text,value,metric", [
+    ("Weight-only INT4 shrinks the memory footprint of the model by **3x**.", 3, "memory"),
+    ("The paged layout cuts the KV cache size by roughly **2x**.", 2, "memory"),
+    ("The fused kernel improves throughput by 2x, and memory stays flat.", 2, "speedup"),
+    ("Memory-aware scheduling improves throughput by 3x.", 3, "speedup"),
+])
+def test_a_ratio_changing_memory_is_memory(text, value, metric):
+    assert one(text, value).metric == metric
