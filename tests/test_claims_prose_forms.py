@@ -214,3 +214,29 @@ def test_the_statistic_of_a_latency_or_rate(text, value, statistic):
 ])
 def test_no_statistic_when_the_clause_does_not_say_one(text, value):
     assert one(text, value).statistic is None
+
+
+# -- adoption counts are no performance ------------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "GitHub stars grew from 9,000 to 21,600 (2.4x) over the year.",
+    "Monthly downloads rose 3.5x since the spring release.",
+    "Contributors increased by 60% in six months.",
+])
+def test_a_ratio_of_adoption_counts_is_no_claim(text):
+    assert not [c for c in claims(text) if c.metric in ("speedup", "relative_change")]
+
+
+def test_a_performance_ratio_beside_adoption_counts_stays():
+    c = one("Throughput rose 3.5x after the update, while downloads kept growing.", 3.5)
+    assert c.metric == "speedup"
+
+
+# -- a ratio of memory written as the amount of a change -------------------------------------------------
+@pytest.mark.parametrize("text,value,metric", [
+    ("Weight-only INT4 shrinks the memory footprint of the model by **3x**.", 3, "memory"),
+    ("The paged layout cuts the KV cache size by roughly **2x**.", 2, "memory"),
+    ("The fused kernel improves throughput by 2x, and memory stays flat.", 2, "speedup"),
+    ("Memory-aware scheduling improves throughput by 3x.", 3, "speedup"),
+])
+def test_a_ratio_changing_memory_is_memory(text, value, metric):
+    assert one(text, value).metric == metric

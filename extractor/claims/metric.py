@@ -132,6 +132,13 @@ class MetricChooser:
                                    CHANGE_NEAR))
         return True
 
+    def _changes_memory(self, cues: list[Cue], start: int) -> bool:
+        """The quantity changed "by N" is memory: the nearest metric word before the number in its clause is a
+        memory word ("reduces the KV cache size by 2x"; not "improves throughput by 2x, and memory ...")."""
+        before = [c for c in cues if c.label.startswith("metric:") and c.end <= start and start - c.end <= NEAR
+                  and self.clauses.same_clause(cues, c.end, start)]
+        return bool(before) and max(before, key=lambda c: (c.end, c.end - c.start)).label == "metric:memory"
+
     @staticmethod
     def _device_spec(cues: list[Cue], start: int, end: int) -> bool:
         """A datasheet cue right before or right after the figure, and no change word right after it."""
@@ -145,9 +152,13 @@ class MetricChooser:
             return "other"                # "28% of requests failed to meet the SLA", "100% SLO attainment"
         if nearest(cues, start, end, "not_claim", 25):
             return None
+        if not header_cues and self.clauses.before(cues, start, end, ("adoption",), NEAR):
+            return None                   # "GitHub stars grew from 14,000 to 32,600 (2.3x)": growth of a project
         allowed = self.allowed.get(cls, [])
         specific = [m for m in allowed if m not in ("speedup", "relative_change")]
         if not header_cues and self.clauses.amount_of_change(cues, start, end):
+            if cls == "ratio" and "memory" in allowed and self._changes_memory(cues, start):
+                return "memory"           # "decreases the memory footprint by 4x": a ratio of memory
             return change_metric_of(cls)  # "improves TPOT on four GPUs by 8.7%", "outperforms X by 30% on Y"
         if cls == "percent" and self.clauses.level_share(cues, start, end):
             # "reduced to 61% of the BF16 cost": a level relative to a reference, a ratio written in percent;
