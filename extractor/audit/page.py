@@ -130,9 +130,11 @@ def _claim_data(c: Claim, i: int) -> dict:
             "conditions": conds}
 
 
-def page_data(record: DocumentRecord) -> dict:
-    """What the page's script reads: each claim's record and the post's caveats."""
-    return {"claims": [_claim_data(c, i) for i, c in enumerate(record.claims)],
+def page_data(record: DocumentRecord, comparable: dict[int, list[dict]] | None = None) -> dict:
+    """What the page's script reads: each claim's record (with the claims it is comparable with, see
+    audit/comparable.py), the scopes shown without a warning, the set-aside figures and the post's caveats."""
+    comparable = comparable or {}
+    return {"claims": [dict(_claim_data(c, i), comparable=comparable.get(i, [])) for i, c in enumerate(record.claims)],
             "near": list(NEAR_SCOPES),
             "set_aside": [{"quote": f.quote, "span": list(f.span), "reason": f.reason, "rule": f.rule,
                            "key": f"s{j}" if f.span[1] > f.span[0] else None}
@@ -154,18 +156,24 @@ def _list_html(record: DocumentRecord) -> str:
 
 
 def render_audit_html(record: DocumentRecord, text: str, view: str | None = None,
-                      selected: int | None = None, markdown: bool = False) -> str:
+                      selected: int | None = None, comparable: dict[int, list[dict]] | None = None,
+                      markdown: bool = False) -> str:
     """The audit page of `record`. `text` is the document as decoded; `view`, when given (HTML posts),
     is the same-length masked view shown in its place; `markdown`: show the post rendered (headings,
     paragraphs, lists, tables) around the same marks. `selected`: the index of the claim the page opens
     with (`audit --claim`; default: the first headline claim, else the first claim); a `#claim=N`
-    fragment in the URL still takes precedence."""
+    fragment in the URL still takes precedence. `comparable`: per claim index, the claims it is
+    comparable with (default: the post's own, `comparable_links`)."""
     if selected is None and record.claims:
         selected = claim_order(record.claims)[0]
+    if comparable is None:
+        from extractor.audit.comparable import comparable_links
+
+        comparable = comparable_links(record)
     shown = view if view is not None and len(view) == len(text) else text
     n = len(record.claims)
     heads = sum(c.headline for c in record.claims)
-    data = json.dumps(page_data(record), ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    data = json.dumps(page_data(record, comparable), ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
     title = record.title or record.doc
     meta = " · ".join(x for x in (record.doc, record.date and f"dated {record.date}",
                                    record.authorship and f"authorship: {record.authorship}") if x)
@@ -309,6 +317,22 @@ tr.far td{background:#fffaf0}
     });
     box.appendChild(el("p", {"id": "stated-count"}, stated + " of " + c.conditions.length + " conditions stated"));
     box.appendChild(ct);
+    if (c.comparable.length) {
+      box.appendChild(el("h3", {}, "Comparable with (" + c.comparable.length + ")"));
+      var cl = el("ul", {"id": "comparable"});
+      c.comparable.forEach(function (o) {
+        var li = el("li");
+        if (o.index !== undefined) {
+          var a = el("a", {"href": "#claim=" + o.index, "class": "span-link", "data-to": o.index}, o.figure + " (" + o.id + ")");
+          a.addEventListener("click", function (ev) { ev.preventDefault(); select(o.index); });
+          li.appendChild(a);
+        } else {
+          li.textContent = o.figure + " \u00b7 " + o.doc + " (" + o.id + "): benchclaims compare " + c.id + " " + o.id;
+        }
+        cl.appendChild(li);
+      });
+      box.appendChild(cl);
+    }
     var first = document.querySelector('#text .seg[data-c~="' + i + '"]');
     if (first) first.scrollIntoView({block: "center"});
   }

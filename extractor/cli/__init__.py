@@ -9,6 +9,7 @@ from extractor.cli import diff_cmd  # noqa: F401,E402
 from extractor.cli import quantities_cmd  # noqa: F401,E402
 from extractor.cli import rules_cmd  # noqa: F401,E402
 from extractor.cli import audit_cmd, eval_cmd, report_cmd  # noqa: F401,E402
+from extractor.cli import compare_cmd  # noqa: F401,E402
 
 
 def main() -> None:

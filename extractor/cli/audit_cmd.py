@@ -31,6 +31,7 @@ def audit_cmd(
     rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules,
                                          help="Rules folder (default: the installed rules)."),
     claim: Optional[str] = typer.Option(None, "--claim", help="Audit this claim (its id, or a unique prefix; see `extract`) instead of the headline; one file only."),
+    db: Optional[Path] = typer.Option(None, "--db", help="html: also link each claim to the comparable claims of the posts in this claims database (`benchclaims compare`)."),
 ) -> None:
     """Audit documents: headline figure, stated conditions, caveats, scenario, absent conditions.
 
@@ -58,7 +59,7 @@ def audit_cmd(
         record, text, view, markdown = loaded
         try:
             if fmt == "html":
-                out = _html(record, text, view, claim, markdown)
+                out = _html(record, text, view, claim, db, markdown)
             elif fmt == "jsonl" or (fmt == "json" and len(files) > 1):
                 out = json.dumps(build_audit(record, claim).model_dump(mode="json"), ensure_ascii=False,
                                  indent=None if fmt == "jsonl" else 2)
@@ -105,10 +106,26 @@ def _load(file: str, rules: Path | None, want_text: bool):
     return record, text, view, fmt_in == "markdown"
 
 
-def _html(record, text: str, view: str | None, claim: str | None, markdown: bool = False) -> str:
-    """The audit page (a Markdown post rendered), opening on the claim `claim` when given."""
+def _html(record, text: str, view: str | None, claim: str | None, db: Path | None = None,
+          markdown: bool = False) -> str:
+    """The audit page (a Markdown post rendered), opening on the claim `claim` when given; each claim
+    linked to the claims it is comparable with (the post's own, and those of the store `db` when given)."""
     from extractor.audit import render_audit_html
     from extractor.audit.checklist import find_claim
+    from extractor.audit.comparable import comparable_links
 
     selected = find_claim(record, claim) if claim is not None else None
-    return render_audit_html(record, text, view, selected, markdown=markdown)
+    others = []
+    if db is not None:
+        from extractor.corpus.restatements import stored_refs
+        from extractor.corpus.store import Store, StoreError
+
+        if not db.is_file():
+            raise fail(f"{db}: no such database (run `benchclaims batch` first)")
+        try:
+            with Store(db) as store:
+                others = stored_refs(store.conn)
+        except StoreError as err:
+            raise fail(err) from None
+    return render_audit_html(record, text, view, selected, comparable_links(record, others) if db else None,
+                             markdown=markdown)

@@ -28,6 +28,7 @@ def batch_cmd(
 ) -> None:
     """Extract documents into the database, skipping those unchanged since the last run."""
     from extractor.corpus.batch import run_batch
+    from extractor.corpus.stopping import BatchStopped
     from extractor.corpus.store import StoreError
     from extractor.rules_io import RuleError
 
@@ -42,6 +43,8 @@ def batch_cmd(
                             source=source)  # type: ignore[arg-type]
     except (FileNotFoundError, RuleError, StoreError, ValueError) as err:
         raise fail(err)
+    except BatchStopped as err:
+        raise fail(err, err.code)
     typer.echo(summary.line())
     typer.echo(f"wrote {db}" + (f" and {jsonl}" if jsonl is not None else ""))
     raise typer.Exit(1 if summary.failed else 0)

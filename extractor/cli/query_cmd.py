@@ -35,6 +35,7 @@ def query_cmd(
     since: Optional[str] = typer.Option(None, "--since", help="Posts dated on or after this day (YYYY-MM-DD)."),
     until: Optional[str] = typer.Option(None, "--until", help="Posts dated on or before this day (YYYY-MM-DD)."),
     source: List[str] = typer.Option([], "--source", help="Posts of this source (as `batch` named it)."),
+    hide_restatements: bool = typer.Option(False, "--hide-restatements", help="Leave out claims that restate another post's figure (column `restates`), so a figure is counted once."),
     sort: Optional[str] = typer.Option(None, "--sort", help="Sort by a column (value, date, doc, metric...); -FIELD for descending."),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most this many claims (after sorting)."),
     count: bool = typer.Option(False, "--count", help="Print only the number of matching claims."),
@@ -58,7 +59,8 @@ def query_cmd(
         f = ClaimFilter(metric=metric, model=model, hardware=hardware, engine=engine, tokens=tokens,
                         statistic=statistic, conditions=condition,
                         match=match, headline=headline, per=per, doc=doc, min=min_, max=max_, unit=unit,
-                        since=since, until=until, source=source, sort=sort, limit=limit)
+                        since=since, until=until, source=source, sort=sort, limit=limit,
+                        hide_restatements=hide_restatements)
         result = run_query(db, f)
     except (QueryError, StoreError) as err:
         raise fail(err)

@@ -222,5 +222,5 @@ def export(db: str | Path, fmt: ExportFormat, out: str | Path) -> int:
     if not Path(db).exists():
         raise ExportError(f"{db}: no such database (run `benchclaims batch` first)")
     writer = {"parquet": export_parquet, "csv": export_csv, "jsonl": export_jsonl}[fmt]
-    with Store(db) as store:
+    with Store(db, readonly=True) as store:
         return writer(store, out if str(out) == STDOUT else Path(out))

@@ -28,8 +28,11 @@ from extractor.records import STATISTIC_PATTERN, Per, Tokens
 
 COLUMNS = ("path", "doc", "title", "claim_id", "metric", "value", "value_max", "unit", "qualifier",
            "tokens", "statistic", "per", "baseline", "direction", "cited_from", "headline", "model", "hardware",
-           "engine", "quote", "span_start", "span_end", "date", "source", "n_mentions")
+           "engine", "quote", "span_start", "span_end", "date", "source", "n_mentions", "restates")
 DOCUMENT_FIELDS = ("title", "date", "source")   # columns read from the documents table
+# `restates`: the claim id and post of the figure this claim restates from another post ('ID@doc'), else null
+RESTATES = ("(SELECT r.other_claim_id || '@' || r.other_doc FROM restatements r "
+            "WHERE r.path = c.path AND r.ord = c.ord) AS restates")
 # The unit values of a time metric are shown in when a query mixes several time units.
 CANONICAL_UNITS = {"ttft": "ms", "tpot": "ms", "itl": "ms", "latency": "ms", "e2e_latency": "s"}
 
@@ -58,6 +61,7 @@ class ClaimFilter(BaseModel):
     since: str | None = None          # posts dated on or after this day (YYYY-MM-DD); undated ones are left out
     until: str | None = None          # posts dated on or before this day
     source: list[str] = Field(default_factory=list)     # the source's name, exactly (as `batch` stored it)
+    hide_restatements: bool = False   # leave out claims that restate another post's figure (`restates`)
     sort: str | None = None           # a column, `-column` for descending
     limit: int | None = None
 
@@ -204,6 +208,8 @@ def _where(f: ClaimFilter, names: dict[str, list[str]] | None = None) -> tuple[l
         where.append("d.date <= ?")
         params.append(f.until)
     _one_of(where, params, "d.source", f.source)
+    if f.hide_restatements:
+        where.append("NOT EXISTS (SELECT 1 FROM restatements r WHERE r.path=c.path AND r.ord=c.ord)")
     if f.conditions:
         tests = ["EXISTS (SELECT 1 FROM conditions k WHERE k.path=c.path AND k.ord=c.ord "
                  "AND k.name=? AND k.status=?)"] * len(f.conditions)
@@ -263,7 +269,7 @@ def run_query(db: str | Path, f: ClaimFilter) -> QueryResult:
     if not Path(db).exists():
         raise QueryError(f"{db}: no such database (run `benchclaims batch` first)")
     notes: list[str] = []
-    with Store(db) as store:
+    with Store(db, readonly=True) as store:
         store.conn.row_factory = sqlite3.Row
         where, params = _where(f, _names(store, f, notes))
         unit_name = f.unit
@@ -288,8 +294,8 @@ def run_query(db: str | Path, f: ClaimFilter) -> QueryResult:
         if f.max is not None:
             where.append(f"{lo_col} <= ?")
             params.append(f.max * scale)
-        cols = ", ".join(f"d.{c}" if c in DOCUMENT_FIELDS else
-                         "d.doc" if c == "doc" else f"c.{c}" for c in COLUMNS)
+        cols = ", ".join(f"d.{c}" if c in DOCUMENT_FIELDS else "d.doc" if c == "doc" else
+                         RESTATES if c == "restates" else f"c.{c}" for c in COLUMNS)
         sql = (f"SELECT {cols}, c.ord, c.base_value, c.base_value_max FROM claims c "
                "JOIN documents d ON d.path = c.path")
         if where:
@@ -298,7 +304,7 @@ def run_query(db: str | Path, f: ClaimFilter) -> QueryResult:
         if f.sort:
             field = f.sort.lstrip("-")
             desc = " DESC" if f.sort.startswith("-") else ""
-            expr = {"value": lo_col, "value_max": hi_col}.get(field) or (
+            expr = {"value": lo_col, "value_max": hi_col, "restates": "restates"}.get(field) or (
                 f"d.{field}" if field in DOCUMENT_FIELDS or field == "doc" else f"c.{field}")
             order = f"{expr} IS NULL, {expr}{desc}, {order}"    # missing values last, either way
         sql += f" ORDER BY {order}"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from extractor.corpus.report_groups import GroupView, comparable_views
 from extractor.corpus.store import Store
 from extractor.records import CHECKLIST
 
@@ -98,6 +99,7 @@ class CorpusReport(BaseModel):
     models: list[Ranked] = Field(default_factory=list)
     over_time: list[Period] = Field(default_factory=list)
     posts: list[PostRow] = Field(default_factory=list)
+    comparable_groups: list[GroupView] = Field(default_factory=list)   # corpus/report_groups.py
 
 
 class ReportError(ValueError):
@@ -132,7 +134,7 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
     """Count the report's figures from the store at `db`."""
     if not Path(db).exists():
         raise ReportError(f"{db}: no such database (run `benchclaims batch` first)")
-    with Store(db) as store:
+    with Store(db, readonly=True) as store:
         q = store.conn.execute
         docs = q("SELECT path, source, authorship, date, status, doc, title FROM documents ORDER BY path").fetchall()
         claim_rows = q("SELECT c.path, c.ord, c.headline, c.metric, c.hardware, c.model, c.quote FROM claims c "
@@ -140,6 +142,7 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         marks = ",".join("?" * len(CHECKLIST))
         cond_rows = q(f"SELECT k.path, k.ord, k.name FROM conditions k JOIN documents d ON d.path = k.path "
                       f"WHERE d.status = 'ok' AND k.status = 'stated' AND k.name IN ({marks})", CHECKLIST).fetchall()
+        comparable = comparable_views(store)
     ok = {p: (src or UNKNOWN, auth or UNKNOWN, date) for p, src, auth, date, status, *_ in docs if status == "ok"}
     stated: dict[tuple[str, int], set[str]] = defaultdict(set)
     for path, ord_, name in cond_rows:
@@ -170,7 +173,7 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         hardware=_ranked([(r[0], r[4]) for r in claim_rows], top),
         models=_ranked([(r[0], r[5]) for r in claim_rows], top),
         over_time=sorted(periods.values(), key=lambda p: (p.period == UNDATED, p.period)),
-        posts=_posts(docs, claim_rows, claims))
+        posts=_posts(docs, claim_rows, claims), comparable_groups=comparable)
 
 
 def _posts(docs: list[tuple], claim_rows: list[tuple], claims: dict[tuple[str, int], tuple[bool, set[str]]]

@@ -17,11 +17,13 @@ import sqlite3
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
+from urllib.parse import quote
 
 from extractor.records import Claim, ClaimMention, Condition, DocumentError, DocumentRecord
 
 SCHEMA_VERSION = 4   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`);
-# 4: claims.direction, statistic, cited_from; documents.n_set_aside
+# 4: claims.direction, statistic, cited_from; documents.n_set_aside; `restatements` (claims restating
+#    another post's figure, corpus/comparisons.py)
 # Columns added to `documents` after version 1, with their SQL type. A version-1 database gains them
 # when it is opened (ALTER TABLE ADD COLUMN) and its documents are marked stale, so the next batch
 # re-extracts them and fills the new fields in; nothing else is touched.
@@ -119,6 +121,16 @@ CREATE TABLE IF NOT EXISTS conditions (
     why TEXT,
     PRIMARY KEY (path, ord, name),
     FOREIGN KEY (path, ord) REFERENCES claims(path, ord) ON DELETE CASCADE
+);
+CREATE TABLE IF NOT EXISTS restatements (
+    path TEXT NOT NULL,            -- the claim that restates (the later post)
+    ord INTEGER NOT NULL,
+    claim_id TEXT NOT NULL,
+    other_path TEXT NOT NULL,      -- the claim whose figure it restates (the earlier post)
+    other_ord INTEGER NOT NULL,
+    other_claim_id TEXT NOT NULL,
+    other_doc TEXT NOT NULL,
+    PRIMARY KEY (path, ord)
 );
 CREATE INDEX IF NOT EXISTS documents_status ON documents(status);
 CREATE INDEX IF NOT EXISTS claims_metric ON claims(metric, base_unit, base_value);
@@ -224,13 +236,37 @@ def condition_row(path: str, ord_: int, claim_id: str, name: str, c: Condition) 
             c.value_partial, c.note, c.where, c.why)
 
 
-class Store:
-    """A claims database on disk (created on first use)."""
+class _OlderSchema(StoreError):
+    """A store of an older schema version, opened read-only."""
 
-    def __init__(self, path: str | Path = "claims.db"):
+
+def _readonly_uri(path: Path, immutable: bool) -> str:
+    """The SQLite URI that opens `path` read-only (`immutable`: no locks and no -shm file either)."""
+    uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+    return uri + "&immutable=1" if immutable else uri
+
+
+class Store:
+    """A claims database on disk (created on first use).
+
+    `readonly=True` (query, export, report) never writes: the file is opened with SQLite's `mode=ro`, so a
+    read-only file works; in a read-only folder or on a read-only mount, where SQLite cannot make the WAL's
+    shared-memory file, it is opened `immutable` (nothing can be writing it there)."""
+
+    def __init__(self, path: str | Path = "claims.db", *, readonly: bool = False):
         self.path = Path(path)
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a folder, not a database file")
+        if readonly:
+            try:
+                self.conn = self._open_readonly()
+            except _OlderSchema as older:   # upgraded in place once, as a batch would, where it can be written
+                try:
+                    Store(self.path).close()
+                except StoreError:
+                    raise StoreError(str(older)) from None
+                self.conn = self._open_readonly()
+            return
         try:
             self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
         except sqlite3.Error as err:
@@ -247,6 +283,40 @@ class Store:
             self.conn.close()
             raise
 
+    def _open_readonly(self) -> sqlite3.Connection:
+        problem: sqlite3.Error | None = None
+        for immutable in (False, True):
+            try:
+                conn = sqlite3.connect(_readonly_uri(self.path, immutable), uri=True, timeout=30,
+                                       isolation_level=None)
+            except sqlite3.Error as err:
+                problem = err
+                continue
+            try:
+                self._check_readonly_schema(conn)
+                return conn
+            except sqlite3.OperationalError as err:   # cannot make the -shm file: read-only folder or mount
+                conn.close()
+                problem = err
+            except (sqlite3.DatabaseError, StoreError) as err:   # _OlderSchema too
+                conn.close()
+                if isinstance(err, StoreError):
+                    raise
+                raise StoreError(f"{self.path}: not a usable benchclaims database ({err})") from None
+        raise StoreError(f"{self.path}: cannot open the database read-only ({problem})")
+
+    def _check_readonly_schema(self, conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if version == 0 or "documents" not in tables:
+            raise StoreError(f"{self.path}: not a benchclaims database (no documents table)")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: schema version {version}, expected at most {SCHEMA_VERSION} "
+                             "(written by a newer benchclaims)")
+        if version < SCHEMA_VERSION:
+            raise _OlderSchema(f"{self.path}: schema version {version} from an older benchclaims; it is upgraded "
+                             "when opened for writing (`benchclaims batch`), and this file cannot be written")
+
     def _init_schema(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
@@ -256,6 +326,10 @@ class Store:
         self._migrate()
         self.conn.executescript(DOCUMENT_INDEXES)
         self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        if 0 < version < 4:   # a store from before restatement links: link its claims now, in place
+            from extractor.corpus.restatements import relink
+
+            relink(self.conn)
 
     def _migrate(self) -> None:
         """Add the columns a database made by an older version lacks (additive only); its documents
@@ -280,8 +354,14 @@ class Store:
             cur.execute("UPDATE documents SET extractor_version = NULL")
             cur.execute("COMMIT")
         except BaseException:
-            cur.execute("ROLLBACK")
+            self._rollback()
             raise
+
+    def _rollback(self) -> None:
+        """Undo the open transaction, if any: SQLite has already rolled it back after a full disk or an
+        I/O error, and an interrupt can land before BEGIN ran (a ROLLBACK then would only hide the cause)."""
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
 
     def __enter__(self) -> "Store":
         return self
@@ -313,6 +393,7 @@ class Store:
         cur = self.conn.cursor()
         cur.execute("BEGIN IMMEDIATE")
         try:
+            cur.execute("DELETE FROM restatements WHERE path=? OR other_path=?", (path, path))
             cur.execute("DELETE FROM conditions WHERE path=?", (path,))
             cur.execute("DELETE FROM mentions WHERE path=?", (path,))
             cur.execute("DELETE FROM claims WHERE path=?", (path,))
@@ -332,7 +413,7 @@ class Store:
                 f"INSERT INTO conditions VALUES ({','.join('?' * len(CONDITION_COLUMNS))})", drow)
             cur.execute("COMMIT")
         except BaseException:
-            cur.execute("ROLLBACK")
+            self._rollback()
             raise
 
     def put_record(self, record: DocumentRecord, *, path: str | None = None,
