@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from extractor.conditions.code.choice import settled_by_code
 from extractor.conditions.context import DocContext, Located
 from extractor.conditions.engine_tally import COMMIT, EngineTally  # noqa: F401 - COMMIT is re-exported
 from extractor.conditions.ladder import Level
@@ -153,6 +154,8 @@ class Policy:
             if len(exact) > 1:
                 return Parts(exact, scope)
             picked = exact or picked[:1]
+        if len(picked) > 1 and (settled := settled_by_code(picked, scopes.usable, name, name_key)) is not None:
+            return Pick(settled, scope, note=f"the run's code loads '{_show(settled)}' of the several named here")
         if len(picked) > 1:
             return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope,
                             mentions=tuple(picked))

@@ -17,8 +17,9 @@ OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 # Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
 Reason = Literal["absent", "ambiguous", "no_version", "partial", "external"]
 # The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
-LADDER_READERS = ("sentence", "table_row", "table_column", "column_names", "table_caption", "table_footnotes", "own_caption",
-                  "paragraph", "figure_captions", "section", "section_commands", "linked_section",
+LADDER_READERS = ("sentence", "program_output", "table_row", "table_column", "column_names", "table_caption", "table_footnotes", "own_caption",
+                  "paragraph", "figure_captions", "section", "section_commands", "section_code",
+                  "linked_section",
                   "linked_commands", "setup_sections", "universal", "introduction", "front_matter")
 
 
