@@ -23,6 +23,9 @@ class TextAnalyser(Protocol):
     def analyse(self, texts: list[str], offsets: list[int]) -> Iterable[tuple[list[QuantityRecord], list[Cue]]]:
         """(quantities, cues) of each text, spans shifted by its offset."""
 
+    def quantities(self, text: str) -> Iterable[QuantityRecord]:
+        """The quantities of a text (offset 0), as `analyse` gives them, when its cues are not needed."""
+
     def may_hold_number(self, text: str, start: int = 0, end: int | None = None) -> bool:
         """Whether text[start:end] can hold a number at all (a cheap pre-check)."""
 
@@ -88,7 +91,7 @@ class TableReader:
         # a unit after leading words that are no unit ("Completed samples per second", "Avg tokens/s")
         candidates += [" ".join(words[i:]) for i in range(1, min(len(words), 4))]
         pieces = [f"1 {c.strip()}" for c in candidates if c and c.strip()]
-        for qs, _ in self.x.analyse(pieces, [0] * len(pieces)):   # lazily: the first piece with a unit wins
+        for qs in map(self.x.quantities, pieces):   # lazily: the first piece with a unit wins
             unit_q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
             if unit_q and unit_class(unit_q.unit):
                 return Header(text, unit_q.unit, unit_class(unit_q.unit), cues)
@@ -109,7 +112,7 @@ class TableReader:
         metrics = [c for c in cues if c.label.startswith("metric:")]
         units = [m.group(1) or m.group(2) for m in _LEAD_UNIT.finditer(text)]
         pieces = [f"1 {u.strip()}" for u in units if u and u.strip()]
-        for (qs, _), metric in zip(self.x.analyse(pieces, [0] * len(pieces)), units):
+        for qs, metric in zip(map(self.x.quantities, pieces), units):
             q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
             cls = unit_class(q.unit) if q else None
             if cls in _LEAD_CLASSES and metrics:
