@@ -9,7 +9,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules, guarded, read_record, read_text
-from extractor.cli.conventions import check_format, example, fail, format_help, write_output
+from extractor.cli.conventions import format_option, example, fail, format_help, write_output
 
 FORMATS = ("text", "markdown", "json", "jsonl", "html")
 
@@ -31,6 +31,7 @@ def audit_cmd(
     rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules,
                                          help="Rules folder (default: the installed rules)."),
     claim: Optional[str] = typer.Option(None, "--claim", help="Audit this claim (its id, or a unique prefix; see `extract`) instead of the headline; one file only."),
+    db: Optional[Path] = typer.Option(None, "--db", help="html: also link each claim to the comparable claims of the posts in this claims database (`benchclaims compare`)."),
 ) -> None:
     """Audit documents: headline figure, stated conditions, caveats, scenario, absent conditions.
 
@@ -43,10 +44,7 @@ def audit_cmd(
     from extractor.audit import build_audit, render_audit
     from extractor.audit.checklist import UnknownClaim
 
-    try:
-        fmt = check_format(fmt, FORMATS)
-    except ValueError as err:
-        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    fmt = format_option(fmt, FORMATS)
     if len(files) > 1 and fmt == "html":
         raise fail("--format html audits one document: give one file (or run audit once per file)")
     if len(files) > 1 and claim is not None:
@@ -58,10 +56,10 @@ def audit_cmd(
         if loaded is None:
             failed = True
             continue
-        record, text, view = loaded
+        record, text, view, markdown = loaded
         try:
             if fmt == "html":
-                out = _html(record, text, view, claim)
+                out = _html(record, text, view, claim, db, markdown)
             elif fmt == "jsonl" or (fmt == "json" and len(files) > 1):
                 out = json.dumps(build_audit(record, claim).model_dump(mode="json"), ensure_ascii=False,
                                  indent=None if fmt == "jsonl" else 2)
@@ -85,7 +83,7 @@ def audit_cmd(
 
 
 def _load(file: str, rules: Path | None, want_text: bool):
-    """(record, text, view) of one input, or None after printing why it could not be read; `text` and
+    """(record, text, view, is_markdown) of one input, or None after printing why it could not be read; `text` and
     `view` (the masked view of an HTML post) only when `want_text`."""
     from extractor.api import detect_format, extract_text
     from extractor.ingest import ingest
@@ -101,17 +99,33 @@ def _load(file: str, rules: Path | None, want_text: bool):
             text = read_text(file) if want_text else ""
     except typer.Exit:   # the reason is printed
         return None
-    view = None
+    view, fmt_in = None, None
     if want_text:
         fmt_in = detect_format(name, text)
         view = ingest(text, name, fmt_in).view if fmt_in == "html" else None
-    return record, text, view
+    return record, text, view, fmt_in == "markdown"
 
 
-def _html(record, text: str, view: str | None, claim: str | None) -> str:
-    """The audit page, opening on the claim `claim` when given."""
+def _html(record, text: str, view: str | None, claim: str | None, db: Path | None = None,
+          markdown: bool = False) -> str:
+    """The audit page (a Markdown post rendered), opening on the claim `claim` when given; each claim
+    linked to the claims it is comparable with (the post's own, and those of the store `db` when given)."""
     from extractor.audit import render_audit_html
     from extractor.audit.checklist import find_claim
+    from extractor.audit.comparable import comparable_links
 
     selected = find_claim(record, claim) if claim is not None else None
-    return render_audit_html(record, text, view, selected)
+    others = []
+    if db is not None:
+        from extractor.corpus.restatements import stored_refs
+        from extractor.corpus.store import Store, StoreError
+
+        if not db.is_file():
+            raise fail(f"{db}: no such database (run `benchclaims batch` first)")
+        try:
+            with Store(db) as store:
+                others = stored_refs(store.conn)
+        except StoreError as err:
+            raise fail(err) from None
+    return render_audit_html(record, text, view, selected, comparable_links(record, others) if db else None,
+                             markdown=markdown)

@@ -12,8 +12,10 @@ from bisect import bisect_right
 from typing import NamedTuple
 
 from extractor.conditions.clauses import ClauseScope
+from extractor.conditions.code.reader import PYTHON_RULE
 from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
 from extractor.conditions.figure_scope import FigureCaptions
+from extractor.conditions.output_setup import nearest_setup
 from extractor.conditions.places import Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
 from extractor.conditions.shared_rungs import SharedRung, filtered, summary
@@ -140,6 +142,16 @@ class ScopeLadder:
             located = [x for x in located if x.m.span[0] >= label.end() or x.name not in stated]
         return self.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, text)
 
+    @staticmethod
+    def program_output(site: ClaimSite) -> list[Located] | None:
+        """For a result printed by a program, the setup lines printed before it in its output block, the
+        nearest of each condition ("Loading model X", "Batch size: 16" above the run's own lines)."""
+        p = site.passage
+        printed = site.ctx.output.get(p.block) if p.kind == "code" and p.table is None else None
+        if printed is None:
+            return None
+        return nearest_setup(printed, p.start)
+
     def table_row(self, site: ClaimSite) -> list[Located] | None:
         """The other cells of the claim's row, and the row's group label; not the model of a column that holds
         the draft model of speculative decoding ("Draft model": "Llama-3.2-1B")."""
@@ -252,7 +264,26 @@ class ScopeLadder:
         """A benchmark command shown in the claim's section or above it states what it passes."""
         if site.passage.section is None:
             return None
-        return [x for s in site.chain for x in site.ctx.code.get(s, [])]
+        return [x for s in site.chain for x in site.ctx.code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
+
+    @staticmethod
+    def section_code(site: ClaimSite) -> list[Located] | None:
+        """The run's Python code shown before the claim in its section or above it (code/reader.py): the code
+        after a result is not what produced it. A section that shows a program's output before the claim but no
+        run's code of its own or above it ("3. Sample output") reads the run's code of the section right before
+        it under the same heading ("2. The script"): the code run before the output."""
+        if site.passage.section is None:
+            return None
+        code = site.ctx.code
+        found = [x for s in site.chain for x in code.get(s, [])
+                 if x.m.rule.startswith(PYTHON_RULE) and x.m.span[0] < site.passage.start]
+        if found or site.section is None or not any(b.kind == "code" and b.section == site.section
+                                                    and b.start < site.passage.start for b in site.d.blocks):
+            return found
+        sections = site.d.sections
+        parent = sections[site.section].parent
+        before = next((s for s in range(site.section - 1, -1, -1) if sections[s].parent == parent), None)
+        return [x for x in code.get(before, []) if x.m.rule.startswith(PYTHON_RULE)] if before is not None else []
 
     @staticmethod
     def _linked(site: ClaimSite) -> list[int]:
