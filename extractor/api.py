@@ -65,7 +65,9 @@ def get_extractor(rules_dir: str | None = None):
     with regex_cache.active():
         from extractor.pipeline import Extractor
 
-        return Extractor.from_rules(rules_dir)
+        ext = Extractor.from_rules(rules_dir)
+        ext.conditions.finder.prepare()   # built on the first text otherwise: outside the cache
+        return ext
 
 
 def rules_version(rules_dir: str | None = None) -> str:

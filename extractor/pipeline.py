@@ -62,6 +62,7 @@ class Extractor:
         self.quantity_finder = self.nlp.get_pipe("benchclaims_quantities").finder
         # table headers and cells repeat ("Model", "Throughput (tok/s)", "1.0x"): each text is read once
         self._read = lru_cache(maxsize=4096)(self._read_text)
+        self.quantities = lru_cache(maxsize=4096)(self._quantities)
         self.metric_words = _first_words(self.nlp, cue_labels(self.claim_rules))
         self.abbreviations = frozenset(a.lower() for a in self.claim_rules.abbreviations)
         words = _quantities.number_words(rules_dir)
@@ -113,6 +114,13 @@ class Extractor:
             sdoc = proc(sdoc)
         qs = tuple(_quantities.quantities_of(sdoc))
         return qs, tuple(Cue(s.label_, base + s.start_char, base + s.end_char) for s in sdoc.spans["cues"])
+
+    def _quantities(self, text: str) -> tuple[QuantityRecord, ...]:
+        """The quantities `analyse` would give for `text` (offset 0) without the spaCy pass: the quantity
+        component places exactly the finder's records over the same text (`quantities_of(doc) ==
+        finder.find(doc.text)`), so a caller that needs no cues ("1 tokens/s" read for a header's unit)
+        skips the tokenizer and the cue matcher."""
+        return tuple(self.quantity_finder.find(_broken_runs(text)))
 
     def may_hold_number(self, text: str, start: int = 0, end: int | None = None) -> bool:
         """Whether text[start:end] has a digit or a number word: a unit without one cannot hold a claim.

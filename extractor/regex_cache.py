@@ -18,7 +18,8 @@ C call that checks and wraps the generated code. This module keeps the generated
   `$XDG_CACHE_HOME/benchclaims`, else `~/.cache/benchclaims`); `BENCHCLAIMS_CACHE_DIR=off` disables it.
 
 Use `with regex_cache.active():` around code that compiles many patterns (imports and building of the
-extractor): inside it, `re.compile` and the module-level `re` functions go through the cache.
+extractor): inside it, `re.compile` and the module-level `re` functions go through the cache, and so does
+what `memo` is asked for (the start strings `regex_starts` reads from a pattern's text).
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 try:  # the two steps of re.compile (CPython); without them the cache stays off
     import _sre
@@ -131,8 +132,29 @@ class RegexCache:
             pass
 
 
+    def memo(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """`compute()`, a pure function of `key` (a tuple whose first item names it, so it cannot meet a
+        pattern's key) whose result marshal can write, kept in the file beside the compiled code."""
+        if key in self.entries:
+            self.used.add(key)
+            return self.entries[key]
+        value = compute()
+        self.entries[key] = value
+        self.used.add(key)
+        self.added += 1
+        return value
+
+
 _lock = threading.RLock()
 _cache: RegexCache | None = None
+_active: RegexCache | None = None     # the cache of an `active()` block, while one runs
+
+
+def memo(key: tuple, compute: Callable[[], Any]) -> Any:
+    """`compute()`, kept across processes by the active cache (see `RegexCache.memo`); computed afresh
+    outside `active()`. For what is derived from a pattern's text alone (`regex_starts`)."""
+    cache = _active
+    return compute() if cache is None else cache.memo(key, compute)
 
 
 def _process_cache() -> RegexCache | None:
@@ -165,9 +187,12 @@ def active() -> Iterator[None]:
                     pass
             return original(pattern, flags)
 
+        global _active
         re._compile = cached_compile  # type: ignore[attr-defined]
+        _active = cache
         try:
             yield
         finally:
             re._compile = original  # type: ignore[attr-defined]
+            _active = None
             cache.save()

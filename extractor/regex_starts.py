@@ -14,7 +14,11 @@ as the ASCII digits: a text holding another digit ("٣") must not be searched ei
 """
 from __future__ import annotations
 
+import hashlib
 import re
+from pathlib import Path
+
+from extractor import regex_cache
 
 try:  # the parser of the standard `re` module (Python 3.11+)
     from re import _constants as C
@@ -34,6 +38,9 @@ MAX_SET = 256
 LONG_ENOUGH = 8       # a start string this long is not extended further
 
 _UNKNOWN = (frozenset(), frozenset([""]))   # begins with something we cannot name
+# what is read from a pattern is kept across processes (regex_cache.memo) under this module's own
+# fingerprint as well: an edit of the reading never meets the results of the old one
+_CODE = hashlib.blake2b(Path(__file__).read_bytes(), digest_size=8).hexdigest()
 
 
 def start_strings(pattern: str, flags: int = 0, min_len: int = 2, digits: bool = False) -> frozenset[str] | None:
@@ -41,6 +48,11 @@ def start_strings(pattern: str, flags: int = 0, min_len: int = 2, digits: bool =
     `digits`: where that finds none, read `\\d` as 0-9 ("H100": "h0" ... "h9"; a string may hold such
     digits, but not begin with one). Only then: ten digits multiply the strings of the patterns that
     already have some."""
+    return regex_cache.memo(("starts", _CODE, pattern, int(flags), min_len, digits),
+                            lambda: _start_strings(pattern, flags, min_len, digits))
+
+
+def _start_strings(pattern: str, flags: int, min_len: int, digits: bool) -> frozenset[str] | None:
     found = _read(pattern, flags, min_len, False)
     return found if found is not None or not digits else _read(pattern, flags, min_len, True)
 
@@ -187,6 +199,14 @@ def anchors(pattern: str, flags: int = 0) -> list[Anchor] | None:
     """Anchors covering every match of `pattern` (one per top-level alternative that needs its own), or
     None when some match may hold no string that can be named. Conservative, like `start_strings`: the
     characters allowed before a string are a superset of those the pattern can consume there."""
+    found = regex_cache.memo(("anchors", _CODE, pattern, int(flags)), lambda: _anchor_parts(pattern, flags))
+    if found is None:
+        return None
+    return [Anchor(strings, re.compile(before, re.I) if before else None) for before, strings in found]
+
+
+def _anchor_parts(pattern: str, flags: int) -> list[tuple[str, frozenset[str]]] | None:
+    """[(the pattern of the characters allowed before, strings)] of `anchors`, or None."""
     if P is None:
         return None
     try:
@@ -195,8 +215,7 @@ def anchors(pattern: str, flags: int = 0) -> list[Anchor] | None:
         return None
     if found is None:
         return None
-    return [Anchor(strings, re.compile("|".join(sorted(before)), re.I) if before else None)
-            for before, strings in found]
+    return [("|".join(sorted(before)), strings) for before, strings in found]
 
 
 def _anchors(items) -> list[tuple[frozenset[str], frozenset[str]]] | None:

@@ -89,6 +89,23 @@ def test_active_routes_re_compile_and_restores_it(tmp_path, monkeypatch):
     assert list(tmp_path.glob("regex-*.marshal"))
 
 
+def test_start_strings_and_anchors_kept_in_the_cache_are_those_read_afresh(tmp_path, monkeypatch):
+    from extractor.regex_starts import anchors, start_strings
+
+    monkeypatch.setenv("BENCHCLAIMS_CACHE_DIR", str(tmp_path))
+    pattern, flags = r"\b(?:H100|H200|MI300X)\b|\bv?\d+\.\d+ tok/s", re.I
+    fresh = (start_strings(pattern, flags, digits=True), anchors(pattern, flags))
+    for _ in range(2):   # the first block computes and saves; the second reads the file written
+        monkeypatch.setattr(regex_cache, "_cache", None)
+        with regex_cache.active():
+            kept = (start_strings(pattern, flags, digits=True), anchors(pattern, flags))
+        assert kept[0] == fresh[0]
+        assert [(a.strings, a.before and a.before.pattern) for a in kept[1]] == \
+            [(a.strings, a.before and a.before.pattern) for a in fresh[1]]
+    assert any(k[0] == "starts" for k in regex_cache._cache.used)
+    assert regex_cache.memo(("probe",), lambda: 7) == 7    # outside active(): computed, not kept
+
+
 def test_records_are_byte_identical_with_and_without_the_cache(tmp_path):
     """Fresh processes: the cache off, the cache written, the cache read; the same record each time."""
     doc = ROOT / "corpus" / "setup-section-h200.md"

@@ -24,6 +24,9 @@ class TextAnalyser(Protocol):
     def analyse(self, texts: list[str], offsets: list[int]) -> Iterable[tuple[list[QuantityRecord], list[Cue]]]:
         """(quantities, cues) of each text, spans shifted by its offset."""
 
+    def quantities(self, text: str) -> Iterable[QuantityRecord]:
+        """The quantities of a text (offset 0), as `analyse` gives them, when its cues are not needed."""
+
     def may_hold_number(self, text: str, start: int = 0, end: int | None = None) -> bool:
         """Whether text[start:end] can hold a number at all (a cheap pre-check)."""
 
@@ -115,7 +118,7 @@ class TableReader:
             return Header(text, "x", "ratio", cues, ratio=True)
         if _CURRENCY.search(text) and (per := self.cost_per_tokens.search(text)):
             # "Cost per 1M tokens ($)", "cost to generate 1M tokens ($)": a price per that many tokens
-            (qs, _), = self.x.analyse([f"$1 per {per.group('amount')} tokens"], [0])
+            qs = self.x.quantities(f"$1 per {per.group('amount')} tokens")
             if qs and unit_class(qs[0].unit) == "cost":
                 return Header(text, qs[0].unit, "cost", cues)
         candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
@@ -123,7 +126,7 @@ class TableReader:
         # a unit after leading words that are no unit ("Completed samples per second", "Avg tokens/s")
         candidates += [" ".join(words[i:]) for i in range(1, min(len(words), 4))]
         pieces = [f"1 {c.strip()}" for c in candidates if c and c.strip()]
-        for qs, _ in self.x.analyse(pieces, [0] * len(pieces)):   # lazily: the first piece with a unit wins
+        for qs in map(self.x.quantities, pieces):   # lazily: the first piece with a unit wins
             unit_q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
             if unit_q and unit_class(unit_q.unit):
                 return Header(text, unit_q.unit, unit_class(unit_q.unit), cues)
@@ -156,7 +159,7 @@ class TableReader:
         """(unit, class) of the first unit a lead text names, of a class a bare cell can take from it."""
         units = [m.group(1) or m.group(2) or m.group(3) for m in _LEAD_UNIT.finditer(text)]
         pieces = [f"1 {u.strip()}" for u in units if u and u.strip()]
-        for qs, _ in self.x.analyse(pieces, [0] * len(pieces)):
+        for qs in map(self.x.quantities, pieces):
             q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
             cls = unit_class(q.unit) if q else None
             if cls in _LEAD_CLASSES:

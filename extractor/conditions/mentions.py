@@ -195,6 +195,11 @@ class MentionFinder:
             return found[0]   # the places of one word: ascending, each once
         return sorted({p for ps in found for p in ps})
 
+    def prepare(self) -> None:
+        """Build the scanner now rather than on the first text (where the regex cache is active)."""
+        if self._scanner is None:
+            self._build_scanner()
+
     def _build_scanner(self) -> Scanner:
         """The strings a task's matches can begin with (extractor/regex_starts.py): where they are
         rare, its regex is tried only where one of them starts instead of at every position. One

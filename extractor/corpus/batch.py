@@ -25,7 +25,7 @@ from extractor import api, limits
 from extractor.corpus.runners import chunks, make_runner
 from extractor.corpus.stopping import BatchStopped, Interrupts, stop_reason
 from extractor.corpus.work import Outcome, file_sha256
-from extractor.records import DocumentError, DocumentRecord
+from extractor.records import DocumentError
 from extractor.rules_io import default_rules_dir, rules_fingerprint
 from extractor.corpus.comparisons import relink_restatements
 from extractor.corpus.store import Store
@@ -258,7 +258,7 @@ def _count(summary: BatchSummary, o: Outcome, before: str | None) -> None:
 
 def _store_outcome(store: Store, o: Outcome, ext_v: str, rules_v: str, source: str) -> None:
     if o.ok:
-        store.put_record(DocumentRecord.model_validate_json(o.record_json), path=o.path,
+        store.put_record(o.record(), path=o.path,
                          record_json=o.record_json, source=source)
     else:
         store.put_error(DocumentError.model_validate_json(o.record_json), path=o.path,

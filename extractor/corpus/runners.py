@@ -25,7 +25,7 @@ def run_inline(rules_dir: str | None, max_bytes: int, timeout: float | None = No
     """Extract in this process (jobs=1)."""
     def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
         for chunk in work:
-            yield extract_chunk(chunk, rules_dir, max_bytes, timeout, max_claims)
+            yield extract_chunk(chunk, rules_dir, max_bytes, timeout, max_claims, keep_record=True)
     return run
 
 

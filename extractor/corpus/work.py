@@ -15,12 +15,12 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-from pydantic import BaseModel
+from pydantic import BaseModel, PrivateAttr
 
 from extractor import api, gc_policy
 from extractor.corpus.stopping import worker_signals
 from extractor.errors import DocumentFailure
-from extractor.records import DocumentError
+from extractor.records import DocumentError, DocumentRecord
 
 CHUNK = 8            # documents per task sent to a worker
 IN_FLIGHT_PER_JOB = 3
@@ -36,15 +36,27 @@ class Outcome(BaseModel):
     record_json: str
     n_claims: int = 0
     retried: bool = False   # extracted again, alone, after the worker that had it died
+    # the record itself, kept only when the outcome stays in the process that made it (jobs=1): the batch
+    # stores it without validating its JSON back into a record; never sent to another process
+    _record: DocumentRecord | None = PrivateAttr(default=None)
+
+    def record(self) -> DocumentRecord:
+        """The document's record (ok outcomes): the one kept in this process, else read from its JSON."""
+        return self._record if self._record is not None else DocumentRecord.model_validate_json(self.record_json)
+
 
 
 def extract_one(path: str, rules_dir: str | None, max_bytes: int,
-                timeout: float | None = None, max_claims: int | None = None) -> Outcome:
-    """Extract one file; any failure becomes a DocumentError outcome instead of an exception."""
+                timeout: float | None = None, max_claims: int | None = None, keep_record: bool = False) -> Outcome:
+    """Extract one file; any failure becomes a DocumentError outcome instead of an exception.
+    `keep_record`: the outcome also holds the record object (for a caller in this process)."""
     try:
         rec = api.extract_path(path, rules_dir=rules_dir, max_bytes=max_bytes, timeout=timeout,
                                max_claims=max_claims)
-        return Outcome(path=path, ok=True, record_json=rec.model_dump_json(), n_claims=len(rec.claims))
+        done = Outcome(path=path, ok=True, record_json=rec.model_dump_json(), n_claims=len(rec.claims))
+        if keep_record:
+            done._record = rec
+        return done
     except DocumentFailure as err:
         kind, reason = err.kind, err.reason
     except Exception as err:  # noqa: BLE001 - one broken document never stops a batch
@@ -87,9 +99,11 @@ def _exit_when_orphaned(parent_pid: int) -> None:
 
 
 def extract_chunk(paths: list[str], rules_dir: str | None, max_bytes: int,
-                  timeout: float | None = None, max_claims: int | None = None) -> list[Outcome]:
-    """Worker task: extract a few documents (`max_claims`: the cap, resolved by the batch; 0: none)."""
-    return [extract_one(p, rules_dir, max_bytes, timeout, max_claims) for p in paths]
+                  timeout: float | None = None, max_claims: int | None = None,
+                  keep_record: bool = False) -> list[Outcome]:
+    """Worker task: extract a few documents (`max_claims`: the cap, resolved by the batch; 0: none;
+    `keep_record`: only in the batch's own process, see `Outcome`)."""
+    return [extract_one(p, rules_dir, max_bytes, timeout, max_claims, keep_record) for p in paths]
 
 
 def file_sha256(path: str, max_bytes: int) -> str | None:
