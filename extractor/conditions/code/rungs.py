@@ -25,6 +25,16 @@ def run_code_before(site: ClaimSite) -> list[Located] | None:
 
 
 def _shows_output(site: ClaimSite) -> bool:
-    """Whether the claim's section shows a code block (here: no run's code, so a program's output) before it."""
-    return any(b.kind == "code" and b.section == site.section and b.start < site.passage.start
-               for b in site.d.blocks)
+    """Whether the claim's section shows a code block (here: no run's code, so a program's output) before it.
+    The first code block of each section is found once per document (kept with the context's shared rungs)."""
+    first = site.ctx.rungs.get(_FIRST_CODE)
+    if first is None:
+        first = {}
+        for b in site.d.blocks:
+            if b.kind == "code":
+                first.setdefault(b.section, b.start)
+        site.ctx.rungs[_FIRST_CODE] = first
+    return first.get(site.section, site.passage.start) < site.passage.start
+
+
+_FIRST_CODE = ("code", "first block per section")
