@@ -32,6 +32,7 @@ from extractor.records import Claim, ClaimContext, DocumentRecord, Note, Quantit
 from extractor.rules_io import RuleError, default_rules_dir, rules_fingerprint
 from extractor.spans import inside_near
 from extractor.ingest.segment import Passage, units
+from extractor.claims.output_blocks import OutputBlocks
 from extractor.claims.script_output import ScriptOutputReader
 from extractor.claims.compared import compared_unit
 from extractor.claims.tables import TableReader
@@ -68,7 +69,8 @@ class Extractor:
         self.number_words = re.compile(rf"\b{trie(set(words))}\b", re.I) if words else None
         self.headlines = HeadlineMarker(self.claim_rules)
         self.tables = TableReader(self)
-        self.script_output = ScriptOutputReader(self.tables, self.claim_rules.script_output_langs)
+        self.output_blocks = OutputBlocks.from_rules(rules_dir)
+        self.script_output = ScriptOutputReader(self.tables, self.output_blocks)
         self.conditions = ConditionResolver(rules_dir)
         self.caveats = CaveatReader.from_rules(rules_dir)
         self.vocab_reset_posts = VOCAB_RESET_POSTS
@@ -228,7 +230,7 @@ def _first_words(nlp, labels: dict[str, list[str]]) -> dict[str, set[str]]:
     its first token is in the text; a first token that is blank or not ASCII is always "there")."""
     words: dict[str, set[str]] = {}
     for label, phrases in labels.items():
-        if family(label) not in ("metric", "length"):
+        if family(label) not in ("metric", "length", "ratio_name", "rate_unit"):
             continue
         for sdoc in nlp.tokenizer.pipe(phrases):
             if len(sdoc):

@@ -190,9 +190,10 @@ def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
     from extractor.conditions.rules import SCOPES_FILE, WHERE_FILE, ScopeRules, WhereRules
     from extractor.conditions.patterns import ConditionsFile
     from extractor.quantities.rules import NUMBERS_FILE, NumberRules
+    from extractor.claims.output_blocks import OUTPUT_FILE, OutputRules
 
     files: list[tuple[str, type[BaseModel]]] = [(SCOPES_FILE, ScopeRules), (WHERE_FILE, WhereRules),
-                                                (NUMBERS_FILE, NumberRules)]
+                                                (NUMBERS_FILE, NumberRules), (OUTPUT_FILE, OutputRules)]
     from extractor.conditions.code.harnesses import HARNESSES_FILE, HarnessFile
     files.append((HARNESSES_FILE, HarnessFile))
     try:
@@ -200,8 +201,11 @@ def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
         files += [("caveats.yaml", CaveatRules), ("authorship.yaml", AuthorshipRules)]
     except ImportError:  # caveats not part of this build
         pass
+    from extractor.compare.rules import COMPARE_FILE, CompareRules
+
+    files.append((COMPARE_FILE, CompareRules))
     for name, model in files:
-        if (folder / name).exists() or name in (SCOPES_FILE, WHERE_FILE, NUMBERS_FILE):
+        if (folder / name).exists() or name in (SCOPES_FILE, WHERE_FILE, NUMBERS_FILE, OUTPUT_FILE):
             res = _validate_yaml(folder / name, model, problems)
             if name == "authorship.yaml" and res and res[0] is not None:
                 _check_orgs(folder / name, res[0], res[1][1], problems)

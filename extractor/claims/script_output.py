@@ -1,10 +1,13 @@
-"""Results printed by a script and shown in a code block ("Avg latency: 2.31 seconds", "Output token
-throughput (tok/s): 1234.5", "Samples per second: 64.7"): one claim per labelled result line.
+"""Results printed by a program and shown in a code block ("Avg latency: 2.31 seconds", "Output token
+throughput (tok/s): 1234.5", "dt_test=18.76 ms", "INFO ... Avg prompt throughput: 512.3 tokens/s, ..."):
+one claim per labelled result.
 
-A line is a result when it is `Label: number [unit]` in a block whose language says it holds output
-(`script_output_langs` in `rules/claims.yaml`: plain text, console, log...; a `yaml` or `python` block is
-configuration or code), and its label or unit names a metric the way a table header does. Labels of counts
-and settings ("Batch size: 64", "Successful requests: 100") are left out as table columns of counts are.
+Which lines a program printed is `OutputBlocks`' job (output_blocks.py: structure, not the fence language).
+An output line is cut into segments (", ", "; ", " | ", tabs) and each segment read as `Label: value [unit]`,
+`Label: key=value [unit]` or `key=value [unit]`; a bare `value unit` segment after a labelled one takes its
+label ("Time for inference: 6.93 sec total, 36.96 tokens/sec"). A result is a segment whose label or unit
+names a metric the way a table header does (the table reader's header reading); labels of counts and settings
+("Batch size: 64", "Successful requests: 100", "Request timeout: 30 s") are left out, as are error lines.
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import re
 from typing import TYPE_CHECKING
 
 from extractor.claims.classify import unit_class
+from extractor.claims.output_blocks import OutputBlocks, OutputLine
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import Claim, ClaimContext
@@ -19,54 +23,76 @@ from extractor.records import Claim, ClaimContext
 if TYPE_CHECKING:
     from extractor.claims.tables import TableReader
 
-# "Label: value [unit]" alone on its line; the label has no underscore (snake_case keys are configuration)
-RESULT_LINE = re.compile(
-    r"^[ \t]*(?P<label>[A-Za-z][A-Za-z0-9 ()/%.,\-]*?)[ \t.]*:[ \t]*"
-    r"(?P<value>[-+]?\d[\d,]*(?:\.\d+)?(?:[ \t]*(?:[A-Za-zµ%][A-Za-z/%µ]*(?:[ \t]*/[ \t]*[A-Za-z]+)*))?)[ \t]*$",
-    re.M)
+_VALUE = r"[-+~≈]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_UNIT = r"(?:[ \t]*(?:[A-Za-zµ%$][A-Za-z0-9µ%$]*(?:[ \t]*/[ \t]*[A-Za-z0-9]+)*\.?))?"
+# "Label: value [unit] [words]", "Label: key=value [unit]", "key=value [unit]"; the label has a letter and no
+# sentence inside it (a colon or equals sign ends it)
+SEGMENT = re.compile(
+    rf"(?P<label>[A-Za-z(\[][^:=\n]{{0,80}}?)[ \t.]*[:=][ \t]*(?:(?P<key>[A-Za-z_][\w.]{{0,40}})[ \t]*=[ \t]*)?"
+    rf"(?P<value>{_VALUE}{_UNIT})(?P<rest>[^\d]{{0,24}})$")
+BARE = re.compile(rf"(?P<value>{_VALUE}{_UNIT})(?P<rest>[^\d]{{0,24}})$")
+# where a line's segments part: a comma or semicolon before a word, a bar, a tab before a word
+SPLIT = re.compile(r"[,;][ \t]+(?=[A-Za-z(~≈+-]|\d)|[ \t]+\|[ \t]+|\t+(?=[A-Za-z])")
 
 
 class ScriptOutputReader:
-    """Reads labelled result lines of output code blocks, with the table reader's header reading."""
+    """Reads labelled results of program output lines, with the table reader's header reading."""
 
-    def __init__(self, tables: "TableReader", langs: list[str]):
+    def __init__(self, tables: "TableReader", blocks: OutputBlocks):
         self.tables = tables
-        self.langs = {lang.lower() for lang in langs}
+        self.blocks = blocks
 
-    def output_blocks(self, d: Document) -> list[int]:
-        """Indices of the code blocks whose language says they hold output."""
-        return [i for i, b in enumerate(d.blocks)
-                if b.kind == "code" and ((b.lang or "").split() or [""])[0].lower() in self.langs]
+    def segments(self, d: Document, line: OutputLine) -> list[tuple[str, int, int, bool]]:
+        """(label, value start, value end, bare) of each result segment of a line; a bare value takes the
+        label of the segment before it."""
+        text = d.text
+        out: list[tuple[str, int, int, bool]] = []
+        label = ""
+        cuts = [m for m in SPLIT.finditer(text, line.start, line.end)]
+        for lo, hi in zip([line.start] + [m.end() for m in cuts], [m.start() for m in cuts] + [line.end]):
+            piece = text[lo:hi]
+            m = SEGMENT.match(piece)
+            if m:
+                label = " ".join(m.group("label").split())
+                if m.group("key"):
+                    label += " " + m.group("key").replace("_", " ")
+            elif label and (m := BARE.match(piece)) is None:
+                continue
+            if m is None or not label:
+                continue
+            value = m.group("value").rstrip(". \t")
+            out.append((label, lo + m.start("value"), lo + m.start("value") + len(value), m.re is BARE))
+        return out
 
     def claims(self, d: Document) -> list[tuple[Claim, Passage]]:
         out: list[tuple[Claim, Passage]] = []
         x = self.tables.x
-        for i in self.output_blocks(d):
-            block = d.blocks[i]
-            lines = [m for m in RESULT_LINE.finditer(d.text, block.start, block.end)]
-            if not lines:
+        found = [(line, seg) for line in self.blocks.lines(d) if not line.error for seg in self.segments(d, line)]
+        found = [(line, seg) for line, seg in found if not self.blocks.is_setting(seg[0])]
+        if not found:
+            return out
+        analysed = x.analyse([d.text[s:e] for _, (_, s, e, _) in found], [s for _, (_, s, _, _) in found])
+        for (line, (label, start, _, bare)), (qs, cues) in zip(found, analysed):
+            header = self.tables.header(label)
+            q = next((q for q in qs if q.span[0] == start or q.span[0] == start + 1), None)
+            if q is None or header.counts:
                 continue
-            pieces = [d.text[m.start("value"):m.end("value")] for m in lines]
-            analysed = x.analyse(pieces, [m.start("value") for m in lines])
-            for m, (qs, cues) in zip(lines, analysed):
-                header = self.tables.header(" ".join(m.group("label").split()))
-                q = next((q for q in qs if q.span[0] == m.start("value")), None)
-                if q is None or header.counts:
+            cls, unit = unit_class(q.unit), q.unit
+            if cls is None:
+                if bare:
+                    continue      # a bare number after a labelled one ("Latency: 12, 13"): no result of its own
+                if not header.cls or header.cls == "score":
                     continue
-                cls, unit = unit_class(q.unit), q.unit
-                if cls is None:
-                    if not header.cls or header.cls == "score":
-                        continue
-                    cls, unit = header.cls, header.unit
-                    q = q.model_copy(update={"unit": unit})
-                if not header.cues:
-                    continue          # "Elapsed: 3 s" with no metric word: not shown as a result
-                metric = x.builder.metric_for(q, cls, list(cues), q.span[0], q.span[1], header.cues)
-                if metric is None:
-                    continue
-                context = ClaimContext(section=d.section_path(block.section), block="code",
-                                       row_header=header.text)
-                claim = x.builder.claim(q, metric, cls, list(cues), d.text, 0, 0, context, header.cues, unit)
-                claim.quote = d.text[claim.span[0]:claim.span[1]]
-                out.append((claim, Passage(m.start(), m.end(), "code", i, block.section)))
+                cls, unit = header.cls, header.unit
+                q = q.model_copy(update={"unit": unit})
+            if not header.cues:
+                continue          # "Elapsed: 3 s" with no metric word: not shown as a result
+            metric = x.builder.metric_for(q, cls, list(cues), q.span[0], q.span[1], header.cues)
+            if metric is None:
+                continue
+            block = d.blocks[line.block]
+            context = ClaimContext(section=d.section_path(block.section), block="code", row_header=header.text)
+            claim = x.builder.claim(q, metric, cls, list(cues), d.text, 0, 0, context, header.cues, unit)
+            claim.quote = d.text[claim.span[0]:claim.span[1]]
+            out.append((claim, Passage(line.start, line.end, "code", line.block, block.section)))
         return out

@@ -3,6 +3,7 @@ row headers when the cell holds a bare number."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Protocol
@@ -27,8 +28,19 @@ class TextAnalyser(Protocol):
         """Whether text[start:end] can hold a number at all (a cheap pre-check)."""
 
 _PAREN = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
-# a unit named by a caption or lead-in: "(tokens/s)", "in milliseconds", "in tok/s per GPU"
-_LEAD_UNIT = re.compile(r"\(([^()\d]{1,24})\)|\bin ([A-Za-z/]+(?: (?:per|/) [A-Za-z]+)?)\b")
+# a unit named by a caption or lead-in: "(tokens/s)", "in milliseconds", "in tok/s per GPU", "tokens per second"
+_LEAD_UNIT = re.compile(r"\(([^()\d]{1,24})\)|\bin ([A-Za-z/]+(?: (?:per|/) [A-Za-z]+)?)\b"
+                        r"|\b([A-Za-z]+ per (?:second|sec|s|minute|min|hour|h|ms|millisecond))\b")
+# a decimal comma: a number whose comma is followed by one or two digits (never a thousands separator)
+_DECIMAL_COMMA = re.compile(r"^[\s*_~≈]*\d+,\d{1,2}[\s*_]*$")
+# a cell that holds a bare number (markup, an approximation mark or a ± spread around it)
+_BARE_NUMBER = re.compile(r"^[\s*_~≈]*\d[\d,]*(?:\.\d+)?(?:\s*±\s*[\d.]+)?[\s*_]*$")
+# a score written out of 100 ("73/100"): a share in percent
+_OUT_OF_100 = re.compile(r"^[\s*_]*(\d+(?:[.,]\d+)?)\s*/\s*100[\s*_]*$")
+# a header that names money: a currency sign or word, a cost or a price
+_CURRENCY = re.compile(r"[$€£¥]|\b(?:USD|EUR|cost|costs|price|prices|dollars?)\b", re.I)
+# how many paragraphs before a table (in its section, after the block before it that is no prose) are read
+LEAD_PARAGRAPHS = 3
 _LEAD_CLASSES = ("token_rate", "request_rate", "time")
 
 
@@ -40,6 +52,7 @@ class Header:
     unit: str | None = None
     cls: str | None = None
     cues: list[Cue] = field(default_factory=list)
+    ratio: bool = False       # it names a ratio between runs ("T/S Ratio to Eager"): its cells are speed-ups
 
     @property
     def counts(self) -> bool:
@@ -55,16 +68,27 @@ def _text(d: Document, c: Cell | None) -> str:
 _LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 
 
-def lead_in(d: Document, table: Table) -> str:
-    """The table's caption and the paragraph right before it (which often names what it measures)."""
+def lead_in(d: Document, table: Table) -> list[str]:
+    """What names a table's metric and unit when its headers do not, in the order it is read: the caption,
+    the section heading, then the paragraphs before the table in its section (nearest first, up to
+    LEAD_PARAGRAPHS, none past a table, code block or heading before them)."""
     parts = []
     if table.caption is not None:
         parts.append(d.view[table.caption.start:table.caption.end])
-    before = [b for b in (d.blocks[i] for i in d.blocks_ending(table.start - 400, table.start))
-              if b.kind in ("paragraph", "caption", "list_item") and b.section == table.section]
-    if before:
-        parts.append(d.view[before[-1].start:before[-1].end])
-    return re.sub(r"\s+", " ", " ".join(parts)).strip()
+    if table.section is not None:
+        parts.append(d.sections[table.section].title)
+    i = bisect_right([b.start for b in d.blocks], table.start) - 1
+    while i >= 0 and d.blocks[i].start >= table.start:
+        i -= 1
+    paragraphs = 0
+    while i >= 0 and paragraphs < LEAD_PARAGRAPHS:
+        b = d.blocks[i]
+        if b.section != table.section or b.kind not in ("paragraph", "caption", "list_item"):
+            break
+        parts.append(d.view[b.start:b.end])
+        paragraphs += 1
+        i -= 1
+    return [re.sub(r"\s+", " ", p).strip() for p in parts if p.strip()]
 
 
 class TableReader:
@@ -72,6 +96,11 @@ class TableReader:
 
     def __init__(self, x: TextAnalyser):
         self.x = x
+        rules = x.builder.rules
+        self.ratio_header = re.compile(
+            r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in rules.ratio_headers) + r")(?!\w)",
+            re.I) if rules.ratio_headers else None
+        self.cost_per_tokens = re.compile(rules.cost_per_tokens, re.I)
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
         self.header = lru_cache(maxsize=4096)(self._read_header)
 
@@ -81,8 +110,14 @@ class TableReader:
             return Header(text)
         (_, cues), = self.x.analyse([text], [0])
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
-        if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9):
-            return Header(text, "x", "ratio", cues)
+        if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
+                or self.ratio_header and "%" not in text and self.ratio_header.search(text):
+            return Header(text, "x", "ratio", cues, ratio=True)
+        if _CURRENCY.search(text) and (per := self.cost_per_tokens.search(text)):
+            # "Cost per 1M tokens ($)", "cost to generate 1M tokens ($)": a price per that many tokens
+            (qs, _), = self.x.analyse([f"$1 per {per.group('amount')} tokens"], [0])
+            if qs and unit_class(qs[0].unit) == "cost":
+                return Header(text, qs[0].unit, "cost", cues)
         candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
         words = _PAREN.sub(" ", text).split()
         # a unit after leading words that are no unit ("Completed samples per second", "Avg tokens/s")
@@ -96,25 +131,37 @@ class TableReader:
             return Header(text, "dimensionless", "score", cues)
         return Header(text, cues=cues)
 
-    def lead_header(self, text: str) -> Header:
-        """What a table's caption or lead-in paragraph says about bare cells: an accuracy metric ("accuracy
-        on GSM8K") makes them scores; a metric with its unit in parentheses or after "in" ("Output
-        throughput (tokens/s)", "Mean TTFT in milliseconds") gives them that unit."""
-        if not text:
-            return Header("")
-        (_, cues), = list(self.x.analyse([text], [0]))
-        accuracy = [c for c in cues if c.label == "metric:accuracy"]
-        if accuracy:
-            return Header(text, "dimensionless", "score", accuracy)
-        metrics = [c for c in cues if c.label.startswith("metric:")]
-        units = [m.group(1) or m.group(2) for m in _LEAD_UNIT.finditer(text)]
+    def lead_header(self, texts: list[str]) -> Header:
+        """What a table's caption, section heading or lead-in paragraphs say about bare cells, read in that
+        order: an accuracy metric ("accuracy on GSM8K") first named makes them scores; else the first metric
+        named ("Encoding time", "Throughput") with the first unit named in parentheses, after "in" or as
+        "X per Y" ("Output throughput (tokens/s)", "time in seconds", "tokens per second") gives them that
+        metric and unit. Without both, the cells stay unread."""
+        metrics: list[Cue] = []
+        found: tuple[str, str] | None = None
+        for text in texts:
+            (_, cues), = list(self.x.analyse([text], [0]))
+            if not metrics:
+                accuracy = [c for c in cues if c.label == "metric:accuracy"]
+                if accuracy:
+                    return Header(text, "dimensionless", "score", accuracy)
+                metrics = [c for c in cues if c.label.startswith("metric:")]
+            if found is None:
+                found = self._lead_unit(text)
+            if metrics and found:
+                return Header(" ".join(texts), found[0], found[1], metrics)
+        return Header("")
+
+    def _lead_unit(self, text: str) -> tuple[str, str] | None:
+        """(unit, class) of the first unit a lead text names, of a class a bare cell can take from it."""
+        units = [m.group(1) or m.group(2) or m.group(3) for m in _LEAD_UNIT.finditer(text)]
         pieces = [f"1 {u.strip()}" for u in units if u and u.strip()]
-        for (qs, _), metric in zip(self.x.analyse(pieces, [0] * len(pieces)), units):
+        for qs, _ in self.x.analyse(pieces, [0] * len(pieces)):
             q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
             cls = unit_class(q.unit) if q else None
-            if cls in _LEAD_CLASSES and metrics:
-                return Header(text, q.unit, cls, metrics)
-        return Header(text)
+            if cls in _LEAD_CLASSES:
+                return q.unit, cls
+        return None
 
     def claims(self, d: Document) -> list[tuple[Claim, Passage]]:
         out: list[tuple[Claim, Passage]] = []
@@ -144,7 +191,8 @@ class TableReader:
                     if c.col == 0 and row_info.text:
                         continue
                     headers = [h for h in (col, row_info, group) if h is not None and h.text]
-                    if not any(h.counts for h in headers):
+                    # a score out of 100 under a header of counts ("Requests meeting the SLO": "73/100") is a share
+                    if not any(h.counts for h in headers) or _OUT_OF_100.match(d.view[c.start:c.end]):
                         cells.append((c, col, row_head, r, headers))
         return cells
 
@@ -153,14 +201,27 @@ class TableReader:
         if not cells:
             return []
         lead: Header | None = None
-        analysed = self.x.analyse([d.view[c.start:c.end] for c, *_ in cells], [c.start for c, *_ in cells])
+        texts = [d.view[c.start:c.end] for c, *_ in cells]
+        if any(_DECIMAL_COMMA.match(t) for t in texts):
+            # a table that writes decimal commas ("0,5"): its cells are read with a point (same length)
+            texts = [t.replace(",", ".") if _DECIMAL_COMMA.match(t) else t for t in texts]
+        scores = [_OUT_OF_100.match(t) for t in texts]
+        # a score out of 100 ("73/100") is read as its share in percent ("73%"): the same length
+        texts = [t[:m.end(1)] + "%" + " " * (len(t) - m.end(1) - 1) if m else t for t, m in zip(texts, scores)]
+        analysed = self.x.analyse(texts, [c.start for c, *_ in cells])
         out: list[tuple[Claim, Passage]] = []
-        for (c, col, row_head, r, headers), (qs, cues) in zip(cells, analysed):
+        for (c, col, row_head, r, headers), (qs, cues), score in zip(cells, analysed, scores):
+            if score is not None:   # the quote is the score as written
+                qs = [q.model_copy(update={"span": (q.span[0], c.start + score.end(1) + 4),
+                                           "quote": d.text[q.span[0]:c.start + score.end(1) + 4]})
+                      if q.span[0] == c.start + score.start(1) else q for q in qs]
             unit_place = Passage(c.start, c.end, "cell", -1, table.section, t, r, c.col)
             header_cues = [cue for h in headers for cue in h.cues]
             context = ClaimContext(section=d.section_path(table.section), block="table",
                                    row_header=row_head or None, column_header=col.text if col else None)
             cell_text = d.view[c.start:c.end]
+            if _DECIMAL_COMMA.match(cell_text):
+                cell_text = cell_text.replace(",", ".")
             for i, q in enumerate(qs):
                 cls = unit_class(q.unit)
                 unit = q.unit
@@ -171,7 +232,8 @@ class TableReader:
                     if h is None:
                         if lead is None:
                             lead = self.lead_header(lead_in(d, table))
-                        h = lead if lead.cls else None
+                        # what the text around the table names fits a cell that is a bare number only
+                        h = lead if lead.cls and _BARE_NUMBER.match(cell_text) else None
                     if h is None:
                         continue
                     cls, unit = h.cls, h.unit
@@ -180,7 +242,15 @@ class TableReader:
                         header_cues = header_cues + lead.cues
                 if cls == "ratio" and q.value == 1 and q.value_max is None:
                     continue          # the 1.00x row is the baseline itself
+                if cls == "cost" and col is not None and col.cls == "cost" and col.unit != unit \
+                        and col.unit.startswith(unit + " /"):
+                    unit = col.unit   # "$5.87" under "Cost per 1M tokens ($)": a price per that many tokens
+                    q = q.model_copy(update={"unit": unit})
                 metric = self.x.builder.metric_for(q, cls, cues, q.span[0], q.span[1], header_cues)
+                if metric is None and cls == "ratio" and any(h.ratio for h in headers):
+                    metric = "speedup"
+                elif metric is None and score is not None and q.unit == "percent":
+                    metric = "other"      # a share out of 100 that names no metric of its own
                 if metric is None:
                     continue
                 text = d.view[c.start:c.end]

@@ -17,6 +17,7 @@ from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
 from extractor.ingest.model import Cell, group_label
 from extractor.records import Claim
+from extractor.spans import inside_near
 
 # A mention of kind `engine` states the condition `engine_version`; every other kind is its condition.
 KIND_TO_CONDITION = {"engine": "engine_version"}
@@ -45,6 +46,7 @@ class Located:
     row: int | None = None   # -1: header row
     col: int | None = None
     code: bool = False       # inside a code block that holds a benchmark or launch command
+    output: bool = False     # on a line a program printed (a setup line of the results printed with it)
     example: bool = False    # given as an example ("e.g. ...", a command the post calls an example)
     bound: str | None = None  # the metric family it was measured for ("ITL measured at 12 QPS": latency)
     accuracy: bool = False   # a dataset of an accuracy evaluation, not a serving workload
@@ -93,6 +95,7 @@ class DocContext:
     prose: dict[int | None, list[Located]] = field(default_factory=dict)
     prose_starts: dict[int | None, list[int]] = field(default_factory=dict)
     code: dict[int | None, list[Located]] = field(default_factory=dict)
+    output: dict[int, list[Located]] = field(default_factory=dict)   # code block -> mentions on its printed lines
     captions: dict[int | None, list[Located]] = field(default_factory=dict)
     table_block: dict[int, int] = field(default_factory=dict)
     block_starts: list[int] = field(default_factory=list)
@@ -137,7 +140,9 @@ class DocContext:
             self.by_block.setdefault(x.block, []).append(x)
             if x.table is not None:
                 self.by_table.setdefault(x.table, []).append(x)
-            if x.code:
+            if x.output:
+                self.output.setdefault(x.block, []).append(x)
+            elif x.code:
                 self.code.setdefault(x.section, []).append(x)
             elif x.block >= 0 and x.table is None:
                 self.prose.setdefault(x.section, []).append(x)
@@ -209,6 +214,7 @@ class DocumentReader:
     def __init__(self, scopes: ScopeRules, family_cues: dict[str, re.Pattern[str]] | None = None):
         self.scopes = scopes
         self.setup_ending, self.setup_phrase = scopes.setup_heading()
+        self.topic_heading = re.compile(scopes.topic_heading, re.I)
         self.usage_heading = scopes.usage_heading()
         self.back_matter_heading = scopes.back_matter_heading()
         self.alternatives_lead_in = re.compile(scopes.alternatives_lead_in, re.I)
@@ -227,8 +233,9 @@ class DocumentReader:
         self.bench_command = re.compile(scopes.benchmark_command, re.I)
 
     def context(self, d: Document, found: list[Mention], offers: dict[str, str],
-                figures: list[Figure]) -> DocContext:
-        """The document's context from its mentions (numbers that state a claim already removed)."""
+                figures: list[Figure], printed: list[tuple[int, int]] = ()) -> DocContext:
+        """The document's context from its mentions (numbers that state a claim already removed); `printed`:
+        the lines of code blocks a program printed, sorted (their setup lines state conditions)."""
         starts = [b.start for b in d.blocks]
         cells = [(c.start, c.end, t, -1 if r == 0 else r - 1, c.col)
                  for t, table in enumerate(d.tables)
@@ -247,10 +254,13 @@ class DocumentReader:
             block = i if i >= 0 and d.blocks[i].start <= m.span[0] < max(d.blocks[i].end, d.blocks[i].start + 1) \
                 else -1
             code = block >= 0 and d.blocks[block].kind == "code"
-            if code and block not in command_blocks or (m.kind, m.span) in baselines:
+            output = code and inside_near(printed, *m.span)
+            if code and not output and block not in command_blocks or (m.kind, m.span) in baselines:
                 continue
-            loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None, code=code)
-            self._ties(d, loc, example_blocks)
+            loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None,
+                          code=code and not output, output=output)
+            if not output:
+                self._ties(d, loc, example_blocks)
             j = bisect_right(cell_starts, m.span[0]) - 1
             if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
                 _, _, loc.table, loc.row, loc.col = cells[j]
@@ -303,7 +313,8 @@ class DocumentReader:
         if self.setup_phrase.search(title):
             return True
         words = _HEADING_WORDS.findall(_NUMBERING.sub("", title))
-        return bool(self.setup_ending.search(title)) and len(words) <= self.scopes.setup_heading_max_words
+        return bool(self.setup_ending.search(title)) and len(words) <= self.scopes.setup_heading_max_words \
+            and not self.topic_heading.match(title)
 
     def example_blocks(self, d: Document, command_blocks: set[int]) -> set[int]:
         """The benchmark code blocks the post presents as examples: the paragraph that introduces them says

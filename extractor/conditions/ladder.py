@@ -16,6 +16,7 @@ from extractor.conditions.code.reader import PYTHON_RULE
 from extractor.conditions.code.rungs import run_code_before
 from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
 from extractor.conditions.figure_scope import FigureCaptions
+from extractor.conditions.output_setup import nearest_setup
 from extractor.conditions.places import Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
 from extractor.conditions.shared_rungs import SharedRung, filtered, summary
@@ -141,6 +142,16 @@ class ScopeLadder:
             stated = {x.name for x in located if x.m.span[0] >= label.end()}
             located = [x for x in located if x.m.span[0] >= label.end() or x.name not in stated]
         return self.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, text)
+
+    @staticmethod
+    def program_output(site: ClaimSite) -> list[Located] | None:
+        """For a result printed by a program, the setup lines printed before it in its output block, the
+        nearest of each condition ("Loading model X", "Batch size: 16" above the run's own lines)."""
+        p = site.passage
+        printed = site.ctx.output.get(p.block) if p.kind == "code" and p.table is None else None
+        if printed is None:
+            return None
+        return nearest_setup(printed, p.start)
 
     def table_row(self, site: ClaimSite) -> list[Located] | None:
         """The other cells of the claim's row, and the row's group label; not the model of a column that holds

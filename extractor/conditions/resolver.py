@@ -8,7 +8,9 @@ import re
 from bisect import bisect_left
 from pathlib import Path
 
+from extractor.claims.output_blocks import OutputBlocks
 from extractor.conditions.bindings import SettingBinder, mode_setting
+from extractor.conditions.output_setup import OutputSetup
 from extractor.conditions.code.reader import CodeReader
 from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentReader, flat_prose
 from extractor.conditions.figures import document_figures
@@ -52,6 +54,7 @@ class ConditionResolver:
         self.bare_version = re.compile(self.scopes.bare_version)
         self.bare_commit = re.compile(self.scopes.bare_commit, re.I)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
+        self.output = OutputSetup(OutputBlocks.from_rules(rules_dir))
 
     # -- per document --------------------------------------------------------------
     def mentions(self, d: Document) -> list[Mention]:
@@ -65,7 +68,11 @@ class ConditionResolver:
         if d.title_span and not d.view[d.title_span[0]:d.title_span[1]].strip():
             lo, hi = d.title_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
-        return self.code.replace(d, found + self._bare_versions(d, found))
+        found += self.output.models(d, found)
+        bare = self._bare_versions(d, found)
+        if bare:   # the phrasings that make a version no run's (a minimum, an upcoming release) hold for these too
+            bare = [m for m in self.finder.drop_not_conditions(flat, bare) if m.version]
+        return self.code.replace(d, found + bare)
 
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
         """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") is the
@@ -102,7 +109,7 @@ class ConditionResolver:
         second") is not also a condition."""
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if not _numeric(m) or not overlaps_near(claimed, *m.span)]
-        ctx = self.reader.context(d, found, self.where.offers(d, found), document_figures(d))
+        ctx = self.reader.context(d, found, self.where.offers(d, found), document_figures(d), self.output.printed(d))
         self.binder.bind(d, ctx.mentions)
         ctx.set_claims(claimed)
         return ctx
@@ -229,6 +236,8 @@ class ConditionResolver:
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
             return self.statements.engine_version(ctx, decision), None
+        if (several := self.policy.several(name, decision, claim.qualifier, claim.headline, scopes)) is not None:
+            return self.statements.several(ctx, claim, name, several, decision.scope), None
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
         if decision.reason in ("no_version", "partial"):
