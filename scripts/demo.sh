@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up (see scripts/setup.sh) and run the main job on the bundled sample posts:
 # `benchclaims batch corpus/` into ./claims.db, a query over it, the audit of one post (text and
-# ./audit.html), the corpus report (./report.html) and the eval on the bundled gold.
+# ./audit.html), the corpus report (./report.html, linking every post's page in ./audit/) and the eval on
+# the bundled gold.
 # Rerunning is cheap: setup is skipped and unchanged posts are skipped by the batch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,5 +14,5 @@ run benchclaims batch corpus/
 run benchclaims query --metric throughput --format text
 run benchclaims audit corpus/version-compare-docker.md
 run benchclaims audit corpus/version-compare-docker.md --format html -o audit.html
-run benchclaims report --db claims.db -o report.html
+run benchclaims report --db claims.db -o report.html --audit-pages --audit-dir audit
 run benchclaims eval --gold corpus/gold --docs corpus

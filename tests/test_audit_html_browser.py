@@ -73,7 +73,7 @@ def test_clicking_a_claim_highlights_its_condition_spans(page, tmp_path):
         if "cond-hl" in m.group(1).split():
             assert any(k.startswith(f"c{i}-") for k in m.group(2).split())
     # the record panel: one row per condition, unrecoverable ones with their where-note
-    rows = re.findall(r'<tr class="cond (stated|unrecoverable)" data-name="(\w+)">', dom)
+    rows = re.findall(r'<tr class="cond (stated|unrecoverable)(?: far)?" data-name="(\w+)"', dom)
     assert {name for _, name in rows} == set(claim.conditions)
     for name, cond in claim.conditions.items():
         if cond.status == "unrecoverable":
@@ -90,7 +90,7 @@ def test_html_post_is_shown_as_the_extractor_saw_it(tmp_path):
     out = tmp_path / "a.html"
     assert CliRunner().invoke(app, ["audit", str(post), "-f", "html", "-o", str(out)]).exit_code == 0
     page_text = out.read_text(encoding="utf-8")
-    body = page_text.split('<main id="text">', 1)[1].split("</main>", 1)[0]
+    body = page_text.split('<main id="text" class="raw">', 1)[1].split("</main>", 1)[0]
     assert "&lt;p&gt;" not in body and "&lt;script" not in body
     record = extract_path(post)
     view = ingest(post.read_text(encoding="utf-8"), post.name, "html").view
@@ -108,3 +108,32 @@ def test_claim_option_opens_the_page_on_that_claim(tmp_path):
     assert f'<section id="record" data-claim="{i}">' in dump_dom(out.as_uri(), tmp_path)
     j = 0 if i else 1                                   # a #claim=N fragment still wins
     assert f'<section id="record" data-claim="{j}">' in dump_dom(out.as_uri() + f"#claim={j}", tmp_path)
+
+
+def test_markdown_post_is_rendered_with_its_marks_and_opens_on_the_headline(page, tmp_path):
+    record = extract_path(SAMPLE)
+    dom = dump_dom(page.as_uri(), tmp_path)
+    assert '<main id="text" class="rendered">' in dom
+    assert re.search(r"<h2><span class=\"md\">## </span>", dom)            # headings drawn as headings
+    assert '<table class="post-table">' in dom and "<th>" in dom            # the results table as a table
+    # every marked segment still holds the post's characters at its offsets: the claims' quotes are intact
+    for i, claim in enumerate(record.claims):
+        text = "".join(html.unescape(t) for t in re.findall(
+            rf'<span class="seg claim[^"]*" data-c="(?:[\d ]* )?{i}(?: [\d ]*)?"[^>]*>(.*?)</span>', dom, re.S))
+        assert claim.quote.replace("\n", " ") in text.replace("\n", " "), (claim.quote, text)
+    head = next(i for i, c in enumerate(record.claims) if c.headline)
+    assert re.search(rf'<section id="record" data-claim="{head}">', dom)   # selected on open
+    assert re.search(rf'class="claim-item sel" data-claim="{head}"', dom)
+
+
+def test_conditions_carry_their_scope_and_far_ones_a_warning(page, tmp_path):
+    record = extract_path(SAMPLE)
+    head = next(c for c in record.claims if c.headline)
+    dom = dump_dom(page.as_uri(), tmp_path)
+    found = re.findall(r'<tr class="cond stated( far)?" data-name="(\w+)" data-scope="(\w*)"', dom)
+    assert found
+    for far, name, scope in found:
+        assert scope == head.conditions[name].scope
+        assert bool(far) == (scope not in ("sentence", "table_row")), (name, scope)
+    assert any(far for far, _, _ in found) and "\u26a0 from" in dom
+    assert '<section id="set-aside"><h2>Set aside (' in dom

@@ -65,7 +65,7 @@ def test_json_and_html_to_file(tmp_path):
     assert data["summary"]["claims"]["changed"] == 1
     out = tmp_path / "report.html"
     res = runner.invoke(app, ["diff", old, new, "--format", "html", "-o", str(out)])
-    assert res.exit_code == 1 and res.output == ""
+    assert res.exit_code == 1 and res.output == f"wrote {out} (diff report, html)\n"
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
@@ -123,3 +123,36 @@ def test_rerun_rules_must_be_a_folder(tmp_path):
     saved = write_jsonl(tmp_path / "saved.jsonl", _posts(tmp_path))
     res = runner.invoke(app, ["rerun", "--against", saved, "--rules", str(tmp_path / "nowhere")])
     assert res.exit_code == 2 and "is not a folder" in res.output
+
+
+def test_rerun_in_parallel_and_with_the_changed_posts_audit_pages(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from extractor.api import get_extractor
+
+    corpus = Path(__file__).resolve().parent.parent / "corpus"
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    for name in ("figure-caption-footnote.md", "html-results-table.html", "plain-text-cost.txt"):
+        shutil.copy(corpus / name, posts / name)
+    before = tmp_path / "before.jsonl"
+    assert runner.invoke(app, ["batch", str(posts), "--db", str(tmp_path / "c.db"), "--jsonl", str(before)]).exit_code == 0
+    rules = tmp_path / "rules"   # an edit: SGLang is no longer a known engine name
+    shutil.copytree(get_extractor().rules_dir, rules, ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
+    engines = rules / "gazetteers" / "engines.jsonl"
+    engines.write_text("".join(line for line in engines.read_text(encoding="utf-8").splitlines(keepends=True)
+                               if '"pattern": "SGLang"' not in line), encoding="utf-8")
+    one = runner.invoke(app, ["rerun", "--against", str(before), "--rules", str(rules), "-f", "json"])
+    two = runner.invoke(app, ["rerun", "--against", str(before), "--rules", str(rules), "-f", "json", "-j", "2"])
+    assert one.exit_code == two.exit_code == 1 and one.stdout == two.stdout
+    changed = {d["doc"] for d in json.loads(one.stdout)["documents"]}
+    assert changed and "plain-text-cost.txt" not in changed
+    site = tmp_path / "site"
+    site.mkdir()
+    res = runner.invoke(app, ["rerun", "--against", str(before), "--rules", str(rules), "-f", "html",
+                              "-o", str(site / "diff.html"), "--audit-pages"])
+    assert res.exit_code == 1 and f"wrote {len(changed)} audit pages of changed posts" in res.output
+    assert sorted(p.name for p in site.glob("*.audit.html")) == sorted(f"{Path(d).stem}.audit.html" for d in changed)
+    page = (site / "diff.html").read_text(encoding="utf-8")
+    assert all(f'href="{Path(d).stem}.audit.html' in page for d in changed)

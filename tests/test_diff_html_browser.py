@@ -52,7 +52,7 @@ def test_report_renders_changes_in_chromium(tmp_path):
 def test_filter_script_hides_other_kinds(tmp_path):
     dom = dump_dom(report_file(tmp_path).as_uri() + "#only=removed", tmp_path)
     assert "Showing 1 of 3 claim changes (removed)" in dom
-    bodies = re.findall(r'<tbody class="chg (\w+)" data-kind="\w+" id="[^"]+"( hidden="")?>', dom)
+    bodies = re.findall(r'<tbody class="chg (\w+)" data-kind="\w+" id="[^"]+" data-key="[^"]*"( hidden="")?>', dom)
     assert sorted(bodies) == [("added", ' hidden=""'), ("changed", ' hidden=""'), ("removed", "")]
     assert re.search(r'<button class="filter active" data-filter="removed">', dom)
 
@@ -173,3 +173,67 @@ def test_a_claim_link_opens_that_claim_on_the_audit_page(tmp_path):
     dom = dump_dom((tmp_path / href.split("#")[0]).as_uri() + "#" + href.split("#")[1], tmp_path)
     assert re.search(r'<section id="record" data-claim="0">', dom)
     assert "\u201c1,900\u201d" in dom
+
+
+VERDICT_HARNESS = """<!DOCTYPE html><html><body><iframe id="f" src="report.html"></iframe><pre id="out">waiting</pre>
+<script>
+var f=document.getElementById('f'), loads=0, out=[];
+f.addEventListener('load',function(){
+  var d=f.contentDocument; loads++;
+  var rows=[].slice.call(d.querySelectorAll('tbody.chg'));
+  function state(step){out.push(step+'|'+rows.map(function(r){return r.getAttribute('data-verdict')||'-';}).join(',')
+                                +'|'+d.getElementById('verdict-status').textContent);}
+  if(loads===1){
+    state('open');
+    rows[0].querySelector('button[data-v=accept]').click();
+    rows[1].querySelector('button[data-v=look]').click();
+    rows[2].querySelector('button[data-v=reject]').click();
+    rows[2].querySelector('button[data-v=reject]').click();   // a second click takes the verdict back
+    state('judged');
+    f.contentWindow.location.reload();                        // kept in the browser
+  } else {
+    state('reloaded');
+    d.getElementById('export-verdicts').click();
+    out.push('export|'+d.getElementById('verdicts-json').value.replace(/\\n/g,' '));
+    out.push('download|'+d.getElementById('download-verdicts').getAttribute('download')+'|'
+             +d.getElementById('download-verdicts').className);
+    document.getElementById('out').textContent=out.join('\\n');
+  }
+});
+</script></body></html>
+"""
+
+
+def test_verdicts_are_kept_in_the_browser_and_exported_as_json(tmp_path):
+    import json
+
+    report_file(tmp_path)
+    (tmp_path / "harness.html").write_text(VERDICT_HARNESS, encoding="utf-8")
+    cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+           f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=8000", "--dump-dom",
+           (tmp_path / "harness.html").as_uri()]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    steps = re.search(r'<pre id="out">(.*?)</pre>', proc.stdout, re.S).group(1).splitlines()
+    assert steps[0] == "open|-,-,-|0 of 3 judged: 0 accepted, 0 rejected, 0 to look at again (kept in this browser)"
+    assert steps[1].startswith("judged|accept,look,-|2 of 3 judged: 1 accepted, 0 rejected, 1 to look")
+    assert steps[2].startswith("reloaded|accept,look,-|2 of 3 judged")
+    data = json.loads(steps[3].removeprefix("export|").replace("&amp;", "&").replace("&quot;", '"')
+                      .replace("&lt;", "<").replace("&gt;", ">"))
+    assert [v["verdict"] for v in data["verdicts"]] == ["accept", "look", None]
+    assert {v["doc"] for v in data["verdicts"]} == {"gpu-post.md"} and data["report"]
+    assert steps[4] == "download|review.verdicts.json|"      # offered under the report's name, now shown
+
+
+def test_changes_come_first_and_each_condition_change_once(tmp_path):
+    page = report_file(tmp_path).read_text(encoding="utf-8")
+    assert page.index('<tbody class="chg') < page.index('id="pr-summary"')      # the summary is folded below
+    assert '<details id="summary-box">' in page                                 # folded: no `open`
+    changes = re.findall(r'<tbody class="chg.*?</tbody>', page, re.S)
+    assert sum(c.count("conditions.warmup.status") for c in changes) == 1    # once per change
+    context = context_report_file(tmp_path).read_text(encoding="utf-8")
+    tables = [c for c in re.findall(r'<tbody class="chg.*?</tbody>', context, re.S) if 'class="conds"' in c]
+    assert all("<code>conditions." not in c for c in tables)      # with a conditions table: that table alone
+    body = re.sub(r"<script>.*?</script>", "", page, flags=re.S)
+    assert ">null<" not in body and "null</" not in body                        # no raw null

@@ -144,7 +144,7 @@ def test_query_and_export_commands(db, tmp_path):
     out = tmp_path / "c.parquet"
     assert run(app, ["export", "--db", str(db), "--format", "parquet", "-o", str(out)]).exit_code == 0
     table = pq.read_table(out)
-    assert table.num_rows == 5 and table.column("model").to_pylist()[0] == "llama-3-70b"
+    assert table.num_rows == 5 and table.column("model_value").to_pylist()[0] == "llama-3-70b"
     out = tmp_path / "c.csv"
     assert run(app, ["export", "--db", str(db), "--format", "csv", "-o", str(out)]).exit_code == 0
     assert len(list(csv.DictReader(out.open()))) == 5

@@ -95,3 +95,28 @@ def test_json_and_determinism(corpus_db, tmp_path):
     assert render_report_html(report) == render_report_html(build_report(db))
     bad = CliRunner().invoke(app, ["report", "--db", str(tmp_path / "none.db")])
     assert bad.exit_code == 2 and "no such database" in bad.output
+
+
+def test_posts_table_drills_down_to_every_audit_page(corpus_db, tmp_path):
+    db, records, _ = corpus_db
+    site = tmp_path / "site"
+    site.mkdir()
+    res = CliRunner().invoke(app, ["report", "--db", str(db), "-o", str(site / "report.html"),
+                                   "--audit-pages", "--audit-dir", str(site / "audit")])
+    assert res.exit_code == 0, res.output
+    assert f"wrote {len(records)} audit pages" in res.output
+    dom = dump_dom((site / "report.html").as_uri(), tmp_path)
+    rows = re.findall(r'<tr data-doc="([^"]+)">(.*?)</tr>', dom, re.S)
+    assert sorted(doc for doc, _ in rows) == sorted(r["doc"] for r in records)
+    dated = [r["date"] for r in sorted(records, key=lambda r: r["date"] or "", reverse=True)]
+    assert [next(r["date"] for r in records if r["doc"] == doc) for doc, _ in rows] == dated   # newest first
+    for doc, row in rows:
+        href = re.search(r'<a class="audit" href="([^"#]+)">', row).group(1)
+        assert href == f"audit/{Path(doc).stem}.audit.html" and (site / href).is_file()
+    # a headline link opens the post's page on that claim
+    doc, row = next((d, r) for d, r in rows if "#claim=" in r)
+    link = re.search(r'href="([^"]+)#claim=(\d+)"', row)
+    page = dump_dom((site / link.group(1)).as_uri() + f"#claim={link.group(2)}", tmp_path)
+    record = next(r for r in records if r["doc"] == doc)
+    assert f'<section id="record" data-claim="{link.group(2)}">' in page
+    assert record["claims"][int(link.group(2))]["headline"]

@@ -50,6 +50,9 @@ def _spans(record: DocumentRecord) -> list[tuple[int, int, str]]:
     for j, note in enumerate(record.caveats):
         if note.span and note.span[1] > note.span[0]:
             out.append((note.span[0], note.span[1], f"n{j}"))
+    for j, figure in enumerate(record.set_aside):
+        if figure.span[1] > figure.span[0]:
+            out.append((figure.span[0], figure.span[1], f"s{j}"))
     return out
 
 
@@ -74,23 +77,38 @@ def _display(piece: str, squash: bool) -> str:
     return _BLANKS.sub(" ", _BLANK_LINES.sub("\n\n", piece))
 
 
-def _text_html(record: DocumentRecord, shown: str, squash: bool) -> str:
-    out = []
+def _text_html(record: DocumentRecord, shown: str, squash: bool, markdown: bool = False) -> str:
+    """The post's text with every span marked: as written (pre-wrapped), or for a Markdown post rendered
+    into its blocks (markdown_view) around the same marked segments."""
+    segs = segments(record, len(shown))
+    seg_starts = [s.start for s in segs]
     ends = {record.claims[i].span[1]: i for i in range(len(record.claims))}
-    for seg in segments(record, len(shown)):
-        piece = html.escape(_display(shown[seg.start:seg.end], squash))
-        attrs = []
-        if seg.claims:
-            attrs.append(f'data-c="{" ".join(map(str, seg.claims))}"')
-        if seg.keys:
-            attrs.append(f'data-k="{" ".join(seg.keys)}"')
-        cls = "seg claim" if seg.claims else "seg"
-        out.append(f'<span class="{cls}" {" ".join(attrs)}>{piece}</span>' if attrs else piece)
-        last = ends.get(seg.end)
-        if last is not None and last in seg.claims:
-            label = record.claims[last].metric.replace("_", " ").upper()
-            out.append(f'<span class="label" data-claim="{last}">{html.escape(label)}</span>')
-    return "".join(out)
+
+    def render_range(a: int, b: int) -> str:
+        out = []
+        for seg in segs[max(0, bisect_left(seg_starts, a) - 1):bisect_left(seg_starts, b)]:
+            lo, hi = max(seg.start, a), min(seg.end, b)
+            if hi <= lo:
+                continue
+            piece = html.escape(_display(shown[lo:hi], squash))
+            attrs = []
+            if seg.claims:
+                attrs.append(f'data-c="{" ".join(map(str, seg.claims))}"')
+            if seg.keys:
+                attrs.append(f'data-k="{" ".join(seg.keys)}"')
+            cls = "seg claim" if seg.claims else "seg"
+            out.append(f'<span class="{cls}" {" ".join(attrs)}>{piece}</span>' if attrs else piece)
+            last = ends.get(seg.end)
+            if hi == seg.end and last is not None and last in seg.claims:
+                label = record.claims[last].metric.replace("_", " ").upper()
+                out.append(f'<span class="label" data-claim="{last}">{html.escape(label)}</span>')
+        return "".join(out)
+
+    if markdown:
+        from extractor.audit.markdown_view import render_markdown
+
+        return render_markdown(shown, render_range)
+    return render_range(0, len(shown))
 
 
 def _claim_data(c: Claim, i: int) -> dict:
@@ -114,9 +132,13 @@ def _claim_data(c: Claim, i: int) -> dict:
 
 def page_data(record: DocumentRecord, comparable: dict[int, list[dict]] | None = None) -> dict:
     """What the page's script reads: each claim's record (with the claims it is comparable with, see
-    audit/comparable.py) and the post's caveats."""
+    audit/comparable.py), the scopes shown without a warning, the set-aside figures and the post's caveats."""
     comparable = comparable or {}
     return {"claims": [dict(_claim_data(c, i), comparable=comparable.get(i, [])) for i, c in enumerate(record.claims)],
+            "near": list(NEAR_SCOPES),
+            "set_aside": [{"quote": f.quote, "span": list(f.span), "reason": f.reason, "rule": f.rule,
+                           "key": f"s{j}" if f.span[1] > f.span[0] else None}
+                          for j, f in enumerate(record.set_aside)],
             "caveats": [{"kind": n.kind, "message": n.message, "quote": n.quote,
                          "key": f"n{j}" if n.span and n.span[1] > n.span[0] else None}
                         for j, n in enumerate(record.caveats)]}
@@ -134,11 +156,16 @@ def _list_html(record: DocumentRecord) -> str:
 
 
 def render_audit_html(record: DocumentRecord, text: str, view: str | None = None,
-                      selected: int | None = None, comparable: dict[int, list[dict]] | None = None) -> str:
+                      selected: int | None = None, comparable: dict[int, list[dict]] | None = None,
+                      markdown: bool = False) -> str:
     """The audit page of `record`. `text` is the document as decoded; `view`, when given (HTML posts),
-    is the same-length masked view shown in its place. `selected`: the index of the claim the page
-    opens with (`audit --claim`); a `#claim=N` fragment in the URL still takes precedence. `comparable`:
-    per claim index, the claims it is comparable with (default: the post's own, `comparable_links`)."""
+    is the same-length masked view shown in its place; `markdown`: show the post rendered (headings,
+    paragraphs, lists, tables) around the same marks. `selected`: the index of the claim the page opens
+    with (`audit --claim`; default: the first headline claim, else the first claim); a `#claim=N`
+    fragment in the URL still takes precedence. `comparable`: per claim index, the claims it is
+    comparable with (default: the post's own, `comparable_links`)."""
+    if selected is None and record.claims:
+        selected = claim_order(record.claims)[0]
     if comparable is None:
         from extractor.audit.comparable import comparable_links
 
@@ -153,12 +180,16 @@ def render_audit_html(record: DocumentRecord, text: str, view: str | None = None
     parts = {"TITLE": html.escape(title), "META": html.escape(meta),
              "COUNT": f"{n} claim{'s' if n != 1 else ''}" + (f", {heads} headline" if heads else ""),
              "LIST": _list_html(record) or "<li>No performance claim found.</li>",
-             "TEXT": _text_html(record, shown, squash=shown is not text), "DATA": data,
+             "TEXT": _text_html(record, shown, squash=shown is not text, markdown=markdown and shown is text),
+             "MODE": "rendered" if markdown and shown is text else "raw", "DATA": data,
              "SELECTED": "" if selected is None else f' data-selected="{int(selected)}"'}
     return _SLOT.sub(lambda m: parts[m.group(1)], _TEMPLATE)  # one pass: the post's text is never re-read
 
 
-_SLOT = re.compile(r"%(TITLE|META|COUNT|LIST|TEXT|DATA|SELECTED)%")
+_SLOT = re.compile(r"%(TITLE|META|COUNT|LIST|TEXT|DATA|SELECTED|MODE)%")
+# condition scopes that tie a value to the claim's own sentence or table row; any other scope (section,
+# document, restatement...) is shown with a warning: check that it applies to this figure
+NEAR_SCOPES = ("sentence", "table_row")
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -186,14 +217,25 @@ aside{overflow:auto;border-left:1px solid #ddd;padding:.5rem 1rem}
 table{border-collapse:collapse;width:100%;font-size:12.5px}td,th{border-top:1px solid #eee;padding:.2rem .3rem;vertical-align:top;text-align:left}
 .stated{color:#1a6b2a}.unrecoverable{color:#a33}
 a.span-link{color:#1158a8;cursor:pointer}
+#text.rendered{white-space:normal;font:15px/1.6 system-ui,sans-serif;max-width:50rem}
+#text.rendered pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem;font:12.5px/1.5 ui-monospace,monospace}
+#text.rendered .md{color:#aaa}#text.rendered p{margin:.5rem 0}
+.post-table{border-collapse:collapse;margin:.5rem 0}.post-table td,.post-table th{border:1px solid #ddd;padding:.2rem .5rem}
+.scope{font-size:11px;border-radius:3px;padding:0 4px;background:#e8f1e8;color:#1a6b2a}
+.scope.far{background:#fff0d0;color:#8a5300;border:1px solid #e0a040}
+tr.far td{background:#fffaf0}
+.seg.cond-hl.far-hl{background:#ffe2b8;border-bottom:2px dashed #c77800}
+.seg.aside-hl{background:#e4e4e4;text-decoration:line-through #999}
+#set-aside li{font-size:12.5px;margin:.2rem 0}.reason{font-weight:bold;color:#555}
 </style></head>
 <body%SELECTED%>
 <header><h1>%TITLE%</h1><p>%META%</p><p id="claim-count">%COUNT%</p></header>
-<main id="text">%TEXT%</main>
+<main id="text" class="%MODE%">%TEXT%</main>
 <aside>
 <h2>Claims</h2>
 <ol id="claims">%LIST%</ol>
 <section id="record"><p>Click a claim to see its record.</p></section>
+<section id="set-aside"></section>
 <section id="caveats"></section>
 </aside>
 <script type="application/json" id="record-data">%DATA%</script>
@@ -231,7 +273,7 @@ a.span-link{color:#1158a8;cursor:pointer}
   }
   function select(i) {
     var c = data.claims[i];
-    ["sel", "cond-hl", "focus"].forEach(clear);
+    ["sel", "cond-hl", "far-hl", "focus"].forEach(clear);
     document.querySelectorAll('#text .seg[data-c~="' + i + '"]').forEach(function (x) { x.classList.add("sel"); });
     var item = document.querySelector('#claims [data-claim="' + i + '"]');
     if (item) item.classList.add("sel");
@@ -255,14 +297,21 @@ a.span-link{color:#1158a8;cursor:pointer}
       if (k.status === "stated") {
         stated += 1;
         what = el("span");
-        what.appendChild(document.createTextNode(k.text + (k.scope ? " (" + k.scope + ") " : " ")));
-        if (k.key) { mark(k.key, "cond-hl"); what.appendChild(spanLink(k.key, "focus", "\\u201c" + k.quote + "\\u201d")); }
+        var far = k.scope && data.near.indexOf(k.scope) < 0;
+        what.appendChild(document.createTextNode(k.text + " "));
+        if (k.scope) what.appendChild(el("span", {"class": far ? "scope far" : "scope",
+          "title": far ? "taken from outside the claim's sentence or table row: check that it applies" : "stated beside the figure"},
+          (far ? "\\u26a0 from " : "") + k.scope.replace("_", " ")));
+        what.appendChild(document.createTextNode(" "));
+        if (k.key) { var hl = mark(k.key, "cond-hl"); if (far) hl.forEach(function (x) { x.classList.add("far-hl"); });
+          what.appendChild(spanLink(k.key, "focus", "\\u201c" + k.quote + "\\u201d")); }
         if (k.note) what.appendChild(el("div", {}, k.note));
       } else {
         what = el("span", {}, "where: " + (k.where || "") + (k.why ? " (why: " + k.why + ")" : "") +
                   (k.partial ? " [the text gives: " + k.partial + "]" : ""));
       }
-      var tr = el("tr", {"class": "cond " + k.status, "data-name": k.name});
+      var tr = el("tr", {"class": "cond " + k.status + (k.status === "stated" && k.scope && data.near.indexOf(k.scope) < 0 ? " far" : ""),
+                         "data-name": k.name, "data-scope": k.scope || ""});
       tr.appendChild(el("th", {}, k.label)); tr.appendChild(el("td", {"class": k.status}, k.status));
       var td = el("td"); td.appendChild(what); tr.appendChild(td); ct.appendChild(tr);
     });
@@ -287,6 +336,20 @@ a.span-link{color:#1158a8;cursor:pointer}
     var first = document.querySelector('#text .seg[data-c~="' + i + '"]');
     if (first) first.scrollIntoView({block: "center"});
   }
+  var aside = document.getElementById("set-aside");
+  aside.appendChild(el("h2", {}, "Set aside (" + data.set_aside.length + ")"));
+  aside.appendChild(el("p", {}, data.set_aside.length ? "Figures with a performance unit that are no claim, and why:" :
+                                "No figure was set aside."));
+  var sl = el("ul");
+  data.set_aside.forEach(function (f) {
+    var li = el("li", {"data-reason": f.reason});
+    li.appendChild(el("span", {"class": "reason"}, f.reason.replace(/_/g, " ") + ": "));
+    if (f.key) { mark(f.key, "aside-hl"); li.appendChild(spanLink(f.key, "focus", "\\u201c" + f.quote + "\\u201d")); }
+    else li.appendChild(document.createTextNode("\\u201c" + f.quote + "\\u201d"));
+    li.appendChild(el("span", {"class": "q"}, " (" + f.rule + ")"));
+    sl.appendChild(li);
+  });
+  aside.appendChild(sl);
   var cav = document.getElementById("caveats");
   cav.appendChild(el("h2", {}, "Caveats (" + data.caveats.length + ")"));
   var ul = el("ul");

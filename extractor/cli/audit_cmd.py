@@ -56,10 +56,10 @@ def audit_cmd(
         if loaded is None:
             failed = True
             continue
-        record, text, view = loaded
+        record, text, view, markdown = loaded
         try:
             if fmt == "html":
-                out = _html(record, text, view, claim, db)
+                out = _html(record, text, view, claim, db, markdown)
             elif fmt == "jsonl" or (fmt == "json" and len(files) > 1):
                 out = json.dumps(build_audit(record, claim).model_dump(mode="json"), ensure_ascii=False,
                                  indent=None if fmt == "jsonl" else 2)
@@ -83,7 +83,7 @@ def audit_cmd(
 
 
 def _load(file: str, rules: Path | None, want_text: bool):
-    """(record, text, view) of one input, or None after printing why it could not be read; `text` and
+    """(record, text, view, is_markdown) of one input, or None after printing why it could not be read; `text` and
     `view` (the masked view of an HTML post) only when `want_text`."""
     from extractor.api import detect_format, extract_text
     from extractor.ingest import ingest
@@ -99,16 +99,17 @@ def _load(file: str, rules: Path | None, want_text: bool):
             text = read_text(file) if want_text else ""
     except typer.Exit:   # the reason is printed
         return None
-    view = None
+    view, fmt_in = None, None
     if want_text:
         fmt_in = detect_format(name, text)
         view = ingest(text, name, fmt_in).view if fmt_in == "html" else None
-    return record, text, view
+    return record, text, view, fmt_in == "markdown"
 
 
-def _html(record, text: str, view: str | None, claim: str | None, db: Path | None = None) -> str:
-    """The audit page, opening on the claim `claim` when given; each claim linked to the claims it is
-    comparable with (the post's own, and those of the store `db` when given)."""
+def _html(record, text: str, view: str | None, claim: str | None, db: Path | None = None,
+          markdown: bool = False) -> str:
+    """The audit page (a Markdown post rendered), opening on the claim `claim` when given; each claim
+    linked to the claims it is comparable with (the post's own, and those of the store `db` when given)."""
     from extractor.audit import render_audit_html
     from extractor.audit.checklist import find_claim
     from extractor.audit.comparable import comparable_links
@@ -126,4 +127,5 @@ def _html(record, text: str, view: str | None, claim: str | None, db: Path | Non
                 others = stored_refs(store.conn)
         except StoreError as err:
             raise fail(err) from None
-    return render_audit_html(record, text, view, selected, comparable_links(record, others) if db else None)
+    return render_audit_html(record, text, view, selected, comparable_links(record, others) if db else None,
+                             markdown=markdown)

@@ -64,7 +64,7 @@ def check_output(output: Path | str | None, option: str = "-o") -> None:
         return
     path = Path(output)  # type: ignore[arg-type]
     if path.is_dir():
-        raise fail(f"{option} {output}: is a folder; give a file name")
+        raise fail(f"{option} {output}: cannot write: it is a folder (give a file name)")
     parent = path.parent
     if not parent.is_dir():
         what = "is not a folder" if parent.exists() else "no such folder"

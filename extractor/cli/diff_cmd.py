@@ -19,6 +19,8 @@ OUTPUT_OPT = typer.Option(None, "--output", "-o", help="write the report to this
 AUDIT_DIR_OPT = typer.Option(None, "--audit-dir", help="folder of the posts' audit pages (<doc stem>.audit.html, "
                              "from `benchclaims audit FILE --format html`) to link from the report "
                              "(default: the report's folder)")
+AUDIT_PAGES_OPT = typer.Option(False, "--audit-pages", help="also write the audit page of every changed post "
+                               "(new side) into the audit folder and link the report's claims to them")
 FAIL_ON_OPT = typer.Option(None, "--fail-on", help="comma list of kinds that make exit 1: "
                            "added,removed,changed,document (default: any)")
 
@@ -27,7 +29,8 @@ FAIL_ON_OPT = typer.Option(None, "--fail-on", help="comma list of kinds that mak
 def diff_command(old: str = typer.Argument(..., help="old run: JSONL, claims .db, or folder of record JSON"),
                  new: str = typer.Argument(..., help="new run: JSONL, claims .db, or folder of record JSON"),
                  fmt: str = FORMAT_OPT, output: Optional[Path] = OUTPUT_OPT,
-                 fail_on: Optional[str] = FAIL_ON_OPT, audit_dir: Optional[Path] = AUDIT_DIR_OPT) -> None:
+                 fail_on: Optional[str] = FAIL_ON_OPT, audit_dir: Optional[Path] = AUDIT_DIR_OPT,
+                 audit_pages: bool = AUDIT_PAGES_OPT) -> None:
     """Compare two extraction runs: added, removed and changed claims, per field and document."""
     from extractor.cli.diff_run import check_options, diff_sides, emit, exit_code, side_bases
     from extractor.review.sources import SourceError, load_side
@@ -35,19 +38,23 @@ def diff_command(old: str = typer.Argument(..., help="old run: JSONL, claims .db
     kinds = check_options(fmt, fail_on)
     check_output(output)
     try:
-        report = diff_sides(load_side(old), load_side(new), old_bases=side_bases(old), new_bases=side_bases(new))
-        emit(report, fmt, output, audit_dir)
+        new_side = load_side(new)
+        report = diff_sides(load_side(old), new_side, old_bases=side_bases(old), new_bases=side_bases(new))
+        emit(report, fmt, output, audit_dir, new_side if audit_pages else None, side_bases(new)[-1])
     except (SourceError, ValueError, OSError) as err:
         raise fail(err) from None
     raise typer.Exit(exit_code(report, kinds))
 
 
-@app.command("rerun", epilog=example("benchclaims rerun --against before.jsonl --fail-on removed,changed"))
+@app.command("rerun", epilog=example("benchclaims rerun --against before.jsonl --fail-on removed,changed",
+                                     "benchclaims rerun --against before.jsonl --rules my-rules/ -j 2 -f html -o review/diff.html --audit-pages"))
 def rerun_command(against: str = typer.Option(..., "--against", help="saved run to compare with "
                                               "(JSONL, claims .db, or folder of record JSON)"),
                   rules: Optional[Path] = typer.Option(None, "--rules", help="rules folder (default: current)"),
                   fmt: str = FORMAT_OPT, output: Optional[Path] = OUTPUT_OPT,
-                  fail_on: Optional[str] = FAIL_ON_OPT, audit_dir: Optional[Path] = AUDIT_DIR_OPT) -> None:
+                  fail_on: Optional[str] = FAIL_ON_OPT, audit_dir: Optional[Path] = AUDIT_DIR_OPT,
+                  audit_pages: bool = AUDIT_PAGES_OPT,
+                  jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="re-extract in this many processes")) -> None:
     """Re-extract the documents of a saved run with the current rules and diff against it."""
     from extractor.cli.diff_run import check_options, diff_sides, emit, exit_code
     from extractor.review.sources import SourceError, load_side, reextract
@@ -59,10 +66,10 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
             raise ValueError(f"--rules: {rules} is not a folder")
         old = load_side(against)
         base = Path(against).resolve().parent
-        new, errors = reextract(old, rules_dir=str(rules) if rules else None, base=base)
+        new, errors = reextract(old, rules_dir=str(rules) if rules else None, base=base, jobs=jobs)
         rules_dir = str(rules) if rules else None
         report = diff_sides(old, new, errors, old_bases=[base], new_bases=[base], rules_dir=rules_dir)
-        emit(report, fmt, output, audit_dir)
+        emit(report, fmt, output, audit_dir, new if audit_pages else None, base)
     except (SourceError, ValueError, OSError) as err:
         raise fail(err) from None
     raise typer.Exit(exit_code(report, kinds))

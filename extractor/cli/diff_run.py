@@ -13,6 +13,7 @@ from extractor.review.diff import KINDS, DiffReport, diff_records
 from extractor.review.excerpts import TextLibrary
 from extractor.review.links import link_audit_pages
 from extractor.review.render import render, use_color
+from extractor.review.render_html import render_html
 from extractor.review.sources import Side, failure_errors
 
 FORMATS = ("text", "json", "html")
@@ -53,14 +54,26 @@ def exit_code(report: DiffReport, fail_on: set[str] | None) -> int:
     return 1 if report.has_differences(fail_on) else 0
 
 
-def emit(report: DiffReport, fmt: str, output: Path | None, audit_dir: Path | None = None) -> None:
+def emit(report: DiffReport, fmt: str, output: Path | None, audit_dir: Path | None = None,
+         pages_from: Side | None = None, base: Path | None = None) -> None:
     """Write the rendered report to a file, or to stdout for no file or '-' (colour only on a terminal), with
-    links to the posts' audit pages found in `audit_dir` (default: the report's folder, or the current one)."""
+    links to the posts' audit pages found in `audit_dir` (default: the report's folder, or the current one);
+    with `pages_from` (the new side), the pages of the changed posts are written there first."""
     to_file = output is not None and str(output) != "-"
     report_dir = output.parent if to_file and output is not None else Path.cwd()
-    link_audit_pages(report, audit_dir if audit_dir is not None else report_dir, report_dir)
+    folder = audit_dir if audit_dir is not None else report_dir
+    if pages_from is not None:
+        from extractor.cli.audit_pages import write_audit_pages
+
+        changed = {d.doc for d in report.documents}
+        written, skipped = write_audit_pages([r for r in pages_from.records if r.doc in changed], folder, base)
+        print(f"wrote {len(written)} audit pages of changed posts to {folder}", file=sys.stderr if not to_file else sys.stdout)
+        for doc in skipped:
+            print(f"benchclaims: note: no audit page for {doc}: its file is gone or changed", file=sys.stderr)
+    link_audit_pages(report, folder, report_dir)
     if to_file and output is not None:
-        output.write_text(render(report, fmt), encoding="utf-8")
+        text = render_html(report, output.stem + ".verdicts.json") if fmt == "html" else render(report, fmt)
+        output.write_text(text, encoding="utf-8")
         wrote(output, f"diff report, {fmt}")
         return
     sys.stdout.write(render(report, fmt, color=fmt == "text" and use_color(sys.stdout)))

@@ -59,6 +59,27 @@ class Period(BaseModel):
     unrecoverable: int = 0
 
 
+class PostRow(BaseModel):
+    """One post of the corpus: what the per-post table shows, and its audit page when one was written."""
+
+    path: str
+    doc: str
+    title: str | None = None
+    date: str | None = None
+    authorship: str | None = None
+    source: str | None = None
+    claims: int = 0
+    headline: str | None = None          # the first headline claim: metric and figure as quoted
+    headline_claim: int | None = None    # its index in the record (the audit page's #claim=N)
+    stated: int = 0                      # checklist conditions stated, over all its claims
+    checked: int = 0                     # checklist conditions checked (claims x checklist)
+    audit: str | None = None             # href of its audit page, relative to the report
+
+    @property
+    def disclosure(self) -> float | None:
+        return None if self.checked == 0 else self.stated / self.checked
+
+
 class CorpusReport(BaseModel):
     """Everything the report page shows."""
 
@@ -77,6 +98,7 @@ class CorpusReport(BaseModel):
     hardware: list[Ranked] = Field(default_factory=list)
     models: list[Ranked] = Field(default_factory=list)
     over_time: list[Period] = Field(default_factory=list)
+    posts: list[PostRow] = Field(default_factory=list)
     comparable_groups: list[GroupView] = Field(default_factory=list)   # corpus/report_groups.py
 
 
@@ -114,14 +136,14 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         raise ReportError(f"{db}: no such database (run `benchclaims batch` first)")
     with Store(db, readonly=True) as store:
         q = store.conn.execute
-        docs = q("SELECT path, source, authorship, date, status FROM documents ORDER BY path").fetchall()
-        claim_rows = q("SELECT c.path, c.ord, c.headline, c.metric, c.hardware, c.model FROM claims c "
+        docs = q("SELECT path, source, authorship, date, status, doc, title FROM documents ORDER BY path").fetchall()
+        claim_rows = q("SELECT c.path, c.ord, c.headline, c.metric, c.hardware, c.model, c.quote FROM claims c "
                        "JOIN documents d ON d.path = c.path WHERE d.status = 'ok' ORDER BY c.path, c.ord").fetchall()
         marks = ",".join("?" * len(CHECKLIST))
         cond_rows = q(f"SELECT k.path, k.ord, k.name FROM conditions k JOIN documents d ON d.path = k.path "
                       f"WHERE d.status = 'ok' AND k.status = 'stated' AND k.name IN ({marks})", CHECKLIST).fetchall()
         comparable = comparable_views(store)
-    ok = {p: (src or UNKNOWN, auth or UNKNOWN, date) for p, src, auth, date, status in docs if status == "ok"}
+    ok = {p: (src or UNKNOWN, auth or UNKNOWN, date) for p, src, auth, date, status, *_ in docs if status == "ok"}
     stated: dict[tuple[str, int], set[str]] = defaultdict(set)
     for path, ord_, name in cond_rows:
         stated[(path, ord_)].add(name)
@@ -151,7 +173,24 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         hardware=_ranked([(r[0], r[4]) for r in claim_rows], top),
         models=_ranked([(r[0], r[5]) for r in claim_rows], top),
         over_time=sorted(periods.values(), key=lambda p: (p.period == UNDATED, p.period)),
-        comparable_groups=comparable)
+        posts=_posts(docs, claim_rows, claims), comparable_groups=comparable)
+
+
+def _posts(docs: list[tuple], claim_rows: list[tuple], claims: dict[tuple[str, int], tuple[bool, set[str]]]
+           ) -> list[PostRow]:
+    """The per-post rows, newest first (undated last), then by file."""
+    rows = {p: PostRow(path=p, doc=doc, title=title, date=date, authorship=auth, source=src)
+            for p, src, auth, date, status, doc, title in docs if status == "ok"}
+    for path, ord_, headline, metric, _, _, quote in claim_rows:
+        row = rows[path]
+        row.claims += 1
+        row.checked += len(CHECKLIST)
+        row.stated += len(claims[(path, ord_)][1])
+        if headline and row.headline is None:
+            row.headline, row.headline_claim = f"{metric} \u201c{quote}\u201d", ord_
+    out = sorted(rows.values(), key=lambda r: r.doc)
+    out.sort(key=lambda r: r.date or "", reverse=True)   # stable: newest first, undated ("") last
+    return out
 
 
 def report_json(report: CorpusReport) -> str:

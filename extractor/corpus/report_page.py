@@ -59,11 +59,14 @@ def scorecard_svg(card: Scorecard) -> str:
     return _svg(fig)
 
 
-def heatmap_svg(cards: dict[str, Scorecard], title: str) -> str:
-    """Rows: groups (sources, authorship categories); columns: conditions; cells: share stated."""
-    groups = list(cards)
+def heatmap_svg(cards: dict[str, Scorecard], title: str) -> str | None:
+    """Rows: groups (sources, authorship categories), most claims first; columns: conditions; cells: share
+    stated. None for fewer than two groups: one row says nothing the scorecard does not."""
+    if len(cards) < 2:
+        return None
+    groups = sorted(cards, key=lambda g: (-cards[g].claims, g))
     names = list(LABELS)
-    fig = _figure(6.8, 0.9 + 0.42 * max(1, len(groups)))
+    fig = _figure(6.8, 1.2 + 0.3 * len(groups))
     ax = fig.subplots()
     grid = [[cards[g].all[n].share if cards[g].all[n].share is not None else float("nan") for n in names]
             for g in groups]
@@ -100,19 +103,44 @@ def bars_svg(items: list[tuple[str, int]], xlabel: str, color: str = STATED) -> 
 
 
 def over_time_svg(report: CorpusReport) -> str:
-    """Stacked bars per month: checklist conditions stated and unrecoverable, over the claims of that month."""
+    """Per month: the share of the claims' checklist conditions that are stated (the bar, 0-100%), with the
+    number of claims behind it written on the bar, so a month of few claims is seen as such."""
     periods = report.over_time
-    fig = _figure(6.2, 3.0)
+    fig = _figure(max(4.0, min(12.0, 1.5 + 0.35 * len(periods))), 3.0)
     ax = fig.subplots()
     xs = range(len(periods))
-    stated = [p.stated for p in periods]
-    ax.bar(xs, stated, color=STATED, label="stated")
-    ax.bar(xs, [p.unrecoverable for p in periods], bottom=stated, color=UNRECOVERABLE, label="unrecoverable")
+    shares = [p.stated / (p.stated + p.unrecoverable) if p.stated + p.unrecoverable else 0.0 for p in periods]
+    ax.bar(xs, [1.0] * len(periods), color=UNRECOVERABLE, alpha=0.25, label="unrecoverable")
+    ax.bar(xs, shares, color=STATED, label="stated")
+    for x, p, v in zip(xs, periods, shares):
+        ax.text(x, min(v + 0.03, 0.93), f"{100 * v:.0f}%\n{p.claims} cl.", ha="center", va="bottom", fontsize=7)
+    ax.set_ylim(0, 1.12)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
     ax.set_xticks(list(xs), [p.period for p in periods], rotation=45 if len(periods) > 6 else 0,
                   ha="right" if len(periods) > 6 else "center")
-    ax.set_ylabel("checklist conditions of the claims")
-    ax.legend(frameon=False)
+    ax.set_ylabel("checklist conditions stated")
+    ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.22 if len(periods) > 6 else -0.12), ncols=2)
     return _svg(fig)
+
+
+def posts_table(report: CorpusReport) -> str:
+    """Every post: title (linked to its audit page when written), date, source, authorship, claims, the
+    headline claim (linked to it on the page) and the share of checklist conditions its claims state."""
+    head = ["post", "date", "source", "authorship", "claims", "headline", "disclosure"]
+    rows = []
+    for p in report.posts:
+        title = html.escape(p.title or p.doc)
+        page = html.escape(p.audit) if p.audit else None
+        cell = f'<a class="audit" href="{page}">{title}</a>' if page else title
+        headline = html.escape(p.headline or "")
+        if page and p.headline_claim is not None and p.headline:
+            headline = f'<a href="{page}#claim={p.headline_claim}">{headline}</a>'
+        cells = [f'{cell}<div class="doc">{html.escape(p.doc)}</div>', html.escape(p.date or ""),
+                 html.escape(p.source or ""), html.escape(p.authorship or ""), str(p.claims), headline,
+                 _pct(p.disclosure)]
+        rows.append(f'<tr data-doc="{html.escape(p.doc)}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    th = "".join(f"<th>{h}</th>" for h in head)
+    return f'<table class="posts"><thead><tr>{th}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
@@ -150,8 +178,15 @@ def render_report_html(report: CorpusReport) -> str:
 
     card = report.scorecard
     has = report.claims > 0
+    linked = sum(p.audit is not None for p in report.posts)
+    posts = (f'<section id="posts"><h2>Posts ({len(report.posts)})</h2><p class="what">Newest first. '
+             + ("Each title opens the post's audit page; the headline opens its claim there."
+                if linked else "Audit pages: <code>benchclaims report --audit-pages</code> writes one per post "
+                "and links them here.")
+             + " Disclosure: the share of the checklist conditions its claims state.</p>"
+             + posts_table(report) + "</section>")
     with rc_context(RC):
-        sections = [
+        sections = [posts,
             _section("scorecard", "Disclosure scorecard",
                      "For each checklist condition, the share of claims that state it (the rest are "
                      "unrecoverable: the post does not say), over all claims and over headline claims.",
@@ -204,12 +239,14 @@ figure.plot{margin:0;flex:0 0 auto}figure.plot svg{max-width:100%;height:auto}
 table{border-collapse:collapse;font-size:12.5px}th,td{border-bottom:1px solid #eee;padding:.15rem .5rem;text-align:right}
 th:first-child,td:first-child{text-align:left}thead th{border-bottom:2px solid #ccc}
 nav a{margin-right:.8rem}
+table.posts td,table.posts th{text-align:left;vertical-align:top}table.posts td:nth-child(2){white-space:nowrap}table.posts td:nth-child(5),table.posts td:nth-child(7){text-align:right}
+table.posts .doc{color:#888;font-size:11px}
 table.groups td{text-align:left;vertical-align:top}table.groups ul{margin:0;padding-left:1rem}
 </style></head>
 <body>
 <h1>Corpus report</h1>
 <p id="summary">%SUMMARY%</p><p class="what">Database: %DB%</p>
-<nav><a href="#scorecard">scorecard</a><a href="#by-source">by source</a><a href="#by-authorship">by authorship</a><a href="#metrics">metrics</a><a href="#hardware">hardware</a><a href="#models">models</a><a href="#over-time">over time</a><a href="#comparable">comparable groups</a></nav>
+<nav><a href="#posts">posts</a><a href="#scorecard">scorecard</a><a href="#by-source">by source</a><a href="#by-authorship">by authorship</a><a href="#metrics">metrics</a><a href="#hardware">hardware</a><a href="#models">models</a><a href="#over-time">over time</a><a href="#comparable">comparable groups</a></nav>
 %SECTIONS%
 <script>
 document.body.setAttribute("data-figures", String(document.querySelectorAll("figure.plot svg").length));

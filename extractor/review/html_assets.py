@@ -1,6 +1,7 @@
 """The inline stylesheet and script of the HTML diff report (one self-contained file, no external assets).
 
-The script: filter buttons by kind of change (`#only=removed` in the URL selects one), fold/unfold all
+The script: a verdict per change (accept, reject, look again) kept in the browser's localStorage under the
+report's key and exported as JSON (downloaded, and shown to copy into a pull request); filter buttons by kind of change (`#only=removed` in the URL selects one), fold/unfold all
 documents, and keyboard navigation between the changes shown: j = next, k = previous (a folded document
 opens on the way), with the current change outlined and its position in `#nav-status`.
 """
@@ -18,6 +19,13 @@ main{padding:12px 18px;flex:1;min-width:0}
 #pr-summary{user-select:all;background:#f3f3f3;border:1px solid #ddd;border-radius:4px;padding:2px 6px;display:inline-block}
 button{border:1px solid #bbb;background:#f3f3f3;border-radius:14px;padding:3px 12px;margin-right:6px;cursor:pointer}
 button.filter.active{background:#333;color:#fff;border-color:#333}
+.verdict{margin-top:6px}.verdict button.v{font-size:11px;padding:1px 7px;margin:2px 2px 0 0;display:block}
+.verdict button.v.on[data-v=accept]{background:#1a7f37;color:#fff;border-color:#1a7f37}
+.verdict button.v.on[data-v=reject]{background:#b42318;color:#fff;border-color:#b42318}
+.verdict button.v.on[data-v=look]{background:#b7791f;color:#fff;border-color:#b7791f}
+tbody.chg[data-verdict=accept]>tr:first-child>td{background:#f0faf2}tbody.chg[data-verdict=reject]>tr:first-child>td{background:#fdf1f0}
+#verdicts-json{display:block;width:100%;height:8em;font:12px ui-monospace,monospace;margin-top:4px}
+#summary-box{margin:12px 0}.off{display:none}#summary-box>summary{cursor:pointer;color:#555}
 details.doc{background:#fff;border:1px solid #ddd;border-radius:6px;margin:12px 0;padding:8px 12px}
 details.doc>summary{cursor:pointer;padding:2px 0}
 details.doc[hidden],tbody[hidden],div.group[hidden]{display:none}
@@ -95,6 +103,37 @@ JS = """
   [].slice.call(document.querySelectorAll('nav#doc-list a')).forEach(function(a){
     a.addEventListener('click',function(){var d=document.getElementById(a.getAttribute('href').slice(1));
       if(d){d.open=true;}});});
+  var KEY='benchclaims-verdicts:'+document.body.getAttribute('data-report');
+  var verdicts={};
+  try{verdicts=JSON.parse(window.localStorage.getItem(KEY)||'{}')||{};}catch(e){verdicts={};}
+  var vstatus=document.getElementById('verdict-status');
+  function paint(){
+    var n={accept:0,reject:0,look:0};
+    rows.forEach(function(r){var v=verdicts[r.getAttribute('data-key')]||'';
+      if(v){r.setAttribute('data-verdict',v);n[v]++;}else{r.removeAttribute('data-verdict');}
+      [].slice.call(r.querySelectorAll('button.v')).forEach(function(b){
+        b.classList.toggle('on',b.getAttribute('data-v')===v);});});
+    if(vstatus){vstatus.textContent=(n.accept+n.reject+n.look)+' of '+rows.length+' judged: '+n.accept+' accepted, '
+      +n.reject+' rejected, '+n.look+' to look at again (kept in this browser)';}
+  }
+  function save(){try{window.localStorage.setItem(KEY,JSON.stringify(verdicts));}catch(e){}}
+  rows.forEach(function(r){[].slice.call(r.querySelectorAll('button.v')).forEach(function(b){
+    b.addEventListener('click',function(){var k=r.getAttribute('data-key'),v=b.getAttribute('data-v');
+      if(verdicts[k]===v){delete verdicts[k];}else{verdicts[k]=v;}save();paint();});});});
+  function exported(){
+    var list=rows.map(function(r){var p=r.getAttribute('data-key').split('|');
+      return {doc:p[0],change:p[1],old_claim:p[2]||null,new_claim:p[3]||null,
+              verdict:verdicts[r.getAttribute('data-key')]||null};});
+    return JSON.stringify({report:document.body.getAttribute('data-report'),verdicts:list},null,1);
+  }
+  var exp=document.getElementById('export-verdicts');
+  if(exp){exp.addEventListener('click',function(){
+    var text=exported(),box=document.getElementById('verdicts-json');
+    box.value=text;box.classList.remove('off');box.select();
+    var a=document.getElementById('download-verdicts');
+    try{a.href=URL.createObjectURL(new Blob([text],{type:'application/json'}));a.classList.remove('off');}catch(e){}
+  });}
+  paint();
   var m=/only=(added|removed|changed)/.exec(location.hash);
   apply(m?m[1]:'all');
   document.body.setAttribute('data-js','ready');

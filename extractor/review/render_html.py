@@ -24,6 +24,17 @@ def _e(s: Any) -> str:
     return html.escape(str(s), quote=True)
 
 
+def _value(value: Any) -> str:
+    """A field's value for a person: absent (not `null`) when there is none, else as JSON writes it."""
+    return "(none)" if value is None else fmt_value(value)
+
+
+VERDICTS = (("accept", "accept"), ("reject", "reject"), ("look", "look again"))
+VERDICT_BUTTONS = ('<div class="verdict" role="group" aria-label="verdict">'
+                   + "".join(f'<button type="button" class="v" data-v="{v}">{label}</button>' for v, label in VERDICTS)
+                   + "</div>")
+
+
 def highlight_pair(old: str, new: str) -> tuple[str, str]:
     """Escaped HTML of both quotes, the characters that differ wrapped in <del>/<ins>."""
     o_parts, n_parts = [], []
@@ -93,7 +104,7 @@ def _condition_side(cs: ConditionSide | None, kind: str) -> str:
         return '<td class="muted">—</td>'
     head = f"<code>{_e(cs.status)}</code>"
     if cs.value is not None:
-        head += f" {_e(fmt_value(cs.value))}"
+        head += f" {_e(_value(cs.value))}"
     if cs.scope:
         head += f' <span class="muted">({_e(cs.scope)})</span>'
     body = _excerpt_html(cs.context, kind) if cs.context is not None else ""
@@ -110,9 +121,11 @@ def _html_claim(doc: DocDiff, did: str, k: int, cd: ClaimDiff) -> str:
              and cd.old_context.source == "document"
              and (cd.old_context.text, cd.old_context.section) != (cd.new_context.text, cd.new_context.section))
     fields = ""
-    if cd.fields:
-        items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(fmt_value(f.old))}</del> → "
-                        f"<ins>{_e(fmt_value(f.new))}</ins></li>" for f in cd.fields)
+    # a condition change is shown once, in the conditions table below; the field list keeps the rest
+    shown = [f for f in cd.fields if not (cd.conditions and f.field.startswith("conditions."))]
+    if shown:
+        items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(_value(f.old))}</del> → "
+                        f"<ins>{_e(_value(f.new))}</ins></li>" for f in shown)
         fields = f'<ul class="fields">{items}</ul>'
     if cd.conditions:
         rows = "".join(f'<tr><td><code>{_e(c.name)}</code></td>{_condition_side(c.old, "old")}'
@@ -120,8 +133,10 @@ def _html_claim(doc: DocDiff, did: str, k: int, cd: ClaimDiff) -> str:
         fields += ('<table class="conds"><thead><tr><th class="kind">condition</th><th>old</th><th>new</th>'
                    f"</tr></thead>{rows}</table>")
     detail = f'<tr class="detail"><td></td><td colspan="2">{fields}</td></tr>' if fields else ""
-    return (f'<tbody class="chg {cd.kind}" data-kind="{cd.kind}" id="{did}-c{k}">'
-            f'<tr><td class="kind">{cd.kind}</td>'
+    ids = (cd.old.id if cd.old else "", cd.new.id if cd.new else "")
+    key = f"{doc.doc}|{cd.kind}|{ids[0]}|{ids[1]}" + ("" if any(ids) else f"|{k}")   # claim ids are stable
+    return (f'<tbody class="chg {cd.kind}" data-kind="{cd.kind}" id="{did}-c{k}" data-key="{_e(key)}">'
+            f'<tr><td class="kind">{cd.kind}{VERDICT_BUTTONS}</td>'
             f"{_claim_cell(doc, cd.old, oq, cd.old_context, moved, cd.new_index)}"
             f"{_claim_cell(doc, cd.new, nq, cd.new_context, moved, cd.new_index)}</tr>{detail}</tbody>")
 
@@ -165,8 +180,8 @@ def _html_doc(doc: DocDiff, did: str) -> str:
     if doc.context_note:
         parts.append(f'<div class="muted context-note">context: {_e(doc.context_note)}</div>')
     if doc.fields:
-        items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(fmt_value(f.old))}</del> → "
-                        f"<ins>{_e(fmt_value(f.new))}</ins></li>" for f in doc.fields)
+        items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(_value(f.old))}</del> → "
+                        f"<ins>{_e(_value(f.new))}</ins></li>" for f in doc.fields)
         parts.append(f'<ul class="fields doc-fields">{items}</ul>')
     if doc.groups:
         parts += [_group_html(doc, did, g) for g in doc.groups]
@@ -188,40 +203,51 @@ def _doc_list(report: DiffReport) -> str:
             f'<button id="unfold-all" type="button">unfold all</button><ul>{"".join(items)}</ul></details></nav>')
 
 
-def render_html(report: DiffReport) -> str:
-    """A single self-contained HTML page (inline CSS and JS, no external assets)."""
+def render_html(report: DiffReport, verdicts_file: str = "review.verdicts.json") -> str:
+    """A single self-contained HTML page (inline CSS and JS, no external assets); `verdicts_file`: the name
+    the exported verdicts are offered under (the report's own name with `.verdicts.json`)."""
     s = report.summary
     n_changes = sum(len(d.claims) for d in report.documents)
     field_rows = "".join(f"<tr><td><code>{_e(f)}</code></td><td>{n}</td></tr>" for f, n in s.fields.items())
     buttons = ['<button class="filter active" data-filter="all">all</button>'] + [
         f'<button class="filter" data-filter="{k}">{k} ({s.claims[k]})</button>' for k in CLAIM_KINDS]
     d = s.documents
+    report_key = f"{report.old_label} -> {report.new_label}: {s.line}"   # verdicts are kept per report
     errors = "".join(f'<li class="error">{_e(e)}</li>' for e in report.errors)
     body = [
         "<header>",
         f"<h1>benchclaims diff: {_e(report.old_label)} → {_e(report.new_label)}</h1>",
-        f'<div>summary: <code id="pr-summary">{_e(s.line)}</code></div>' if s.line else "",
+        f'<div>{"".join(buttons)} <span id="filter-status" class="muted">'
+        f"{n_changes} claim changes (filters need JavaScript)</span> · "
+        '<span id="nav-status" class="muted"><kbd>j</kbd> / <kbd>k</kbd>: next / previous change</span></div>',
+        '<div id="verdicts">verdicts: <span id="verdict-status" class="muted">kept in this browser</span> '
+        '<button type="button" id="export-verdicts">export JSON</button>'
+        f'<a id="download-verdicts" class="off" download="{_e(verdicts_file)}">save the JSON beside the report</a>'
+        '<textarea id="verdicts-json" class="off" readonly></textarea></div>',
+        '</header><div class="layout">',
+        _doc_list(report) if report.documents else "",
+        "<main>",
+        f'<ul class="errors">{errors}</ul>' if errors else "",
+        "" if report.has_differences() else '<p id="no-differences">No differences.</p>',
+        *(_html_doc(doc, f"doc-{i}") for i, doc in enumerate(report.documents, 1)),
+        '<details id="summary-box"><summary>summary: '
+        f'+{s.claims["added"]} added, -{s.claims["removed"]} removed, ~{s.claims["changed"]} changed'
+        "</summary>",
+        f'<div>paste-ready: <code id="pr-summary">{_e(s.line)}</code></div>' if s.line else "",
         '<div class="summary" id="summary">'
         f'<span id="count-added">+{s.claims["added"]} added</span>'
         f'<span id="count-removed">-{s.claims["removed"]} removed</span>'
         f'<span id="count-changed">~{s.claims["changed"]} changed</span>'
         f'<span class="muted">{s.claims["unchanged"]} unchanged claims; documents: {d["compared"]} compared, '
         f'{d["changed"]} changed, {d["added"]} added, {d["removed"]} removed</span></div>',
-        f'<div>{"".join(buttons)} <span id="filter-status" class="muted">'
-        f"{n_changes} claim changes (filters need JavaScript)</span> · "
-        '<span id="nav-status" class="muted"><kbd>j</kbd> / <kbd>k</kbd>: next / previous change</span></div>',
-        '</header><div class="layout">',
-        _doc_list(report) if report.documents else "",
-        "<main>",
-        f'<ul class="errors">{errors}</ul>' if errors else "",
-        f'<details open><summary>fields changed</summary><table class="field-counts">{field_rows}</table></details>'
+        f'<table class="field-counts"><thead><tr><th>field changed</th><th>claims</th></tr></thead>{field_rows}</table>'
         if field_rows else "",
-        "" if report.has_differences() else '<p id="no-differences">No differences.</p>',
-        *(_html_doc(doc, f"doc-{i}") for i, doc in enumerate(report.documents, 1)),
+        "</details>",
         "</main></div>",
     ]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>benchclaims diff</title><style>{CSS}</style></head><body>"
+            f"<title>benchclaims diff</title><style>{CSS}</style></head>"
+            f'<body data-report="{_e(report_key)}">'
             + "".join(body) + f"<script>{JS}</script></body></html>\n")
 
 

@@ -136,17 +136,30 @@ def resolve_document(record_path: str, base: Path | None) -> Path | None:
     return None
 
 
-def reextract(old: Side, *, rules_dir: str | None = None, base: Path | None = None) -> tuple[Side, list[str]]:
-    """Extract the documents of `old` again; returns the new side and errors (missing files, failures).
-
-    New records keep the old record's `path` string so documents align one to one.
-    """
+def _extract_one(found: str, rules_dir: str | None) -> tuple[str, str, str]:
+    """(outcome, payload, kind) of extracting one file: ("ok", record JSON, ""), ("failed", reason, kind) or
+    ("unreadable", message, ""); a plain function so a process pool can run it."""
     from extractor.api import extract_path
     from extractor.errors import DocumentFailure
 
+    try:
+        return "ok", extract_path(found, rules_dir=rules_dir).model_dump_json(), ""
+    except DocumentFailure as err:
+        return "failed", err.reason, err.kind
+    except OSError as err:
+        return "unreadable", f"cannot read {found}: {err.strerror or err}", ""
+
+
+def reextract(old: Side, *, rules_dir: str | None = None, base: Path | None = None,
+              jobs: int = 1) -> tuple[Side, list[str]]:
+    """Extract the documents of `old` again (in `jobs` processes); returns the new side and errors
+    (missing files, failures). New records keep the old record's `path` string so documents align one to
+    one, in the old side's order whatever the number of jobs.
+    """
     new = Side(label=f"rerun ({rules_dir or 'current rules'})")
     errors: list[str] = []
     targets = [(r.doc, r.path) for r in old.records] + [(f.doc, f.path) for f in old.failures]
+    work: list[tuple[str, str, Path]] = []
     for doc, rec_path in targets:
         if not rec_path:
             errors.append(f"{doc}: record has no path; cannot re-extract")
@@ -155,15 +168,22 @@ def reextract(old: Side, *, rules_dir: str | None = None, base: Path | None = No
         if found is None:
             errors.append(f"{doc}: source file {rec_path} no longer exists")
             continue
-        try:
-            rec = extract_path(found, rules_dir=rules_dir)
-        except DocumentFailure as err:
-            new.failures.append(DocumentError(doc=doc, path=rec_path, error=err.reason, kind=err.kind))
-            continue
-        except OSError as err:
-            errors.append(f"{doc}: cannot read {found}: {err.strerror or err}")
-            continue
-        new.records.append(rec.model_copy(update={"path": rec_path}))
+        work.append((doc, rec_path, found))
+    if jobs > 1 and len(work) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
+            outcomes = list(pool.map(_extract_one, [str(w[2]) for w in work], [rules_dir] * len(work)))
+    else:
+        outcomes = [_extract_one(str(found), rules_dir) for _, _, found in work]
+    for (doc, rec_path, _), (outcome, payload, kind) in zip(work, outcomes):
+        if outcome == "ok":
+            rec = DocumentRecord.model_validate_json(payload)
+            new.records.append(rec.model_copy(update={"path": rec_path}))
+        elif outcome == "failed":
+            new.failures.append(DocumentError(doc=doc, path=rec_path, error=payload, kind=kind))
+        else:
+            errors.append(f"{doc}: {payload}")
     return new, errors
 
 
