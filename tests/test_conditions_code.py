@@ -159,8 +159,16 @@ def test_a_command_the_post_calls_an_example_states_nothing():
 
 
 def test_a_server_without_a_benchmark_is_a_usage_example():
-    text = SERVE_AND_BENCH.split(f"{FENCE}bash\nvllm bench")[0] + "The server sustains 5,120 output tokens/s.\n"
+    text = SERVE_AND_BENCH.split(f"{FENCE}bash\nvllm bench")[0] + \
+        "Then send it requests with any OpenAI client.\n\nThe server sustains 5,120 output tokens/s.\n"
     unrecoverable(claim(extract_text(text, "t.md"), 5120), "parallelism")
+
+
+def test_a_server_launched_right_before_the_result_is_the_run_s():
+    text = SERVE_AND_BENCH.split(f"{FENCE}bash\nvllm bench")[0] + "The server sustains 5,120 output tokens/s.\n"
+    c = claim(extract_text(text, "t.md"), 5120)
+    assert stated(c, "parallelism").value == "TP4"
+    unrecoverable(c, "input_length")
 
 
 def test_a_command_of_another_section_is_another_experiment():

@@ -301,11 +301,11 @@ class DocumentReader:
 
     def benchmark_blocks(self, d: Document, found: list[Mention]) -> set[int]:
         """The code blocks that run a benchmark: they state conditions; a launch-only block is a usage
-        example."""
+        example. The run's code the parsed reading found (code/reader.py: mentions of rule `code:`) counts."""
         commands = [m for m in found if m.kind == "command_line" or m.rule.startswith(CODE_RULE)]
         return {i for i, b in enumerate(d.blocks) if b.kind == "code"
-                and any(b.start <= m.span[0] < b.end and (m.rule.startswith(CODE_RULE) or self.bench_command.search(m.quote))
-                        for m in commands)}
+                and any(b.start <= m.span[0] < b.end
+                        and (m.rule.startswith(CODE_RULE) or self.bench_command.search(m.quote)) for m in commands)}
 
     def is_setup_heading(self, title: str) -> bool:
         """A heading that names a setup phrase, or ends with a setup word and is short: a long title that

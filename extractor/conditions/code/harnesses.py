@@ -122,8 +122,15 @@ class HarnessFile(BaseModel):
     precisions: dict[str, str] = Field(default_factory=dict)
     docker_value_options: list[str] = Field(default_factory=list)
     images: dict[str, str | None] = Field(default_factory=dict)
+    result_after_server: str = "(?!)"
     harnesses: list[Harness] = Field(default_factory=list)
     python: PythonRules = Field(default_factory=PythonRules)
+
+    @field_validator("result_after_server")
+    @classmethod
+    def _regex(cls, v: str) -> str:
+        re.compile(v)
+        return v
 
     @field_validator("harnesses")
     @classmethod

@@ -40,6 +40,7 @@ class CodeReader:
         self.finder = finder
         self.shell = ShellReader(self.table)
         self.python = PythonReader(self.table.python, self.table.precision)
+        self.result_after_server = re.compile(self.table.result_after_server, re.I)
 
     def replace(self, d: Document, found: list[Mention]) -> list[Mention]:
         """`found` with the mentions the patterns read in the run's code blocks replaced by what the parsed
@@ -83,7 +84,8 @@ class CodeReader:
         run: set[int] = set()
         for i, cmds in shell.items():
             sec = d.blocks[i].section
-            if any(c.harness.role == "benchmark" for c in cmds) or _related(d, sec, measuring):
+            if any(c.harness.role == "benchmark" for c in cmds) or _related(d, sec, measuring) \
+                    or self._result_follows(d, i):
                 run.add(i)
         timing: set[str] = set()   # functions a cell defines that time something: a later cell calling one times
         timed: dict[int | None, int] = {}   # the last cell per section that times something
@@ -106,6 +108,16 @@ class CodeReader:
                     out.append(self._mention(d, Reading(condition="parallelism"), "single GPU", block.single,
                                              f"{PYTHON_RULE}device"))
         return out, {i: "shell" if i in shell else "python" for i in run}
+
+    def _result_follows(self, d: Document, i: int) -> bool:
+        """Whether the next block after code block `i` that is no code is a paragraph of its section that
+        reports a result (`result_after_server`)."""
+        j = i + 1
+        while j < len(d.blocks) and d.blocks[j].kind == "code":
+            j += 1
+        if j >= len(d.blocks) or d.blocks[j].kind != "paragraph" or d.blocks[j].section != d.blocks[i].section:
+            return False
+        return self.result_after_server.search(d.view, d.blocks[j].start, d.blocks[j].end) is not None
 
     # -- mentions ------------------------------------------------------------------------
     def _command(self, d: Document, cmd: Command) -> list[Mention]:
