@@ -86,6 +86,7 @@ class OutputBlocks:
 
     def __init__(self, rules: OutputRules):
         self.rules = rules
+        self._last: tuple[Document, list[OutputLine]] | None = None
         self.config_langs = {lang.lower() for lang in rules.config_langs}
         self.commands = frozenset(rules.commands)
         self.prompts = tuple(rules.prompts)
@@ -105,11 +106,15 @@ class OutputBlocks:
         return cls(load_output_rules(rules_dir))
 
     def lines(self, d: Document) -> list[OutputLine]:
-        """The output lines of every code block of the document, in order."""
+        """The output lines of every code block of the document, in order (the claim and condition stages
+        both ask for the document being extracted: its lines are found once)."""
+        if self._last is not None and self._last[0] is d:
+            return self._last[1]
         out: list[OutputLine] = []
         for i, b in enumerate(d.blocks):
             if b.kind == "code":
                 out += self.block_lines(d, i)
+        self._last = (d, out)
         return out
 
     def is_setting(self, label: str) -> bool:
