@@ -150,3 +150,9 @@ def test_printed_lines_of_several_numbers_or_long_generated_text_are_not_read_as
             "The assistant replied: dedicated matrix units give 2-8x higher ops per watt than general cores, and "
             "newer parts are up to 3x faster on sparse workloads in most published comparisons.")
     assert not claims(fenced("text", body))
+
+
+def test_output_presented_as_an_illustration_states_no_result():
+    text = ("# Trying the router\n\nAfter a request, you should see logs like:\n\n```text\n"
+            "[INFO] First token arrived after 0.12s (TTFT)\nLatency: 0.95 s\n```\n")
+    assert not claims(text)
