@@ -58,10 +58,14 @@ def input_format(name: str) -> str:
 
 @lru_cache(maxsize=4)
 def get_extractor(rules_dir: str | None = None):
-    """The extractor for a rules folder (default: the installed rules), built once per process."""
-    from extractor.pipeline import Extractor
+    """The extractor for a rules folder (default: the installed rules), built once per process (its
+    regular expressions from the cross-process cache, `extractor/regex_cache.py`)."""
+    from extractor import regex_cache
 
-    return Extractor.from_rules(rules_dir)
+    with regex_cache.active():
+        from extractor.pipeline import Extractor
+
+        return Extractor.from_rules(rules_dir)
 
 
 def rules_version(rules_dir: str | None = None) -> str:

@@ -231,7 +231,7 @@ def _first_words(nlp, labels: dict[str, list[str]]) -> dict[str, set[str]]:
     its first token is in the text; a first token that is blank or not ASCII is always "there")."""
     words: dict[str, set[str]] = {}
     for label, phrases in labels.items():
-        if family(label) not in ("metric", "length"):
+        if family(label) not in ("metric", "length", "ratio_name", "rate_unit"):
             continue
         for sdoc in nlp.tokenizer.pipe(phrases):
             if len(sdoc):

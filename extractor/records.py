@@ -29,7 +29,7 @@ SetAsideReason = Literal[
 STATISTIC_PATTERN = r"^(mean|median|min|max|p\d+(\.\d+)?)$"
 Scope = Literal[
     "sentence", "program_output", "table_row", "table_column", "table_caption", "figure_caption", "footnote",
-    "paragraph", "section", "command_line", "setup_section", "front_matter", "restatement", "document",
+    "paragraph", "section", "command_line", "code", "setup_section", "front_matter", "restatement", "document",
 ]
 
 DateSource = Literal["front_matter", "file_name", "html_meta", "html_time", "json_ld"]
@@ -124,7 +124,8 @@ class Claim(Record):
         description="for speedup and relative_change: 'better' when the figure reports an improvement of the "
                     "system the post presents, 'worse' for a regression or cost ('1.4x slowdown', '10x higher "
                     "TTFT'), 'neutral' when it only says two are close; independent of the sign of value; "
-                    "null for other metrics")
+                    "also for an absolute change of another metric ('TTFT reduced by 500 ms': value -500); "
+                    "null for a level")
     statistic: str | None = Field(
         default=None, pattern=STATISTIC_PATTERN,
         description="the statistic the post states for a latency or rate: 'mean', 'median', 'min', 'max' or a "

@@ -194,11 +194,16 @@ def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
 
     files: list[tuple[str, type[BaseModel]]] = [(SCOPES_FILE, ScopeRules), (WHERE_FILE, WhereRules),
                                                 (NUMBERS_FILE, NumberRules), (OUTPUT_FILE, OutputRules)]
+    from extractor.conditions.code.harnesses import HARNESSES_FILE, HarnessFile
+    files.append((HARNESSES_FILE, HarnessFile))
     try:
         from extractor.notes.rules import AuthorshipRules, CaveatRules
         files += [("caveats.yaml", CaveatRules), ("authorship.yaml", AuthorshipRules)]
     except ImportError:  # caveats not part of this build
         pass
+    from extractor.compare.rules import COMPARE_FILE, CompareRules
+
+    files.append((COMPARE_FILE, CompareRules))
     for name, model in files:
         if (folder / name).exists() or name in (SCOPES_FILE, WHERE_FILE, NUMBERS_FILE, OUTPUT_FILE):
             res = _validate_yaml(folder / name, model, problems)

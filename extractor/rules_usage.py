@@ -51,6 +51,8 @@ VOCABULARY_LISTS: dict[str, tuple[str, ...]] = {
 }
 # Files read exactly through the mention finder (their entries are named by the mentions).
 MENTION_FILES = ("conditions.yaml",)
+# Files whose entries never run over a post's text (what `compare` matches between two claims' values).
+NOT_TEXT_FILES = ("compare.yaml",)
 _REGEX_HINT = re.compile(r"\\|\(\?|[\[\]^$|*+{}]")
 
 
@@ -133,7 +135,7 @@ def text_entries(folder: Path) -> list[tuple[RuleEntry, re.Pattern[str], str | N
     phrase, its first word lowercased (a cheap test before the regex)."""
     out: list[tuple[RuleEntry, re.Pattern[str], str | None]] = []
     for path in sorted(folder.glob("*.yaml")):
-        if path.name in MENTION_FILES:
+        if path.name in MENTION_FILES or path.name in NOT_TEXT_FILES:
             continue
         root = yaml.compose(path.read_text(encoding="utf-8"))
         if root is None:

@@ -116,6 +116,11 @@ _r_a10g = C("throughput", 1850, "token/second/gpu", tokens="output", per="gpu", 
 _t_run1 = C("latency", 5.1, "second", near="generation time: 5.10s")
 _t_run2 = C("latency", 7.85, "second", near="generation time: 7.85s")
 _t_run3 = C("latency", 6.02, "second", near="generation time: 6.02s")
+# compare-*.md: two engines' posts on one setup, a table changing one setting a row, a vendor roundup
+_k_node = C("throughput", 9200, "token/second", tokens="output", near="sustains 9,200")
+_q_node = C("throughput", 10400, "token/second", tokens="output")
+_v_gpu = C("throughput", 1300, "token/second/gpu", tokens="output", per="gpu")
+_v_tpot = C("tpot", 22, "millisecond|millisecond/token")   # TPOT in ms (the gold convention; prose)
 
 POSTS: dict[str, Post] = {
     "tutorial-program-output.md": Post(
@@ -296,7 +301,7 @@ POSTS: dict[str, Post] = {
             C("cost", 0.09, "USD/megatoken"),
             C("relative_change", -40, "percent", qualifier="approx", baseline="H100"),
             C("throughput", 8900, "token/second", tokens="output"),
-            C("memory", 18.5, "gigabyte/gpu|gigabyte"),
+            C("memory", -18.5, "gigabyte/gpu|gigabyte"),   # "frees 18.5 GB": a change, negative (a reduction)
             C("request_throughput", 120, "request/second"),
             C("ttft", 1, "second", qualifier="up_to"),
         ),
@@ -430,7 +435,7 @@ POSTS: dict[str, Post] = {
     ),
     "quantization-accuracy-memory.md": Post(
         claims=(
-            C("memory", 37.5, "gigabyte/gpu|gigabyte"),
+            C("memory", -37.5, "gigabyte/gpu|gigabyte"),   # "save 37.5 GB": a change, negative (a reduction)
             C("bandwidth", 6.1, "terabyte/second"),
             C("bandwidth", 410, "gigabyte/second"),
             C("compute", 1650, "teraFLOPS/gpu|teraFLOPS"),
@@ -470,6 +475,54 @@ POSTS: dict[str, Post] = {
             Cond(_r_l40s, "model", "stated", "Gemma-3-4B"),
             Cond(_r_a10g, "hardware", "stated", "A10G"),
             Cond(_r_a10g, "model", "stated", "Gemma-3-1B"),
+        ),
+    ),
+    # compare-*.md: the posts of the comparison tests (tests/test_compare.py)
+    "compare-vllm-h100.md": Post(
+        claims=(_k_node, C("throughput", 1150, "token/second/gpu", tokens="output", per="gpu"),
+                C("ttft", 180, "millisecond"), C("tpot", 24, "millisecond")),
+        conditions=(
+            Cond(_k_node, "model", "stated", "Llama-3.1-70B"),
+            Cond(_k_node, "hardware", "stated", "H100"),
+            Cond(_k_node, "batch_or_concurrency", "stated", 64),
+            Cond(_k_node, "input_length", "stated", 1024),
+            Cond(_k_node, "output_length", "stated", 256),
+            Cond(_k_node, "precision", "stated", "FP8"),
+            Cond(_k_node, "engine_version", "stated", "0.9.2"),
+        ),
+    ),
+    "compare-sglang-h100.md": Post(
+        claims=(_q_node, C("ttft", 0.21, "second"), C("tpot", 21, "millisecond"),
+                C("throughput", 9200, "token/second", tokens="output", near="vLLM v0.9.2 post reports 9,200")),
+        conditions=(
+            Cond(_q_node, "hardware", "stated", "H100"),
+            Cond(_q_node, "batch_or_concurrency", "stated", 64),
+            Cond(_q_node, "input_length", "stated", 1024),
+            Cond(_q_node, "output_length", "stated", 256),
+            Cond(_q_node, "engine_version", "stated", "SGLang v0.5.1"),
+            Cond(C("throughput", 9200, "token/second", tokens="output", near="vLLM v0.9.2 post reports 9,200"),
+                 "engine_version", "stated", "vLLM v0.9.2"),
+        ),
+    ),
+    "compare-one-condition.md": Post(
+        claims=tuple(C("throughput", v, "token/second", tokens="output")
+                     for v in (9150, 5020, 6480, 12300, 5870, 10900)),
+        absent_values=((1024, None), (4096, None), (128, None)),
+        conditions=(
+            Cond(C("throughput", 5020, "token/second", tokens="output"), "gpu_count", "stated", 4),
+            Cond(C("throughput", 6480, "token/second", tokens="output"), "precision", "stated", "BF16"),
+            Cond(C("throughput", 12300, "token/second", tokens="output"), "batch_or_concurrency", "stated", 128),
+            Cond(C("throughput", 5870, "token/second", tokens="output"), "input_length", "stated", 4096),
+            Cond(C("throughput", 10900, "token/second", tokens="output"), "output_length", "stated", 1024),
+        ),
+    ),
+    "compare-vendor-roundup.md": Post(
+        claims=(_v_gpu, _v_tpot),
+        conditions=(
+            Cond(_v_gpu, "batch_or_concurrency", "unrecoverable"),
+            Cond(_v_gpu, "gpu_count", "unrecoverable"),
+            Cond(_v_tpot, "scenario", "stated", "Offline"),
+            Cond(_v_tpot, "hardware", "stated", "8x H100"),
         ),
     ),
 }

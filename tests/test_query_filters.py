@@ -54,10 +54,47 @@ def ids(rows):
 
 def test_query_filters_by_metric_model_hardware_engine(db):
     assert ids(find_claims(db, ClaimFilter(metric="ttft"))) == ["ttft-180"]
-    assert ids(find_claims(db, ClaimFilter(model="deepseek"))) == ["throughput-1.5", "throughput-9000"]
+    assert ids(find_claims(db, ClaimFilter(model="~deepseek"))) == ["throughput-1.5", "throughput-9000"]
+    assert ids(find_claims(db, ClaimFilter(model="deepseek-v3"))) == ["throughput-1.5", "throughput-9000"]
+    assert find_claims(db, ClaimFilter(model="deepseek")) == []   # exact: a family is not a model
     assert ids(find_claims(db, ClaimFilter(hardware="H100", metric="throughput"))) == ["throughput-24000"]
-    assert ids(find_claims(db, ClaimFilter(engine="sglang"))) == ["throughput-1.5", "throughput-9000"]
-    assert find_claims(db, ClaimFilter(model="100%_")) == []     # LIKE wildcards are literal
+    assert ids(find_claims(db, ClaimFilter(engine="~sglang"))) == ["throughput-1.5", "throughput-9000"]
+    assert find_claims(db, ClaimFilter(model="~100%_")) == []     # LIKE wildcards are literal
+
+
+def test_repeated_filters_are_alternatives_and_fields_combine(db):
+    both = ClaimFilter(hardware=["h100", "h200"], metric="throughput")
+    assert ids(find_claims(db, both)) == ["throughput-24000", "throughput-15000"]
+    assert ids(find_claims(db, ClaimFilter(hardware=["h100", "h200"], model="~qwen"))) == ["throughput-15000"]
+    assert ids(find_claims(db, ClaimFilter(metric=["ttft", "throughput"], hardware="h100"))) == [
+        "throughput-24000", "ttft-180"]
+
+
+def test_exact_hardware_is_not_a_prefix_and_tilde_is_a_substring(db):
+    res = run_query(db, ClaimFilter(hardware="h20"))
+    assert res.rows == [] and "H200" in res.notes[0] and "~" in res.notes[0]   # said, not silent
+    assert ids(find_claims(db, ClaimFilter(hardware="~h20"))) == ["throughput-15000"]
+
+
+def test_a_unit_of_the_wrong_kind_names_the_claims_dimension(db):
+    with pytest.raises(QueryError, match=r"measures token / second.*second \(millisecond\)"):
+        run_query(db, ClaimFilter(metric="ttft", unit="tok/s"))
+
+
+def test_tokens_and_statistic_filters(tmp_path):
+    path = tmp_path / "s.db"
+    claims = [Claim(id="a", metric="ttft", value=40, unit="millisecond", statistic="p99", quote="40", span=(0, 2)),
+              Claim(id="b", metric="ttft", value=20, unit="millisecond", statistic="median", quote="20", span=(3, 5)),
+              Claim(id="c", metric="throughput", value=9, unit="token / second", tokens="output", quote="9",
+                    span=(6, 7))]
+    with Store(path) as s:
+        s.put_record(DocumentRecord(doc="s.md", path="/s.md", sha256="0" * 64, extractor_version="t",
+                                    rules_version="t", claims=claims))
+    assert ids(find_claims(path, ClaimFilter(statistic="p50"))) == ["b"]          # P50 is the median
+    assert ids(find_claims(path, ClaimFilter(statistic=["p99", "median"]))) == ["a", "b"]
+    assert ids(find_claims(path, ClaimFilter(tokens="output"))) == ["c"]
+    with pytest.raises(QueryError, match="percentile"):
+        ClaimFilter(statistic="p-high")
 
 
 def test_query_condition_status(db):
@@ -193,7 +230,8 @@ def test_query_mixed_units_are_converted_saying_so_or_refused(db, tmp_path):
 def test_query_json_has_conditions_and_columns_choose(db):
     rows = find_claims(db, ClaimFilter(metric="ttft"))
     data = json.loads(format_rows(rows, "json"))
-    assert data[0]["conditions"]["warmup"] == {"status": "unrecoverable", "where": "methodology section"}
+    assert data[0]["conditions"]["warmup"] == {"status": "unrecoverable", "where": "methodology section",
+                                               "why": "absent"}
     assert data[0]["conditions"]["hardware"]["canonical"] == "H100"
     text = format_rows(rows, "text", columns=("doc", "value", "hardware", "warmup", "warmup_status"))
     assert text.splitlines()[2].split() == ["one.md", "180", "H100", "unrecoverable", "unrecoverable"]
@@ -203,4 +241,4 @@ def test_query_json_has_conditions_and_columns_choose(db):
     assert flat[0]["hardware_status"] == "stated" and flat[0]["hardware_value"] == "H100"
     assert flat[0]["warmup_status"] == "unrecoverable" and flat[0]["warmup_value"] == ""
     header = format_rows(rows, "text").splitlines()[0].split()
-    assert {"qualifier", "headline", "per"} <= set(header)
+    assert {"headline", "per"} <= set(header)   # the qualifier marks the value cell (<=, >=, ~)

@@ -99,15 +99,28 @@ def test_everything_to_csv_and_parquet(db, records, tmp_path):
     for name in CONDITIONS:
         assert f"{name}_status" in rows[0] and f"{name}_value" in table[0]
     by_key = {(row["doc"], row["claim_id"]): row for row in table}
+    from extractor.corpus.export import NUMERIC_CONDITIONS
+
+    assert not {"model", "hardware", "engine"} & set(table[0])     # no copies of the condition columns
+    sweeps = 0
     for r, c in claims:
         row = by_key[(r.doc, c.id)]
-        assert (row["date"], row["source"]) == (r.date, "corpus")
+        assert (str(row["date"]) if row["date"] else None, row["source"]) == (r.date, "corpus")  # a date
+        assert (row["direction"], row["statistic"], row["cited_from"]) == (c.direction, c.statistic, c.cited_from)
+        assert row["n_set_aside"] == len(r.set_aside)
         for name, cond in c.conditions.items():
             assert row[f"{name}_status"] == cond.status
-            if cond.status == "stated":
-                assert row[f"{name}_value"] == (cond.canonical or (
-                    cond.value if isinstance(cond.value, str) else json.dumps(cond.value, sort_keys=True,
-                                                                              ensure_ascii=False)))
+            assert (row[f"{name}_partial"], row[f"{name}_where"], row[f"{name}_why"]) == (
+                cond.value_partial, cond.where, cond.why)
+            if cond.status == "unrecoverable":
+                assert row[f"{name}_value"] is None and row[f"{name}_quote"] is None
+            elif name in NUMERIC_CONDITIONS and isinstance(cond.value, dict):   # a sweep: numbers to filter
+                assert (row[f"{name}_min"], row[f"{name}_max"]) == (cond.value["min"], cond.value["max"])
+                sweeps += 1
+            elif name in NUMERIC_CONDITIONS:
+                assert row[f"{name}_value"] == cond.value and isinstance(row[f"{name}_value"], float)
             else:
-                assert row[f"{name}_value"] is None
+                assert row[f"{name}_value"] == (cond.canonical or cond.value)
+                assert (row[f"{name}_quote"], row[f"{name}_scope"]) == (cond.quote, cond.scope)
+    assert sweeps
     assert [r["warmup_status"] for r in rows] == [r["warmup_status"] for r in table]

@@ -112,9 +112,11 @@ def _claim_data(c: Claim, i: int) -> dict:
             "conditions": conds}
 
 
-def page_data(record: DocumentRecord) -> dict:
-    """What the page's script reads: each claim's record and the post's caveats."""
-    return {"claims": [_claim_data(c, i) for i, c in enumerate(record.claims)],
+def page_data(record: DocumentRecord, comparable: dict[int, list[dict]] | None = None) -> dict:
+    """What the page's script reads: each claim's record (with the claims it is comparable with, see
+    audit/comparable.py) and the post's caveats."""
+    comparable = comparable or {}
+    return {"claims": [dict(_claim_data(c, i), comparable=comparable.get(i, [])) for i, c in enumerate(record.claims)],
             "caveats": [{"kind": n.kind, "message": n.message, "quote": n.quote,
                          "key": f"n{j}" if n.span and n.span[1] > n.span[0] else None}
                         for j, n in enumerate(record.caveats)]}
@@ -132,14 +134,19 @@ def _list_html(record: DocumentRecord) -> str:
 
 
 def render_audit_html(record: DocumentRecord, text: str, view: str | None = None,
-                      selected: int | None = None) -> str:
+                      selected: int | None = None, comparable: dict[int, list[dict]] | None = None) -> str:
     """The audit page of `record`. `text` is the document as decoded; `view`, when given (HTML posts),
     is the same-length masked view shown in its place. `selected`: the index of the claim the page
-    opens with (`audit --claim`); a `#claim=N` fragment in the URL still takes precedence."""
+    opens with (`audit --claim`); a `#claim=N` fragment in the URL still takes precedence. `comparable`:
+    per claim index, the claims it is comparable with (default: the post's own, `comparable_links`)."""
+    if comparable is None:
+        from extractor.audit.comparable import comparable_links
+
+        comparable = comparable_links(record)
     shown = view if view is not None and len(view) == len(text) else text
     n = len(record.claims)
     heads = sum(c.headline for c in record.claims)
-    data = json.dumps(page_data(record), ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    data = json.dumps(page_data(record, comparable), ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
     title = record.title or record.doc
     meta = " · ".join(x for x in (record.doc, record.date and f"dated {record.date}",
                                    record.authorship and f"authorship: {record.authorship}") if x)
@@ -261,6 +268,22 @@ a.span-link{color:#1158a8;cursor:pointer}
     });
     box.appendChild(el("p", {"id": "stated-count"}, stated + " of " + c.conditions.length + " conditions stated"));
     box.appendChild(ct);
+    if (c.comparable.length) {
+      box.appendChild(el("h3", {}, "Comparable with (" + c.comparable.length + ")"));
+      var cl = el("ul", {"id": "comparable"});
+      c.comparable.forEach(function (o) {
+        var li = el("li");
+        if (o.index !== undefined) {
+          var a = el("a", {"href": "#claim=" + o.index, "class": "span-link", "data-to": o.index}, o.figure + " (" + o.id + ")");
+          a.addEventListener("click", function (ev) { ev.preventDefault(); select(o.index); });
+          li.appendChild(a);
+        } else {
+          li.textContent = o.figure + " \u00b7 " + o.doc + " (" + o.id + "): benchclaims compare " + c.id + " " + o.id;
+        }
+        cl.appendChild(li);
+      });
+      box.appendChild(cl);
+    }
     var first = document.querySelector('#text .seg[data-c~="' + i + '"]');
     if (first) first.scrollIntoView({block: "center"});
   }

@@ -17,6 +17,12 @@ from extractor.claims.rules import ClaimRules
 from extractor.records import Claim, ClaimContext, QuantityRecord
 from extractor.quantities.units import parse_unit
 
+# unit classes of levels a text may state a change of ("reduced by 500 ms", "grew by 300 tok/s")
+ABSOLUTE_CLASSES = frozenset({"time", "token_time", "token_rate", "request_rate", "item_rate", "memory",
+                              "bandwidth", "cost", "energy", "compute"})
+STAT_BEFORE = 60   # characters: "mean audio TTFP falls from ~5884 ms to ~632 ms"
+STAT_AFTER = 15    # "61.5 ms on average", "77 ms (P99)"
+
 __all__ = ["ClaimBuilder", "Cue", "change_metric_of", "gap", "inside", "nearest", "unit_class"]
 
 
@@ -55,7 +61,8 @@ def unit_class(unit: str) -> str | None:
     if time == 1 and len([d for d, p in dims.items() if p and d not in ("[gpu]", "[user]", "[node]")]) == 1:
         return "time"
     if time == -1 and len([d for d, p in dims.items() if p and d not in ("[gpu]", "[user]", "[node]")]) == 1:
-        return "compute"
+        # FLOPS and clock rates; a bare count per time ("14500 iters/s", "28 fps") is a rate of work items
+        return "compute" if re.search(r"FLOP|hertz", unit) else "item_rate"
     return None
 
 
@@ -135,6 +142,12 @@ class ClaimBuilder:
         tokens = per = None
         if cls == "accept_length":
             unit = "token"                # tokens accepted per verification step
+        elif cls == "named_ratio":
+            unit = "x"                    # "a real-time factor of 0.47": a ratio written without its x
+        elif cls == "request_rate" and unit in ("dimensionless", ""):
+            unit = "request / second"     # "can sustain an RPS > 10": the rate's name before the number
+        elif cls == "token_time":
+            unit = re.sub(r"\s*/\s*token\b", "", unit)   # "16 ms per token": a TPOT of 16 ms
         elif cls == "score" and metric == "accuracy" and unit in ("dimensionless", "") and 10 < value <= 100 \
                 and (value_max is None or value_max <= 100):
             unit = "percent"              # a score on a 0-100 scale written without its % sign
@@ -163,6 +176,33 @@ class ClaimBuilder:
                 down = direction == "better"
                 if (value > 0) == down:
                     value, value_max = -value, (None if value_max is None else -value_max)
+        elif cls in ABSOLUTE_CLASSES and (change := self.clauses.absolute_change(
+                cues, start, end, lambda a, b: not text[a - base:b - base].strip(" \t*_"))) is not None:
+            # "TTFT reduced by 500 ms", "1200 ms faster than X", "a 15 ms difference": a change of the quantity,
+            # signed as the change goes (a reduction is negative), with the direction of a comparison
+            direction = self.directions.read(cls, q.value, cues, start, end, header_cues)
+            # a time is less when it gets better ("900 ms faster", "cut TTFT by 400 ms"), more when worse
+            # ("2 s slower"); other levels change as their change word says ("saves 2.4 GB", "150 tok/s lower")
+            down = (direction == "better") if cls in ("time", "token_time") and direction != "neutral" \
+                else change.label == "change:down"
+            if down and value > 0:
+                value, value_max = -value, (None if value_max is None else -value_max)
+            baseline = self.baseline(text, base, cues, start, end, unit_start)
         return Claim(metric=metric, value=value, value_max=value_max, unit=unit, qualifier=q.qualifier,
-                     tokens=tokens, per=per, baseline=baseline, direction=direction, quote=q.quote, span=q.span,
+                     tokens=tokens, per=per, baseline=baseline, direction=direction,
+                     statistic=self.statistic(metric, cues, start, end, header_cues), quote=q.quote, span=q.span,
                      context=context)
+
+    def statistic(self, metric: str, cues: list[Cue], start: int, end: int, header_cues=()) -> str | None:
+        """The statistic a latency or rate states: a statistic word in its clause before the number ("P99 TTFT
+        of 77 ms", "mean TPOT fell to 20 ms") or right after it ("61.5 ms on average"), else in its headers."""
+        if metric not in self.rules.statistic_metrics:
+            return None
+        own = [c for c in cues if (c.label.startswith("stat:") and not inside(c, start, end))
+               or c.label in ("break", "join", "stop")]
+        before = [c for c in own if c.label.startswith("stat:") and c.end <= start and start - c.end <= STAT_BEFORE
+                  and not self.clauses.between(own, c.end, start, ("break", "join"), False)]
+        cue = (self.clauses.after(own, start, end, ("stat:",), STAT_AFTER)
+               or max(before, key=lambda c: c.end, default=None)
+               or nearest([c for c in header_cues if c.label.startswith("stat:")], 0, 0, "stat:", 10**9))
+        return cue.label[5:] if cue else None

@@ -32,6 +32,6 @@ def compared_unit(q: QuantityRecord, quantities: Sequence[QuantityRecord],
         return None       # another number stands between them
     if not any(c.label in COMPARE_LABELS and p.span[1] <= c.start and c.end <= q.span[0] for c in cues):
         return None
-    if not 1 / MAX_RATIO <= q.value / p.value <= MAX_RATIO:
+    if p.value <= 0 or not 1 / MAX_RATIO <= q.value / p.value <= MAX_RATIO:   # 0: no ratio to take
         return None
     return unit_class(p.unit), p.unit

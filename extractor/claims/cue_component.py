@@ -4,7 +4,7 @@ Each match lands in `doc.spans["cues"]` with a label naming its role: `metric:<n
 `change:up`, `change:down`, `change:neutral`, `change:neutral_before`, `change_adj:up|down` (only when right before a number),
 `not_claim`, `measure`, `rate_claim`, `limit`, `setting`, `break`, `join`, `tokens:<kind>`, `per:<kind>`,
 `baseline`, `baseline_value:before|after|score`, `count`, `stop`, `valence:better|worse|neutral|neutral_before`,
-`polarity:lower|higher`, `share_of`, `length:accept`, `level_intro`, `by`, `spec:before|after`.
+`polarity:lower|higher`, `share_of`, `length:accept`, `sla_share`, `level_reached`, `adoption`, `ratio_name`, `rate_unit`, `stat:<statistic>`, `level_intro`, `by`, `spec:before|after`.
 A phrase written in capitals of at most three letters ("AL") matches only where the text has it in capitals.
 
 A phrase written across a soft line break ("input and\\noutput") still matches, and of two
@@ -59,6 +59,12 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["by"] = rules.change_amount_intro
     labels["spec:before"] = rules.device_spec_before
     labels["spec:after"] = rules.device_spec_after
+    labels["sla_share"] = rules.sla_share_after
+    labels["level_reached"] = rules.level_reached_intro
+    labels["adoption"] = rules.adoption_words
+    labels["ratio_name"] = rules.named_ratio_cues
+    labels["rate_unit"] = rules.rate_unit_before
+    labels.update({f"stat:{k}": v for k, v in rules.statistic_cues.items()})
     labels["baseline"] = rules.baseline_intro
     labels["stop"] = rules.baseline_stop
     return {k: v for k, v in labels.items() if v}

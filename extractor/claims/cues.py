@@ -9,6 +9,8 @@ CHANGE_NEAR = 20  # "a 4 GB improvement", "saves 37.5 GB": the change word sits 
 NEAR = 60        # characters: how far a cue may sit from its quantity and still qualify it
 TOKEN_CUE_NEAR = 40
 BARE_NEAR = 12
+# characters: "right before / after" a number, room for a blank and Markdown emphasis ("by **83%**")
+ADJACENT = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +95,7 @@ class ClauseCues:
         cue = self.after(own, start, end, ("change:",), NEAR)
         if cue and self.only_metric_words(own, end, cue.start):
             return cue                    # "12% per-token latency improvement": the metric named in between
-        adj = [c for c in own if c.label.startswith("change_adj:") and c.end <= start and start - c.end <= 2]
+        adj = [c for c in own if c.label.startswith("change_adj:") and c.end <= start and start - c.end <= ADJACENT]
         if adj:
             return Cue(adj[-1].label.replace("change_adj:", "change:"), adj[-1].start, adj[-1].end)
         return self.before(own, start, end, ("change:",))
@@ -114,7 +116,10 @@ class ClauseCues:
     def limited(self, cues, start, end) -> bool:
         """A limit, target or SLO figure: a limit word before it in its clause, or right after it."""
         own = [c for c in cues if not inside(c, start, end)]
-        return bool(self.before(own, start, end, ("limit",), 40) or self.after(own, start, end, ("limit",), 14))
+        lim = self.before(own, start, end, ("limit",), 40)
+        if lim and self.between(own, lim.end, start, ("measure",)):
+            lim = None                    # "at the same SLA, X achieved 1.42 queries/s": measured under the limit
+        return bool(lim or self.after(own, start, end, ("limit",), 14))
 
     def measured(self, cues, start, end, labels=("measure",)) -> bool:
         own = [c for c in cues if not inside(c, start, end)]
@@ -124,7 +129,7 @@ class ClauseCues:
     def setting(cues, start, end) -> bool:
         """Introduced as a setting: "at 4 req/s", "for a 50% hit rate", "a request rate of 8"."""
         for c in cues:
-            if c.label == "setting" and c.end <= start and start - c.end <= 2:
+            if c.label == "setting" and c.end <= start and start - c.end <= ADJACENT:
                 # "of" in "instead of" is part of a longer phrase, not a setting word
                 if not any(d.start < c.start and d.end >= c.end and d.label != "stop" for d in cues):
                     return True
@@ -148,25 +153,56 @@ class ClauseCues:
     def amount_of_change(self, cues: list[Cue], start: int, end: int) -> Cue | None:
         """The change word of "<change word> ... by N": the number right after "by", the change word anywhere
         before it in its clause."""
-        if not any(c.label == "by" and 0 <= start - c.end <= 2 for c in cues):
+        if not any(c.label == "by" and 0 <= start - c.end <= ADJACENT for c in cues):
             return None
         return self.before([c for c in cues if not inside(c, start, end)], start, end, ("change:",), 10**6)
+
+    def absolute_change(self, cues: list[Cue], start: int, end: int, blank=lambda a, b: True) -> Cue | None:
+        """The change word of a number that is the amount of a change, not a level: right after it ("1200 ms
+        faster", "a 15 ms difference", "3 s slower"), right before it ("saves 37.5 GB", "cuts 200 ms"), or
+        "by N" after a change word in its clause ("TTFT reduced by 500 ms")."""
+        own = [c for c in cues if not inside(c, start, end)]
+        if any(c.label == "baseline" and 0 <= start - c.end <= ADJACENT for c in own):
+            return None                   # "from 142 s down to 64 s": the two levels of a change
+        cue = self.after(own, start, end, ("change:",), ADJACENT + 1)
+        if cue is not None and cue.label != "change:neutral_before" and blank(end, cue.start):
+            return cue
+        # ("costs $0.42" is a level: of the adjacent-only words, only "adds" / "gains" make a change here)
+        adj = [c for c in own if c.label.startswith(("change:", "change_adj:up")) and c.label != "change:neutral_before"
+               and c.end <= start and start - c.end <= ADJACENT and blank(c.end, start)]
+        if adj:
+            return Cue(adj[-1].label.replace("change_adj:", "change:"), adj[-1].start, adj[-1].end)
+        return self.amount_of_change(cues, start, end)
 
     @staticmethod
     def level_share(cues: list[Cue], start: int, end: int) -> bool:
         """A percentage between a level word and a share word: "to 61% of", "at 72% of"."""
-        return any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues) \
-            and any(c.label == "share_of" and 0 <= c.start - end <= 2 for c in cues) \
+        return any(c.label == "level_intro" and 0 <= start - c.end <= ADJACENT for c in cues) \
+            and any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT for c in cues) \
             and not any(c.label in ("change:neutral", "change:neutral_before") and inside(c, start, end)
                         for c in cues)   # "is within 2% of": a difference
+
+    def level_after_change(self, cues: list[Cue], start: int, end: int) -> bool:
+        """The number is the level a change reached: "to" right before it ("drops to 46%", "down to 3%"), a
+        change word earlier in its clause, and no "by" (an amount) nor "from" (a from-to pair) between."""
+        to = [c for c in cues if c.label == "level_reached" and 0 <= start - c.end <= ADJACENT]
+        if not to:
+            return False
+        change = self.before([c for c in cues if not inside(c, start, end)], to[0].start, to[0].start,
+                             ("change:up", "change:down"), NEAR)
+        if not change or self.between(cues, change.end, start, ("by", "baseline"), False):
+            return False
+        # "the gain starts at 5.5%, and increases to 15%": what changes is itself a change (a word saying
+        # better or worse by itself earlier in the sentence), the number an amount
+        return not any(c.label in ("valence:better", "valence:worse") and c.end <= change.start for c in cues)
 
     @staticmethod
     def from_to(cues: list[Cue], start: int, end: int) -> bool:
         """The number is one end of "from A to B": "from" right before it and "to" right after, or "to"
         right before it with "from" earlier in its clause."""
-        def right_before(label: str, limit: int = 2) -> list[Cue]:
+        def right_before(label: str, limit: int = ADJACENT) -> list[Cue]:
             return [c for c in cues if c.label == label and 0 <= start - c.end <= limit]
-        after_to = any(c.label == "level_intro" and 0 <= c.start - end <= 2 for c in cues)
+        after_to = any(c.label == "level_intro" and 0 <= c.start - end <= ADJACENT for c in cues)
         if right_before("baseline") and after_to:
             return True
         return bool(right_before("level_intro")) and any(

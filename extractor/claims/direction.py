@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal, Sequence
 
-from extractor.claims.cues import ClauseCues, Cue
+from extractor.claims.cues import ADJACENT, ClauseCues, Cue
 from extractor.claims.rules import ClaimRules
 
 Direction = Literal["better", "worse", "neutral"]
@@ -74,7 +74,7 @@ class DirectionReader:
         """The direction of a comparison figure of unit class `cls` (`ratio` or `percent`); `sign` is +1 or
         -1 when the number is written with a sign ("+12%", "-8%"), which then acts as a change word."""
         cues = [c for c in cues if not (c.label == "valence:neutral_before" and c.start >= end)]
-        far = 10**6 if any(c.label == "by" and 0 <= start - c.end <= 2 for c in cues) else VALENCE_NEAR
+        far = 10**6 if any(c.label == "by" and 0 <= start - c.end <= ADJACENT for c in cues) else VALENCE_NEAR
         valence = self._governing(cues, start, end, "valence:", far) or next(
             (c for c in header_cues if c.label.startswith("valence:")), None)
         if valence is not None:
@@ -86,7 +86,7 @@ class DirectionReader:
                 return "neutral"
             up = sign > 0 if sign else change.label == "change:up"
             return "worse" if pol and up != (pol > 0) else "better"
-        share = any(c.label == "share_of" and c.start >= end and c.start - end <= 2 for c in cues)
+        share = any(c.label == "share_of" and c.start >= end and c.start - end <= ADJACENT for c in cues)
         level = (cls == "ratio" and value < 1) or (cls == "percent" and share and value < 100)
         if level:
             return "better" if pol < 0 else ("worse" if pol > 0 else "better")

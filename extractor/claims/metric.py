@@ -33,15 +33,37 @@ class MetricChooser:
         return q.unit in ("dimensionless", "") and 0 <= q.value <= 100
 
     def bare_class(self, q: QuantityRecord, cues: list[Cue]) -> str | None:
-        """A number without a unit is a score when an accuracy cue sits right by it ("0.97 on GSM8K"), and an
+        """A number without a unit is a score when an accuracy cue sits right by it ("0.97 on GSM8K"), an
         acceptance length when an acceptance-length cue comes right before it ("AL 3.1", "acceptance length
-        of 3.2")."""
+        of 3.2"), a request rate right after a rate's name ("an RPS > 10", "up to rate ~5.5"), and a named
+        ratio after the ratio's name in its clause ("a real-time factor of 0.47")."""
+        if q.unit not in ("dimensionless", ""):
+            return None
+        if self.named_rate(q, cues):
+            return "request_rate"
         if not self.may_be_score(q):
             return None
+        if 0 < q.value and any(c.label == "ratio_name" and c.start <= q.span[0] and q.span[0] - c.end <= NEAR
+                               and self.clauses.same_clause(cues, c.end, q.span[0]) for c in cues):
+            return "named_ratio"
         length = [c for c in cues if c.label == "length:accept" and c.start <= q.span[0]]
         if 1 < q.value <= 16 and nearest(length, q.span[0], q.span[1], "length:", BARE_NEAR):
             return "accept_length"
         return "score" if nearest(cues, q.span[0], q.span[1], "metric:accuracy", BARE_NEAR) else None
+
+    @staticmethod
+    def named_rate(q: QuantityRecord, cues: list[Cue]) -> bool:
+        """A rate's name right before the bare number ("RPS > 10", "rate ~5.5", "QPS of 12"), not the end of a
+        longer cue ("hit rate", "learning rate") and not after a setting word ("at rate 10")."""
+        for c in cues:
+            if c.label != "rate_unit" or c.start > q.span[0] or q.span[0] - c.end > 4:
+                continue
+            if any(d.start < c.start and d.end >= c.end and d.label not in ("stop", "break") for d in cues):
+                continue
+            if any(d.label == "setting" and 0 <= c.start - d.end <= 3 for d in cues):
+                continue
+            return True
+        return False
 
     def metric_for(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int,
                    header_cues: list[Cue] = ()) -> str | None:
@@ -49,7 +71,7 @@ class MetricChooser:
         prose = not header_cues
         if prose and self.clauses.baseline_value(cues, start, end, cls):
             return None
-        if cls in ("time", "token_time") and any(c.label == "not_claim" for c in header_cues):
+        if cls in ("time", "token_time", "item_rate") and any(c.label == "not_claim" for c in header_cues):
             return None                   # a "Benchmark duration (s)" column or line: how long the run took
         if cls in ("percent", "ratio"):
             return self._relative(q, cls, cues, start, end, header_cues)
@@ -67,6 +89,8 @@ class MetricChooser:
             return cue.label.split(":", 1)[1]
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
+        if cls == "time" and self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR):
+            return "latency"       # "the AllGather overhead (~150 ms/step)", "a 5 ms bubble": time spent on it
         if cls == "time" and prose and self.clauses.from_to(cues, start, end):
             return allowed[-1]     # "prefill went from ~5.9 s to ~0.6 s": the two levels of a change
         return self.default.get(cls) or None
@@ -75,11 +99,21 @@ class MetricChooser:
         """Prose figures that are settings, limits or datasheet values are not claims."""
         if cls == "cost":
             return bool(re.search(r"\b(?:\w*token|request)\b", q.unit))   # a price per token, not per GPU-hour
-        if cls in ("time", "token_rate", "request_rate", "memory", "bandwidth", "token_count", "token_time") \
+        if cls in ("time", "token_rate", "request_rate", "item_rate", "memory", "bandwidth", "token_count",
+                   "token_time") \
                 and self.clauses.limited(cues, start, end):
             return False
         if cls in ("time", "token_time") and nearest(cues, start, end, "not_claim", 25):
             return False                  # "~3 hours, 12 video lessons": the length of a course, not a latency
+        if cls == "item_rate":
+            # "renders 240 fps", "we achieved ~14500 iters/s"; not "sampled at 28 fps", "a frame rate of 16 fps"
+            if nearest([c for c in cues if not inside(c, start, end)], start, end, "not_claim", 25) or (
+                    self.clauses.setting(cues, start, end)
+                    and not self.clauses.before(cues, start, end, ("rate_claim", "measure"))):
+                return False
+            return bool(self.clauses.measured(cues, start, end, ("measure", "rate_claim"))
+                        or self.clauses.governing_change(cues, start, end)
+                        or any(c.label.startswith("baseline") and c.end <= start and start - c.end <= 8 for c in cues))
         if cls == "request_rate":
             if self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("rate_claim",)):
                 return False
@@ -87,7 +121,8 @@ class MetricChooser:
                 return True               # "7.3 req/s, up from 6.7 req/s": the result of a comparison
             return bool(self.clauses.measured(cues, start, end, ("measure", "rate_claim"))
                         or self.clauses.governing_change(cues, start, end))
-        if cls == "energy" and not re.search(r"\btoken\b", q.unit) and not self.clauses.measured(cues, start, end):
+        if cls == "energy" and not re.search(r"\b(?:token|request)\b", q.unit) \
+                and not self.clauses.measured(cues, start, end):
             return False                  # "draws 1400W": a datasheet power figure, not a measured efficiency
         if cls in ("memory", "bandwidth", "compute"):
             if self._device_spec(cues, start, end) and not self.clauses.measured(cues, start, end):
@@ -96,6 +131,13 @@ class MetricChooser:
                         or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:",
                                    CHANGE_NEAR))
         return True
+
+    def _changes_memory(self, cues: list[Cue], start: int) -> bool:
+        """The quantity changed "by N" is memory: the nearest metric word before the number in its clause is a
+        memory word ("reduces the KV cache size by 2x"; not "improves throughput by 2x, and memory ...")."""
+        before = [c for c in cues if c.label.startswith("metric:") and c.end <= start and start - c.end <= NEAR
+                  and self.clauses.same_clause(cues, c.end, start)]
+        return bool(before) and max(before, key=lambda c: (c.end, c.end - c.start)).label == "metric:memory"
 
     @staticmethod
     def _device_spec(cues: list[Cue], start: int, end: int) -> bool:
@@ -106,17 +148,27 @@ class MetricChooser:
                    or (c.label == "spec:after" and 0 <= c.start - end <= 2) for c in cues)
 
     def _relative(self, q, cls, cues, start, end, header_cues) -> str | None:
+        if cls == "percent" and any(c.label == "sla_share" and 0 <= c.start - end <= 3 for c in cues):
+            return "other"                # "28% of requests failed to meet the SLA", "100% SLO attainment"
         if nearest(cues, start, end, "not_claim", 25):
             return None
+        if not header_cues and self.clauses.before(cues, start, end, ("adoption",), NEAR):
+            return None                   # "GitHub stars grew from 14,000 to 32,600 (2.3x)": growth of a project
         allowed = self.allowed.get(cls, [])
         specific = [m for m in allowed if m not in ("speedup", "relative_change")]
         if not header_cues and self.clauses.amount_of_change(cues, start, end):
+            if cls == "ratio" and "memory" in allowed and self._changes_memory(cues, start):
+                return "memory"           # "decreases the memory footprint by 4x": a ratio of memory
             return change_metric_of(cls)  # "improves TPOT on four GPUs by 8.7%", "outperforms X by 30% on Y"
         if cls == "percent" and self.clauses.level_share(cues, start, end):
             # "reduced to 61% of the BF16 cost": a level relative to a reference, a ratio written in percent;
             # "97% of BF16 accuracy", "33% of the execution time" keep their own metric
             cue = self.clauses.metric_cue(cues, start, end, specific, 25)
             return cue.label[7:] if cue and cue.label[7:] in ("accuracy", "other") else "speedup"
+        if cls == "percent" and not header_cues and self.clauses.level_after_change(cues, start, end):
+            # "declines gradually to ~46%", "rose to 92.2%": the level a quantity reached, not the change
+            cue = self.clauses.metric_cue(cues, start, end, specific, NEAR)
+            return cue.label[7:] if cue else "other"
         change = self.clauses.any_change(cues, start, end, header_cues, NEAR if cls == "percent" else NEAR * 2)
         signed = SIGNED.search(q.quote) is not None
         change_metric = "relative_change" if cls == "percent" else "speedup"
@@ -136,7 +188,7 @@ class MetricChooser:
             return metric
         if change or signed:
             return change_metric
-        if spelled and not header_cues:
+        if spelled and cls == "ratio" and not header_cues:
             # "five times" is a ratio only with a change word or the metric it multiplies right after it
             # ("three times the output"), not a repetition ("runs it five times")
             after = self.clauses.after(cues, start, end, ("metric:", "tokens:"), 20)
@@ -146,6 +198,9 @@ class MetricChooser:
         if cue:
             metric = cue.label[7:]
             if metric == "memory" and cls == "ratio":
+                other = nearest(cues, start, end, "metric:", 30)
+                if other is not None and gap(other, start, end) < gap(cue, start, end) and not header_cues:
+                    return "speedup"      # "1.39x the throughput of X, while using 30% of the HBM"
                 return None               # "8x or 16x accelerators for the memory": a count, not a change
             return metric if metric in specific else None
         if cls == "ratio":

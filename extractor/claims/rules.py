@@ -7,13 +7,14 @@ from typing import get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from extractor.records import Metric, Per, Tokens
+from extractor.records import STATISTIC_PATTERN, Metric, Per, Tokens
 from extractor.rules_io import load_yaml, rule_cache
 
 CLAIMS_FILE = "claims.yaml"
 METRICS = set(get_args(Metric))
 UNIT_CLASSES = {"token_rate", "request_rate", "time", "ratio", "percent", "cost", "memory", "bandwidth",
-                "compute", "energy", "score", "token_count", "token_time", "accept_length"}
+                "compute", "energy", "score", "token_count", "token_time", "accept_length",
+                "item_rate", "named_ratio"}
 
 
 def _phrases(values: list) -> list[str]:
@@ -64,6 +65,13 @@ class ClaimRules(BaseModel):
     per_device_after: str = ""
     ratio_headers: list[str] = Field(default_factory=list)
     cost_per_tokens: str = r"(?!)"
+    sla_share_after: list[str] = Field(default_factory=list)
+    level_reached_intro: list[str] = Field(default_factory=list)
+    adoption_words: list[str] = Field(default_factory=list)
+    named_ratio_cues: list[str] = Field(default_factory=list)
+    rate_unit_before: list[str] = Field(default_factory=list)
+    statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
+    statistic_metrics: list[str] = Field(default_factory=list)
 
     @field_validator("per_device_after", "cost_per_tokens")
     @classmethod
@@ -90,7 +98,8 @@ class ClaimRules(BaseModel):
                      "baseline_stop", "headline_sections", "headline_fields", "abbreviations",
                      "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
                      "higher_is_better", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
-                     "device_spec_before", "device_spec_after", "ratio_headers", mode="before")
+                     "device_spec_before", "device_spec_after", "ratio_headers", "sla_share_after", "level_reached_intro",
+                     "adoption_words", "named_ratio_cues", "rate_unit_before", mode="before")
     @classmethod
     def _cue_list(cls, v):
         return _phrases(v or [])
@@ -104,7 +113,16 @@ class ClaimRules(BaseModel):
             _phrases(cues)
         return v
 
-    @field_validator("lower_is_better_metrics")
+    @field_validator("statistic_cues")
+    @classmethod
+    def _statistic_names(cls, v: dict[str, list[str]]):
+        for name, cues in v.items():
+            if not re.match(STATISTIC_PATTERN, name):
+                raise ValueError(f"unknown statistic {name!r} (mean, median, min, max or pNN)")
+            _phrases(cues)
+        return v
+
+    @field_validator("lower_is_better_metrics", "statistic_metrics")
     @classmethod
     def _polar_metrics(cls, v: list[str]):
         unknown = sorted(set(v) - METRICS)

@@ -9,17 +9,31 @@ from extractor.cli import diff_cmd  # noqa: F401,E402
 from extractor.cli import quantities_cmd  # noqa: F401,E402
 from extractor.cli import rules_cmd  # noqa: F401,E402
 from extractor.cli import audit_cmd, eval_cmd, report_cmd  # noqa: F401,E402
+from extractor.cli import compare_cmd  # noqa: F401,E402
 
 
 def main() -> None:
     """Entry point of the `benchclaims` console script; an invalid rule file stops it with file, entry and reason."""
     import sys
 
+    import typer
+
+    from extractor.cli.conventions import usage_error_line
     from extractor.rules_io import RuleError
 
     gc_policy.tune()
-    try:
-        app()
+    try:   # click's own error display (a box, wrapped at the terminal's width) is replaced by one plain line
+        code = app(standalone_mode=False, prog_name="benchclaims")
+        sys.exit(code if isinstance(code, int) else 0)
+    except typer.TyperException as err:   # usage errors: bad value, unknown option, missing argument
+        if type(err).__name__ == "NoArgsIsHelpError":   # no arguments: the help is the answer
+            err.show()   # type: ignore[attr-defined]
+        else:
+            print(usage_error_line(err), file=sys.stderr)
+        sys.exit(getattr(err, "exit_code", 2))
+    except typer.Abort:
+        print("benchclaims: aborted", file=sys.stderr)
+        sys.exit(1)
     except RuleError as err:
         print(f"benchclaims: invalid rules: {err}", file=sys.stderr)
         sys.exit(2)

@@ -9,7 +9,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules, guarded, read_record, read_text
-from extractor.cli.conventions import check_format, example, fail, format_help, write_output
+from extractor.cli.conventions import format_option, example, fail, format_help, write_output
 
 FORMATS = ("text", "markdown", "json", "jsonl", "html")
 
@@ -31,6 +31,7 @@ def audit_cmd(
     rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules,
                                          help="Rules folder (default: the installed rules)."),
     claim: Optional[str] = typer.Option(None, "--claim", help="Audit this claim (its id, or a unique prefix; see `extract`) instead of the headline; one file only."),
+    db: Optional[Path] = typer.Option(None, "--db", help="html: also link each claim to the comparable claims of the posts in this claims database (`benchclaims compare`)."),
 ) -> None:
     """Audit documents: headline figure, stated conditions, caveats, scenario, absent conditions.
 
@@ -43,10 +44,7 @@ def audit_cmd(
     from extractor.audit import build_audit, render_audit
     from extractor.audit.checklist import UnknownClaim
 
-    try:
-        fmt = check_format(fmt, FORMATS)
-    except ValueError as err:
-        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    fmt = format_option(fmt, FORMATS)
     if len(files) > 1 and fmt == "html":
         raise fail("--format html audits one document: give one file (or run audit once per file)")
     if len(files) > 1 and claim is not None:
@@ -61,7 +59,7 @@ def audit_cmd(
         record, text, view = loaded
         try:
             if fmt == "html":
-                out = _html(record, text, view, claim)
+                out = _html(record, text, view, claim, db)
             elif fmt == "jsonl" or (fmt == "json" and len(files) > 1):
                 out = json.dumps(build_audit(record, claim).model_dump(mode="json"), ensure_ascii=False,
                                  indent=None if fmt == "jsonl" else 2)
@@ -108,10 +106,24 @@ def _load(file: str, rules: Path | None, want_text: bool):
     return record, text, view
 
 
-def _html(record, text: str, view: str | None, claim: str | None) -> str:
-    """The audit page, opening on the claim `claim` when given."""
+def _html(record, text: str, view: str | None, claim: str | None, db: Path | None = None) -> str:
+    """The audit page, opening on the claim `claim` when given; each claim linked to the claims it is
+    comparable with (the post's own, and those of the store `db` when given)."""
     from extractor.audit import render_audit_html
     from extractor.audit.checklist import find_claim
+    from extractor.audit.comparable import comparable_links
 
     selected = find_claim(record, claim) if claim is not None else None
-    return render_audit_html(record, text, view, selected)
+    others = []
+    if db is not None:
+        from extractor.corpus.restatements import stored_refs
+        from extractor.corpus.store import Store, StoreError
+
+        if not db.is_file():
+            raise fail(f"{db}: no such database (run `benchclaims batch` first)")
+        try:
+            with Store(db) as store:
+                others = stored_refs(store.conn)
+        except StoreError as err:
+            raise fail(err) from None
+    return render_audit_html(record, text, view, selected, comparable_links(record, others) if db else None)

@@ -8,7 +8,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_max_claims, check_rules, check_timeout
-from extractor.cli.conventions import example, fail
+from extractor.cli.conventions import check_output, example, fail
 
 
 @app.command("batch", epilog=example("benchclaims batch posts/ --jobs 2 --jsonl out.jsonl",
@@ -28,11 +28,14 @@ def batch_cmd(
 ) -> None:
     """Extract documents into the database, skipping those unchanged since the last run."""
     from extractor.corpus.batch import run_batch
+    from extractor.corpus.stopping import BatchStopped
     from extractor.corpus.store import StoreError
     from extractor.rules_io import RuleError
 
     if engine not in ("local", "dask"):
         raise typer.BadParameter("must be 'local' or 'dask'", param_hint="--engine")
+    if jsonl is not None:
+        check_output(jsonl, "--jsonl")
     try:
         summary = run_batch(paths, db=db, jsonl=jsonl, jobs=jobs, rules_dir=rules,
                             max_bytes=max_bytes, timeout=timeout, max_claims=max_claims,  # type: ignore[arg-type]
@@ -40,5 +43,8 @@ def batch_cmd(
                             source=source)  # type: ignore[arg-type]
     except (FileNotFoundError, RuleError, StoreError, ValueError) as err:
         raise fail(err)
+    except BatchStopped as err:
+        raise fail(err, err.code)
     typer.echo(summary.line())
+    typer.echo(f"wrote {db}" + (f" and {jsonl}" if jsonl is not None else ""))
     raise typer.Exit(1 if summary.failed else 0)

@@ -38,6 +38,16 @@ def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
     return name
 
 
+def format_option(fmt: str, allowed: tuple[str, ...]) -> str:
+    """The canonical name of a `--format` value, or a usage error (exit 2) naming the choices."""
+    import typer
+
+    try:
+        return check_format(fmt, allowed)
+    except ValueError as err:
+        raise typer.BadParameter(str(err).removeprefix("--format: "), param_hint="--format") from None
+
+
 def format_help(allowed: tuple[str, ...]) -> str:
     """Help text of a --format option: the names this command takes."""
     return FORMAT_HELP.format(formats=", ".join(allowed))
@@ -48,14 +58,36 @@ def is_stdout(output: Path | str | None) -> bool:
     return output is None or str(output) == "-"
 
 
-def write_output(text: str, output: Path | str | None) -> None:
-    """Write `text` to the file `output`, or to standard output for None or '-' (ending in one newline)."""
-    write_chunks([text], output)
+def check_output(output: Path | str | None, option: str = "-o") -> None:
+    """Refuse (exit 2, before any work) an output file whose folder does not exist or that names a folder."""
+    if is_stdout(output):
+        return
+    path = Path(output)  # type: ignore[arg-type]
+    if path.is_dir():
+        raise fail(f"{option} {output}: is a folder; give a file name")
+    parent = path.parent
+    if not parent.is_dir():
+        what = "is not a folder" if parent.exists() else "no such folder"
+        raise fail(f"{option} {output}: {parent}: {what} (create it first)")
 
 
-def write_chunks(chunks: Iterable[str], output: Path | str | None) -> None:
+def wrote(output: Path | str, what: str = "") -> None:
+    """Tell the person what was written: `wrote PATH (WHAT)` on standard output (the data went to the file)."""
+    import typer
+
+    typer.echo(f"wrote {output}{f' ({what})' if what else ''}")
+
+
+def write_output(text: str, output: Path | str | None, what: str = "") -> None:
+    """Write `text` to the file `output` (and say so, with `what` it holds), or to standard output for None
+    or '-' (ending in one newline)."""
+    write_chunks([text], output, what)
+
+
+def write_chunks(chunks: Iterable[str], output: Path | str | None, what: str = "") -> None:
     """Write the pieces of one text as they come (a long record is never held whole), to the file
-    `output` or to standard output for None or '-', ending in one newline like `write_output`."""
+    `output` (saying so) or to standard output for None or '-', ending in one newline like `write_output`."""
+    check_output(output)
     with ExitStack() as stack:
         out = sys.stdout if is_stdout(output) else stack.enter_context(
             open(output, "w", encoding="utf-8"))  # type: ignore[arg-type]
@@ -67,6 +99,8 @@ def write_chunks(chunks: Iterable[str], output: Path | str | None) -> None:
         if not last.endswith("\n"):
             out.write("\n")
         out.flush()
+    if not is_stdout(output):
+        wrote(output, what)  # type: ignore[arg-type]
 
 
 ERROR_PREFIX = "benchclaims: "   # the one prefix of every error message, whichever command fails
@@ -78,3 +112,13 @@ def fail(message: object, code: int = 2) -> "typer.Exit":
 
     typer.echo(f"{ERROR_PREFIX}{message}", err=True)
     return typer.Exit(code)
+
+
+def usage_error_line(err: Exception, prog: str = "benchclaims") -> str:
+    """A click usage error (bad option value, unknown option, missing argument) as the one error style:
+    `benchclaims: MESSAGE` and a pointer to the command's help, never boxed nor wrapped."""
+    format_message = getattr(err, "format_message", None)
+    message = format_message() if callable(format_message) else str(err)
+    ctx = getattr(err, "ctx", None)
+    command = ctx.command_path if ctx is not None else prog
+    return f"{ERROR_PREFIX}{message.strip().replace(chr(10), ' ')}\n{ERROR_PREFIX}see '{command} --help'"

@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import fail, example, format_help
+from extractor.cli.conventions import check_output, example, fail, format_help
 
 FORMATS = ("text", "json", "html")
 
@@ -32,8 +32,9 @@ def diff_command(old: str = typer.Argument(..., help="old run: JSONL, claims .db
     from extractor.cli.diff_run import check_options, diff_sides, emit, exit_code, side_bases
     from extractor.review.sources import SourceError, load_side
 
+    kinds = check_options(fmt, fail_on)
+    check_output(output)
     try:
-        kinds = check_options(fmt, fail_on)
         report = diff_sides(load_side(old), load_side(new), old_bases=side_bases(old), new_bases=side_bases(new))
         emit(report, fmt, output, audit_dir)
     except (SourceError, ValueError, OSError) as err:
@@ -51,8 +52,9 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
     from extractor.cli.diff_run import check_options, diff_sides, emit, exit_code
     from extractor.review.sources import SourceError, load_side, reextract
 
+    kinds = check_options(fmt, fail_on)
+    check_output(output)
     try:
-        kinds = check_options(fmt, fail_on)
         if rules is not None and not rules.is_dir():
             raise ValueError(f"--rules: {rules} is not a folder")
         old = load_side(against)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from extractor.cli.conventions import fail, format_option, wrote
 from extractor.review.context import attach_context
 from extractor.review.diff import KINDS, DiffReport, diff_records
 from extractor.review.excerpts import TextLibrary
@@ -60,6 +61,7 @@ def emit(report: DiffReport, fmt: str, output: Path | None, audit_dir: Path | No
     link_audit_pages(report, audit_dir if audit_dir is not None else report_dir, report_dir)
     if to_file and output is not None:
         output.write_text(render(report, fmt), encoding="utf-8")
+        wrote(output, f"diff report, {fmt}")
         return
     sys.stdout.write(render(report, fmt, color=fmt == "text" and use_color(sys.stdout)))
     sys.stdout.flush()
@@ -67,6 +69,8 @@ def emit(report: DiffReport, fmt: str, output: Path | None, audit_dir: Path | No
 
 def check_options(fmt: str, fail_on: str | None) -> set[str] | None:
     """The `--fail-on` kinds, after checking `--format`; ValueError names the bad option."""
-    if fmt not in FORMATS:
-        raise ValueError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
-    return parse_fail_on(fail_on)
+    format_option(fmt, FORMATS)
+    try:
+        return parse_fail_on(fail_on)
+    except ValueError as err:
+        raise fail(err) from None

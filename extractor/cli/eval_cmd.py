@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import fail, check_format, example, format_help, write_output
+from extractor.cli.conventions import fail, format_option, example, format_help, write_output
 
 FORMATS = ("text", "json")
 
@@ -24,13 +24,13 @@ def eval_cmd(
 ) -> None:
     """Extract the documents a gold folder annotates and report claim recall and precision, headline
     recall, metric accuracy, condition accuracy and guessed conditions, per document and in total.
-    The gold format is in the README ("Is it right? benchclaims eval"); corpus/gold/ holds an example set."""
+    The gold format is in docs/cli.md ("Is it right? benchclaims eval"); corpus/gold/ holds an example set."""
     from extractor.evaluation.gold import GoldError
     from extractor.evaluation.render import render
     from extractor.evaluation.score import evaluate
 
+    fmt = format_option(fmt, FORMATS)
     try:
-        fmt = check_format(fmt, FORMATS)
         report = evaluate(gold, docs, rules_dir=str(rules) if rules else None)
     except (GoldError, ValueError) as err:
         raise fail(err) from None

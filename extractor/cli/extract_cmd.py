@@ -9,7 +9,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_input_format, check_max_claims, check_rules, check_timeout, read_record
-from extractor.cli.conventions import check_format, example, format_help, write_chunks
+from extractor.cli.conventions import format_option, example, format_help, write_chunks
 
 T = TypeVar("T")
 
@@ -39,10 +39,7 @@ def extract_cmd(
     A file that cannot be read or extracted is reported and the others still are (exit 2)."""
     from extractor.render import record_json_chunks, record_text
 
-    try:
-        fmt = check_format(fmt, FORMATS)
-    except ValueError as err:
-        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    fmt = format_option(fmt, FORMATS)
     records, failed = [], False
     for file in files:
         record = _extract_one(file, rules, doc_format, max_bytes, timeout, max_claims)

@@ -10,7 +10,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules
-from extractor.cli.conventions import check_format, example, fail, format_help
+from extractor.cli.conventions import format_option, example, fail, format_help
 
 if TYPE_CHECKING:
     from extractor.records import QuantityRecord
@@ -75,10 +75,7 @@ def quantities_cmd(
     from extractor.quantities.finder import default_finder
     from extractor.rules_io import RuleError
 
-    try:
-        fmt = check_format(fmt, FORMATS)
-    except ValueError as err:
-        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    fmt = format_option(fmt, FORMATS)
     try:
         finder = default_finder(rules)
     except RuleError as err:

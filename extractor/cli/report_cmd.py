@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import fail, check_format, example, format_help, write_output
+from extractor.cli.conventions import fail, format_option, example, format_help, write_output
 
 FORMATS = ("html", "json")
 
@@ -25,8 +25,8 @@ def report_cmd(
     hardware and models; stated vs unrecoverable over time. HTML: one offline page, plots as inline SVG."""
     from extractor.corpus.report import ReportError, build_report, report_json
 
+    fmt = format_option(fmt, FORMATS)
     try:
-        fmt = check_format(fmt, FORMATS)
         report = build_report(db, top=top)
     except (ReportError, ValueError) as err:
         raise fail(err) from None

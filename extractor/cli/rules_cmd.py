@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_format, example, format_help
+from extractor.cli.conventions import format_option, example, format_help
 
 rules_app = typer.Typer(add_completion=False, no_args_is_help=True, help="Work with rule folders.",
                         epilog=example("benchclaims rules check my-rules/"))
@@ -27,10 +27,7 @@ def check_cmd(
     """Validate every rule file (file, line or entry, reason) and report duplicates and conflicts; exit 1 if any."""
     from extractor.rules_check import check_rules
 
-    try:
-        fmt = check_format(fmt, FORMATS)
-    except ValueError as err:
-        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    fmt = format_option(fmt, FORMATS)
     as_json = as_json or fmt == "jsonl"
     problems = check_rules(folder, smoke=not no_run)
     if fmt == "json":
@@ -64,10 +61,7 @@ def usage_cmd(
     from extractor.corpus.batch import collect_paths
     from extractor.rules_usage import rules_usage
 
-    try:
-        fmt = check_format(fmt, USAGE_FORMATS)
-    except ValueError as err:
-        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    fmt = format_option(fmt, USAGE_FORMATS)
     try:
         found = collect_paths(paths)
     except FileNotFoundError as err:

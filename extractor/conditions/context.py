@@ -9,6 +9,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from extractor.conditions.baselines import baselines as baseline_names
+from extractor.conditions.code.reader import CODE_RULE
 from extractor.conditions.figures import Figure
 from extractor.conditions.mentions import Mention
 from extractor.conditions.scan import covering
@@ -213,6 +214,7 @@ class DocumentReader:
     def __init__(self, scopes: ScopeRules, family_cues: dict[str, re.Pattern[str]] | None = None):
         self.scopes = scopes
         self.setup_ending, self.setup_phrase = scopes.setup_heading()
+        self.topic_heading = re.compile(scopes.topic_heading, re.I)
         self.usage_heading = scopes.usage_heading()
         self.back_matter_heading = scopes.back_matter_heading()
         self.alternatives_lead_in = re.compile(scopes.alternatives_lead_in, re.I)
@@ -300,9 +302,10 @@ class DocumentReader:
     def benchmark_blocks(self, d: Document, found: list[Mention]) -> set[int]:
         """The code blocks that run a benchmark: they state conditions; a launch-only block is a usage
         example."""
-        commands = [m for m in found if m.kind == "command_line"]
+        commands = [m for m in found if m.kind == "command_line" or m.rule.startswith(CODE_RULE)]
         return {i for i, b in enumerate(d.blocks) if b.kind == "code"
-                and any(b.start <= m.span[0] < b.end and self.bench_command.search(m.quote) for m in commands)}
+                and any(b.start <= m.span[0] < b.end and (m.rule.startswith(CODE_RULE) or self.bench_command.search(m.quote))
+                        for m in commands)}
 
     def is_setup_heading(self, title: str) -> bool:
         """A heading that names a setup phrase, or ends with a setup word and is short: a long title that
@@ -310,7 +313,8 @@ class DocumentReader:
         if self.setup_phrase.search(title):
             return True
         words = _HEADING_WORDS.findall(_NUMBERING.sub("", title))
-        return bool(self.setup_ending.search(title)) and len(words) <= self.scopes.setup_heading_max_words
+        return bool(self.setup_ending.search(title)) and len(words) <= self.scopes.setup_heading_max_words \
+            and not self.topic_heading.match(title)
 
     def example_blocks(self, d: Document, command_blocks: set[int]) -> set[int]:
         """The benchmark code blocks the post presents as examples: the paragraph that introduces them says

@@ -12,6 +12,7 @@ from bisect import bisect_right
 from typing import NamedTuple
 
 from extractor.conditions.clauses import ClauseScope
+from extractor.conditions.code.reader import PYTHON_RULE
 from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
 from extractor.conditions.figure_scope import FigureCaptions
 from extractor.conditions.output_setup import nearest_setup
@@ -263,7 +264,26 @@ class ScopeLadder:
         """A benchmark command shown in the claim's section or above it states what it passes."""
         if site.passage.section is None:
             return None
-        return [x for s in site.chain for x in site.ctx.code.get(s, [])]
+        return [x for s in site.chain for x in site.ctx.code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
+
+    @staticmethod
+    def section_code(site: ClaimSite) -> list[Located] | None:
+        """The run's Python code shown before the claim in its section or above it (code/reader.py): the code
+        after a result is not what produced it. A section that shows a program's output before the claim but no
+        run's code of its own or above it ("3. Sample output") reads the run's code of the section right before
+        it under the same heading ("2. The script"): the code run before the output."""
+        if site.passage.section is None:
+            return None
+        code = site.ctx.code
+        found = [x for s in site.chain for x in code.get(s, [])
+                 if x.m.rule.startswith(PYTHON_RULE) and x.m.span[0] < site.passage.start]
+        if found or site.section is None or not any(b.kind == "code" and b.section == site.section
+                                                    and b.start < site.passage.start for b in site.d.blocks):
+            return found
+        sections = site.d.sections
+        parent = sections[site.section].parent
+        before = next((s for s in range(site.section - 1, -1, -1) if sections[s].parent == parent), None)
+        return [x for x in code.get(before, []) if x.m.rule.startswith(PYTHON_RULE)] if before is not None else []
 
     @staticmethod
     def _linked(site: ClaimSite) -> list[int]:

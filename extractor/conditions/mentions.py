@@ -73,19 +73,22 @@ class MentionFinder:
                 ustarts = [a for a, _ in urls]
                 out = [x for x in out if not point_inside(x.span[0], urls, ustarts)]
         if out and self.rules.not_conditions:
-            out = self._drop_not_conditions(text, out)
+            out = self.drop_not_conditions(text, out)
         out = _resolve(out)
         if offset:
             out = [x.model_copy(update={"span": (x.span[0] + offset, x.span[1] + offset)}) for x in out]
         return out
 
-    def _drop_not_conditions(self, text: str, found: list[Mention]) -> list[Mention]:
+    def drop_not_conditions(self, text: str, found: list[Mention]) -> list[Mention]:
         """`found` without the mentions that a `not_conditions` rule covers (or, for `drop: version`, without
         their version): feature lists, capability statements, minimum versions are no run's setting."""
         kinds = {x.kind for x in found}
         covers: list[tuple[int, int, frozenset[str], str]] = []
         for nc, m in self._not_condition_matches(text, kinds):
-            covers.append((*covering(text, m.start(), m.end(), nc.entry.within), nc.kinds, nc.entry.drop))
+            lo, hi = covering(text, m.start(), m.end(), nc.entry.within)
+            if nc.unless is not None and nc.unless.search(text, lo, hi):
+                continue
+            covers.append((lo, hi, nc.kinds, nc.entry.drop))
         if not covers:
             return found
         drops = _covering_drops(found, covers)

@@ -110,11 +110,14 @@ class NotCondition(BaseModel):
     case: bool = False
     within: Literal["match", "sentence", "line"] = "match"
     drop: Literal["mention", "version"] = "mention"
+    # the covered text is a run's setting after all when this is found in it (a measurement word: "discarded",
+    # "before timing"); compiled case-insensitively like `regex`
+    unless: str | None = None
 
-    @field_validator("regex")
+    @field_validator("regex", "unless")
     @classmethod
-    def _syntax(cls, v: str) -> str:
-        return regex_syntax(v)
+    def _syntax(cls, v: str | None) -> str | None:
+        return regex_syntax(v) if v is not None else None
 
 
 class ConditionsFile(BaseModel):
@@ -148,10 +151,10 @@ class CompiledPattern:
 
 
 class CompiledNotCondition:
-    __slots__ = ("entry", "rx", "cues", "kinds")
+    __slots__ = ("entry", "rx", "cues", "kinds", "unless")
 
-    def __init__(self, entry: NotCondition, rx: re.Pattern[str]):
-        self.entry, self.rx = entry, rx
+    def __init__(self, entry: NotCondition, rx: re.Pattern[str], unless: re.Pattern[str] | None = None):
+        self.entry, self.rx, self.unless = entry, rx, unless
         self.cues = tuple(c.lower() for c in entry.cues)
         self.kinds = frozenset(entry.kinds)
 
@@ -193,9 +196,10 @@ class Rules:
         for i, nc in enumerate(conditions.not_conditions):
             try:
                 rx = re.compile(expand(nc.regex, frag), 0 if nc.case else re.I)
+                unless = re.compile(expand(nc.unless, frag), 0 if nc.case else re.I) if nc.unless else None
             except (ValueError, re.error) as err:
                 raise RuleError(path, f"entry not_conditions.{i} ({nc.name})", f"bad regex: {err}") from None
-            self.not_conditions.append(CompiledNotCondition(nc, rx))
+            self.not_conditions.append(CompiledNotCondition(nc, rx, unless))
 
 
     def layout(self, quote: str) -> str | None:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from extractor.conditions.code.choice import settled_by_code
 from extractor.conditions.context import DocContext, Located
 from extractor.conditions.engine_tally import COMMIT, EngineTally  # noqa: F401 - COMMIT is re-exported
 from extractor.conditions.ladder import Level
@@ -89,6 +90,7 @@ class Unstated:
     values: str = ""
     engine: str = ""
     scope: str | None = None   # ambiguous: the scope that states the several values
+    mentions: tuple[Mention, ...] = ()   # ambiguous: one mention of each of them
 
 
 Decision = Pick | Parts | EngineVersion | ColumnCell | Unstated
@@ -133,6 +135,7 @@ class Policy:
         self.generic_words = {w.casefold() for w in scopes.precision_generic_words}
         self.partial = {name: re.compile(rx, re.I) for name, rx in scopes.partial_values.items()}
         self.credit_section = re.compile(scopes.credit_sections, re.I)
+        self.several_rule = scopes.several_systems
 
     def decide(self, ctx: DocContext, name: str, scopes: Scopes) -> Decision:
         if name == ENGINE:
@@ -151,8 +154,11 @@ class Policy:
             if len(exact) > 1:
                 return Parts(exact, scope)
             picked = exact or picked[:1]
+        if len(picked) > 1 and (settled := settled_by_code(picked, scopes.usable, name, name_key)) is not None:
+            return Pick(settled, scope, note=f"the run's code loads '{_show(settled)}' of the several named here")
         if len(picked) > 1:
-            return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope)
+            return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope,
+                            mentions=tuple(picked))
         m = picked[0]
         if name in self.refinable:
             m, scope = _refined(m, scope, name, scopes.levels)
@@ -167,6 +173,22 @@ class Policy:
                                                    f"(the claim's place names only '{_show(m)}')")
             return Unstated("partial", engine=" ".join(m.quote.split()))
         return Pick(m, scope)
+
+    def several(self, name: str, decision: Decision, qualifier: str, headline: bool, scopes: Scopes
+                ) -> list[Mention] | None:
+        """The several values an ambiguous rung names, when the claim sums up runs over all of them (scopes.yaml
+        `several_systems`); None when it is one run of them, or when a value gives only a family."""
+        rule = self.several_rule
+        if not isinstance(decision, Unstated) or decision.reason != "ambiguous" or name not in rule.conditions \
+                or qualifier not in rule.qualifiers or len(decision.mentions) < 2 \
+                or decision.scope not in rule.scopes and not (headline and decision.scope in rule.headline_scopes):
+            return None
+        if any(self.is_partial(name, m) for m in decision.mentions):
+            return None
+        if name == "hardware":   # each device with the count a broader rung gives it ("8x MI325X")
+            return [m if m.count is not None else _counted(m, decision.scope, scopes.levels)[0]
+                    for m in decision.mentions]
+        return list(decision.mentions)
 
     def format_of(self, m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
         """A generic precision ("FP4", "FP4 quantization") that a broader rung writes as one specific format

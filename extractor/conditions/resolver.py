@@ -11,6 +11,7 @@ from pathlib import Path
 from extractor.claims.output_blocks import OutputBlocks
 from extractor.conditions.bindings import SettingBinder, mode_setting
 from extractor.conditions.output_setup import OutputSetup
+from extractor.conditions.code.reader import CodeReader
 from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentReader, flat_prose
 from extractor.conditions.figures import document_figures
 from extractor.conditions.ladder import ScopeLadder
@@ -40,6 +41,7 @@ class ConditionResolver:
     def __init__(self, rules_dir: Path):
         self.scopes = load_scope_rules(rules_dir)
         self.finder = MentionFinder(rules_dir)
+        self.code = CodeReader(rules_dir, self.finder)
         self.places = Places(rules_dir, self.scopes)
         self.reader = DocumentReader(self.scopes, self.places.family_cues)
         self.where = WhereNotes(load_where_rules(rules_dir))
@@ -67,7 +69,10 @@ class ConditionResolver:
             lo, hi = d.title_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
         found += self.output.models(d, found)
-        return found + self._bare_versions(d, found)
+        bare = self._bare_versions(d, found)
+        if bare:   # the phrasings that make a version no run's (a minimum, an upcoming release) hold for these too
+            bare = [m for m in self.finder.drop_not_conditions(flat, bare) if m.version]
+        return self.code.replace(d, found + bare)
 
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
         """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") is the
@@ -231,6 +236,8 @@ class ConditionResolver:
             return self.statements.parts(decision.mentions, decision.scope), None
         if isinstance(decision, EngineVersion):
             return self.statements.engine_version(ctx, decision), None
+        if (several := self.policy.several(name, decision, claim.qualifier, claim.headline, scopes)) is not None:
+            return self.statements.several(ctx, claim, name, several, decision.scope), None
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
         if decision.reason in ("no_version", "partial"):

@@ -18,7 +18,8 @@ OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 Reason = Literal["absent", "ambiguous", "no_version", "partial", "external"]
 # The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
 LADDER_READERS = ("sentence", "program_output", "table_row", "table_column", "column_names", "table_caption", "table_footnotes", "own_caption",
-                  "paragraph", "figure_captions", "section", "section_commands", "linked_section",
+                  "paragraph", "figure_captions", "section", "section_commands", "section_code",
+                  "linked_section",
                   "linked_commands", "setup_sections", "universal", "introduction", "front_matter")
 
 
@@ -79,6 +80,23 @@ class SettingBinding(_Strict):
         return known_conditions(v)
 
 
+class SeveralSystems(_Strict):
+    """A claim that sums up results over several systems or models ("up to 24x on LLaMA-7B and LLaMA-13B"):
+    at a rung of `scopes` that names several values of a condition of `conditions`, a claim whose qualifier
+    is in `qualifiers` (a bound or range over the runs) states them all, listed; any other claim there is
+    about one of them, and which one is not said (ambiguous)."""
+
+    conditions: list[str] = Field(default_factory=list)
+    scopes: list[str] = Field(default_factory=list)
+    headline_scopes: list[str] = Field(default_factory=list)   # ... and for a headline claim, these too
+    qualifiers: list[str] = Field(default_factory=list)
+
+    @field_validator("conditions")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        return known_conditions(v)
+
+
 class ScopeRules(_Strict):
     """The scope ladder; which sections set up measurements, and which paragraphs extend a scope."""
 
@@ -113,6 +131,7 @@ class ScopeRules(_Strict):
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: list[str] = Field(default_factory=list)
     setup_heading_max_words: int = Field(default=6, ge=1)
+    topic_heading: str = r"(?!)"
     clause_breaks: str = r"(?!)"
     coordinated_break: str = r"(?!)"
     example_cue: str = r"(?!)"
@@ -135,13 +154,14 @@ class ScopeRules(_Strict):
     universal_scope: str = r"(?!)"
     paragraph_label: str = r"(?!)"
     setting_binding: SettingBinding = Field(default_factory=SettingBinding)
+    several_systems: SeveralSystems = Field(default_factory=SeveralSystems)
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value
     partial_values: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
                      "comparison_cue", "header_comparison", "draft_column", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
-                     "credit_sections", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
+                     "credit_sections", "topic_heading", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
                      "paragraph_label",
                      "paired_length_column")
     @classmethod
@@ -167,6 +187,13 @@ class ScopeRules(_Strict):
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
         return known_conditions(v)
+
+    @model_validator(mode="after")
+    def _several_scopes(self) -> "ScopeRules":
+        unknown = {*self.several_systems.scopes, *self.several_systems.headline_scopes} - {rung.scope for rung in self.ladder}
+        if unknown:
+            raise ValueError(f"several_systems names scopes not on the ladder: {sorted(unknown)}")
+        return self
 
     def scope_rank(self) -> dict[str, int]:
         """How specific each scope is (0: most), by its first rung on the ladder; `restatement` (a condition

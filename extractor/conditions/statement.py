@@ -62,6 +62,16 @@ class Statements:
         return Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
                          scope=scope, sweep=sweep, count=m.count if name == "hardware" else None, note=note)
 
+    def several(self, ctx: DocContext, claim: Claim, name: str, picked: list[Mention], scope: str) -> Condition:
+        """A claim that sums up runs over several systems or models (scopes.yaml `several_systems`): each as it
+        would be stated alone, listed in text order ("8x MI300X; 8x MI325X; 8x MI355X"); the span shows the first."""
+        each = [self.stated(ctx, claim, name, m, scope) for m in sorted(picked, key=lambda m: m.span)]
+        return each[0].model_copy(update={
+            "value": "; ".join(str(c.value) for c in each), "count": None,
+            "canonical": "; ".join(c.canonical or str(c.value) for c in each),
+            "note": f"{len(each)} {name} values named together; the claim sums up its runs over all of them "
+                    f"(the span shows the first)"})
+
     @staticmethod
     def parts(picked: list[Mention], scope: str) -> Condition:
         """A layout stated in parts at one scope (TP8 and EP8; decode DEP8 and prefill DEP2): all parts, each

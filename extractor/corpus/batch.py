@@ -13,6 +13,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, Sequence
@@ -22,9 +23,11 @@ from tqdm import tqdm
 
 from extractor import api, limits
 from extractor.corpus.runners import chunks, make_runner
+from extractor.corpus.stopping import BatchStopped, Interrupts, stop_reason
 from extractor.corpus.work import Outcome, file_sha256
 from extractor.records import DocumentError, DocumentRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
+from extractor.corpus.comparisons import relink_restatements
 from extractor.corpus.store import Store
 
 SUFFIXES = frozenset({".md", ".markdown", ".html", ".htm", ".txt"})
@@ -41,11 +44,20 @@ class BatchSummary(BaseModel):
     skipped: int = 0
     failed: int = 0
     claims: int = 0
+    retried: int = 0         # tried again alone after the worker process extracting them died
+    lost: int = 0            # of the retried, those whose worker died again: failed
 
     def line(self) -> str:
         again = f"{self.reextracted} re-extracted ({self.differ} with different records), " if self.reextracted else ""
         return (f"{self.total} documents: {self.new} new, {self.changed} changed, {again}"
-                f"{self.skipped} skipped, {self.failed} failed ({self.claims} claims extracted)")
+                f"{self.skipped} skipped, {self.failed} failed ({self.claims} claims extracted)"
+                f"{self.retry_note()}")
+
+    def retry_note(self) -> str:
+        if not self.retried:
+            return ""
+        return (f"; a worker process died: {self.retried} documents tried again alone, "
+                f"{self.retried - self.lost} stored, {self.lost} failed")
 
 
 def _content_key(record_json: str) -> str:
@@ -199,29 +211,49 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
         bar = tqdm(total=len(paths), initial=summary.skipped, unit="doc", file=sys.stderr,
                    disable=False if progress else None if progress is None else True,
                    dynamic_ncols=True)
+        done = 0
+        results = make_runner(engine, jobs, rules, max_bytes, timeout, scheduler, max_claims)(chunks(todo))
         try:
-            runner = make_runner(engine, jobs, rules, max_bytes, timeout, scheduler, max_claims)
-            for outcomes in runner(chunks(todo)):
-                for o in outcomes:
-                    _store_outcome(store, o, ext_v, rules_v, sources[o.path])
-                    before = stored[o.path]
-                    if not o.ok:
-                        summary.failed += 1
-                    elif before is None:
-                        summary.new += 1
-                    elif before == "changed":
-                        summary.changed += 1
-                    else:
-                        summary.reextracted += 1
-                        summary.differ += before != _content_key(o.record_json)
-                    summary.claims += o.n_claims
-                bar.update(len(outcomes))
-                bar.set_postfix(claims=summary.claims, errors=summary.failed, refresh=False)
+            with Interrupts() as interrupts:
+                for outcomes in results:
+                    for o in outcomes:
+                        with interrupts.critical():
+                            _store_outcome(store, o, ext_v, rules_v, sources[o.path])
+                            done += 1
+                            _count(summary, o, stored[o.path])
+                    bar.update(len(outcomes))
+                    bar.set_postfix(claims=summary.claims, errors=summary.failed, refresh=False)
+        except (KeyboardInterrupt, OSError, sqlite3.Error) as err:
+            stop = stop_reason(err)
+            if stop is None:
+                raise
+            results.close()   # ends the workers now, before the store closes
+            raise BatchStopped(stop[0], stop[1], stored=done, todo=len(todo),
+                               current=summary.skipped) from None
         finally:
+            results.close()
             bar.close()
+        if todo or problems:   # stored claims changed: the figures restated across posts are linked anew
+            relink_restatements(store, rules)
         if jsonl:
             write_jsonl(store, jsonl, paths)
     return summary
+
+
+def _count(summary: BatchSummary, o: Outcome, before: str | None) -> None:
+    """Add one stored outcome to the summary (`before`: None new, "changed", else the old content key)."""
+    if not o.ok:
+        summary.failed += 1
+    elif before is None:
+        summary.new += 1
+    elif before == "changed":
+        summary.changed += 1
+    else:
+        summary.reextracted += 1
+        summary.differ += before != _content_key(o.record_json)
+    summary.claims += o.n_claims
+    summary.retried += o.retried
+    summary.lost += o.retried and not o.ok
 
 
 def _store_outcome(store: Store, o: Outcome, ext_v: str, rules_v: str, source: str) -> None:

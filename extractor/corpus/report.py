@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from extractor.corpus.report_groups import GroupView, comparable_views
 from extractor.corpus.store import Store
 from extractor.records import CHECKLIST
 
@@ -76,6 +77,7 @@ class CorpusReport(BaseModel):
     hardware: list[Ranked] = Field(default_factory=list)
     models: list[Ranked] = Field(default_factory=list)
     over_time: list[Period] = Field(default_factory=list)
+    comparable_groups: list[GroupView] = Field(default_factory=list)   # corpus/report_groups.py
 
 
 class ReportError(ValueError):
@@ -110,7 +112,7 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
     """Count the report's figures from the store at `db`."""
     if not Path(db).exists():
         raise ReportError(f"{db}: no such database (run `benchclaims batch` first)")
-    with Store(db) as store:
+    with Store(db, readonly=True) as store:
         q = store.conn.execute
         docs = q("SELECT path, source, authorship, date, status FROM documents ORDER BY path").fetchall()
         claim_rows = q("SELECT c.path, c.ord, c.headline, c.metric, c.hardware, c.model FROM claims c "
@@ -118,6 +120,7 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         marks = ",".join("?" * len(CHECKLIST))
         cond_rows = q(f"SELECT k.path, k.ord, k.name FROM conditions k JOIN documents d ON d.path = k.path "
                       f"WHERE d.status = 'ok' AND k.status = 'stated' AND k.name IN ({marks})", CHECKLIST).fetchall()
+        comparable = comparable_views(store)
     ok = {p: (src or UNKNOWN, auth or UNKNOWN, date) for p, src, auth, date, status in docs if status == "ok"}
     stated: dict[tuple[str, int], set[str]] = defaultdict(set)
     for path, ord_, name in cond_rows:
@@ -147,7 +150,8 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         metrics=dict(sorted(Counter(r[3] for r in claim_rows).items(), key=lambda kv: (-kv[1], kv[0]))),
         hardware=_ranked([(r[0], r[4]) for r in claim_rows], top),
         models=_ranked([(r[0], r[5]) for r in claim_rows], top),
-        over_time=sorted(periods.values(), key=lambda p: (p.period == UNDATED, p.period)))
+        over_time=sorted(periods.values(), key=lambda p: (p.period == UNDATED, p.period)),
+        comparable_groups=comparable)
 
 
 def report_json(report: CorpusReport) -> str:

@@ -11,6 +11,7 @@ import io
 import re
 
 from extractor.corpus.report import CorpusReport, Ranked, Scorecard
+from extractor.corpus.report_groups import groups_section_html
 
 LABELS = {"model": "model", "hardware": "hardware", "batch_or_concurrency": "batch / concurrency",
           "input_length": "input length", "output_length": "output length", "engine_version": "engine version",
@@ -183,6 +184,7 @@ def render_report_html(report: CorpusReport) -> str:
                               _pct(p.stated / (p.stated + p.unrecoverable) if p.claims else None)]
                              for p in report.over_time])),
         ]
+    sections.append(groups_section_html(report.comparable_groups))
     span = (f"{report.first_date} to {report.last_date}" if report.first_date else "no dated posts")
     summary = (f"{report.documents} posts ({report.failed_documents} failed), {report.claims} claims, "
                f"{card.headline_claims} headline; dated {span}, {report.undated_documents} undated")
@@ -202,11 +204,12 @@ figure.plot{margin:0;flex:0 0 auto}figure.plot svg{max-width:100%;height:auto}
 table{border-collapse:collapse;font-size:12.5px}th,td{border-bottom:1px solid #eee;padding:.15rem .5rem;text-align:right}
 th:first-child,td:first-child{text-align:left}thead th{border-bottom:2px solid #ccc}
 nav a{margin-right:.8rem}
+table.groups td{text-align:left;vertical-align:top}table.groups ul{margin:0;padding-left:1rem}
 </style></head>
 <body>
 <h1>Corpus report</h1>
 <p id="summary">%SUMMARY%</p><p class="what">Database: %DB%</p>
-<nav><a href="#scorecard">scorecard</a><a href="#by-source">by source</a><a href="#by-authorship">by authorship</a><a href="#metrics">metrics</a><a href="#hardware">hardware</a><a href="#models">models</a><a href="#over-time">over time</a></nav>
+<nav><a href="#scorecard">scorecard</a><a href="#by-source">by source</a><a href="#by-authorship">by authorship</a><a href="#metrics">metrics</a><a href="#hardware">hardware</a><a href="#models">models</a><a href="#over-time">over time</a><a href="#comparable">comparable groups</a></nav>
 %SECTIONS%
 <script>
 document.body.setAttribute("data-figures", String(document.querySelectorAll("figure.plot svg").length));

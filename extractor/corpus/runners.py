@@ -33,56 +33,78 @@ def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | 
              max_claims: int | None = None) -> Runner:
     """Extract in `jobs` worker processes with a bounded number of chunks in flight.
 
-    A worker that dies (killed, out of memory, a crash in a C extension) breaks the pool: the pool is
-    replaced and the documents of the chunks it had in flight are tried again one at a time in a fresh
-    worker; a document whose worker dies again is recorded as failed. The batch always goes on."""
+    A worker that dies (killed, out of memory, a crash in a C extension) breaks the pool, whether the
+    batch notices it on a result or on the next submit: the pool is replaced and the documents of the
+    chunks it had in flight (those without a result) are tried once more, one at a time in a fresh
+    worker; a document whose worker dies again is recorded as failed. Outcomes of a retry carry
+    `retried=True` so the summary can say what happened. The batch always goes on."""
     def run(work: Iterator[list[str]]) -> Iterator[list[Outcome]]:
         limit = jobs * IN_FLIGHT_PER_JOB
         pool = _new_pool(jobs)
         pending: dict[Future, list[str]] = {}
-        orphans: list[str] = []    # documents of chunks whose worker died
+
+        def task(chunk: list[str]) -> Future:
+            return pool.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout, max_claims)
+
+        def replace_pool() -> None:
+            nonlocal pool
+            pool.shutdown(wait=True, cancel_futures=True)
+            pool = _new_pool(jobs)
+
+        def lost(orphans: list[str]) -> Iterator[list[Outcome]]:
+            """The pool broke: keep the results that came back, retry every other document alone."""
+            for f, chunk in pending.items():
+                if f.done() and not f.cancelled() and f.exception() is None:
+                    yield f.result()
+                else:
+                    orphans.extend(chunk)
+            pending.clear()
+            replace_pool()
+            for path in orphans:
+                try:
+                    outcomes = task([path]).result()
+                except BrokenProcessPool:
+                    replace_pool()
+                    outcomes = [died_outcome(path, max_bytes)]
+                yield [o.model_copy(update={"retried": True}) for o in outcomes]
 
         def harvest(done: Iterable[Future]) -> Iterator[list[Outcome]]:
-            nonlocal pool
-            broken = False
+            orphans: list[str] = []
             for f in done:
                 chunk = pending.pop(f)
                 try:
                     yield f.result()
                 except BrokenProcessPool:
                     orphans.extend(chunk)
-                    broken = True
-            if broken:   # every chunk still in flight died with it: all are orphans now
-                for f in pending:
-                    orphans.extend(pending[f])
-                pending.clear()
-                pool.shutdown(wait=True, cancel_futures=True)
-                pool = _new_pool(jobs)
-                yield from retry_alone()
-
-        def retry_alone() -> Iterator[list[Outcome]]:
-            nonlocal pool
-            while orphans:
-                path = orphans.pop(0)
-                try:
-                    yield pool.submit(extract_chunk, [path], rules_dir, max_bytes, timeout, max_claims).result()
-                except BrokenProcessPool:
-                    pool.shutdown(wait=True, cancel_futures=True)
-                    pool = _new_pool(jobs)
-                    yield [died_outcome(path, max_bytes)]
+            if orphans:
+                yield from lost(orphans)
 
         try:
             for chunk in work:
-                pending[pool.submit(extract_chunk, chunk, rules_dir, max_bytes, timeout, max_claims)] = chunk
+                try:
+                    pending[task(chunk)] = chunk
+                except BrokenProcessPool:   # a worker died since the last result
+                    yield from lost(list(chunk))
+                    continue
                 if len(pending) >= limit:
                     done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
                     yield from harvest(done)
             while pending:
                 done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
                 yield from harvest(done)
+        except BaseException:   # the batch stops (Ctrl-C, a signal, a full disk): no task is waited for
+            _end_workers(pool)
+            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
     return run
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the pool's worker processes (the executor has no public way before Python 3.14)."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        if proc.is_alive():
+            proc.terminate()
 
 
 def _new_pool(jobs: int) -> ProcessPoolExecutor:

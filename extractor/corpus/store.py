@@ -17,18 +17,22 @@ import sqlite3
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
+from urllib.parse import quote
 
 from extractor.records import Claim, ClaimMention, Condition, DocumentError, DocumentRecord
 
-SCHEMA_VERSION = 3   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`)
+SCHEMA_VERSION = 4   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`);
+# 4: claims.direction, statistic, cited_from; documents.n_set_aside; `restatements` (claims restating
+#    another post's figure, corpus/comparisons.py)
 # Columns added to `documents` after version 1, with their SQL type. A version-1 database gains them
 # when it is opened (ALTER TABLE ADD COLUMN) and its documents are marked stale, so the next batch
 # re-extracts them and fills the new fields in; nothing else is touched.
-ADDED_DOCUMENT_COLUMNS = {"source": "TEXT", "date_source": "TEXT"}
+ADDED_DOCUMENT_COLUMNS = {"source": "TEXT", "date_source": "TEXT", "n_set_aside": "INTEGER NOT NULL DEFAULT 0"}
 # Columns added to `claims` after version 2: a database without them gets one mention per claim (its
 # own place) in the `mentions` table, until the next batch re-extracts the post and merges its
 # restated figures.
-ADDED_CLAIM_COLUMNS = {"n_mentions": "INTEGER NOT NULL DEFAULT 1"}
+ADDED_CLAIM_COLUMNS = {"n_mentions": "INTEGER NOT NULL DEFAULT 1", "direction": "TEXT", "statistic": "TEXT",
+                       "cited_from": "TEXT"}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,7 +51,8 @@ CREATE TABLE IF NOT EXISTS documents (
     n_claims INTEGER NOT NULL DEFAULT 0,
     record_json TEXT NOT NULL,     -- the DocumentRecord (or DocumentError) as `extract` prints it
     source TEXT,                   -- the blog, site or folder the post came from (batch --source)
-    date_source TEXT               -- where `date` came from: front_matter, file_name, html_meta...
+    date_source TEXT,              -- where `date` came from: front_matter, file_name, html_meta...
+    n_set_aside INTEGER NOT NULL DEFAULT 0   -- figures with a performance unit set aside (record.set_aside)
 );
 CREATE TABLE IF NOT EXISTS claims (
     path TEXT NOT NULL REFERENCES documents(path) ON DELETE CASCADE,
@@ -74,6 +79,9 @@ CREATE TABLE IF NOT EXISTS claims (
     hardware TEXT,
     engine TEXT,
     n_mentions INTEGER NOT NULL DEFAULT 1,   -- places the post states this claim (title, TL;DR, table...)
+    direction TEXT,                -- better | worse | neutral (speedup, relative_change)
+    statistic TEXT,                -- mean, median, min, max, pNN (as stated)
+    cited_from TEXT,               -- who the post credits the figure to (not its own measurement)
     PRIMARY KEY (path, ord)
 );
 CREATE TABLE IF NOT EXISTS mentions (
@@ -114,6 +122,16 @@ CREATE TABLE IF NOT EXISTS conditions (
     PRIMARY KEY (path, ord, name),
     FOREIGN KEY (path, ord) REFERENCES claims(path, ord) ON DELETE CASCADE
 );
+CREATE TABLE IF NOT EXISTS restatements (
+    path TEXT NOT NULL,            -- the claim that restates (the later post)
+    ord INTEGER NOT NULL,
+    claim_id TEXT NOT NULL,
+    other_path TEXT NOT NULL,      -- the claim whose figure it restates (the earlier post)
+    other_ord INTEGER NOT NULL,
+    other_claim_id TEXT NOT NULL,
+    other_doc TEXT NOT NULL,
+    PRIMARY KEY (path, ord)
+);
 CREATE INDEX IF NOT EXISTS documents_status ON documents(status);
 CREATE INDEX IF NOT EXISTS claims_metric ON claims(metric, base_unit, base_value);
 CREATE INDEX IF NOT EXISTS claims_base ON claims(base_unit, base_value);
@@ -127,7 +145,7 @@ CREATE INDEX IF NOT EXISTS conditions_canonical ON conditions(name, canonical);
 CLAIM_COLUMNS = ("path", "ord", "claim_id", "metric", "value", "value_max", "unit", "qualifier",
                  "tokens", "per", "baseline", "headline", "quote", "span_start", "span_end",
                  "section", "block", "base_value", "base_value_max", "base_unit",
-                 "model", "hardware", "engine", "n_mentions")
+                 "model", "hardware", "engine", "n_mentions", "direction", "statistic", "cited_from")
 MENTION_COLUMNS = ("path", "ord", "claim_id", "m_ord", "quote", "span_start", "span_end", "section", "block",
                    "row_header", "column_header", "headline", "is_primary")
 CONDITION_COLUMNS = ("path", "ord", "claim_id", "name", "status", "value", "canonical", "quote",
@@ -135,7 +153,7 @@ CONDITION_COLUMNS = ("path", "ord", "claim_id", "name", "status", "value", "cano
                      "where_note", "why")
 DOCUMENT_COLUMNS = ("path", "doc", "sha256", "title", "date", "authorship", "status", "error",
                     "error_kind", "extractor_version", "rules_version", "n_claims", "record_json",
-                    "source", "date_source")
+                    "source", "date_source", "n_set_aside")
 DOCUMENT_INDEXES = """
 CREATE INDEX IF NOT EXISTS documents_date ON documents(date);
 CREATE INDEX IF NOT EXISTS documents_source ON documents(source);
@@ -197,7 +215,8 @@ def claim_row(path: str, ord_: int, claim: Claim) -> tuple:
             claim.qualifier, claim.tokens, claim.per, claim.baseline, int(claim.headline),
             claim.quote, claim.span[0], claim.span[1], " > ".join(claim.context.section) or None,
             claim.context.block, base[0] if base else None, base_max[0] if base_max else None,
-            base[1] if base else None, keys["model"], keys["hardware"], keys["engine"], len(claim.mentions) or 1)
+            base[1] if base else None, keys["model"], keys["hardware"], keys["engine"], len(claim.mentions) or 1,
+            claim.direction, claim.statistic, claim.cited_from)
 
 
 def mention_rows(path: str, ord_: int, claim: Claim) -> list[tuple]:
@@ -217,13 +236,37 @@ def condition_row(path: str, ord_: int, claim_id: str, name: str, c: Condition) 
             c.value_partial, c.note, c.where, c.why)
 
 
-class Store:
-    """A claims database on disk (created on first use)."""
+class _OlderSchema(StoreError):
+    """A store of an older schema version, opened read-only."""
 
-    def __init__(self, path: str | Path = "claims.db"):
+
+def _readonly_uri(path: Path, immutable: bool) -> str:
+    """The SQLite URI that opens `path` read-only (`immutable`: no locks and no -shm file either)."""
+    uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+    return uri + "&immutable=1" if immutable else uri
+
+
+class Store:
+    """A claims database on disk (created on first use).
+
+    `readonly=True` (query, export, report) never writes: the file is opened with SQLite's `mode=ro`, so a
+    read-only file works; in a read-only folder or on a read-only mount, where SQLite cannot make the WAL's
+    shared-memory file, it is opened `immutable` (nothing can be writing it there)."""
+
+    def __init__(self, path: str | Path = "claims.db", *, readonly: bool = False):
         self.path = Path(path)
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a folder, not a database file")
+        if readonly:
+            try:
+                self.conn = self._open_readonly()
+            except _OlderSchema as older:   # upgraded in place once, as a batch would, where it can be written
+                try:
+                    Store(self.path).close()
+                except StoreError:
+                    raise StoreError(str(older)) from None
+                self.conn = self._open_readonly()
+            return
         try:
             self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
         except sqlite3.Error as err:
@@ -240,6 +283,40 @@ class Store:
             self.conn.close()
             raise
 
+    def _open_readonly(self) -> sqlite3.Connection:
+        problem: sqlite3.Error | None = None
+        for immutable in (False, True):
+            try:
+                conn = sqlite3.connect(_readonly_uri(self.path, immutable), uri=True, timeout=30,
+                                       isolation_level=None)
+            except sqlite3.Error as err:
+                problem = err
+                continue
+            try:
+                self._check_readonly_schema(conn)
+                return conn
+            except sqlite3.OperationalError as err:   # cannot make the -shm file: read-only folder or mount
+                conn.close()
+                problem = err
+            except (sqlite3.DatabaseError, StoreError) as err:   # _OlderSchema too
+                conn.close()
+                if isinstance(err, StoreError):
+                    raise
+                raise StoreError(f"{self.path}: not a usable benchclaims database ({err})") from None
+        raise StoreError(f"{self.path}: cannot open the database read-only ({problem})")
+
+    def _check_readonly_schema(self, conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if version == 0 or "documents" not in tables:
+            raise StoreError(f"{self.path}: not a benchclaims database (no documents table)")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: schema version {version}, expected at most {SCHEMA_VERSION} "
+                             "(written by a newer benchclaims)")
+        if version < SCHEMA_VERSION:
+            raise _OlderSchema(f"{self.path}: schema version {version} from an older benchclaims; it is upgraded "
+                             "when opened for writing (`benchclaims batch`), and this file cannot be written")
+
     def _init_schema(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
@@ -249,6 +326,10 @@ class Store:
         self._migrate()
         self.conn.executescript(DOCUMENT_INDEXES)
         self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        if 0 < version < 4:   # a store from before restatement links: link its claims now, in place
+            from extractor.corpus.restatements import relink
+
+            relink(self.conn)
 
     def _migrate(self) -> None:
         """Add the columns a database made by an older version lacks (additive only); its documents
@@ -267,14 +348,20 @@ class Store:
                 cur.execute(f"ALTER TABLE documents ADD COLUMN {name} {ADDED_DOCUMENT_COLUMNS[name]}")
             for name in missing_claims:
                 cur.execute(f"ALTER TABLE claims ADD COLUMN {name} {ADDED_CLAIM_COLUMNS[name]}")
-            if missing_claims:
+            if "n_mentions" in missing_claims:
                 cur.execute("INSERT OR IGNORE INTO mentions SELECT path, ord, claim_id, 0, quote, span_start, "
                             "span_end, section, block, NULL, NULL, headline, 1 FROM claims")
             cur.execute("UPDATE documents SET extractor_version = NULL")
             cur.execute("COMMIT")
         except BaseException:
-            cur.execute("ROLLBACK")
+            self._rollback()
             raise
+
+    def _rollback(self) -> None:
+        """Undo the open transaction, if any: SQLite has already rolled it back after a full disk or an
+        I/O error, and an interrupt can land before BEGIN ran (a ROLLBACK then would only hide the cause)."""
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
 
     def __enter__(self) -> "Store":
         return self
@@ -306,6 +393,7 @@ class Store:
         cur = self.conn.cursor()
         cur.execute("BEGIN IMMEDIATE")
         try:
+            cur.execute("DELETE FROM restatements WHERE path=? OR other_path=?", (path, path))
             cur.execute("DELETE FROM conditions WHERE path=?", (path,))
             cur.execute("DELETE FROM mentions WHERE path=?", (path,))
             cur.execute("DELETE FROM claims WHERE path=?", (path,))
@@ -325,7 +413,7 @@ class Store:
                 f"INSERT INTO conditions VALUES ({','.join('?' * len(CONDITION_COLUMNS))})", drow)
             cur.execute("COMMIT")
         except BaseException:
-            cur.execute("ROLLBACK")
+            self._rollback()
             raise
 
     def put_record(self, record: DocumentRecord, *, path: str | None = None,
@@ -335,7 +423,7 @@ class Store:
         self._replace((key, record.doc, record.sha256, record.title, record.date, record.authorship,
                        "ok", None, None, record.extractor_version, record.rules_version,
                        len(record.claims), record_json or record.model_dump_json(), source,
-                       record.date_source),
+                       record.date_source, len(record.set_aside)),
                       record.claims)
 
     def put_error(self, error: DocumentError, *, path: str | None = None,
@@ -345,7 +433,7 @@ class Store:
         key = path or error.path or error.doc
         self._replace((key, error.doc, error.sha256, None, None, None, "failed", error.error,
                        error.kind, extractor_version, rules_version, 0, error.model_dump_json(),
-                       source, None))
+                       source, None, 0))
 
     def set_source(self, path: str, source: str | None) -> None:
         """Name the source of a stored document (a skipped document can change source between runs)."""

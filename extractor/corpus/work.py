@@ -18,6 +18,7 @@ from typing import Callable, Iterator
 from pydantic import BaseModel
 
 from extractor import api, gc_policy
+from extractor.corpus.stopping import worker_signals
 from extractor.errors import DocumentFailure
 from extractor.records import DocumentError
 
@@ -34,7 +35,7 @@ class Outcome(BaseModel):
     ok: bool
     record_json: str
     n_claims: int = 0
-
+    retried: bool = False   # extracted again, alone, after the worker that had it died
 
 
 def extract_one(path: str, rules_dir: str | None, max_bytes: int,
@@ -66,6 +67,7 @@ def worker_init(parent_pid: int) -> None:
     (kill -9 of the parent must not leave workers computing): Linux's parent-death signal, and elsewhere a
     watcher thread that notices the worker was re-parented."""
     gc_policy.tune()
+    worker_signals()
     if sys.platform.startswith("linux"):
         try:
             import ctypes

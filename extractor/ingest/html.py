@@ -11,7 +11,7 @@ from html import unescape
 from html.parser import HTMLParser
 
 from extractor.ingest.html_tables import HtmlTables
-from extractor.ingest.masking import ENTITY_IN_NUMBER_PAD, blank
+from extractor.ingest.masking import ENTITY_IN_NUMBER_PAD, blank, comment_spans
 from extractor.ingest.model import Block, Document, Image, Link, Node, Section, Table
 from extractor.ingest.structure import CAPTION, attach_captions, finish_sections
 
@@ -30,6 +30,8 @@ IMPLIED_CLOSE: dict[str, set[str]] = {t: _PARA_LIKE for t in _BLOCK_STARTS}
 IMPLIED_CLOSE.update({"li": {"li"} | _PARA_LIKE, "tr": {"tr", "td", "th"}, "td": {"td", "th"}, "th": {"td", "th"},
                       "body": {"head"}, "dt": {"dd", "dt"}, "dd": {"dd", "dt"}})
 _MAIN = re.compile(r"<(article|main)\b", re.I)
+_HIDING_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
+                           re.I)
 _ATTR = re.compile(r"""(?P<name>[\w:-]+)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s>]+))""")
 
 
@@ -45,6 +47,7 @@ class _Walker(HTMLParser):
         self.main_depth = 0
         self.skip_depth = 0
         self.stack: list[str] = []
+        self.hidden_depths: list[int] = []   # stack depths of open elements a reader never sees (hidden, display:none)
         self.sections = sections if sections is not None else []
         self.section = section
         self.blocks: list[Block] = []
@@ -138,10 +141,12 @@ class _Walker(HTMLParser):
             _read_meta(self.meta, dict(attrs))
         if tag == "time":
             self._time(dict(attrs))
-        if tag in SKIP:
+        if tag in SKIP or _hidden(attrs):
             if not closing:
                 self.skip_depth += 1
                 self.stack.append(tag)
+                if tag not in SKIP:
+                    self.hidden_depths.append(len(self.stack))
             return
         if not self._active():
             if not closing:
@@ -178,7 +183,9 @@ class _Walker(HTMLParser):
                 break
 
     def _close(self, tag: str) -> None:
-        if tag in SKIP:
+        if tag in SKIP or (self.hidden_depths and self.hidden_depths[-1] == len(self.stack)):
+            if tag not in SKIP:
+                self.hidden_depths.pop()
             self.skip_depth -= 1
             return
         if tag in ("article", "main"):
@@ -282,6 +289,14 @@ class _Walker(HTMLParser):
         self.images.append(Image(start=pos, end=pos + len(raw), src=attrs.get("src") or "", alt=alt_node))
 
 
+def _hidden(attrs) -> bool:
+    """An element a reader never sees: the `hidden` attribute, or a style of display:none / visibility:hidden."""
+    for name, value in attrs:
+        if name == "hidden" or (name == "style" and value and _HIDING_STYLE.search(value)):
+            return True
+    return False
+
+
 def _read_meta(meta: dict[str, str], attrs: dict) -> None:
     """The page field a `<meta>` tag gives (author, date, title, tags, summary), unless already given."""
     key = (attrs.get("name") or attrs.get("property") or attrs.get("itemprop") or "").lower()
@@ -297,6 +312,13 @@ def _read_meta(meta: dict[str, str], attrs: dict) -> None:
 
 def _walk(text: str, chars: list[str], base: int, section: int | None, main_only: bool,
           sections: list[Section] | None = None) -> _Walker:
+    comments = comment_spans(text)
+    if comments:   # read as a browser does ("--!>" ends one, an unclosed one runs to the end): never shown
+        hidden = list(text)
+        for s, e in comments:
+            blank(chars, base + s, base + e)
+            blank(hidden, s, e)
+        text = "".join(hidden)
     walker = _Walker(text, chars, base, section, main_only, sections)
     try:
         walker.feed(text)

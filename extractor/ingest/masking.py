@@ -9,7 +9,9 @@ _IMAGE = re.compile(r"!\[(?P<keep>[^\]\n]*)\]\([^)\n]*\)")
 _LINK = re.compile(r"\[(?P<keep>[^\]\n]*)\]\((?P<target>[^)\s]*)(?:\s+\"[^\"\n]*\")?\)")
 _REF_LINK = re.compile(r"\[(?P<keep>[^\]\n]+)\]\[[^\]\n]*\]")
 _AUTOLINK = re.compile(r"<(?P<target>https?://[^>\s]+)>")
-_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*?)?/?>|<!--.*?-->", re.S)
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*?)?/?>|<!--(?:-?>|.*?--!?>)", re.S)
+_COMMENT_END = re.compile(r"--!?>")   # HTML ends a comment at "-->" or "--!>", and an empty one at "<!-->"
+_RAW_TEXT_OPEN = re.compile(r"<(script|style)\b", re.I)
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 # Emphasis runs of 1-3 `*` or `_` that open (no word character or `*` before, something after) or
 # close (something before, no word character or `*` after), strikethrough, code ticks and escaping
@@ -18,11 +20,37 @@ _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,
 # come after it) so the scan skips to the next candidate character.
 _MARKS = re.compile(r"(?:\*(?<![\w*]\*)\*{0,2}|_(?<![\w*]_)_{0,2})(?=\S)"
                     r"|(?:\*(?<=\S\*)\*{0,2}|_(?<=\S_)_{0,2})(?![\w*])"
-                    r"|~~|`+|\\(?=[\\`*_{}\[\]()#+\-.!|<>~$])")
+                    r"|~~|`+|\\(?=[\\`*_{}\[\]()#+\-.,!|<>~$])")
 _MARK_CHARS = re.compile(r"[*_~`\\]")
 _LINE_PREFIX = re.compile(r"^(?P<p>[ \t]{0,3}(?:#{1,6}[ \t]+|>[ \t]?)+|[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)",
                           re.M)
 _HEADING_TAIL = re.compile(r"[ \t]+#+[ \t]*$", re.M)
+
+
+def comment_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of HTML comments as a browser reads them: from "<!--" to the first "-->" or "--!>" ("<!-->" and
+    "<!--->" are empty comments), and to the end of the text when none follows; none inside a script or
+    style element. Linear: each character is looked at a bounded number of times."""
+    spans: list[tuple[int, int]] = []
+    pos, n = 0, len(text)
+    while True:
+        i = text.find("<!--", pos)
+        if i < 0:
+            return spans
+        raw = _RAW_TEXT_OPEN.search(text, pos, i)
+        if raw is not None:     # skip the script or style element (its "<!--" is not a comment)
+            close = re.compile(rf"</{raw.group(1)}\s*>", re.I).search(text, raw.end())
+            pos = close.end() if close else n
+            continue
+        if text.startswith("<!-->", i):
+            end = i + 5
+        elif text.startswith("<!--->", i):
+            end = i + 6
+        else:
+            m = _COMMENT_END.search(text, i + 4)
+            end = m.end() if m else n
+        spans.append((i, end))
+        pos = end
 
 
 def blank(chars: list[str], start: int, end: int) -> None:
@@ -57,6 +85,12 @@ def mask_entities(chars: list[str], text: str, start: int = 0, end: int | None =
             write_entity(chars, text, m.start(), m.end(), ch)
 
 
+def _escaped_in_number(text: str, start: int, end: int) -> bool:
+    """True for a Markdown exporter's backslash between a digit and an escaped point or comma before a digit."""
+    return (end - start == 1 and text[start] == "\\" and start > 0 and text[start - 1].isdigit()
+            and text[end:end + 1] in (".", ",") and text[end + 1:end + 2].isdigit())
+
+
 def mask_inline_markdown(chars: list[str], text: str, start: int, end: int) -> list[tuple[int, int, str]]:
     """Blank inline Markdown in text[start:end]; return links found as (start, end, target)."""
     links: list[tuple[int, int, str]] = []
@@ -86,6 +120,8 @@ def mask_inline_markdown(chars: list[str], text: str, start: int, end: int) -> l
     if first:
         for m in _MARKS.finditer(text, first.start(), end):
             blank(chars, m.start(), m.end())
+            if _escaped_in_number(text, m.start(), m.end()):   # "5\\.0", "1\\,200": one number
+                chars[m.start()] = ENTITY_IN_NUMBER_PAD
     if "&" in seg:
         mask_entities(chars, text, start, end)
     return links

@@ -125,7 +125,7 @@ def quantities_of(doc: Doc, spans_key: str = SPANS_KEY) -> list[QuantityRecord]:
 
 
 def number_words(rules_dir: str | Path | None = None) -> list[str]:
-    """Words that can carry a number on their own (spelled numbers, ratio words), sorted."""
+    """Words that can carry a number on their own (spelled numbers, ratio words, "half a second"), sorted."""
     n = load_quantity_rules(Path(rules_dir) if rules_dir else None).numbers
-    words = {*n.spelled.ones, *n.spelled.teens, *n.spelled.tens, *n.ratio_words}
+    words = {*n.spelled.ones, *n.spelled.teens, *n.spelled.tens, *n.ratio_words, *n.article_numbers.phrases()}
     return sorted(w.lower() for w in words)

@@ -39,6 +39,11 @@ class QuantityFinder:
         self.exclusions = Exclusions(rules)
         self.relations = Relations(rules, self.grammar, self.numbers, self.units, self.exclusions)
         self._scan_excl = self.exclusions._scan_excl
+        articles = rules.numbers.article_numbers
+        self._articles = re.compile(
+            rf"\b(?P<num>{trie({n.lower() for n in articles.numbers})})[ \t]+"
+            rf"(?P<unit>{trie({u.lower() for u in articles.units})})\b") if articles.numbers and articles.units else None
+        self._article_values = {" ".join(n.lower().split()): v for n, v in articles.numbers.items()}
         # the units a prefix spells that are money ("$", "€", "USD"): the others ("x") are no price
         self._currencies = frozenset(e.unit for e in rules.spellings if e.role == "prefix" and e.unit
                                      and e.unit.isupper() and len(e.unit) == 3)
@@ -55,10 +60,11 @@ class QuantityFinder:
         """Every quantity in `text`, in text order; spans are shifted by `offset`."""
         low = _lower(text)
         starts, ratio_words = self._starts(text, low)
-        if not starts and not ratio_words:
+        articles = list(self._articles.finditer(low)) if self._articles is not None else []
+        if not starts and not ratio_words and not articles:
             return []      # the common sentence with only glued digits ("H100", "FP8"): no exclusion scans
         excluded = self.exclusions.excluded(text, low)
-        found: list[Hit] = []
+        found: list[Hit] = self._article_hits(text, low, articles, excluded)
         pos = 0
         match, start_chars = self.grammar.main.match, self.grammar.start_chars
         for d in starts:
@@ -124,6 +130,13 @@ class QuantityFinder:
             return None, n1_end
         v1 = self.numbers.value(m, 1)
         info1 = self.units.unit_info(_strip_gap(u1 or ""), pre1)
+        if u1 and not pre1 and info1.unit.startswith("percent /"):
+            # "a 17% per-token latency improvement": a share takes no denominator; the unit is the "%" alone
+            base = self.grammar.unit_head.match(u1)
+            if base is not None:
+                u1 = u1[:base.end()]
+                end1 = m.start("u1") + base.end()
+                info1 = self.units.unit_info(_strip_gap(u1), None)
         hit = Hit(s1, end1, v1, None, info1, surface(pre1, u1), scale=self.numbers.scale(m, 1))
         if m.group("plus1"):
             hit.post_qual = "at_least"
@@ -139,6 +152,21 @@ class QuantityFinder:
             hit.info = UnitInfo(DIMENSIONLESS, None, None)
         self.relations.qualify(text, low, hit)
         return hit, hit.end
+
+    def _article_hits(self, text: str, low: str, matches: list[re.Match], excluded) -> list[Hit]:
+        """"under half a second", "less than a minute": an article as the number of a time unit, kept only
+        when a qualifier comes right before it ("a second run" is no quantity)."""
+        hits = []
+        for m in matches:
+            if _overlaps(excluded, m.start(), m.end()):
+                continue
+            unit = m.group("unit")
+            hit = Hit(m.start(), m.end(), self._article_values[" ".join(m.group("num").split())], None,
+                      self.units.unit_info(unit), text[m.start("unit"):m.end("unit")])
+            self.relations.qualify(text, low, hit)
+            if hit.start < m.start():
+                hits.append(hit)
+        return hits
 
     def _ratio_hits(self, text: str, low: str, matches: list[re.Match], excluded) -> list[Hit]:
         hits = []

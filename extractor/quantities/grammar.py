@@ -8,6 +8,7 @@ qualifier cues, range and change cues, series connectors and the word passes. Th
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal
 from itertools import groupby
 
@@ -20,9 +21,12 @@ GAP = rf"(?:{SP}|{MK}|{NL})"
 WS = rf"(?:{SP}|{NL})"  # space inside a unit phrase, a soft line break included ("tok/s per\nGPU")
 WORD_END = r"(?![^\W_])"  # not followed by a letter or digit
 NOT_INSIDE = r"(?<![^\W_])(?<![^\W_]_)(?<![.#\\@\-−])"  # not preceded by a letter, digit, or identifier glue
-INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"  # zero-width space/non-joiner/joiner, word joiner, BOM
+# Read through inside a number: zero-width space/non-joiner/joiner, word joiner, BOM, soft hyphen, invisible
+# operators, left-to-right/right-to-left marks, variation selectors and combining marks ("1\u00ad500": 1500).
+INVISIBLE = ("\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f\u2061\u2062\u2063\u2064\u180e"
+             + "".join(map(chr, range(0xFE00, 0xFE10))) + "".join(map(chr, range(0x0300, 0x0370))))
 IG = f"[{INVISIBLE}]"
-_NOT_NUMERAL = re.compile(r"[^0-9.]")
+THOUSANDS_MARKS = "\u00a0\u202f\u2009'\u2019"   # no-break, narrow no-break and thin space; apostrophes (1'000)
 
 
 def _literal(text: str) -> str:
@@ -161,8 +165,12 @@ class Grammar:
         spelled = rf"(?:{tens}(?:[-{SP[1:-1]}]{ones})?|{teens}|{ones})(?:{SP}+{scales})?{WORD_END}"
         # invisible characters inside a number ("1\u200b200", "2\u200d.5", an entity's padding) are read
         # through; a no-break or thin space between digit groups is a thousands separator ("1\u00a0200")
-        group = rf"(?:{IG}*,{IG}*|[\u00a0\u202f\u2009]|{IG}+)"
-        core = rf"(?:\d{{1,3}}(?:{group}\d{{3}})+(?!\d)|\d+)(?:{IG}*\.{IG}*\d+)?|\.{IG}*\d+"
+        # "1.000,5": dot thousands with a decimal comma, read as 1000.5 (a comma after dots is never English);
+        # a Markdown exporter's escaped point ("5\\.0") is a decimal point
+        group = rf"(?:{IG}*,{IG}*|[{THOUSANDS_MARKS}]{IG}*|{IG}+)"
+        euro = rf"\d{{1,3}}(?:{IG}*\.{IG}*\d{{3}})+{IG}*,{IG}*\d+(?![\d,])"
+        core = (rf"{euro}|(?:\d{{1,3}}(?:{group}\d{{3}})+(?!\d)|\d+)(?:{IG}*\\?\.{IG}*\d+)?"
+                rf"|\.{IG}*\d+")
 
         def number(i: int) -> str:
             return (rf"(?P<sign{i}>[+\-−])?(?:(?P<num{i}>{core})|(?P<word{i}>{spelled}))"
@@ -250,6 +258,23 @@ class Grammar:
         self.price_denominator = re.compile(n.price_denominator_before, re.I) if n.price_denominator_before else None
 
 
+def numeral_value(num: str) -> Decimal:
+    """The value of a numeral the grammar matched: any script's decimal digits ("1٢٠٠", mathematical bold)
+    read as digits; separators, escapes and invisible characters dropped; "1.000,5" read as 1000.5."""
+    kept = []
+    for ch in num:
+        if ch in ".,":
+            kept.append(ch)
+        else:
+            digit = unicodedata.decimal(ch, None)
+            if digit is not None:
+                kept.append(str(digit))
+    text = "".join(kept)
+    if "," in text and "." in text and text.rfind(",") > text.rfind("."):
+        return Decimal(text.replace(".", "").replace(",", "."))
+    return Decimal(text.replace(",", ""))
+
+
 class NumberReader:
     """The value of a number the grammar matched: digits or words, with multiplier and sign."""
 
@@ -270,7 +295,7 @@ class NumberReader:
         """The value of number `i` (1 or 2) of a main-grammar match."""
         num, word = m.group(f"num{i}"), m.group(f"word{i}")
         if num is not None:
-            val = Decimal(_NOT_NUMERAL.sub("", num))
+            val = numeral_value(num)
         else:
             val = Decimal(self.spelled_value(word))
         mult = m.group(f"mult{i}") or m.group(f"pmult{i}") or m.group(f"multw{i}")

@@ -79,6 +79,18 @@ class Spelled(_Strict):
     scales: dict[str, int] = Field(default_factory=dict)
 
 
+class ArticleNumbers(_Strict):
+    """An article or "half a" as the number of a time unit, read only after a qualifier ("under half a
+    second", "less than a minute"): `numbers` maps the words to their value; `units` lists the unit words."""
+
+    numbers: dict[str, float] = Field(default_factory=dict)
+    units: list[str] = Field(default_factory=list)
+
+    def phrases(self) -> list[str]:
+        """Every "<number words> <unit>" phrase, lower-cased."""
+        return sorted(f"{n} {u}".lower() for n in self.numbers for u in self.units)
+
+
 class QualifierCues(_Strict):
     before: list[str] = Field(default_factory=list)
     after: list[str] = Field(default_factory=list)
@@ -117,6 +129,7 @@ class NumberRules(_Strict):
     multipliers: list[Multiplier]
     spelled: Spelled
     ratio_words: dict[str, float] = Field(default_factory=dict)
+    article_numbers: ArticleNumbers = Field(default_factory=ArticleNumbers)
     qualifiers: dict[Literal["approx", "at_least", "up_to"], QualifierCues]
     ranges: Ranges
     series_connectors: list[str] = Field(default_factory=list)

@@ -1,0 +1,22 @@
+"""Which of several named values the run's code settles: a passage that names two models (a draft and a target,
+two checkpoints compared) while the run's code loads one of them states that one for the run's results."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from extractor.conditions.readings import Mention
+
+CODE_SCOPE = "code"
+
+
+def settled_by_code(picked: Sequence[Mention], usable: Sequence[tuple[str, dict]], name: str,
+                    key: Callable[[Mention], str]) -> Mention | None:
+    """The one of `picked` (the several values a rung states for condition `name`) that the run's code (the rung of
+    scope `code` in `usable`, a claim's rungs by condition) states as its only value; None otherwise."""
+    code = [x.m for scope, by_name in usable if scope == CODE_SCOPE for x in by_name.get(name, ())]
+    values = {key(m) for m in code}
+    if len(values) != 1:
+        return None
+    value = values.pop()
+    same = [m for m in picked if key(m) == value]
+    return same[0] if len({key(m) for m in same}) == 1 and same else None

@@ -1,0 +1,274 @@
+"""Python blocks read with `ast`: the model a run loads, the keyword arguments that set its load (max_new_tokens,
+batch_size, torch_dtype, tensor_parallel_size), a warm-up count or a warm-up loop before the timed one, the
+prompt it sends, whether it times anything, and whether it places the model on a single device. Names assigned
+a constant once are read through (`model_id = "..."`, `from_pretrained(model_id)`)."""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from extractor.conditions.code.harnesses import PythonRules, Reading
+from extractor.conditions.code.source import Source
+
+_MAGIC = re.compile(r"^\s*[%!]")
+MODEL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_FILE = re.compile(r"\.(?:py|json|ya?ml|pt|bin|safetensors|gguf|onnx|txt|csv)$", re.I)
+_MODEL_KEYWORDS = ("model", "pretrained_model_name_or_path", "model_name", "model_id", "model_path")
+_PROMPT_CHARS = 80
+
+
+@dataclass(slots=True)
+class Finding:
+    """One condition a Python block states: a reading, the value, and the span of the code that states it."""
+
+    reading: Reading
+    value: object
+    span: tuple[int, int]
+    key: str
+
+
+@dataclass(slots=True)
+class PythonBlock:
+    """What a parsed Python block states, and whether it times something."""
+
+    findings: list[Finding] = field(default_factory=list)
+    times: bool = False
+    timing_functions: set[str] = field(default_factory=set)   # the functions it defines that time something
+    calls: set[str] = field(default_factory=set)              # the names of what it calls
+    single: tuple[int, int] | None = None   # where it places a model or tensors on one device
+    multi: bool = False                     # it spreads work over devices (device_map="auto", DataParallel)
+
+
+def parse(src: Source) -> ast.Module | None:
+    """The block as a module (IPython magics and shell escapes blanked), or None when it is no Python that
+    calls or imports anything."""
+    text = "\n".join("" if _MAGIC.match(line) else line for line in src.lines)
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not any(isinstance(n, (ast.Call, ast.Import, ast.ImportFrom, ast.Assign)) for n in ast.walk(tree)):
+        return None
+    return tree
+
+
+def dotted(node: ast.AST) -> str:
+    """`torch.cuda.Event` for the expression it names; '' for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = dotted(node.value)
+        return f"{inner}.{node.attr}" if inner else node.attr
+    if isinstance(node, ast.Call):
+        return dotted(node.func)
+    return ""
+
+
+class PythonReader:
+    """Reads parsed Python blocks (rules: `python` in rules/harnesses.yaml)."""
+
+    def __init__(self, rules: PythonRules, precision_of):
+        self.rules = rules
+        self.precision_of = precision_of
+        self.not_model = [re.compile(p) for p in rules.not_model_objects]
+        self.helper = re.compile(rules.helper_names)
+        self.warmup_name = re.compile(rules.warmup_names)
+        self.one_device = re.compile(rules.one_device)
+        self.timers = tuple(rules.timers)
+        self.prompt_names = frozenset(rules.prompt_names)
+
+    def read(self, src: Source, tree: ast.Module) -> PythonBlock:
+        """What the block states."""
+        out = PythonBlock()
+        names = _Names(tree)
+        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        single: list[tuple[int, int]] = []
+        multi = False
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            callee = dotted(node.func)
+            last = callee.rsplit(".", 1)[-1]
+            if any(callee == t or callee.endswith("." + t) for t in self.timers):
+                out.times = True
+            if last in self.rules.multi_device:
+                multi = True
+            if last in self.rules.model_calls and not self._helper(node, parents):
+                owner = callee.rsplit(".", 1)[0] if "." in callee else ""
+                if not any(rx.fullmatch(owner.rsplit(".", 1)[-1]) for rx in self.not_model):
+                    self._model(src, node, names, out)
+            for kw in node.keywords:
+                if kw.arg is None:
+                    continue
+                reading = self.rules.keywords.get(kw.arg)
+                if reading is not None and not (reading.condition == "model"):
+                    found = names.constant(kw.value)
+                    if found is not None:
+                        value, where = found
+                        out.findings.append(Finding(reading, value, _span(src, kw if where is kw.value else where),
+                                                    kw.arg))
+                if kw.arg in ("device", "device_map"):
+                    found = names.constant(kw.value)
+                    if found is not None and isinstance(found[0], str):
+                        if self.one_device.match(found[0]):
+                            single.append(_span(src, kw))
+                        elif found[0] in self.rules.multi_device_maps:
+                            multi = True
+                    elif kw.arg == "device_map" and isinstance(kw.value, ast.Dict):
+                        multi |= len(kw.value.keys) > 1
+            if last in ("to", "device") and node.args:
+                found = names.constant(node.args[0])
+                if found is not None and isinstance(found[0], str) and self.one_device.match(found[0]):
+                    single.append(_span(src, node))
+            elif last == "cuda" and not node.args and isinstance(node.func, ast.Attribute):
+                single.append(_span(src, node))
+        self._assigned(src, names, out)
+        self._warmup_loops(src, tree, names, out)
+        out.single, out.multi = (single[0] if single else None), multi
+        out.calls = _called(tree)
+        out.timing_functions = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                and any(self._starts_timer(st) for st in n.body)}
+        return out
+
+    # -- the model -------------------------------------------------------------------
+    def _helper(self, call: ast.Call, parents: dict) -> bool:
+        """A model loaded as a helper: assigned to a draft or assistant name, or passed as such a keyword."""
+        up = parents.get(call)
+        while isinstance(up, (ast.Call, ast.Attribute)):   # from_pretrained(...).to("cuda")
+            up = parents.get(up)
+        if isinstance(up, ast.Assign):
+            return any(self.helper.search(dotted(t) or "") for t in up.targets)
+        if isinstance(up, ast.keyword):
+            return bool(up.arg and self.helper.search(up.arg))
+        return False
+
+    def _model(self, src: Source, call: ast.Call, names: "_Names", out: PythonBlock) -> None:
+        arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg in _MODEL_KEYWORDS), None)
+        found = names.constant(arg) if arg is not None else None
+        if found is None or not isinstance(found[0], str):
+            return
+        value, where = found
+        if not MODEL_ID.match(value) or _FILE.search(value):
+            return
+        out.findings.append(Finding(Reading(condition="model"), value, _span(src, where), "model"))
+
+    # -- names assigned once -----------------------------------------------------------
+    def _assigned(self, src: Source, names: "_Names", out: PythonBlock) -> None:
+        """`batch_size = 16`, `max_new_tokens = 200`, `n_warmup = 10`, `prompt = "..."`: a name assigned a
+        constant once, when the block reads it."""
+        for name, (value, node) in names.once.items():
+            reading = self.rules.keywords.get(name)
+            if reading is not None and reading.condition != "model":
+                out.findings.append(Finding(reading, value, _span(src, node), name))
+            elif self.warmup_name.match(name) and isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                out.findings.append(Finding(Reading(condition="warmup"), None, _span(src, node), name))
+            elif name in self.prompt_names:
+                prompt = _prompt(value)
+                if prompt:
+                    out.findings.append(Finding(Reading(condition="dataset"), prompt, _span(src, node), name))
+
+    def _warmup_loops(self, src: Source, tree: ast.Module, names: "_Names", out: PythonBlock) -> None:
+        """A `for _ in range(N)` loop that calls what the timed part after it calls, right before a timer
+        starts in the same body: N warm-up runs."""
+        for node in ast.walk(tree):
+            for body in _bodies(node):
+                timed = next((i for i, st in enumerate(body) if self._starts_timer(st)), None)
+                if timed is None:
+                    continue
+                after = {c for st in body[timed:] for c in _called(st)}
+                for st in body[:timed]:
+                    if not isinstance(st, ast.For) or not _is_range(st.iter):
+                        continue
+                    found = names.constant(st.iter.args[-1] if len(st.iter.args) == 1 else None)
+                    if found is None or not isinstance(found[0], int):
+                        continue
+                    if _called(st) - {"print", "range", "len"} & after:
+                        lo = src.byte_offset(st.lineno, st.col_offset)
+                        head = src.lines[st.lineno - 1]
+                        out.findings.append(Finding(
+                            Reading(condition="warmup"), f"{found[0]} warm-up runs before the timed ones",
+                            (lo, src.starts[st.lineno - 1] + len(head.rstrip())), "loop"))
+
+    def _starts_timer(self, st: ast.stmt) -> bool:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Call):
+                callee = dotted(n.func)
+                if any(callee == t or callee.endswith("." + t) for t in self.timers) or callee.endswith(".record"):
+                    return True
+        return False
+
+
+class _Names:
+    """The names a module assigns: those assigned one constant once (`once`), and those it reads."""
+
+    def __init__(self, tree: ast.Module):
+        seen: dict[str, list[tuple[object, ast.AST]]] = {}
+        self.read: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                value = _literal(node.value)
+                seen.setdefault(node.targets[0].id, []).append((value, node))
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)) and isinstance(node.target, ast.Name):
+                seen.setdefault(node.target.id, []).append((None, node))
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                self.read.add(node.id)
+        self.once = {name: found[0] for name, found in seen.items() if len(found) == 1 and found[0][0] is not None}
+        self.seen = {name: sorted(found, key=lambda f: (f[1].lineno, f[1].col_offset)) for name, found in seen.items()}
+
+    def constant(self, node: ast.AST | None) -> tuple[object, ast.AST] | None:
+        """The constant `node` is, or that the name it is holds there: the constant of the name's last
+        assignment on an earlier line (its only one, when none is earlier), with the node that writes it."""
+        if node is None:
+            return None
+        value = _literal(node)
+        if value is not None:
+            return value, node
+        if not isinstance(node, ast.Name) or node.id not in self.seen:
+            return None
+        before = [(v, n) for v, n in self.seen[node.id] if n.lineno < node.lineno]
+        if before:
+            value, where = before[-1]
+            return (value, where) if value is not None else None
+        return self.once.get(node.id)
+
+
+def _literal(node: ast.AST) -> object:
+    """A constant, a list or tuple of constants, or a dtype attribute (`torch.bfloat16`); None otherwise."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, (ast.List, ast.Tuple)) and node.elts and all(isinstance(e, ast.Constant) for e in node.elts):
+        return [e.value for e in node.elts]
+    if isinstance(node, ast.Attribute) and dotted(node).startswith("torch."):
+        return dotted(node)
+    return None
+
+
+def _span(src: Source, node: ast.AST) -> tuple[int, int]:
+    return (src.byte_offset(node.lineno, node.col_offset), src.byte_offset(node.end_lineno, node.end_col_offset))
+
+
+def _prompt(value: object) -> str | None:
+    """A prompt as a dataset: `single prompt "..."`, or the prompts of a short list."""
+    prompts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    if not prompts or len(prompts) > 8 or not all(isinstance(p, str) and p.strip() for p in prompts):
+        return None
+    shown = [p if len(p) <= _PROMPT_CHARS else p[:_PROMPT_CHARS - 3] + "..." for p in prompts]
+    if len(set(prompts)) == 1:
+        return f'single prompt "{shown[0]}"' + (f" (x{len(prompts)})" if len(prompts) > 1 else "")
+    return f"{len(prompts)} prompts: " + "; ".join(f'"{p}"' for p in shown)
+
+
+def _bodies(node: ast.AST):
+    for name in ("body", "orelse", "finalbody"):
+        body = getattr(node, name, None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            yield body
+
+
+def _is_range(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and dotted(node.func) == "range" and 1 <= len(node.args) <= 2
+
+
+def _called(st: ast.AST) -> set[str]:
+    return {dotted(n.func).rsplit(".", 1)[-1] for n in ast.walk(st) if isinstance(n, ast.Call)}

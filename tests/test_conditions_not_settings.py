@@ -1,0 +1,156 @@
+"""Mentions that are no setting of the measured run (issue 24, the guessed kinds): what a warm-up does to a
+system, a heading that names a result, and the other negative rules, each with the positive case beside it."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.conditions.mentions import MentionFinder
+from extractor.pipeline import Extractor
+from extractor.rules_io import default_rules_dir
+
+FINDER = MentionFinder(default_rules_dir())
+EXTRACTOR = Extractor.from_rules()
+
+
+def _kinds(text: str, kind: str) -> list[str]:
+    return [m.quote for m in FINDER.find(text) if m.kind == kind]
+
+
+def _claim(text: str, quote: str):
+    record = EXTRACTOR.extract(text, doc="t.md", fmt="markdown", path=None, sha256="0")
+    return next(c for c in record.claims if quote in c.quote or any(quote in m.quote for m in c.mentions))
+
+
+@pytest.mark.parametrize("sentence", [
+    "Once the warm-up phase ends, the engine switches off its GEMM tuner for good.",
+    "Restarts keep the compiled kernels, so the kernel warmup is not paid again.",
+    "A summary: it keeps allocators, CUDA graphs and warm-up state when a model is swapped out.",
+])
+def test_a_warmup_that_prepares_the_system_is_no_setting(sentence):
+    assert _kinds(sentence, "warmup") == []
+
+
+@pytest.mark.parametrize("sentence", [
+    "The kernels are warmed up with 20 requests before the clock starts.",
+    "Graph capture happens during warm-up, and that time is excluded from the figures.",
+    "After warm-up, the compiled kernel reaches 900 tokens per second.",
+    "We ran 5 warm-up iterations before the timed loop.",
+])
+def test_a_warmup_of_the_measurement_is_kept(sentence):
+    assert _kinds(sentence, "warmup") != []
+
+
+RESULT_HEADING = """# Our engine on new accelerators
+
+## Results
+
+On the MI300X the engine serves Llama-3-70B at 1,840 tokens per second.
+
+## Improving throughput for chat workloads
+
+Our fine-tuning runs use a batch size of 6 on the same machine.
+"""
+
+SETUP_HEADING = """# Our engine on new accelerators
+
+## Chat workloads
+
+All runs use a batch size of 6.
+
+## Results
+
+On the MI300X the engine serves Llama-3-70B at 1,840 tokens per second.
+"""
+
+
+def test_a_heading_that_names_a_gain_sets_up_no_measurement():
+    batch = _claim(RESULT_HEADING, "1,840 tokens per second").conditions["batch_or_concurrency"]
+    assert batch.status == "unrecoverable"
+
+
+def test_a_short_heading_naming_the_workload_still_sets_up_the_results():
+    batch = _claim(SETUP_HEADING, "1,840 tokens per second").conditions["batch_or_concurrency"]
+    assert (batch.status, batch.value, batch.scope) == ("stated", 6, "setup_section")
+
+
+def test_the_goal_a_configuration_was_picked_for_is_no_load_scenario():
+    assert _kinds("For max throughput, the 13B model reached 296 tokens/sec on the larger instance.", "scenario") == []
+    assert _kinds("For the lowest latency, the small model answered in 16 ms per token.", "scenario") == []
+    assert _kinds("Measured in the max-throughput scenario, the engine reached 296 tokens/sec.", "scenario") != []
+    assert _kinds("At peak throughput the engine reached 296 tokens/sec.", "scenario") != []
+
+
+def test_a_name_used_as_the_modifier_of_a_kind_is_no_model_or_device_measured():
+    assert _kinds("That is 8.7x smaller than the estimate for a 61-layer Qwen3-style stack.", "model") == []
+    assert _kinds("The design targets any H100-class GPU.", "hardware") == []
+    assert _kinds("We serve Qwen3-32B on 8x H200.", "model") != []
+    assert _kinds("It runs on one H100 GPU.", "hardware") != []
+
+
+UPCOMING = """# Faster drafts
+
+The support is merged into main and will be available via the nightly build and the upcoming **v2.4.0** release.
+
+With vLLM on one B200, the drafter delivers 2.03x higher per-user throughput.
+"""
+
+USED = """# Faster drafts
+
+We benchmarked the v2.3.1 release. With vLLM on one B200, the drafter delivers 2.03x higher per-user throughput.
+"""
+
+
+def test_an_upcoming_release_is_not_the_version_a_run_used():
+    engine = _claim(UPCOMING, "2.03x").conditions["engine_version"]
+    assert (engine.status, engine.value_partial) == ("unrecoverable", "vLLM")
+
+
+def test_a_release_the_post_ran_is_its_version():
+    assert _claim(USED, "2.03x").conditions["engine_version"].value == "vLLM v2.3.1"
+
+
+def test_the_data_type_of_a_cache_is_no_precision_of_the_run():
+    assert _kinds("* `--mamba-ssm-cache-dtype bfloat16` raises the cache capacity", "precision") == []
+    assert _kinds('we pass kv_cache_dtype="fp8_e4m3" to the engine', "precision") == []
+    assert _kinds("The model runs in bfloat16.", "precision") != []
+
+
+def test_a_count_of_one_side_of_a_disaggregated_deployment_is_no_gpu_count_of_the_run():
+    assert _kinds("The decode side used one endpoint with DEP4 (expert parallel across 4 GPUs).", "gpu_count") == []
+    assert _kinds("Each replica runs on 2 GPUs.", "gpu_count") == []
+    assert _kinds("The benchmark ran on 16 GPUs across two nodes.", "gpu_count") != []
+
+
+# A disaggregated run whose settings sit in a recipes section and a "settings" subsection (sentences of our own).
+DISAGGREGATED = """# Serving a large MoE model disaggregated
+
+## Recipes and lessons
+
+Several settings matter:
+
+* Prefix caching is disabled: a random dataset shares no prefixes.
+
+## Results
+
+### 1. Environment
+
+Runs used a GB300 NVL72 rack with ISL/OSL = 4096/512 and the Kimi-K2-Instruct model. The decode side ran one
+endpoint with DEP16 (expert parallel across 16 GPUs); the prefill side used 2 to 6 endpoints of DEP4.
+
+### 2. Notes on run settings
+
+We used a fixed-length benchmark on a random dataset with `random_range_ratio=0.5`.
+
+### 3. Throughput
+
+Total throughput per GPU reaches **9,100** tokens per second.
+"""
+
+
+def test_a_disaggregated_run_states_its_dataset_and_prefix_caching_and_no_count_of_one_side():
+    claim = _claim(DISAGGREGATED, "9,100")
+    conditions = claim.conditions
+    assert conditions["dataset"].status == "stated" and "random" in str(conditions["dataset"].value)
+    assert conditions["prefix_caching"].status == "stated"
+    assert conditions["prefix_caching"].canonical == "disabled"
+    assert conditions["gpu_count"].status == "unrecoverable"
