@@ -192,7 +192,10 @@ class TableReader:
                         continue
                     headers = [h for h in (col, row_info, group) if h is not None and h.text]
                     # a score out of 100 under a header of counts ("Requests meeting the SLO": "73/100") is a share
-                    if not any(h.counts for h in headers) or _OUT_OF_100.match(d.view[c.start:c.end]):
+                    # a row label that names a setup with a count word ("half the GPUs", "long prompts") is no row
+                    # of counts when the column header names the metric and unit of its cells
+                    counted = [h for h in headers if not (h is row_info and col is not None and col.cls)]
+                    if not any(h.counts for h in counted) or _OUT_OF_100.match(d.view[c.start:c.end]):
                         cells.append((c, col, row_head, r, headers))
         return cells
 
