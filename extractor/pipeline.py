@@ -196,6 +196,7 @@ class Extractor:
         fm = front_matter_units(d, self.claim_rules)
         pieces: list[tuple[Passage, str]] = [(u, d.view[u.start:u.end]) for u in prose]
         pieces += [(u, d.text[u.start:u.end]) for u in fm]
+        pieces += [(u, d.text[u.start:u.end]) for u in self.script_output.sentences(d)]
         pieces = [(u, t) for u, t in pieces if self.may_hold_number(t)]
         # spaCy runs only where the quantity finder saw something that can be a claim
         kept: list[tuple[Passage, str]] = []

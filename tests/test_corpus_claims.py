@@ -112,13 +112,40 @@ _r_l40s = C("throughput", 1850, "token/second/gpu", tokens="output", per="gpu", 
            tag="L40S")
 _r_a10g = C("throughput", 1850, "token/second/gpu", tokens="output", per="gpu", near="also serves 1,850 tok/s", tag="A10G")
 
+# tutorial-program-output.md: results printed by the scripts (any fence), their printed setup lines as conditions
+_t_run1 = C("latency", 5.1, "second", near="generation time: 5.10s")
+_t_run2 = C("latency", 7.85, "second", near="generation time: 7.85s")
+_t_run3 = C("latency", 6.02, "second", near="generation time: 6.02s")
 # compare-*.md: two engines' posts on one setup, a table changing one setting a row, a vendor roundup
 _k_node = C("throughput", 9200, "token/second", tokens="output", near="sustains 9,200")
 _q_node = C("throughput", 10400, "token/second", tokens="output")
 _v_gpu = C("throughput", 1300, "token/second/gpu", tokens="output", per="gpu")
-_v_tpot = C("tpot", 22, "millisecond/token")
+_v_tpot = C("tpot", 22, "millisecond|millisecond/token")   # TPOT in ms (the gold convention; prose)
 
 POSTS: dict[str, Post] = {
+    "tutorial-program-output.md": Post(
+        claims=(
+            C("latency", 6.4, "second", near="Latency:  6.40 seconds"),
+            C("throughput", 40, "token/second", near="Throughput:  40.00 tokens/s"),
+            _t_run1, _t_run2, _t_run3,
+            C("memory", 6, "gigabyte", near="memory used: 6GB"),
+            C("latency", 2.4, "second", near="| 2,4 |"),
+            C("latency", 7.6, "second", near="| 7,6 |"),
+            C("cost", 0.31, "USD/megatoken", near="$0.31"),
+            C("speedup", 1.54, "x", near="| 1.54 |"),
+            C("other", 71, "percent", near="71/100"),
+        ),
+        absent_values=((1.5, None), (30, None), (512, None), (256, None), (128, None), (1, "x")),
+        conditions=(
+            Cond(_t_run1, "model", "stated", "acme-labs/wren-1.4b", scope="program_output"),
+            Cond(_t_run1, "batch_or_concurrency", "stated", 1, scope="program_output"),
+            Cond(_t_run1, "input_length", "stated", 512, scope="program_output"),
+            Cond(_t_run1, "output_length", "stated", 256, scope="program_output"),
+            Cond(_t_run2, "model", "stated", "northwind/kestrel-2b", scope="program_output"),
+            Cond(_t_run3, "model", "stated", "acme-labs/wren-1.4b", scope="program_output"),
+            Cond(_t_run3, "batch_or_concurrency", "stated", 4, scope="program_output"),
+        ),
+    ),
     "setup-section-h200.md": Post(
         claims=(
             C("relative_change", 38, "percent"),

@@ -43,12 +43,13 @@ def test_blocks_ending_follows_added_blocks():
     assert d.blocks_ending(len(POST) + 5, len(POST) + 5) == [len(d.blocks) - 1]
 
 
-def test_lead_in_is_the_paragraph_right_before_in_the_same_section():
+def test_lead_in_is_the_heading_then_the_paragraphs_before_in_the_same_section():
     d = ingest(POST, "post.md", "markdown")
     first, second, third = d.tables
-    assert lead_in(d, first) == "Our throughput on one node, measured with a fixed prompt set:"
-    assert lead_in(d, second) == "a list item that ends right before the next table"
-    assert lead_in(d, third) == ""   # the list item before it is in another section
+    assert lead_in(d, first) == ["Results", "Our throughput on one node, measured with a fixed prompt set:"]
+    # not past the table before it
+    assert lead_in(d, second) == ["Results", "a list item that ends right before the next table"]
+    assert lead_in(d, third) == ["Other section"]   # the list item before it is in another section
 
 
 def test_units_without_cells_and_with_a_block_filter_are_the_filtered_units():

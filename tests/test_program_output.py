@@ -137,3 +137,22 @@ def test_output_setup_lines_do_not_reach_claims_outside_the_block():
     text = SWEEP + "\nThe mean request latency of the service was 2.5 s in this post.\n"
     prose = next(c for c in claims(text) if c.value == 2.5)
     assert _cond(prose, "batch_or_concurrency") is None and _cond(prose, "model") is None
+
+
+def test_a_short_printed_sentence_around_one_figure_is_read_as_prose():
+    body = "[INFO] Sending the request\n[INFO] First token arrived after 0.12s (TTFT)\nWall time taken is 3.41s"
+    got = values(fenced("", body))
+    assert ("ttft", 0.12, "second") in got and ("latency", 3.41, "second") in got
+
+
+def test_printed_lines_of_several_numbers_or_long_generated_text_are_not_read_as_prose():
+    body = ("rss 41 GB = cache(29) + anon(12)\n"
+            "The assistant replied: dedicated matrix units give 2-8x higher ops per watt than general cores, and "
+            "newer parts are up to 3x faster on sparse workloads in most published comparisons.")
+    assert not claims(fenced("text", body))
+
+
+def test_output_presented_as_an_illustration_states_no_result():
+    text = ("# Trying the router\n\nAfter a request, you should see logs like:\n\n```text\n"
+            "[INFO] First token arrived after 0.12s (TTFT)\nLatency: 0.95 s\n```\n")
+    assert not claims(text)

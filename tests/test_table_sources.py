@@ -88,3 +88,12 @@ def test_a_ratio_header_with_a_percent_sign_holds_percents():
     text = "## Results\n\n| Model | Accuracy ratio to FP16 (%) |\n|---|---|\n| small | 97 |\n"
     found = claims(text)
     assert found and all(c.unit == "percent" for c in found)
+
+
+def test_a_row_label_with_a_count_word_names_a_setup_under_a_metric_column():
+    text = ("## Scaling\n\n| Setup | Throughput (tok/s) |\n|---|---|\n| every card | 2400 |\n| half the GPUs | 1300 |\n"
+            "| long prompts | 900 |\n")
+    assert {c.value for c in claims(text)} == {2400.0, 1300.0, 900.0}
+    # a row of counts under a column without a unit stays out
+    text = "## Runs\n\n| Item | Value |\n|---|---|\n| Requests | 100 |\n| Mean TTFT (ms) | 41 |\n"
+    assert {c.value for c in claims(text)} == {41.0}

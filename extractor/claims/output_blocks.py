@@ -49,8 +49,9 @@ class OutputRules(BaseModel):
     error_line: str
     setting_words: list[str]
     model_labels: list[str]
+    illustrative_lead: str = r"(?!)"
 
-    @field_validator("log_prefix", "error_line")
+    @field_validator("log_prefix", "error_line", "illustrative_lead")
     @classmethod
     def _regex(cls, v: str) -> str:
         try:
@@ -86,11 +87,13 @@ class OutputBlocks:
 
     def __init__(self, rules: OutputRules):
         self.rules = rules
+        self._last: tuple[Document, list[OutputLine]] | None = None
         self.config_langs = {lang.lower() for lang in rules.config_langs}
         self.commands = frozenset(rules.commands)
         self.prompts = tuple(rules.prompts)
         self.log_prefix = re.compile(rules.log_prefix)
         self.error_line = re.compile(rules.error_line)
+        self.illustrative_lead = re.compile(rules.illustrative_lead, re.I | re.M)
         self.setting_words = re.compile(
             r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"[\s_-]+") for w in rules.setting_words) + r")\b", re.I) \
             if rules.setting_words else None
@@ -105,11 +108,15 @@ class OutputBlocks:
         return cls(load_output_rules(rules_dir))
 
     def lines(self, d: Document) -> list[OutputLine]:
-        """The output lines of every code block of the document, in order."""
+        """The output lines of every code block of the document, in order (the claim and condition stages
+        both ask for the document being extracted: its lines are found once)."""
+        if self._last is not None and self._last[0] is d:
+            return self._last[1]
         out: list[OutputLine] = []
         for i, b in enumerate(d.blocks):
             if b.kind == "code":
                 out += self.block_lines(d, i)
+        self._last = (d, out)
         return out
 
     def is_setting(self, label: str) -> bool:
@@ -121,7 +128,8 @@ class OutputBlocks:
         lang = ((b.lang or "").split() or [""])[0].lower()
         # the block's text without its fence lines
         body = _FENCE.sub(lambda m: " " * len(m.group()), d.text[b.start:b.end])
-        if lang in self.config_langs or not any(ch.isdigit() for ch in body) or is_source(body):
+        if lang in self.config_langs or not any(ch.isdigit() for ch in body) or self._illustrative(d, i) \
+                or is_source(body):
             return []
         out: list[OutputLine] = []
         depth, cont = 0, False
@@ -146,6 +154,15 @@ class OutputBlocks:
             if start < end:
                 out.append(OutputLine(i, start, end, bool(self.error_line.search(line))))
         return out
+
+    def _illustrative(self, d: Document, i: int) -> bool:
+        """Whether the paragraph right before the block (in its section) presents it as an illustration
+        ("You should see logs like:")."""
+        if i == 0:
+            return False
+        b, before = d.blocks[i], d.blocks[i - 1]
+        return before.section == b.section and before.kind in ("paragraph", "list_item", "caption") \
+            and self.illustrative_lead.search(d.view, before.start, before.end) is not None
 
     def _command(self, s: str) -> bool:
         """A line that runs a command: its first word (path stripped) is a command, or it sets a variable

@@ -31,6 +31,10 @@ SEGMENT = re.compile(
     rf"(?P<label>[A-Za-z(\[][^:=\n]{{0,80}}?)[ \t.]*[:=][ \t]*(?:(?P<key>[A-Za-z_][\w.]{{0,40}})[ \t]*=[ \t]*)?"
     rf"(?P<value>{_VALUE}{_UNIT})(?P<rest>[^\d]{{0,24}})$")
 BARE = re.compile(rf"(?P<value>{_VALUE}{_UNIT})(?P<rest>[^\d]{{0,24}})$")
+# a printed line written as a sentence: two words before its first number
+_PROSE_LINE = re.compile(r"[^\d\n]*?[A-Za-z]{2,}[^\d\n]*?\s[A-Za-z]{2,}[^\d\n]*?\d")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+PROSE_LINE_MAX = 100
 # where a line's segments part: a comma or semicolon before a word, a bar, a tab before a word
 SPLIT = re.compile(r"[,;][ \t]+(?=[A-Za-z(~≈+-]|\d)|[ \t]+\|[ \t]+|\t+(?=[A-Za-z])")
 
@@ -62,6 +66,20 @@ class ScriptOutputReader:
                 continue
             value = m.group("value").rstrip(". \t")
             out.append((label, lo + m.start("value"), lo + m.start("value") + len(value), m.re is BARE))
+        return out
+
+    def sentences(self, d: Document) -> list[Passage]:
+        """The short output lines written as a sentence around one figure, with no labelled result ("[INFO]
+        Prefill completed in 0.08s (TTFT)", "Time taken is 3.85s"): read by the sentence reader, as prose is.
+        A line of several numbers ("latency 32805 usec (std 43 usec)", "49 GB = cache(31) + rss(18)") or a long
+        one (a model's generated text) is left to the structured reading."""
+        out = []
+        for line in self.blocks.lines(d):
+            text = d.text[line.start:line.end]
+            if line.error or len(text) > PROSE_LINE_MAX or len(_NUMBER.findall(text)) != 1 \
+                    or not _PROSE_LINE.match(text) or self.segments(d, line):
+                continue
+            out.append(Passage(line.start, line.end, "code", line.block, d.blocks[line.block].section))
         return out
 
     def claims(self, d: Document) -> list[tuple[Claim, Passage]]:

@@ -3,7 +3,6 @@ row headers when the cell holds a bare number."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Protocol
@@ -44,6 +43,7 @@ _OUT_OF_100 = re.compile(r"^[\s*_]*(\d+(?:[.,]\d+)?)\s*/\s*100[\s*_]*$")
 _CURRENCY = re.compile(r"[$€£¥]|\b(?:USD|EUR|cost|costs|price|prices|dollars?)\b", re.I)
 # how many paragraphs before a table (in its section, after the block before it that is no prose) are read
 LEAD_PARAGRAPHS = 3
+LEAD_REACH = 3000   # ... within this many characters before it
 _LEAD_CLASSES = ("token_rate", "request_rate", "time")
 
 
@@ -80,17 +80,17 @@ def lead_in(d: Document, table: Table) -> list[str]:
         parts.append(d.view[table.caption.start:table.caption.end])
     if table.section is not None:
         parts.append(d.sections[table.section].title)
-    i = bisect_right([b.start for b in d.blocks], table.start) - 1
-    while i >= 0 and d.blocks[i].start >= table.start:
-        i -= 1
+    # the blocks that end in a bounded stretch before the table, nearest first (a bisection: no scan of the post)
+    before = sorted((d.blocks[i] for i in d.blocks_ending(table.start - LEAD_REACH, table.start)),
+                    key=lambda b: (b.end, b.start), reverse=True)
     paragraphs = 0
-    while i >= 0 and paragraphs < LEAD_PARAGRAPHS:
-        b = d.blocks[i]
+    for b in before:
+        if paragraphs == LEAD_PARAGRAPHS or b.start >= table.start:
+            break
         if b.section != table.section or b.kind not in ("paragraph", "caption", "list_item"):
             break
         parts.append(d.view[b.start:b.end])
         paragraphs += 1
-        i -= 1
     return [re.sub(r"\s+", " ", p).strip() for p in parts if p.strip()]
 
 
@@ -195,7 +195,10 @@ class TableReader:
                         continue
                     headers = [h for h in (col, row_info, group) if h is not None and h.text]
                     # a score out of 100 under a header of counts ("Requests meeting the SLO": "73/100") is a share
-                    if not any(h.counts for h in headers) or _OUT_OF_100.match(d.view[c.start:c.end]):
+                    # a row label that names a setup with a count word ("half the GPUs", "long prompts") is no row
+                    # of counts when the column header names the metric and unit of its cells
+                    counted = [h for h in headers if not (h is row_info and col is not None and col.cls)]
+                    if not any(h.counts for h in counted) or _OUT_OF_100.match(d.view[c.start:c.end]):
                         cells.append((c, col, row_head, r, headers))
         return cells
 
