@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+import os
 from pathlib import Path
 from typing import BinaryIO
 
@@ -114,13 +115,19 @@ def extract_path(path: str | Path, *, rules_dir: str | None = None, max_bytes: i
     `max_claims` caps the candidate claims (as in `extract_text`)."""
     p = Path(path)
     limit = limits.max_bytes(max_bytes)
+    shown, name = _shown(str(p)), _shown(p.name)   # a name that is not UTF-8: its bytes as \xNN in records
     try:
-        return _extract_read(lambda: read_file(p, limit, str(p)), str(p), p.name, fmt=fmt, path=str(p),
+        return _extract_read(lambda: read_file(p, limit, shown), shown, name, fmt=fmt, path=shown,
                              rules_dir=rules_dir, timeout=timeout, max_claims=max_claims)
     except DocumentFailure as err:  # name the file by its path, as given
-        if err.doc == p.name and str(p) != p.name:
-            raise type(err)(str(p), err.reason) from None
+        if err.doc == name and shown != name:
+            raise type(err)(shown, err.reason) from None
         raise
+
+
+def _shown(path: str) -> str:
+    """A file name as printable text: bytes that are not UTF-8 (surrogate escapes) as \\xNN."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def extract_stream(stream: BinaryIO, doc: str = "-", *, fmt: str | None = None, rules_dir: str | None = None,

@@ -21,7 +21,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from extractor.rules_io import RuleError, fresh_rule_caches
+from extractor.rules_io import RuleError, fresh_rule_caches, parse_yaml
 
 Severity = Literal["error", "duplicate", "conflict"]
 
@@ -75,7 +75,7 @@ def _read_yaml(path: Path, problems: list[RuleProblem]) -> tuple[Any, yaml.Node 
         problems.append(RuleProblem(file=str(path), where="file", reason=f"not UTF-8 ({err.reason})"))
         return None
     try:
-        return yaml.safe_load(text), yaml.compose(text)
+        return parse_yaml(text)   # the loader and limits of the extractor's own rule reading
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "file"
@@ -299,7 +299,7 @@ def _check_gazetteers(folder: Path, problems: list[RuleProblem]) -> None:
 
     fragments: dict[str, str] = {}
     try:
-        data = yaml.safe_load((folder / "conditions.yaml").read_text(encoding="utf-8")) or {}
+        data = parse_yaml((folder / "conditions.yaml").read_text(encoding="utf-8"))[0] or {}
         fragments = {str(k): str(v) for k, v in (data.get("fragments") or {}).items()}
     except Exception:  # noqa: BLE001 - conditions.yaml problems are reported on their own
         pass
@@ -403,7 +403,7 @@ def _check_backtracking(folder: Path, problems: list[RuleProblem]) -> None:
     for path in sorted(folder.rglob("*")):
         if path.suffix in (".yaml", ".yml"):
             try:
-                root = yaml.compose(path.read_text(encoding="utf-8"))
+                root = parse_yaml(path.read_text(encoding="utf-8"))[1]
             except (OSError, UnicodeDecodeError, yaml.YAMLError):
                 continue   # reported by the validation
             found.extend((str(path), f"line {line}", text) for line, text in _scalars(root))

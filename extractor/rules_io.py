@@ -25,6 +25,55 @@ RULES_ENV = "BENCHCLAIMS_RULES"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: ~10x faster start-up
 
 
+MAX_YAML_NODES = 1_000_000   # a rule file expanded (aliases counted each time they are used): far above any real one
+
+
+class YamlTooLarge(yaml.YAMLError):
+    """A YAML document whose aliases expand it past MAX_YAML_NODES (an alias bomb): refused before it is built."""
+
+    def __init__(self, nodes: int):
+        self.problem = (f"its aliases expand it to more than {nodes:,} nodes (an alias bomb?); "
+                        "write the entries out instead")
+        super().__init__(self.problem)
+
+
+def parse_yaml(text: str) -> tuple[Any, yaml.Node | None]:
+    """The data and the node tree (for line numbers) of a rule file's YAML, with the one set of limits every
+    reader of rule files uses: the document is composed first, its size with every alias expanded is counted
+    on the node graph (shared nodes counted once per use, in time linear in the distinct nodes), and only a
+    document within MAX_YAML_NODES is built."""
+    loader = _SAFE_LOADER(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, None
+        _expanded_size(node)
+        return loader.construct_document(node), node
+    finally:
+        loader.dispose()
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes and not children_done:
+            continue
+        kids = [] if isinstance(node, yaml.ScalarNode) else \
+            [x for pair in node.value for x in pair] if isinstance(node, yaml.MappingNode) else list(node.value)
+        if children_done:
+            total = 1 + sum(sizes.get(id(k), 0) for k in kids)
+            if total > MAX_YAML_NODES:
+                raise YamlTooLarge(MAX_YAML_NODES)
+            sizes[id(node)] = total
+            continue
+        sizes[id(node)] = 0   # in progress: a node reached again through itself adds nothing more
+        stack.append((node, True))
+        stack.extend((k, False) for k in kids if id(k) not in sizes)
+    return sizes[id(root)]
+
+
 class RuleError(ValueError):
     """A rule file is invalid; the message says file, line or entry, and reason."""
 
@@ -83,7 +132,7 @@ def load_jsonl(path: Path, model: type[M]) -> list[M]:
 def load_yaml(path: Path, model: type[M]) -> M:
     """A whole YAML file validated as one model (lists inside name their entry on error)."""
     try:
-        data = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
+        data, _ = parse_yaml(Path(path).read_text(encoding="utf-8"))
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "file"

@@ -33,7 +33,7 @@ from typing import Iterable, Iterator, Literal
 import yaml
 from pydantic import BaseModel, Field
 
-from extractor.rules_io import default_rules_dir
+from extractor.rules_io import default_rules_dir, parse_yaml
 
 EntryKind = Literal["pattern", "gazetteer", "regex", "phrase"]
 EntryForm = Literal["vocabulary", "phrasing"]
@@ -137,7 +137,7 @@ def text_entries(folder: Path) -> list[tuple[RuleEntry, re.Pattern[str], str | N
     for path in sorted(folder.glob("*.yaml")):
         if path.name in MENTION_FILES or path.name in NOT_TEXT_FILES:
             continue
-        root = yaml.compose(path.read_text(encoding="utf-8"))
+        root = parse_yaml(path.read_text(encoding="utf-8"))[1]
         if root is None:
             continue
         for ypath, line, value, is_regex in _yaml_strings(root, "", False, False):
@@ -176,7 +176,7 @@ def mention_entries(resolver) -> list[RuleEntry]:
 
 
 def _pattern_lines(path: Path) -> dict[str, int]:
-    root = yaml.compose(path.read_text(encoding="utf-8"))
+    root = parse_yaml(path.read_text(encoding="utf-8"))[1]
     out: dict[str, int] = {}
     for k, v in root.value if isinstance(root, yaml.MappingNode) else ():
         if k.value == "patterns" and isinstance(v, yaml.SequenceNode):

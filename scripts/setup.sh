@@ -2,13 +2,15 @@
 # Create ./.venv (Python >= 3.11) and install benchclaims into it, editable, with the given extras.
 #   scripts/setup.sh            # the tool only
 #   scripts/setup.sh test       # + pytest, hypothesis, dask, duckdb, pyarrow
-# Idempotent and quiet: pip runs only when pyproject.toml changed or an extra is not installed yet;
-# its log is shown only when it fails. Override the interpreter with PYTHON=/path/to/python3.
+# Idempotent and quiet: pip runs only when pyproject.toml or constraints.txt changed or an extra is not
+# installed yet; its log is shown only when it fails. Override the interpreter with PYTHON=/path/to/python3.
+# Versions come from constraints.txt (the tested ones); BENCHCLAIMS_NEWEST=1 installs the newest versions
+# pyproject.toml allows instead (scripts/check_newest.sh uses it; see docs/dependencies.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 extras="${1:-}"
-venv=.venv
+venv="${BENCHCLAIMS_VENV:-.venv}"
 stamp="$venv/.benchclaims-setup"
 
 pick_python() {
@@ -34,7 +36,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 
 # The stamp holds the pyproject hash and the extras installed against it.
-hash="$(sha256sum pyproject.toml | cut -c1-16)"
+pins=(-c constraints.txt)
+[ "${BENCHCLAIMS_NEWEST:-}" = 1 ] && pins=(--upgrade --upgrade-strategy eager)
+hash="$(cat pyproject.toml constraints.txt <(echo "${BENCHCLAIMS_NEWEST:-}") | sha256sum | cut -c1-16)"
 have=""
 if [ -f "$stamp" ] && [ "$(head -n1 "$stamp")" = "$hash" ]; then
     have="$(sed -n 2p "$stamp")"
@@ -53,7 +57,7 @@ spec="."
 [ -n "$all" ] && spec=".[$all]"
 log="$venv/pip.log"
 echo "setup: installing benchclaims ($spec) into $venv ..." >&2
-if ! "$venv/bin/python" -m pip install -q -e "$spec" >"$log" 2>&1; then
+if ! "$venv/bin/python" -m pip install -q "${pins[@]}" -e "$spec" >"$log" 2>&1; then
     cat "$log" >&2
     echo "setup: pip install -e '$spec' failed (log: $log)" >&2
     exit 1

@@ -156,3 +156,32 @@ def test_rules_check_of_a_folder_missing_a_rule_file(rules):
     (rules / "claims.yaml").unlink()
     problems = check_rules(rules, smoke=False)
     assert any(Path(p.file).name == "claims.yaml" for p in problems), problems
+
+
+def _alias_bomb(levels: int = 9, width: int = 9) -> str:
+    lines = [f"b0: &b0 [{', '.join(['x'] * width)}]"]
+    lines += [f"b{i}: &b{i} [{', '.join([f'*b{i - 1}'] * width)}]" for i in range(1, levels + 1)]
+    return "\n".join(lines) + "\n"
+
+
+def test_an_alias_bomb_is_refused_by_rules_check_and_extract_alike(rules, tmp_path):
+    """One YAML loader with one limit: `rules check` refuses the folder as `extract --rules` does, in bounded
+    memory (9 levels of 9 aliases expand to 387 million nodes)."""
+    caveats = rules / "caveats.yaml"
+    caveats.write_text(_alias_bomb() + caveats.read_text(encoding="utf-8"), encoding="utf-8")
+    problems = check_rules(rules)
+    assert any("alias" in p.reason and p.file.endswith("caveats.yaml") for p in problems)
+    post = tmp_path / "p.md"
+    post.write_text("We served 100 tok/s on one GPU.\n", encoding="utf-8")
+    code = "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30)); " \
+           "from extractor.cli import main; sys.argv[0] = 'benchclaims'; main()"
+    for args in (["rules", "check", str(rules)], ["extract", str(post), "--rules", str(rules)]):
+        r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
+        assert r.returncode != 0 and "alias" in (r.stdout + r.stderr) and "MemoryError" not in r.stderr, args
+
+
+def test_aliases_of_an_ordinary_size_are_read():
+    from extractor.rules_io import parse_yaml
+
+    data, node = parse_yaml("base: &b {unit: tok/s}\nitems: [*b, *b, *b]\n")
+    assert data["items"] == [{"unit": "tok/s"}] * 3 and node is not None

@@ -1,7 +1,10 @@
 """Inputs built to make a step super-linear cost about 4x the time at 4x the size (ratio under 6).
 
 Sizes are small so the suite stays fast; each input is timed at N and 4N in this process (the extractor
-built and warmed first), best of three runs. benchmarks/bench_scaling.py measures whole documents."""
+built and warmed first), best of four runs taken in turns (N, 4N, N, 4N...), so a busy moment of a shared machine
+weighs on both sizes alike. A super-linear step costs 16x at 4N every time; noise only now and then pushes a
+linear one past 6x, so a bait fails only when three such measurements all say so.
+benchmarks/bench_scaling.py measures whole documents."""
 from __future__ import annotations
 
 import time
@@ -13,16 +16,25 @@ from extractor.claims.cue_component import keep_longest
 from extractor.pipeline import _broken_runs
 
 
-def _seconds(make, n: int, name: str = "bait.md") -> float:
-    """Best CPU time of three runs, each on a fresh text (`make(n, run)`): the extractor's bounded caches of
-    header and cell readings help no size more than another."""
-    best = float("inf")
-    for run in range(3):
-        text = make(n, run)
-        t0 = time.process_time()   # CPU time: a busy neighbour does not count
-        extract_text(text, name, timeout=0)
-        best = min(best, time.process_time() - t0)
-    return best
+RUNS = 4
+ATTEMPTS = 3
+
+
+def _once(make, n: int, run: int, name: str) -> float:
+    text = make(n, run)
+    t0 = time.process_time()   # CPU time: a busy neighbour does not count
+    extract_text(text, name, timeout=0)
+    return time.process_time() - t0
+
+
+def _growth(make, n: int, name: str = "bait.md") -> tuple[float, float]:
+    """Best CPU time at N and at 4N of `RUNS` runs each, taken in turns, each on a fresh text (`make(n, run)`):
+    the extractor's bounded caches of header and cell readings help no size more than another."""
+    small = large = float("inf")
+    for run in range(RUNS):
+        small = min(small, _once(make, n, run, name))
+        large = min(large, _once(make, 4 * n, run, name))
+    return small, large
 
 
 BAITS = {
@@ -40,6 +52,15 @@ BAITS = {
         f"## Setup {i}\n\nAll experiments use vLLM v0.{run}.1.\n\n- Model: Llama 3.1 8B\n- Hardware: 8x H100\n"
         f"- Batch size: {32 + run}\n\n## Results {i}\n\nThroughput is {1000 + 7 * i + run} tok/s.\n\n"
         for i in range(n)), 150),
+    # a model name with a long chain of size suffixes and of "org/" prefixes: rules whose name runs could
+    # backtrack at every split, or start again at every letter of the chain (N=2000 took 178 s)
+    "model_names": (lambda n, run=0: f"We ran Llama{run}" + "-70B" * n + " and " + "meta-llama/" * n
+                    + "Llama-3-70B at 100 tok/s on one GPU.\n", 500),
+    # a long YAML front matter: the blanked front matter was one long run of blank lines, scanned again from
+    # each of its line starts by the universal-scope rule (1.3 MB took 208 s)
+    "front_matter": (lambda n, run=0: f"---\ntitle: Bench {run}\n" + "".join(
+        f"key{i}: value {i + run} of the run\n" for i in range(n)) + "---\n\nWe served 100 tok/s on one GPU.\n",
+        1000),
     # a long table: each cell's row used to be found by a scan (and pydantic equality) of every row
     "table": (lambda n, run=0: "| run | tok/s | TTFT (ms) |\n|---|---|---|\n"
               + "".join(f"| r{run}-{i} | {1000 + 7 * i + run} | {20 + i % 50} |\n" for i in range(n)), 600),
@@ -56,8 +77,13 @@ def warm() -> None:
 @pytest.mark.parametrize("name", sorted(BAITS))
 def test_bait_grows_linearly(name):
     make, n = BAITS[name]
-    small, large = _seconds(make, n), _seconds(make, 4 * n)
-    assert large / max(small, 0.05) < 6, f"{name}: {small:.3f} s at N={n}, {large:.3f} s at 4N"
+    seen = []
+    for _ in range(ATTEMPTS):
+        small, large = _growth(make, n)
+        seen.append(f"{small:.3f} s at N={n}, {large:.3f} s at 4N")
+        if large / max(small, 0.05) < 6:
+            return
+    raise AssertionError(f"{name}: " + "; ".join(seen))
 
 
 def test_repeated_setups_cover_every_later_result_alike():

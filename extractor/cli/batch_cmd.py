@@ -43,8 +43,14 @@ def batch_cmd(
                             source=source)  # type: ignore[arg-type]
     except (FileNotFoundError, RuleError, StoreError, ValueError) as err:
         raise fail(err)
-    except BatchStopped as err:
-        raise fail(err, err.code)
+    except BatchStopped as err:   # every stored document is committed; the pool's threads are not waited for
+        import os
+        import sys
+
+        fail(err, err.code)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(err.code)
     typer.echo(summary.line())
     typer.echo(f"wrote {db}" + (f" and {jsonl}" if jsonl is not None else ""))
     raise typer.Exit(1 if summary.failed else 0)

@@ -49,6 +49,13 @@ def check_max_claims(value: Optional[str]) -> Optional[int]:
     return _checked_limit(value, valid_max_claims, "--max-claims", 0)   # 0: no cap
 
 
+def check_bound(value: Optional[float]) -> Optional[float]:
+    """--min/--max callback: a number; NaN compares false with everything, so it would silently match nothing."""
+    if value is not None and value != value:
+        raise typer.BadParameter("NaN is not a number to compare values with")
+    return value
+
+
 def check_input_format(value: Optional[str]) -> Optional[str]:
     """--input-format callback: one of the known formats."""
     if value is not None and value not in INPUT_FORMATS:

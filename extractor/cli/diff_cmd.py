@@ -64,6 +64,14 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
     try:
         if rules is not None and not rules.is_dir():
             raise ValueError(f"--rules: {rules} is not a folder")
+        if rules is not None:   # invalid rules fail the command even when the saved run has no document
+            from extractor.api import get_extractor
+            from extractor.rules_io import RuleError
+
+            try:
+                get_extractor(str(rules))
+            except RuleError as err:
+                raise fail(f"invalid rules: {err}") from None
         old = load_side(against)
         base = Path(against).resolve().parent
         new, errors = reextract(old, rules_dir=str(rules) if rules else None, base=base, jobs=jobs)

@@ -8,6 +8,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.conventions import format_option, example, fail, format_help, write_output
+from extractor.cli.common import check_bound
 
 FORMATS = ("text", "json", "jsonl", "csv")
 
@@ -29,8 +30,8 @@ def query_cmd(
     headline: Optional[bool] = typer.Option(None, "--headline/--not-headline", help="Only headline claims (or only the others)."),
     per: List[str] = typer.Option([], "--per", help="Only claims per gpu, user, node or system."),
     doc: List[str] = typer.Option([], "--doc", help="Documents whose name or path contains this, or matches this glob (*, ?)."),
-    min_: Optional[float] = typer.Option(None, "--min", help="Lower bound of the value (in --unit; several units of one kind are converted, saying so)."),
-    max_: Optional[float] = typer.Option(None, "--max", help="Upper bound of the value (in --unit)."),
+    min_: Optional[float] = typer.Option(None, "--min", callback=check_bound, help="Lower bound of the value (in --unit; several units of one kind are converted, saying so)."),
+    max_: Optional[float] = typer.Option(None, "--max", callback=check_bound, help="Upper bound of the value (in --unit)."),
     unit: Optional[str] = typer.Option(None, "--unit", help="Unit of --min/--max, of sorting and of the shown values, e.g. 'tok/s/gpu'."),
     since: Optional[str] = typer.Option(None, "--since", help="Posts dated on or after this day (YYYY-MM-DD)."),
     until: Optional[str] = typer.Option(None, "--until", help="Posts dated on or before this day (YYYY-MM-DD)."),

@@ -30,7 +30,7 @@ from extractor.rules_io import default_rules_dir, rules_fingerprint
 from extractor.corpus.comparisons import relink_restatements
 from extractor.corpus.store import Store
 
-SUFFIXES = frozenset({".md", ".markdown", ".html", ".htm", ".txt"})
+SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".html", ".htm", ".txt"})
 
 
 class BatchSummary(BaseModel):
@@ -44,6 +44,8 @@ class BatchSummary(BaseModel):
     skipped: int = 0
     failed: int = 0
     claims: int = 0
+    not_read: dict[str, int] = {}   # files under the folders given that are no document format: extension -> count
+    failed_by: dict[str, int] = {}  # failed documents by reason (error kind) and extension: "unreadable .md" -> count
     retried: int = 0         # tried again alone after the worker process extracting them died
     lost: int = 0            # of the retried, those whose worker died again: failed
 
@@ -51,7 +53,18 @@ class BatchSummary(BaseModel):
         again = f"{self.reextracted} re-extracted ({self.differ} with different records), " if self.reextracted else ""
         return (f"{self.total} documents: {self.new} new, {self.changed} changed, {again}"
                 f"{self.skipped} skipped, {self.failed} failed ({self.claims} claims extracted)"
-                f"{self.retry_note()}")
+                f"{self.failed_note()}{self.not_read_note()}{self.retry_note()}")
+
+    def failed_note(self) -> str:
+        if not self.failed_by:
+            return ""
+        return "; failed: " + ", ".join(f"{n} {why}" for why, n in sorted(self.failed_by.items()))
+
+    def not_read_note(self) -> str:
+        if not self.not_read:
+            return ""
+        kinds = ", ".join(f"{n} {ext}" for ext, n in sorted(self.not_read.items(), key=lambda e: (-e[1], e[0])))
+        return f"; {sum(self.not_read.values())} other files not read (not a document format: {kinds})"
 
     def retry_note(self) -> str:
         if not self.retried:
@@ -82,7 +95,8 @@ def shown_path(path: str) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
-def collect_sources(inputs: Sequence[str | Path], problems: list[PathProblem] | None = None) -> dict[str, str]:
+def collect_sources(inputs: Sequence[str | Path], problems: list[PathProblem] | None = None,
+                    not_read: dict[str, int] | None = None) -> dict[str, str]:
     """Absolute path of each document named by files, folders and globs -> the name of its source.
 
     The source is the folder the document was found through: a folder given on the command line
@@ -90,7 +104,8 @@ def collect_sources(inputs: Sequence[str | Path], problems: list[PathProblem] | 
     by the folder it sits in. Folders and globs keep Markdown, HTML and text files only; a file named
     explicitly is always taken (a FIFO or device too: if it cannot be read, the batch records why).
     A document reached twice keeps its first source. Folders that cannot be listed and file names
-    that are not valid UTF-8 go to `problems` (when given), never silently away.
+    that are not valid UTF-8 go to `problems` (when given), never silently away; files of a folder that
+    are no document format are counted by extension in `not_read` (when given).
     """
     found: dict[str, str] = {}
     problems = problems if problems is not None else []
@@ -113,8 +128,12 @@ def collect_sources(inputs: Sequence[str | Path], problems: list[PathProblem] | 
             dirs.sort()
             for name in sorted(files):
                 f = os.path.join(root, name)
-                if os.path.splitext(name)[1].lower() in SUFFIXES and os.path.isfile(f):
+                ext = os.path.splitext(name)[1].lower()
+                if ext in SUFFIXES and os.path.isfile(f):
                     add(f, source)
+                elif not_read is not None and not name.startswith("."):
+                    key = shown_path(ext) if ext else "without extension"
+                    not_read[key] = not_read.get(key, 0) + 1
 
     for item in inputs:
         s = str(item)
@@ -176,7 +195,8 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     cap = limits.max_claims(max_claims)   # checked once here, and handed to the workers resolved
     max_claims = 0 if cap is None else cap
     problems: list[PathProblem] = []
-    sources = collect_sources(inputs, problems)
+    not_read: dict[str, int] = {}
+    sources = collect_sources(inputs, problems, not_read)
     if source is not None:
         sources = dict.fromkeys(sources, source)
     paths = sorted(sources)
@@ -185,9 +205,10 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
                                 f"(documents: {', '.join(sorted(SUFFIXES))})")
     rules = str(rules_dir) if rules_dir else None
     ext_v, rules_v = api.EXTRACTOR_VERSION, current_rules_version(rules)
-    summary = BatchSummary(total=len(paths) + len(problems), failed=len(problems))
+    summary = BatchSummary(total=len(paths) + len(problems), failed=len(problems), not_read=not_read)
     with Store(db) as store:
         for problem in problems:
+            _failed(summary, "unreadable", problem.path)
             store.put_error(DocumentError(doc=os.path.basename(problem.path), path=problem.path,
                                           error=problem.reason, kind="unreadable"),
                             path=problem.path, extractor_version=ext_v, rules_version=rules_v,
@@ -240,10 +261,17 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
     return summary
 
 
+def _failed(summary: BatchSummary, kind: str, path: str) -> None:
+    ext = os.path.splitext(path)[1].lower() or "without extension"
+    key = f"{kind} ({ext})"
+    summary.failed_by[key] = summary.failed_by.get(key, 0) + 1
+
+
 def _count(summary: BatchSummary, o: Outcome, before: str | None) -> None:
     """Add one stored outcome to the summary (`before`: None new, "changed", else the old content key)."""
     if not o.ok:
         summary.failed += 1
+        _failed(summary, json.loads(o.record_json).get("kind") or "error", o.path)
     elif before is None:
         summary.new += 1
     elif before == "changed":

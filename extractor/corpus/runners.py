@@ -92,11 +92,11 @@ def run_pool(jobs: int, rules_dir: str | None, max_bytes: int, timeout: float | 
             while pending:
                 done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
                 yield from harvest(done)
-        except BaseException:   # the batch stops (Ctrl-C, a signal, a full disk): no task is waited for
+        except BaseException:   # the batch stops (Ctrl-C, a signal, a full disk): no task or thread is waited for
             _end_workers(pool)
+            pool.shutdown(wait=False, cancel_futures=True)
             raise
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=True, cancel_futures=True)
     return run
 
 

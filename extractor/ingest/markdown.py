@@ -73,6 +73,36 @@ def _front_matter(text: str) -> tuple[dict, tuple[int, int] | None]:
     return (data if isinstance(data, dict) else {}), (m.start(), m.end())
 
 
+_FENCE = re.compile(r"[ \t]{0,3}(```|~~~)")
+_ESM = re.compile(r"(?:import|export)\b")
+
+
+def _blank_mdx_esm(src: str, chars: list[str]) -> str:
+    """MDX: the `import`/`export` statements (from a line that starts with one to the next blank line, outside
+    code fences) are code, not prose: blanked in the view and in the text the Markdown parser reads, offsets
+    kept. JSX elements are read as HTML blocks are (their text is content, their attributes are not)."""
+    out = list(src)
+    fence: str | None = None
+    in_esm = False
+    pos = 0
+    for line in src.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        m = _FENCE.match(body)
+        if fence is None and not in_esm and m:
+            fence = m.group(1)
+        elif fence is not None:
+            if m and m.group(1) == fence:
+                fence = None
+        elif not body.strip():
+            in_esm = False
+        elif in_esm or _ESM.match(body):
+            in_esm = True
+            blank(out, pos, pos + len(body))
+            blank(chars, pos, pos + len(body))
+        pos += len(line)
+    return "".join(out)
+
+
 def _strip(view: str, start: int, end: int) -> tuple[int, int]:
     """Shrink [start, end) (start <= end) to its non-blank content in the view."""
     part = view[start:end]
@@ -148,6 +178,8 @@ def parse(text: str, name: str) -> Document:
     if meta_span:
         blank(chars, *meta_span)
         src = "".join("\n" if ch == "\n" else " " for ch in text[: meta_span[1]]) + text[meta_span[1]:]
+    if name.lower().endswith(".mdx"):
+        src = _blank_mdx_esm(src, chars)
     lines = _Lines(text)
     tokens = _parser().parse(src)
 
