@@ -8,7 +8,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules
-from extractor.cli.conventions import check_format, example, fail, format_help, write_output
+from extractor.cli.conventions import example, fail, format_help, format_option, write_output
 
 FORMATS = ("text", "markdown", "json")
 
@@ -21,9 +21,9 @@ def compare_cmd(
     claims: List[str] = typer.Argument(None, help="Two claims: a claim id of the store (or a unique prefix), or "
                                                   "FILE#N, the N-th claim `extract` lists for FILE (from 1)."),
     metric: Optional[str] = typer.Option(None, "--metric", help="Groups mode: the comparable groups of this metric's claims."),
-    model: Optional[str] = typer.Option(None, "--model", help="Groups mode: substring of the model."),
-    hardware: Optional[str] = typer.Option(None, "--hardware", help="Groups mode: substring of the hardware."),
-    engine: Optional[str] = typer.Option(None, "--engine", help="Groups mode: substring of the engine/version."),
+    model: Optional[str] = typer.Option(None, "--model", help="Groups mode: the model, as in `query` (canonical name, or ~substring)."),
+    hardware: Optional[str] = typer.Option(None, "--hardware", help="Groups mode: the hardware, as in `query` (canonical name, or ~substring)."),
+    engine: Optional[str] = typer.Option(None, "--engine", help="Groups mode: the engine, as in `query` (canonical name, or ~substring)."),
     condition: List[str] = typer.Option([], "--condition", help="Groups mode: NAME=STATUS, as in `query`."),
     headline: Optional[bool] = typer.Option(None, "--headline/--not-headline", help="Groups mode: only headline claims (or only the others)."),
     per: Optional[str] = typer.Option(None, "--per", help="Groups mode: only claims per gpu, user, node or system."),
@@ -50,10 +50,7 @@ def compare_cmd(
     from extractor.corpus.store import StoreError
     from extractor.corpus.query import ClaimFilter, QueryError, run_query
 
-    try:
-        fmt = check_format(fmt, FORMATS)
-    except ValueError as err:
-        raise typer.BadParameter(str(err).split(": ", 1)[1], param_hint="--format") from None
+    fmt = format_option(fmt, FORMATS)
     claims = claims or []
     rules_dir = str(rules) if rules else None
     try:
