@@ -50,6 +50,7 @@ class ScopeLadder:
     def __init__(self, scopes: ScopeRules, places: Places):
         self.scopes, self.places = scopes, places
         self.lead_in_endings = tuple(scopes.lead_in_endings)
+        self.lead_in_sentence_kinds = frozenset(scopes.lead_in_sentence_kinds)
         self.footnote_marks = tuple(scopes.footnote_marks)
         self.after_claim = set(scopes.after_claim)
         self.clauses = ClauseScope(scopes)
@@ -229,9 +230,30 @@ class ScopeLadder:
         if p.block < 0:
             return None
         blocks = lead_in(site.d, p.block, self.lead_in_endings) | site.settings
-        return [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
-                if x.m.span[0] < p.start or x.block in site.settings
-                or x.name in self.after_claim and not self._nearer_result(site, x)]
+        found = [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
+                 if x.m.span[0] < p.start or x.block in site.settings
+                 or x.name in self.after_claim and not self._nearer_result(site, x)]
+        intro = self._introducing_sentence(site, blocks - {p.block} - site.settings)
+        if intro is None:
+            return found
+        # the sentence that introduces the list ("... for model X on 1 GPU:") governs its items more closely
+        # than the earlier sentences of its paragraph (a past setup, an example): a tier of its own
+        lo, hi = intro
+        earlier = [x for x in found if x.block in blocks - {p.block} - site.settings and not lo <= x.m.span[0] < hi
+                   and x.name in self.lead_in_sentence_kinds]
+        if not earlier:
+            return found
+        return Tiers([[x for x in found if x not in earlier], earlier])
+
+    def _introducing_sentence(self, site: ClaimSite, lead: set[int]) -> tuple[int, int] | None:
+        """The span of the last sentence of a list's lead-in paragraph (the one ending with ':'), when the
+        paragraph has sentences before it; else None."""
+        if len(lead) != 1:
+            return None
+        b = site.d.blocks[next(iter(lead))]
+        view = site.d.view
+        ends = [m.end() for m in _SENTENCE_END.finditer(view, b.start, b.end) if m.end() < b.end - 1]
+        return (ends[-1], b.end) if ends else None
 
     @staticmethod
     def _nearer_result(site: ClaimSite, x: Located) -> bool:

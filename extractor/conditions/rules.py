@@ -110,6 +110,7 @@ class ScopeRules(_Strict):
     figure_reference: str = r"(?!)"
     setup_label_min: int = 2
     lead_in_endings: list[str] = Field(default_factory=lambda: [":"])
+    lead_in_sentence_kinds: list[str] = Field(default_factory=list)
     footnote_marks: list[str] = Field(default_factory=list)
     supporting_engines: list[str] = Field(default_factory=list)
     composite: list[str] = Field(default_factory=list)
