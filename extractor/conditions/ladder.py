@@ -17,7 +17,8 @@ from extractor.conditions.code.rungs import run_code_before
 from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
 from extractor.conditions.figure_scope import FigureCaptions
 from extractor.conditions.output_setup import nearest_setup
-from extractor.conditions.places import Places, ancestors, covering_setup, footnotes, labelled_settings, lead_in
+from extractor.conditions.places import (Places, ancestors, covering_setup, footnotes, introducing_sentence,
+                                         labelled_settings, lead_in)
 from extractor.conditions.rules import LADDER_READERS, ScopeRules
 from extractor.conditions.shared_rungs import SharedRung, filtered, summary
 from extractor.ingest import Document
@@ -233,27 +234,19 @@ class ScopeLadder:
         found = [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
                  if x.m.span[0] < p.start or x.block in site.settings
                  or x.name in self.after_claim and not self._nearer_result(site, x)]
-        intro = self._introducing_sentence(site, blocks - {p.block} - site.settings)
+        lead = blocks - {p.block} - site.settings
+        intro = introducing_sentence(site.d, next(iter(lead))) if len(lead) == 1 else None
         if intro is None:
             return found
         # the sentence that introduces the list ("... for model X on 1 GPU:") governs its items more closely
         # than the earlier sentences of its paragraph (a past setup, an example): a tier of its own
         lo, hi = intro
-        earlier = [x for x in found if x.block in blocks - {p.block} - site.settings and not lo <= x.m.span[0] < hi
+        earlier = [x for x in found if x.block in lead and not lo <= x.m.span[0] < hi
                    and x.name in self.lead_in_sentence_kinds]
         if not earlier:
             return found
         return Tiers([[x for x in found if x not in earlier], earlier])
 
-    def _introducing_sentence(self, site: ClaimSite, lead: set[int]) -> tuple[int, int] | None:
-        """The span of the last sentence of a list's lead-in paragraph (the one ending with ':'), when the
-        paragraph has sentences before it; else None."""
-        if len(lead) != 1:
-            return None
-        b = site.d.blocks[next(iter(lead))]
-        view = site.d.view
-        ends = [m.end() for m in _SENTENCE_END.finditer(view, b.start, b.end) if m.end() < b.end - 1]
-        return (ends[-1], b.end) if ends else None
 
     @staticmethod
     def _nearer_result(site: ClaimSite, x: Located) -> bool:

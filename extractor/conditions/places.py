@@ -103,6 +103,9 @@ def covering_setup(ctx: DocContext, section: int | None, before: int) -> tuple[i
     return tuple(sorted(found.union(top)))
 
 
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
+
+
 def lead_in(d: Document, block: int, endings: tuple[str, ...]) -> set[int]:
     """The block itself, plus the paragraph that introduces its list or table (ends with ':')."""
     blocks = {block}
@@ -114,6 +117,14 @@ def lead_in(d: Document, block: int, endings: tuple[str, ...]) -> set[int]:
         if tail.endswith(endings):
             blocks.add(i)
     return blocks
+
+
+def introducing_sentence(d: Document, block: int) -> tuple[int, int] | None:
+    """The span of the last sentence of a lead-in paragraph (the one that ends with ':' and introduces the
+    list), when the paragraph has sentences before it; else None."""
+    b = d.blocks[block]
+    ends = [m.end() for m in SENTENCE_END.finditer(d.view, b.start, b.end) if m.end() < b.end - 1]
+    return (ends[-1], b.end) if ends else None
 
 
 def footnotes(d: Document, after: int, block_starts: list[int], marks: tuple[str, ...]) -> set[int]:
