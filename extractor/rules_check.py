@@ -190,16 +190,17 @@ def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
     from extractor.conditions.rules import SCOPES_FILE, WHERE_FILE, ScopeRules, WhereRules
     from extractor.conditions.patterns import ConditionsFile
     from extractor.quantities.rules import NUMBERS_FILE, NumberRules
+    from extractor.claims.set_aside import SET_ASIDE_FILE, SetAsideRules
 
     files: list[tuple[str, type[BaseModel]]] = [(SCOPES_FILE, ScopeRules), (WHERE_FILE, WhereRules),
-                                                (NUMBERS_FILE, NumberRules)]
+                                                (NUMBERS_FILE, NumberRules), (SET_ASIDE_FILE, SetAsideRules)]
     try:
         from extractor.notes.rules import AuthorshipRules, CaveatRules
         files += [("caveats.yaml", CaveatRules), ("authorship.yaml", AuthorshipRules)]
     except ImportError:  # caveats not part of this build
         pass
     for name, model in files:
-        if (folder / name).exists() or name in (SCOPES_FILE, WHERE_FILE, NUMBERS_FILE):
+        if (folder / name).exists() or name in (SCOPES_FILE, WHERE_FILE, NUMBERS_FILE, SET_ASIDE_FILE):
             res = _validate_yaml(folder / name, model, problems)
             if name == "authorship.yaml" and res and res[0] is not None:
                 _check_orgs(folder / name, res[0], res[1][1], problems)
@@ -327,7 +328,10 @@ def _loaders(folder: Path, problems: list[RuleProblem], smoke: bool) -> None:
     from extractor.quantities.rules import load_quantity_rules
     from extractor.quantities.units import registry
 
-    steps: list = [registry, load_quantity_rules, load_claim_rules, load_scope_rules, load_where_rules, MentionFinder]
+    from extractor.claims.set_aside import load_set_aside_rules
+
+    steps: list = [registry, load_quantity_rules, load_claim_rules, load_scope_rules, load_where_rules, MentionFinder,
+                   load_set_aside_rules]
     try:
         from extractor.notes.caveats import CaveatReader
         steps.append(CaveatReader.from_rules)

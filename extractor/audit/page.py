@@ -146,12 +146,24 @@ def render_audit_html(record: DocumentRecord, text: str, view: str | None = None
     parts = {"TITLE": html.escape(title), "META": html.escape(meta),
              "COUNT": f"{n} claim{'s' if n != 1 else ''}" + (f", {heads} headline" if heads else ""),
              "LIST": _list_html(record) or "<li>No performance claim found.</li>",
+             "ASIDE": _set_aside_html(record),
              "TEXT": _text_html(record, shown, squash=shown is not text), "DATA": data,
              "SELECTED": "" if selected is None else f' data-selected="{int(selected)}"'}
     return _SLOT.sub(lambda m: parts[m.group(1)], _TEMPLATE)  # one pass: the post's text is never re-read
 
 
-_SLOT = re.compile(r"%(TITLE|META|COUNT|LIST|TEXT|DATA|SELECTED)%")
+_SLOT = re.compile(r"%(TITLE|META|COUNT|LIST|ASIDE|TEXT|DATA|SELECTED)%")
+
+
+def _set_aside_html(record: DocumentRecord) -> str:
+    """The set-aside figures, apart from the claims: each quote with its reason and rule (in text order)."""
+    if not record.set_aside:
+        return ""
+    items = "".join(f'<li><span class="reason">{html.escape(a.reason)}</span> '
+                    f'<span class="q">{html.escape(" ".join(a.quote.split()))}</span> '
+                    f'<span class="rule">{html.escape(a.rule)} @{a.span[0]}</span></li>' for a in record.set_aside)
+    return (f'<details id="set-aside"><summary><h2>Set aside ({len(record.set_aside)})</h2></summary>'
+            f'<p class="rule">Figures with a performance unit that are not claims, and why.</p><ul>{items}</ul></details>')
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -179,6 +191,8 @@ aside{overflow:auto;border-left:1px solid #ddd;padding:.5rem 1rem}
 table{border-collapse:collapse;width:100%;font-size:12.5px}td,th{border-top:1px solid #eee;padding:.2rem .3rem;vertical-align:top;text-align:left}
 .stated{color:#1a6b2a}.unrecoverable{color:#a33}
 a.span-link{color:#1158a8;cursor:pointer}
+#set-aside summary h2{display:inline;font-size:1em}#set-aside ul{list-style:none;padding:0;font-size:12.5px;color:#555}
+#set-aside .reason{background:#e4e4e4;border-radius:3px;padding:0 4px}#set-aside .rule{color:#999;font-size:11px}
 </style></head>
 <body%SELECTED%>
 <header><h1>%TITLE%</h1><p>%META%</p><p id="claim-count">%COUNT%</p></header>
@@ -187,6 +201,7 @@ a.span-link{color:#1158a8;cursor:pointer}
 <h2>Claims</h2>
 <ol id="claims">%LIST%</ol>
 <section id="record"><p>Click a claim to see its record.</p></section>
+%ASIDE%
 <section id="caveats"></section>
 </aside>
 <script type="application/json" id="record-data">%DATA%</script>

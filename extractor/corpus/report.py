@@ -58,6 +58,15 @@ class Period(BaseModel):
     unrecoverable: int = 0
 
 
+class PostFigures(BaseModel):
+    """One post's figures: its claims and the figures it set aside, per reason."""
+
+    path: str
+    claims: int = 0
+    set_aside: int = 0
+    reasons: dict[str, int] = Field(default_factory=dict)
+
+
 class CorpusReport(BaseModel):
     """Everything the report page shows."""
 
@@ -76,6 +85,9 @@ class CorpusReport(BaseModel):
     hardware: list[Ranked] = Field(default_factory=list)
     models: list[Ranked] = Field(default_factory=list)
     over_time: list[Period] = Field(default_factory=list)
+    set_aside: int = 0
+    set_aside_reasons: dict[str, int] = Field(default_factory=dict, description="set-aside figures per reason")
+    posts: list[PostFigures] = Field(default_factory=list, description="claims and set-aside figures per post")
 
 
 class ReportError(ValueError):
@@ -118,6 +130,8 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         marks = ",".join("?" * len(CHECKLIST))
         cond_rows = q(f"SELECT k.path, k.ord, k.name FROM conditions k JOIN documents d ON d.path = k.path "
                       f"WHERE d.status = 'ok' AND k.status = 'stated' AND k.name IN ({marks})", CHECKLIST).fetchall()
+        aside_rows = q("SELECT a.path, a.reason, count(*) FROM set_aside a JOIN documents d ON d.path = a.path "
+                       "WHERE d.status = 'ok' GROUP BY a.path, a.reason ORDER BY a.path, a.reason").fetchall()
     ok = {p: (src or UNKNOWN, auth or UNKNOWN, date) for p, src, auth, date, status in docs if status == "ok"}
     stated: dict[tuple[str, int], set[str]] = defaultdict(set)
     for path, ord_, name in cond_rows:
@@ -137,6 +151,14 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         per.stated += n_stated
         per.unrecoverable += len(CHECKLIST) - n_stated
     dates = sorted(d for _, _, d in ok.values() if d)
+    posts = {p: PostFigures(path=p) for p in ok}
+    for path, *_ in claim_rows:
+        posts[path].claims += 1
+    reasons: Counter[str] = Counter()
+    for path, reason, n in aside_rows:
+        posts[path].reasons[reason] = n
+        posts[path].set_aside += n
+        reasons[reason] += n
     return CorpusReport(
         database=str(db), documents=len(ok), failed_documents=len(docs) - len(ok), claims=len(keys),
         first_date=dates[0] if dates else None, last_date=dates[-1] if dates else None,
@@ -147,7 +169,10 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         metrics=dict(sorted(Counter(r[3] for r in claim_rows).items(), key=lambda kv: (-kv[1], kv[0]))),
         hardware=_ranked([(r[0], r[4]) for r in claim_rows], top),
         models=_ranked([(r[0], r[5]) for r in claim_rows], top),
-        over_time=sorted(periods.values(), key=lambda p: (p.period == UNDATED, p.period)))
+        over_time=sorted(periods.values(), key=lambda p: (p.period == UNDATED, p.period)),
+        set_aside=sum(reasons.values()),
+        set_aside_reasons=dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+        posts=list(posts.values()))
 
 
 def report_json(report: CorpusReport) -> str:

@@ -18,13 +18,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from extractor.records import Claim, ClaimMention, Condition, DocumentError, DocumentRecord
+from extractor.records import Claim, ClaimMention, Condition, DocumentError, DocumentRecord, SetAside
 
-SCHEMA_VERSION = 3   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`)
+SCHEMA_VERSION = 4   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`);
+#                      4: set-aside figures (`set_aside`, `documents.n_set_aside`)
 # Columns added to `documents` after version 1, with their SQL type. A version-1 database gains them
 # when it is opened (ALTER TABLE ADD COLUMN) and its documents are marked stale, so the next batch
 # re-extracts them and fills the new fields in; nothing else is touched.
-ADDED_DOCUMENT_COLUMNS = {"source": "TEXT", "date_source": "TEXT"}
+ADDED_DOCUMENT_COLUMNS = {"source": "TEXT", "date_source": "TEXT", "n_set_aside": "INTEGER NOT NULL DEFAULT 0"}
 # Columns added to `claims` after version 2: a database without them gets one mention per claim (its
 # own place) in the `mentions` table, until the next batch re-extracts the post and merges its
 # restated figures.
@@ -47,7 +48,9 @@ CREATE TABLE IF NOT EXISTS documents (
     n_claims INTEGER NOT NULL DEFAULT 0,
     record_json TEXT NOT NULL,     -- the DocumentRecord (or DocumentError) as `extract` prints it
     source TEXT,                   -- the blog, site or folder the post came from (batch --source)
-    date_source TEXT               -- where `date` came from: front_matter, file_name, html_meta...
+    date_source TEXT,              -- where `date` came from: front_matter, file_name, html_meta...
+    -- figures set aside (neither a claim nor a condition of one)
+    n_set_aside INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS claims (
     path TEXT NOT NULL REFERENCES documents(path) ON DELETE CASCADE,
@@ -114,6 +117,17 @@ CREATE TABLE IF NOT EXISTS conditions (
     PRIMARY KEY (path, ord, name),
     FOREIGN KEY (path, ord) REFERENCES claims(path, ord) ON DELETE CASCADE
 );
+CREATE TABLE IF NOT EXISTS set_aside (
+    path TEXT NOT NULL REFERENCES documents(path) ON DELETE CASCADE,
+    ord INTEGER NOT NULL,          -- position in the record's set_aside list (text order)
+    quote TEXT NOT NULL,
+    span_start INTEGER NOT NULL,
+    span_end INTEGER NOT NULL,
+    reason TEXT NOT NULL,          -- records.SetAsideReason: datasheet, setting, target...
+    rule TEXT NOT NULL,            -- the rule that decided it
+    PRIMARY KEY (path, ord)
+);
+CREATE INDEX IF NOT EXISTS set_aside_reason ON set_aside(reason);
 CREATE INDEX IF NOT EXISTS documents_status ON documents(status);
 CREATE INDEX IF NOT EXISTS claims_metric ON claims(metric, base_unit, base_value);
 CREATE INDEX IF NOT EXISTS claims_base ON claims(base_unit, base_value);
@@ -135,7 +149,8 @@ CONDITION_COLUMNS = ("path", "ord", "claim_id", "name", "status", "value", "cano
                      "where_note", "why")
 DOCUMENT_COLUMNS = ("path", "doc", "sha256", "title", "date", "authorship", "status", "error",
                     "error_kind", "extractor_version", "rules_version", "n_claims", "record_json",
-                    "source", "date_source")
+                    "source", "date_source", "n_set_aside")
+SET_ASIDE_COLUMNS = ("path", "ord", "quote", "span_start", "span_end", "reason", "rule")
 DOCUMENT_INDEXES = """
 CREATE INDEX IF NOT EXISTS documents_date ON documents(date);
 CREATE INDEX IF NOT EXISTS documents_source ON documents(source);
@@ -301,11 +316,12 @@ class Store:
         return self.state(path) == (sha256, extractor_version, rules_version, "ok")
 
     # -- writes ------------------------------------------------------------------------------
-    def _replace(self, doc_row: tuple, claims: Iterable[Claim] = ()) -> None:
+    def _replace(self, doc_row: tuple, claims: Iterable[Claim] = (), set_aside: Iterable[SetAside] = ()) -> None:
         path = doc_row[0]
         cur = self.conn.cursor()
         cur.execute("BEGIN IMMEDIATE")
         try:
+            cur.execute("DELETE FROM set_aside WHERE path=?", (path,))
             cur.execute("DELETE FROM conditions WHERE path=?", (path,))
             cur.execute("DELETE FROM mentions WHERE path=?", (path,))
             cur.execute("DELETE FROM claims WHERE path=?", (path,))
@@ -323,6 +339,9 @@ class Store:
             cur.executemany(f"INSERT INTO mentions VALUES ({','.join('?' * len(MENTION_COLUMNS))})", mrow)
             cur.executemany(
                 f"INSERT INTO conditions VALUES ({','.join('?' * len(CONDITION_COLUMNS))})", drow)
+            cur.executemany(f"INSERT INTO set_aside ({', '.join(SET_ASIDE_COLUMNS)}) "
+                            f"VALUES ({','.join('?' * len(SET_ASIDE_COLUMNS))})",
+                            [(path, i, a.quote, a.span[0], a.span[1], a.reason, a.rule) for i, a in enumerate(set_aside)])
             cur.execute("COMMIT")
         except BaseException:
             cur.execute("ROLLBACK")
@@ -335,8 +354,8 @@ class Store:
         self._replace((key, record.doc, record.sha256, record.title, record.date, record.authorship,
                        "ok", None, None, record.extractor_version, record.rules_version,
                        len(record.claims), record_json or record.model_dump_json(), source,
-                       record.date_source),
-                      record.claims)
+                       record.date_source, len(record.set_aside)),
+                      record.claims, record.set_aside)
 
     def put_error(self, error: DocumentError, *, path: str | None = None,
                   extractor_version: str | None = None, rules_version: str | None = None,
@@ -345,7 +364,7 @@ class Store:
         key = path or error.path or error.doc
         self._replace((key, error.doc, error.sha256, None, None, None, "failed", error.error,
                        error.kind, extractor_version, rules_version, 0, error.model_dump_json(),
-                       source, None))
+                       source, None, 0))
 
     def set_source(self, path: str, source: str | None) -> None:
         """Name the source of a stored document (a skipped document can change source between runs)."""
@@ -367,4 +386,4 @@ class Store:
     def counts(self) -> dict[str, int]:
         """Rows per table."""
         return {t: self.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                for t in ("documents", "claims", "mentions", "conditions")}
+                for t in ("documents", "claims", "mentions", "conditions", "set_aside")}
