@@ -35,7 +35,7 @@ from extractor.ingest.segment import Passage, units
 from extractor.claims.script_output import ScriptOutputReader
 from extractor.claims.compared import compared_unit
 from extractor.claims.tables import TableReader
-from extractor.claims.set_aside import FigureDecider
+from extractor.claims.set_aside import FigureDecider, ProseFigures
 
 NAME_KINDS = {"model", "hardware", "engine"}
 # why a figure inside a name is set aside: "20B" in a model's name, "80GB" in a device's, "0.5.1" in an engine's
@@ -78,6 +78,7 @@ class Extractor:
         self.vocab_reset_posts = VOCAB_RESET_POSTS
         self._zone = ExitStack()
         self._zone_posts = 0
+        self._seen: ProseFigures | None = None   # the post being read: the quantities its readers found
 
     @classmethod
     def from_rules(cls, rules_dir: str | Path | None = None) -> "Extractor":
@@ -94,16 +95,24 @@ class Extractor:
             raise RuleError(err.filename or folder, "file", reason) from None
 
     # -- the spaCy pass ------------------------------------------------------------
-    def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None):
+    def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None,
+                located: bool = False):
         """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets. `found`: the
         quantities the quantity finder already found in each piece, offset like the piece (each text
-        is then read afresh: no shifted copies of its records are needed)."""
+        is then read afresh: no shifted copies of its records are needed). `located`: each text is the
+        document's text at its offset (a table cell, an output line): its quantities are noted for the
+        set-aside pass, which then does not read that text again."""
         if found is not None:
             yield from map(self._read_text, texts, found, offsets)
             return
+        seen = self._seen if located else None
         for text, base in zip(texts, offsets):
             qs, cues = self._read(text)
-            yield [_shift(q, base) for q in qs], [Cue(c.label, base + c.start, base + c.end) for c in cues]
+            shifted = [_shift(q, base) for q in qs]
+            if seen is not None:           # table cells and output lines: the figures pass skips them
+                seen.quantities.extend(shifted)
+                seen.units.append((base, base + len(text)))
+            yield shifted, [Cue(c.label, base + c.start, base + c.end) for c in cues]
 
     def _read_text(self, text: str, found: list[QuantityRecord] | None = None, base: int = 0):
         """(quantities, cues) of one text, offsets shifted by `base`; `found`: the quantity finder's
@@ -152,7 +161,12 @@ class Extractor:
         names = [span for span, _ in named]
         self._enter_vocab_zone()
         rejected: dict[int, tuple[str, str]] = {}
-        read = self.sentence_claims(d, cap, rejected) + self.tables.claims(d) + self.script_output.claims(d)
+        prose = ProseFigures([], [], [])
+        self._seen = prose
+        try:
+            read = self.sentence_claims(d, cap, rejected, prose) + self.tables.claims(d) + self.script_output.claims(d)
+        finally:
+            self._seen = None
         places = self.figures.places(d)
         demoted = self.figures.demoted(d, places, [c for c, _ in read])
         placed = []
@@ -172,7 +186,7 @@ class Extractor:
         claims = self.conditions.attach(ctx, placed, leads)
         _assign_ids(doc, claims)
         dated = document_date(d, doc)
-        set_aside = self.figures.decide(d, places, claims, rejected)
+        set_aside = self.figures.decide(d, places, claims, rejected, prose)
         notes = self.caveats.read(d, claims)
         date_notes = [_date_note(d, dated)] if dated.problem else []
         return DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
@@ -195,11 +209,13 @@ class Extractor:
         self._zone_posts += 1
 
     def sentence_claims(self, d: Document, cap: int | None = None,
-                        rejected: dict[int, tuple[str, str]] | None = None) -> list[tuple[Claim, Passage]]:
+                        rejected: dict[int, tuple[str, str]] | None = None,
+                        seen: ProseFigures | None = None) -> list[tuple[Claim, Passage]]:
         """Claims stated in prose sentences, captions, headings and front-matter headline fields. Past `cap`
         candidate claims (the quantities of the pieces that may hold one) raises TooManyClaims, as soon as
         the count passes it: before the costly steps. `rejected` gains, by start offset, the (set-aside
-        reason, rule) of each figure a claim rule turned down."""
+        reason, rule) of each figure a claim rule turned down; `seen` the quantities found in prose, the
+        numbers its exclusions skipped there, and the prose units read (the set-aside pass reads the rest)."""
         # a block without a digit or number word has no sentence with one: it is not split
         prose = units(d, self.abbreviations, cells=False, block_filter=self.may_hold_number)
         fm = front_matter_units(d, self.claim_rules)
@@ -210,8 +226,13 @@ class Extractor:
         kept: list[tuple[Passage, str]] = []
         found: list[list[QuantityRecord]] = []
         candidates = 0
+        if seen is not None:
+            seen.units.extend((u.start, u.end) for u in prose)
+            seen.units.extend((u.start, u.end) for u in fm)
         for u, t in pieces:
-            qs = self.quantity_finder.find(t, u.start)
+            qs = self.quantity_finder.find(t, u.start, None if seen is None else seen.skipped)
+            if seen is not None:
+                seen.quantities.extend(qs)
             if self.may_claim(t, qs):
                 kept.append((u, t))
                 found.append(qs)

@@ -21,6 +21,8 @@ def change_metric_of(cls: str) -> str:
 
 # limit cues that state a need rather than a target: the figure they govern is not set aside as a target
 REQUIREMENT = re.compile(r"(?:require|requires|required|requirement|requirements|needs to|need to)$")
+# words right before a size that say a run used it: the figure is no datasheet figure (the rules decide)
+USAGE = re.compile(r"\b(?:using|utili[sz]ing|consuming|occupying|taking|needing|requiring)\b[^.;:\n]*$", re.I)
 # ...and "target" naming the model that verifies a speculative draft ("the target model")
 NOT_A_TARGET = re.compile(r"[ \t]+(?:model|models|LLM|draft|network)\b", re.I)
 
@@ -84,13 +86,19 @@ class MetricChooser:
         `text`: the document text the cue offsets point into."""
         if cls in ("percent", "ratio"):
             if nearest(cues, start, end, "not_claim", 25):
-                return "setting", "claims.not_claim"
+                # "90% of GPU memory" is a setting; a ratio the not-claim words turn down ("7.4x higher
+                # throughput for video") is no setting: the rules decide
+                return ("setting", "claims.not_claim") if cls == "percent" else None
             if self.clauses.setting(cues, start, end):
                 return "setting", "claims.setting_intro"
             return None
         why = self.not_result(q, cls, cues, start, end)
         if why is None or why[0] is None:
             return None
+        if why[1] == "claims.not_claim" and "/" in q.unit:
+            return None                   # "5.85 seconds/video": a time per item, whatever the not-claim word
+        if why[1] == "claims.device_spec" and USAGE.search(text, max(0, start - 30), start):
+            return None                   # "running it using only 14GB VRAM": what a run took, not a datasheet
         if why[1] == "claims.limit_cues":
             own = [c for c in cues if not inside(c, start, end)]
             cue = self.clauses.before(own, start, end, ("limit",), 40) or self.clauses.after(own, start, end,

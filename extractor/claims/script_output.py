@@ -47,7 +47,7 @@ class ScriptOutputReader:
             if not lines:
                 continue
             pieces = [d.text[m.start("value"):m.end("value")] for m in lines]
-            analysed = x.analyse(pieces, [m.start("value") for m in lines])
+            analysed = x.analyse(pieces, [m.start("value") for m in lines], located=True)
             for m, (qs, cues) in zip(lines, analysed):
                 header = self.tables.header(" ".join(m.group("label").split()))
                 q = next((q for q in qs if q.span[0] == m.start("value")), None)

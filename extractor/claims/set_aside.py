@@ -40,7 +40,7 @@ UnitClass = Literal["time", "token_rate", "request_rate", "token_time", "ratio",
                     "bandwidth", "compute", "energy", "cost", "count"]
 Place = Literal[BlockKind, "front_matter", "header_cell", "label_cell", "body_cell", "none"]
 _DIGIT = re.compile(r"\d")
-WINDOW = 120   # characters of the line read before and after a figure
+WINDOW = 400   # characters of the line read before and after a figure
 
 
 class SetAsideRule(BaseModel):
@@ -60,19 +60,53 @@ class SetAsideRule(BaseModel):
     after: str | None = Field(None, description="regex matched right after the figure, to the end of its line")
     line: str | None = Field(None, description="regex searched in the figure's whole line")
     not_line: str | None = Field(None, description="regex that must not occur in the figure's line")
+    not_section: str | None = Field(None, description="regex that must not occur in the title of the figure's "
+                                                      "section (its nearest heading)")
     demotes: bool = Field(False, description="the reason holds even where a claim rule took the figure: the "
                                              "claim is dropped and the figure set aside (a target, a list price)")
     example: str = Field(min_length=1, description="a sentence of the class, for the docs and the tests")
 
-    _compile = field_validator("quote", "unit", "before", "not_before", "after", "line", "not_line")(lambda cls, v: compiled(v))
+    _compile = field_validator("quote", "unit", "before", "not_before", "after", "line", "not_line", "not_section")(lambda cls, v: compiled(v))
+
+
+class ExtraForm(BaseModel):
+    """A form of figure a reader sees that the quantity finder does not read as a quantity ("2 x" before a
+    device name, "8192 ×" in a product, "2gb" in a command): the unit written after the number, the class it
+    has, and decided by the rules like any other figure where the finder found nothing."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    after: str = Field(description="regex of what follows the number")
+    cls: UnitClass
+    unit: str = Field("", description="the pint unit the figure's record would carry, for `unit` tests")
+
+    _compile = field_validator("after")(lambda cls, v: compiled(v))
+
+
+class ExtraFigures(BaseModel):
+    """The extra figure forms: the number they all begin with, then each form's unit (one scan of the text)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    number: str = Field(description="regex of the number; begin it with \\d so the scan skips fast")
+    forms: list[ExtraForm] = Field(default_factory=list)
+
+    _compile = field_validator("number")(lambda cls, v: compiled(v))
 
 
 class SetAsideRules(BaseModel):
-    """The set-aside rules, in the order they are tried."""
+    """The set-aside rules, in the order they are tried, and the extra figure forms."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     rules: list[SetAsideRule]
+    extra_figures: ExtraFigures | None = None
+    measured_sections: str | None = Field(None, description="regex of a section title that says its figures were "
+                                                            "measured: a claim rule's datasheet reason does not "
+                                                            "hold there")
+
+    _compile = field_validator("measured_sections")(lambda cls, v: compiled(v))
 
     @field_validator("rules")
     @classmethod
@@ -89,6 +123,15 @@ class SetAsideRules(BaseModel):
 def load_set_aside_rules(rules_dir: Path) -> SetAsideRules:
     """The validated rules of `set_aside.yaml` in `rules_dir`."""
     return load_yaml(Path(rules_dir) / SET_ASIDE_FILE, SetAsideRules)
+
+
+class ProseFigures(NamedTuple):
+    """What the prose pass already found: its quantities, the numbers its exclusions skipped, and the spans
+    of the prose units it read (the figures pass reads only the rest of the text)."""
+
+    quantities: list[QuantityRecord]
+    skipped: list[Skipped]
+    units: list[tuple[int, int]]
 
 
 class Figure(NamedTuple):
@@ -112,6 +155,7 @@ class _Compiled(NamedTuple):
     after: re.Pattern | None
     line: re.Pattern | None
     not_line: re.Pattern | None
+    not_section: re.Pattern | None
 
 
 def figure_class(q: QuantityRecord) -> str | None:
@@ -129,7 +173,14 @@ class FigureDecider:
 
     def __init__(self, rules_dir: Path, finder: QuantityFinder):
         self.finder = finder
-        self.rules = [self._compile(r) for r in load_set_aside_rules(rules_dir).rules]
+        rules = load_set_aside_rules(rules_dir)
+        self.rules = [self._compile(r) for r in rules.rules]
+        self.measured_sections = re.compile(rules.measured_sections) if rules.measured_sections else None
+        extra = rules.extra_figures
+        self.extra_forms = list(extra.forms) if extra else []
+        self.extra = re.compile(f"(?:{extra.number})(?:" + "|".join(f"(?P<f{i}>{f.after})" for i, f in
+                                                                    enumerate(extra.forms)) + ")") \
+            if extra and extra.forms else None
         self.exclusion_reasons = {e.name: e.set_aside for e in finder.rules.numbers.exclude if e.set_aside}
 
     @staticmethod
@@ -137,17 +188,30 @@ class FigureDecider:
         rx = lambda p: re.compile(p, re.M) if p else None   # noqa: E731  (^: after any newline)
         return _Compiled(r, frozenset(r.places), None if r.langs is None else frozenset(r.langs),
                          frozenset(r.units), rx(r.quote), rx(r.unit), rx(r.before), rx(r.not_before), rx(r.after),
-                         rx(r.line), rx(r.not_line))
+                         rx(r.line), rx(r.not_line), rx(r.not_section))
 
-    def figures(self, text: str) -> list[Figure]:
-        """The performance figures of `text` in text order, those an exclusion skipped included."""
-        skipped: list[Skipped] = []
-        out = [Figure(q.span, cls, q.unit) for q in self.finder.find(text, 0, skipped)
+    def figures(self, text: str, prose: ProseFigures | None = None) -> list[Figure]:
+        """The performance figures of `text` in text order, those an exclusion skipped included. `prose`:
+        what the prose pass found in its units; the finder then reads only the text between them."""
+        skipped: list[Skipped] = list(prose.skipped) if prose else []
+        found = list(prose.quantities) if prose else []
+        pos = 0
+        for start, end in (_merge(list(prose.units)) if prose else []) + [(len(text), len(text))]:
+            if start > pos and _DIGIT.search(text, pos, start):   # most gaps are the blanks between sentences
+                found += self.finder.find(text[pos:start], pos, skipped)
+            pos = max(pos, end)
+        out = [Figure(q.span, cls, q.unit) for q in found
                if (cls := figure_class(q)) and _DIGIT.search(q.quote)]   # "double check": no figure
         for s in skipped:
             cls = unit_class(s.unit)
             if cls in FIGURE_CLASSES and _DIGIT.search(text, *s.span):
                 out.append(Figure(s.span, cls, s.unit, s.rule))
+        if self.extra is not None:
+            seen = _merge([f.span for f in out])
+            for m in self.extra.finditer(text):
+                if not _overlaps(seen, m.start(), m.end()):
+                    form = self.extra_forms[int(m.lastgroup[1:])]
+                    out.append(Figure((m.start(), m.end()), form.cls, form.unit))
         out.sort()
         return out
 
@@ -169,17 +233,21 @@ class FigureDecider:
         return out
 
     def decide(self, d: Document, places: "_Places", claims: list[Claim],
-               rejected: dict[int, tuple[str, str]]) -> list[SetAside]:
+               rejected: dict[int, tuple[str, str]], prose: ProseFigures | None = None) -> list[SetAside]:
         """The set-aside figures of a post, in text order. `rejected`: the (reason, rule) the claim stage gave
         the prose figures it turned down (or a demoting rule took from it), by start offset."""
         covered = _covered(claims)
         text = d.text
         out: list[SetAside] = []
-        for f in self.figures(text):
+        for f in self.figures(text, prose):
             start, end = f.span
             if _overlaps(covered, start, end):
                 continue
             decided = self._reason(text, f, places) or rejected.get(start)
+            if decided is not None and decided[0] == "datasheet" and decided[1].startswith("claims.") \
+                    and self.measured_sections is not None \
+                    and self.measured_sections.search(places.section_title(start)):
+                decided = None            # "Memory consumption: at least 14GB VRAM": measured, not a datasheet
             if decided is not None:
                 out.append(SetAside(quote=text[start:end], span=f.span, reason=decided[0], rule=decided[1]))
         return out
@@ -216,6 +284,8 @@ class FigureDecider:
                 continue
             if c.not_line is not None and c.not_line.search(text, lo, hi):
                 continue
+            if c.not_section is not None and c.not_section.search(places.section_title(start)):
+                continue
             return c.rule.reason, f"set_aside.{c.rule.name}"
         return None
 
@@ -248,8 +318,14 @@ class _Places:
                 spans.extend((c.start, c.end, "body_cell", None) for c in row[1:])
         # innermost first: of the spans holding an offset, the one that starts last
         spans.sort(key=lambda s: (s[0], -s[1]))
+        self.d = d
         self.spans = spans
         self.starts = [s[0] for s in spans]
+
+    def section_title(self, offset: int) -> str:
+        """The title of the innermost section holding `offset` ('' before the first heading)."""
+        i = self.d.section_at(offset)
+        return "" if i is None else self.d.sections[i].title
 
     def at(self, offset: int) -> tuple[str, str | None]:
         i = bisect.bisect_right(self.starts, offset) - 1

@@ -20,7 +20,8 @@ class TextAnalyser(Protocol):
 
     builder: ClaimBuilder
 
-    def analyse(self, texts: list[str], offsets: list[int]) -> Iterable[tuple[list[QuantityRecord], list[Cue]]]:
+    def analyse(self, texts: list[str], offsets: list[int],
+                located: bool = False) -> Iterable[tuple[list[QuantityRecord], list[Cue]]]:
         """(quantities, cues) of each text, spans shifted by its offset."""
 
     def may_hold_number(self, text: str, start: int = 0, end: int | None = None) -> bool:
@@ -153,7 +154,8 @@ class TableReader:
         if not cells:
             return []
         lead: Header | None = None
-        analysed = self.x.analyse([d.view[c.start:c.end] for c, *_ in cells], [c.start for c, *_ in cells])
+        analysed = self.x.analyse([d.view[c.start:c.end] for c, *_ in cells], [c.start for c, *_ in cells],
+                                  located=True)
         out: list[tuple[Claim, Passage]] = []
         for (c, col, row_head, r, headers), (qs, cues) in zip(cells, analysed):
             unit_place = Passage(c.start, c.end, "cell", -1, table.section, t, r, c.col)
