@@ -228,8 +228,7 @@ class Extractor:
                 metric = self.builder.metric_for(q, cls, cues, q.span[0], q.span[1])
                 if metric is None:
                     continue
-                claim = self.builder.claim(q, metric, cls, cues, t, u.start, u.start, context)
-                claim.quote = d.text[claim.span[0]:claim.span[1]]
+                claim = self.builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
                 out.append((claim, u))
         return out
 
