@@ -127,6 +127,8 @@ class MetricChooser:
         if cls in ("memory", "bandwidth", "compute"):
             if self._device_spec(cues, start, end) and not self.clauses.measured(cues, start, end):
                 return False              # "an L4 with 24 GB", "141 GB of HBM3e": the device's, not a result
+            if cls == "memory" and self._model_size(cues, start, end):
+                return False              # "shrinks the model size to 63 GB", "a 40 GB checkpoint": the model's
             return bool(self.clauses.measured(cues, start, end) or self.clauses.governing_change(cues, start, end)
                         or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:",
                                    CHANGE_NEAR))
@@ -138,6 +140,20 @@ class MetricChooser:
         before = [c for c in cues if c.label.startswith("metric:") and c.end <= start and start - c.end <= NEAR
                   and self.clauses.same_clause(cues, c.end, start)]
         return bool(before) and max(before, key=lambda c: (c.end, c.end - c.start)).label == "metric:memory"
+
+    def _model_size(self, cues: list[Cue], start: int, end: int) -> bool:
+        """A word naming the size of a model's weights right after the figure, or before it in its clause with
+        no measurement word in between ("after loading the weights, it shows 34 GB free" is measured) and no
+        change word unless the figure is the level reached ("FP4 weights save 22 GB" is a saving; "the
+        checkpoint shrinks to 63 GB" is the model's size)."""
+        if any(c.label == "model_size" and 0 <= c.start - end <= 2 for c in cues):
+            return True
+        word = self.clauses.before(cues, start, end, ("model_size",))
+        if word is None:
+            return False
+        level = any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues)   # "drops to 63 GB"
+        return not any((c.label == "measure" or (c.label.startswith("change") and not level))
+                       and word.end <= c.start and c.end <= start for c in cues)
 
     @staticmethod
     def _device_spec(cues: list[Cue], start: int, end: int) -> bool:
