@@ -50,9 +50,11 @@ def inside_near(spans: list[Span], start: int, end: int, window: int = 4) -> boo
 
 # Markdown emphasis and code markers (`**`, `_`, `~~`, backticks) and HTML entities (`&nbsp;`, `&#8201;`):
 # markup that a quote must not start or end with. A `*` run with space on both sides is a product ("4 * 8"),
-# an `_` between letters or digits is part of a name ("max_tokens"); neither is markup.
-_MARKUP = re.compile(r"(?<!\s)\*+|\*+(?!\s)|~~+|`+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])"
-                     r"|&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+# an `_` between letters or digits is part of a name ("max_tokens"), an entity between digits part of the
+# number ("1&#44;200"); none of them is markup.
+_ENTITY = r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"
+_MARKUP = re.compile(rf"(?<!\s)\*+|\*+(?!\s)|~~+|`+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])"
+                     rf"|(?<![0-9]){_ENTITY}|{_ENTITY}(?![0-9])")
 
 
 def markup_free(text: str, start: int, end: int) -> Span:

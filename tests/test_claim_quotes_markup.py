@@ -62,6 +62,7 @@ def test_quote_unchanged_without_markup(text, value, quote):
     ("**twice**", "twice"),
     ("&lt; 40 ms", "40 ms"),
     ("12&#x2009;ms", "12"),
+    ("1&#44;200 tok/s", "1&#44;200 tok/s"),  # an entity between digits is part of the number
     ("4 * 8 GPUs", "4 * 8 GPUs"),            # a product, not emphasis
     ("max_batch 512 rps", "max_batch 512 rps"),  # an underscore inside a name
     ("~2.1x", "~2.1x"),                      # a single tilde means "about"
