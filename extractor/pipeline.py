@@ -36,8 +36,11 @@ from extractor.claims.output_blocks import OutputBlocks
 from extractor.claims.script_output import ScriptOutputReader
 from extractor.claims.compared import compared_unit
 from extractor.claims.tables import TableReader
+from extractor.claims.set_aside import FigureDecider, ProseFigures
 
 NAME_KINDS = {"model", "hardware", "engine"}
+# why a figure inside a name is set aside: "20B" in a model's name, "80GB" in a device's, "0.5.1" in an engine's
+NAME_REASONS = {"model": "model_size", "hardware": "datasheet", "engine": "date_or_version"}
 VOCAB_RESET_POSTS = 100  # spaCy forgets the words it learnt after this many posts (see `_enter_vocab_zone`)
 _DIGIT = re.compile(r"\d")
 # spaCy splits a token's prefixes and suffixes one at a time, each time searching the rest of the token
@@ -72,11 +75,13 @@ class Extractor:
         self.tables = TableReader(self)
         self.output_blocks = OutputBlocks.from_rules(rules_dir)
         self.script_output = ScriptOutputReader(self.tables, self.output_blocks)
+        self.figures = FigureDecider(rules_dir, self.quantity_finder)
         self.conditions = ConditionResolver(rules_dir)
         self.caveats = CaveatReader.from_rules(rules_dir)
         self.vocab_reset_posts = VOCAB_RESET_POSTS
         self._zone = ExitStack()
         self._zone_posts = 0
+        self._seen: ProseFigures | None = None   # the post being read: the quantities its readers found
 
     @classmethod
     def from_rules(cls, rules_dir: str | Path | None = None) -> "Extractor":
@@ -93,16 +98,24 @@ class Extractor:
             raise RuleError(err.filename or folder, "file", reason) from None
 
     # -- the spaCy pass ------------------------------------------------------------
-    def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None):
+    def analyse(self, texts: list[str], offsets: list[int], found: list[list[QuantityRecord]] | None = None,
+                located: bool = False):
         """Run spaCy over text pieces; yield (quantities, cues) with absolute offsets. `found`: the
         quantities the quantity finder already found in each piece, offset like the piece (each text
-        is then read afresh: no shifted copies of its records are needed)."""
+        is then read afresh: no shifted copies of its records are needed). `located`: each text is the
+        document's text at its offset (a table cell, an output line): its quantities are noted for the
+        set-aside pass, which then does not read that text again."""
         if found is not None:
             yield from map(self._read_text, texts, found, offsets)
             return
+        seen = self._seen if located else None
         for text, base in zip(texts, offsets):
             qs, cues = self._read(text)
-            yield [_shift(q, base) for q in qs], [Cue(c.label, base + c.start, base + c.end) for c in cues]
+            shifted = [_shift(q, base) for q in qs]
+            if seen is not None:           # table cells and output lines: the figures pass skips them
+                seen.quantities.extend(shifted)
+                seen.units.append((base, base + len(text)))
+            yield shifted, [Cue(c.label, base + c.start, base + c.end) for c in cues]
 
     def _read_text(self, text: str, found: list[QuantityRecord] | None = None, base: int = 0):
         """(quantities, cues) of one text, offsets shifted by `base`; `found`: the quantity finder's
@@ -154,10 +167,27 @@ class Extractor:
         d = ingest(text, doc, fmt)
         mentions = self.conditions.mentions(d)
         # a number inside a name ("Llama 3.1", "8xH100") is part of the name, not a claim
-        names = sorted(m.span for m in mentions if m.kind in NAME_KINDS)
+        named = sorted((m.span, m.kind) for m in mentions if m.kind in NAME_KINDS)
+        names = [span for span, _ in named]
         self._enter_vocab_zone()
-        read = self.sentence_claims(d, cap) + self.tables.claims(d) + self.script_output.claims(d)
-        placed = [p for p in read if not inside_near(names, *p[0].span)]
+        rejected: dict[int, tuple[str, str]] = {}
+        prose = ProseFigures([], [], [])
+        self._seen = prose
+        try:
+            read = self.sentence_claims(d, cap, rejected, prose) + self.tables.claims(d) + self.script_output.claims(d)
+        finally:
+            self._seen = None
+        places = self.figures.places(d)
+        demoted = self.figures.demoted(d, places, [c for c, _ in read])
+        placed = []
+        for i, p in enumerate(read):
+            if i in demoted:
+                rejected.setdefault(p[0].span[0], demoted[i])   # "TTFT < 1 s" in an SLO: a target, no result
+            elif inside_near(names, *p[0].span):
+                kind = next((k for (a, b), k in named if a <= p[0].span[0] < b), "model")
+                rejected.setdefault(p[0].span[0], (NAME_REASONS.get(kind, "model_size"), f"names.{kind}"))
+            else:
+                placed.append(p)
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
         claims = [c for c, _ in placed]
         leads = {id(c) for c in self.headlines.mark(d, claims)}
@@ -166,12 +196,13 @@ class Extractor:
         claims = self.conditions.attach(ctx, placed, leads)
         _assign_ids(doc, claims)
         dated = document_date(d, doc)
+        set_aside = self.figures.decide(d, places, claims, rejected, prose)
         notes = self.caveats.read(d, claims)
         date_notes = [_date_note(d, dated)] if dated.problem else []
         return DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
                               date_source=dated.source, authorship=notes.authorship,
                               extractor_version=__version__, rules_version=self.rules_version, claims=claims,
-                              caveats=notes.caveats, provenance=notes.provenance + date_notes)
+                              set_aside=set_aside, caveats=notes.caveats, provenance=notes.provenance + date_notes)
 
     def _enter_vocab_zone(self) -> None:
         """spaCy's vocabulary learns every new word it reads, without bound. The posts are read inside
@@ -187,10 +218,14 @@ class Extractor:
             self._zone.enter_context(self.nlp.memory_zone())
         self._zone_posts += 1
 
-    def sentence_claims(self, d: Document, cap: int | None = None) -> list[tuple[Claim, Passage]]:
+    def sentence_claims(self, d: Document, cap: int | None = None,
+                        rejected: dict[int, tuple[str, str]] | None = None,
+                        seen: ProseFigures | None = None) -> list[tuple[Claim, Passage]]:
         """Claims stated in prose sentences, captions, headings and front-matter headline fields. Past `cap`
         candidate claims (the quantities of the pieces that may hold one) raises TooManyClaims, as soon as
-        the count passes it: before the costly steps."""
+        the count passes it: before the costly steps. `rejected` gains, by start offset, the (set-aside
+        reason, rule) of each figure a claim rule turned down; `seen` the quantities found in prose, the
+        numbers its exclusions skipped there, and the prose units read (the set-aside pass reads the rest)."""
         # a block without a digit or number word has no sentence with one: it is not split
         prose = units(d, self.abbreviations, cells=False, block_filter=self.may_hold_number)
         fm = front_matter_units(d, self.claim_rules)
@@ -202,8 +237,13 @@ class Extractor:
         kept: list[tuple[Passage, str]] = []
         found: list[list[QuantityRecord]] = []
         candidates = 0
+        if seen is not None:
+            seen.units.extend((u.start, u.end) for u in prose)
+            seen.units.extend((u.start, u.end) for u in fm)
         for u, t in pieces:
-            qs = self.quantity_finder.find(t, u.start)
+            qs = self.quantity_finder.find(t, u.start, None if seen is None else seen.skipped)
+            if seen is not None:
+                seen.quantities.extend(qs)
             if self.may_claim(t, qs):
                 kept.append((u, t))
                 found.append(qs)
@@ -227,6 +267,9 @@ class Extractor:
                     continue
                 metric = self.builder.metric_for(q, cls, cues, q.span[0], q.span[1])
                 if metric is None:
+                    if rejected is not None and (why := self.builder.metrics.rejection(q, cls, cues, *q.span,
+                                                                                           d.view)):
+                        rejected[q.span[0]] = why
                     continue
                 claim = self.builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
                 out.append((claim, u))

@@ -191,9 +191,11 @@ def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
     from extractor.conditions.patterns import ConditionsFile
     from extractor.quantities.rules import NUMBERS_FILE, NumberRules
     from extractor.claims.output_blocks import OUTPUT_FILE, OutputRules
+    from extractor.claims.set_aside import SET_ASIDE_FILE, SetAsideRules
 
     files: list[tuple[str, type[BaseModel]]] = [(SCOPES_FILE, ScopeRules), (WHERE_FILE, WhereRules),
-                                                (NUMBERS_FILE, NumberRules), (OUTPUT_FILE, OutputRules)]
+                                                (NUMBERS_FILE, NumberRules), (OUTPUT_FILE, OutputRules),
+                                                (SET_ASIDE_FILE, SetAsideRules)]
     from extractor.conditions.code.harnesses import HARNESSES_FILE, HarnessFile
     files.append((HARNESSES_FILE, HarnessFile))
     try:
@@ -205,7 +207,7 @@ def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
 
     files.append((COMPARE_FILE, CompareRules))
     for name, model in files:
-        if (folder / name).exists() or name in (SCOPES_FILE, WHERE_FILE, NUMBERS_FILE, OUTPUT_FILE):
+        if (folder / name).exists() or name in (SCOPES_FILE, WHERE_FILE, NUMBERS_FILE, OUTPUT_FILE, SET_ASIDE_FILE):
             res = _validate_yaml(folder / name, model, problems)
             if name == "authorship.yaml" and res and res[0] is not None:
                 _check_orgs(folder / name, res[0], res[1][1], problems)
@@ -333,7 +335,10 @@ def _loaders(folder: Path, problems: list[RuleProblem], smoke: bool) -> None:
     from extractor.quantities.rules import load_quantity_rules
     from extractor.quantities.units import registry
 
-    steps: list = [registry, load_quantity_rules, load_claim_rules, load_scope_rules, load_where_rules, MentionFinder]
+    from extractor.claims.set_aside import load_set_aside_rules
+
+    steps: list = [registry, load_quantity_rules, load_claim_rules, load_scope_rules, load_where_rules, MentionFinder,
+                   load_set_aside_rules]
     try:
         from extractor.notes.caveats import CaveatReader
         steps.append(CaveatReader.from_rules)

@@ -75,7 +75,7 @@ def test_page_in_chromium(corpus_db, tmp_path):
     assert "<image" not in page and "data:" not in page          # vector plots, nothing embedded
     dom = dump_dom(out.as_uri(), tmp_path)
     assert re.search(r'<body[^>]*data-js="ready"', dom), "page script did not run"
-    assert 'data-figures="7"' in dom
+    assert 'data-figures="8"' in dom   # 7 plots, and the set-aside figures per reason
     n = sum(len(r["claims"]) for r in records)
     assert f"{len(records)} posts (0 failed), {n} claims" in dom
     k, total = expected_shares(records)["model"]

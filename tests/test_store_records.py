@@ -42,7 +42,7 @@ def store(tmp_path):
 
 def test_store_writes_documents_claims_and_conditions(store):
     store.put_record(_record("/p/a.md"))
-    assert store.counts() == {"documents": 1, "claims": 2, "mentions": 2, "conditions": 6}
+    assert store.counts() == {"documents": 1, "claims": 2, "mentions": 2, "conditions": 6, "set_aside": 0}
     row = store.conn.execute(
         "SELECT metric, value, unit, model, hardware, engine, span_start, span_end FROM claims "
         "WHERE path='/p/a.md' AND ord=0").fetchone()
@@ -65,7 +65,7 @@ def test_store_replacing_a_document_leaves_no_old_rows(store):
     store.put_record(_record("/p/a.md"))
     store.put_record(_record("/p/b.md"))
     store.put_record(_record("/p/a.md", sha="b" * 64, claims=[_claim(0, 9, "token / second")]))
-    assert store.counts() == {"documents": 2, "claims": 3, "mentions": 3, "conditions": 9}
+    assert store.counts() == {"documents": 2, "claims": 3, "mentions": 3, "conditions": 9, "set_aside": 0}
     assert store.state("/p/a.md") == ("b" * 64, "1.0", "r1", "ok")
 
 
@@ -75,7 +75,7 @@ def test_store_error_replaces_claims_and_is_never_current(store):
     assert not store.is_current("/p/a.md", "a" * 64, "1.0", "r2")
     store.put_error(DocumentError(doc="a.md", path="/p/a.md", sha256="a" * 64, error="boom",
                                   kind="timeout"), extractor_version="1.0", rules_version="r1")
-    assert store.counts() == {"documents": 1, "claims": 0, "mentions": 0, "conditions": 0}
+    assert store.counts() == {"documents": 1, "claims": 0, "mentions": 0, "conditions": 0, "set_aside": 0}
     assert store.conn.execute("SELECT status, error, error_kind FROM documents").fetchone() == \
         ("failed", "boom", "timeout")
     assert not store.is_current("/p/a.md", "a" * 64, "1.0", "r1")
@@ -91,7 +91,7 @@ def test_store_failed_write_rolls_back_whole_document(store, monkeypatch):
     monkeypatch.setattr(mod, "condition_row", broken)
     with pytest.raises(RuntimeError):
         store.put_record(_record("/p/a.md", sha="c" * 64))
-    assert store.counts() == {"documents": 1, "claims": 2, "mentions": 2, "conditions": 6}
+    assert store.counts() == {"documents": 1, "claims": 2, "mentions": 2, "conditions": 6, "set_aside": 0}
     assert store.state("/p/a.md")[0] == "a" * 64
 
 

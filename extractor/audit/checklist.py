@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from extractor.records import CHECKLIST, CONDITIONS, SECONDARY, Claim, Condition, DocumentRecord, Note
+from extractor.records import CHECKLIST, CONDITIONS, SECONDARY, Claim, Condition, DocumentRecord, Note, SetAside
 
 Format = Literal["text", "markdown", "json"]
 
@@ -90,6 +90,8 @@ class AuditReport(BaseModel):
     authorship: str | None = None
     provenance: list[Note] = Field(default_factory=list)
     caveats: list[Note] = Field(default_factory=list)
+    set_aside: list[SetAside] = Field(default_factory=list, description="the post's figures that are no claim, "
+                                                                        "with their reasons (text order)")
     scenario: str
     scenario_quote: str | None = None
     checklist: list[str] = Field(default_factory=lambda: list(CHECKLIST))
@@ -207,7 +209,7 @@ def build_audit(record: DocumentRecord, claim_id: str | None = None) -> AuditRep
     """The audit content of a record: the claim `claim_id` (a unique prefix will do), else its best
     stated headline claim (else its first claim)."""
     base = dict(doc=record.doc, title=record.title, date=record.date, authorship=record.authorship,
-                provenance=record.provenance, caveats=record.caveats)
+                provenance=record.provenance, caveats=record.caveats, set_aside=record.set_aside)
     if not record.claims:
         return AuditReport(has_claims=False, scenario="no claims, nothing to audit", **base)
     heads = [c for c in record.claims if c.headline]

@@ -116,7 +116,8 @@ def _sentence(s: str) -> str:
 def _text(r: AuditReport) -> str:
     head = r.title or r.doc
     if not r.has_claims:
-        return f"{head}\n\nNo performance claims were found in {r.doc}: there is nothing to audit.\n"
+        return (f"{head}\n\nNo performance claims were found in {r.doc}: there is nothing to audit.\n"
+                + "".join(line + "\n" for line in ([""] if r.set_aside else []) + _set_aside_lines(r)))
     lines = [_title_line(r), ""]
     if r.chosen:
         lines += [f"(Audit of claim {r.claim_id}, chosen with --claim.)", ""]
@@ -150,7 +151,28 @@ def _text(r: AuditReport) -> str:
         lines += _once(map(_absent_line, r.absent_secondary), seen)
     if r.absent or r.absent_secondary:
         lines.append(CLOSING)
+    if r.set_aside:
+        lines += [""] + _set_aside_lines(r)
     return "\n".join(lines) + "\n"
+
+
+def _set_aside_lines(r: AuditReport, bullet: str = "- ") -> list[str]:
+    """The post's set-aside figures, apart from its claims: one line per reason, its quotes in text order."""
+    if not r.set_aside:
+        return []
+    by_reason: dict[str, list[str]] = {}
+    for a in r.set_aside:
+        by_reason.setdefault(a.reason, []).append(f'"{clip_quote(a.quote)}"')
+    n = len(r.set_aside)
+    head = f"SET ASIDE ({n} figure{'s' if n != 1 else ''} with a performance unit, not claims; by reason):"
+    return [head] + [f"{bullet}{reason} ({len(qs)}): {', '.join(qs[:12])}" + (f", ... {len(qs) - 12} more"
+                                                                               if len(qs) > 12 else "")
+                     for reason, qs in sorted(by_reason.items())]
+
+
+def clip_quote(quote: str, width: int = 40) -> str:
+    q = " ".join(quote.split())
+    return q if len(q) <= width else q[:width - 1] + "…"
 
 
 def _markdown(r: AuditReport) -> str:
@@ -185,4 +207,6 @@ def _markdown(r: AuditReport) -> str:
         out += _once(map(_absent_line, r.absent_secondary), seen)
     if r.absent or r.absent_secondary:
         out += ["", CLOSING]
+    if r.set_aside:
+        out += ["", f"## Set aside ({len(r.set_aside)})", ""] + _set_aside_lines(r)[1:]
     return "\n".join(out) + "\n"

@@ -19,6 +19,14 @@ def change_metric_of(cls: str) -> str:
     return "relative_change" if cls == "percent" else "speedup"
 
 
+# limit cues that state a need rather than a target: the figure they govern is not set aside as a target
+REQUIREMENT = re.compile(r"(?:require|requires|required|requirement|requirements|needs to|need to)$")
+# words right before a size that say a run used it: the figure is no datasheet figure (the rules decide)
+USAGE = re.compile(r"\b(?:using|utili[sz]ing|consuming|occupying|taking|needing|requiring)\b[^.;:\n]*$", re.I)
+# ...and "target" naming the model that verifies a speculative draft ("the target model")
+NOT_A_TARGET = re.compile(r"[ \t]+(?:model|models|LLM|draft|network)\b", re.I)
+
+
 class MetricChooser:
     """Chooses the metric of a quantity from its unit class and the cues around it."""
 
@@ -95,44 +103,87 @@ class MetricChooser:
             return allowed[-1]     # "prefill went from ~5.9 s to ~0.6 s": the two levels of a change
         return self.default.get(cls) or None
 
+    def rejection(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int,
+                  text: str) -> tuple[str, str] | None:
+        """(set-aside reason, rule) of a prose figure `metric_for` did not take, when a claim rule said why
+        (a setting, a limit, a datasheet figure); None when no rule did (a figure the rules may miss).
+        `text`: the document text the cue offsets point into."""
+        if cls in ("percent", "ratio"):
+            if nearest(cues, start, end, "not_claim", 25):
+                # "90% of GPU memory" is a setting; a ratio the not-claim words turn down ("7.4x higher
+                # throughput for video") is no setting: the rules decide
+                return ("setting", "claims.not_claim") if cls == "percent" else None
+            if self.clauses.setting(cues, start, end):
+                return "setting", "claims.setting_intro"
+            return None
+        why = self.not_result(q, cls, cues, start, end)
+        if why is None or why[0] is None:
+            return None
+        if why[1] == "claims.not_claim" and "/" in q.unit:
+            return None                   # "5.85 seconds/video": a time per item, whatever the not-claim word
+        if why[1] == "claims.device_spec" and USAGE.search(text, max(0, start - 30), start):
+            return None                   # "running it using only 14GB VRAM": what a run took, not a datasheet
+        if why[1] == "claims.limit_cues":
+            own = [c for c in cues if not inside(c, start, end)]
+            cue = self.clauses.before(own, start, end, ("limit",), 40) or self.clauses.after(own, start, end,
+                                                                                            ("limit",), 14)
+            if cue is not None and (REQUIREMENT.match(text[cue.start:cue.end].lower())
+                                    or NOT_A_TARGET.match(text, cue.end)):
+                return None               # "requires 35 s to warm up", "the target model": no target
+        return why  # type: ignore[return-value]
+
     def _is_result(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int) -> bool:
         """Prose figures that are settings, limits or datasheet values are not claims."""
+        return self.not_result(q, cls, cues, start, end) is None
+
+    def not_result(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int,
+                   end: int) -> tuple[str | None, str] | None:
+        """Why a prose figure of class `cls` is no result: (set-aside reason, rule) for a setting, limit or
+        datasheet value (reason None: the rule turns it down without saying what it is), None when it may
+        be a result."""
         if cls == "cost":
-            return bool(re.search(r"\b(?:\w*token|request)\b", q.unit))   # a price per token, not per GPU-hour
+            if re.search(r"\b(?:\w*token|request)\b", q.unit):
+                return None
+            return None, "claims.cost_not_per_token"   # a list price per GPU-hour, or a cost the rules miss
         if cls in ("time", "token_rate", "request_rate", "item_rate", "memory", "bandwidth", "token_count",
                    "token_time") \
                 and self.clauses.limited(cues, start, end):
-            return False
+            return "target", "claims.limit_cues"
         if cls in ("time", "token_time") and nearest(cues, start, end, "not_claim", 25):
-            return False                  # "~3 hours, 12 video lessons": the length of a course, not a latency
+            return "setting", "claims.not_claim"   # "~3 hours, 12 video lessons": the length of a course
         if cls == "item_rate":
             # "renders 240 fps", "we achieved ~14500 iters/s"; not "sampled at 28 fps", "a frame rate of 16 fps"
             if nearest([c for c in cues if not inside(c, start, end)], start, end, "not_claim", 25) or (
                     self.clauses.setting(cues, start, end)
                     and not self.clauses.before(cues, start, end, ("rate_claim", "measure"))):
-                return False
-            return bool(self.clauses.measured(cues, start, end, ("measure", "rate_claim"))
-                        or self.clauses.governing_change(cues, start, end)
-                        or any(c.label.startswith("baseline") and c.end <= start and start - c.end <= 8 for c in cues))
+                return "setting", "claims.item_rate_setting"
+            if self.clauses.measured(cues, start, end, ("measure", "rate_claim")) \
+                    or self.clauses.governing_change(cues, start, end) \
+                    or any(c.label.startswith("baseline") and c.end <= start and start - c.end <= 8 for c in cues):
+                return None
+            return None, "claims.measure_cues"   # a count per time nothing says was measured
         if cls == "request_rate":
             if self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("rate_claim",)):
-                return False
+                return "setting", "claims.setting_intro"
             if any(c.label == "baseline_value:before" and 0 <= c.start - end <= 30 for c in cues):
-                return True               # "7.3 req/s, up from 6.7 req/s": the result of a comparison
-            return bool(self.clauses.measured(cues, start, end, ("measure", "rate_claim"))
-                        or self.clauses.governing_change(cues, start, end))
+                return None               # "7.3 req/s, up from 6.7 req/s": the result of a comparison
+            if self.clauses.measured(cues, start, end, ("measure", "rate_claim")) \
+                    or self.clauses.governing_change(cues, start, end):
+                return None
+            return "setting", "claims.rate_claim_cues"   # "at 4 req/s": the load the run was made at
         if cls == "energy" and not re.search(r"\b(?:token|request)\b", q.unit) \
                 and not self.clauses.measured(cues, start, end):
-            return False                  # "draws 1400W": a datasheet power figure, not a measured efficiency
+            return "datasheet", "claims.energy_measure_cues"   # "draws 1400W": a datasheet power figure
         if cls in ("memory", "bandwidth", "compute"):
             if self._device_spec(cues, start, end) and not self.clauses.measured(cues, start, end):
-                return False              # "an L4 with 24 GB", "141 GB of HBM3e": the device's, not a result
+                return "datasheet", "claims.device_spec"   # "an L4 with 24 GB", "141 GB of HBM3e"
             if cls == "memory" and self._model_size(cues, start, end):
-                return False              # "shrinks the model size to 63 GB", "a 40 GB checkpoint": the model's
-            return bool(self.clauses.measured(cues, start, end) or self.clauses.governing_change(cues, start, end)
-                        or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:",
-                                   CHANGE_NEAR))
-        return True
+                return "model_size", "claims.model_size_words"   # "shrinks the model size to 63 GB": the model's
+            if self.clauses.measured(cues, start, end) or self.clauses.governing_change(cues, start, end) \
+                    or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:", CHANGE_NEAR):
+                return None
+            return None, "claims.measure_cues"   # a size or bandwidth nothing says was measured
+        return None
 
     def _changes_memory(self, cues: list[Cue], start: int) -> bool:
         """The quantity changed "by N" is memory: the nearest metric word before the number in its clause is a

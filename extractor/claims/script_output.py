@@ -89,7 +89,8 @@ class ScriptOutputReader:
         found = [(line, seg) for line, seg in found if not self.blocks.is_setting(seg[0])]
         if not found:
             return out
-        analysed = x.analyse([d.text[s:e] for _, (_, s, e, _) in found], [s for _, (_, s, _, _) in found])
+        analysed = x.analyse([d.text[s:e] for _, (_, s, e, _) in found], [s for _, (_, s, _, _) in found],
+                             located=True)
         for (line, (label, start, _, bare)), (qs, cues) in zip(found, analysed):
             header = self.tables.header(label)
             q = next((q for q in qs if q.span[0] == start or q.span[0] == start + 1), None)

@@ -20,7 +20,8 @@ class TextAnalyser(Protocol):
 
     builder: ClaimBuilder
 
-    def analyse(self, texts: list[str], offsets: list[int]) -> Iterable[tuple[list[QuantityRecord], list[Cue]]]:
+    def analyse(self, texts: list[str], offsets: list[int],
+                located: bool = False) -> Iterable[tuple[list[QuantityRecord], list[Cue]]]:
         """(quantities, cues) of each text, spans shifted by its offset."""
 
     def quantities(self, text: str) -> Iterable[QuantityRecord]:
@@ -214,7 +215,7 @@ class TableReader:
         scores = [_OUT_OF_100.match(t) for t in texts]
         # a score out of 100 ("73/100") is read as its share in percent ("73%"): the same length
         texts = [t[:m.end(1)] + "%" + " " * (len(t) - m.end(1) - 1) if m else t for t, m in zip(texts, scores)]
-        analysed = self.x.analyse(texts, [c.start for c, *_ in cells])
+        analysed = self.x.analyse(texts, [c.start for c, *_ in cells], located=True)
         out: list[tuple[Claim, Passage]] = []
         for (c, col, row_head, r, headers), (qs, cues), score in zip(cells, analysed, scores):
             if score is not None:   # the quote is the score as written

@@ -116,9 +116,11 @@ def fail(message: object, code: int = 2) -> "typer.Exit":
 
 def usage_error_line(err: Exception, prog: str = "benchclaims") -> str:
     """A click usage error (bad option value, unknown option, missing argument) as the one error style:
-    `benchclaims: MESSAGE` and a pointer to the command's help, never boxed nor wrapped."""
+    `benchclaims: MESSAGE` and a pointer to the command's help, never boxed nor wrapped. A missing argument
+    or option is followed by the command's usage line (`Usage: benchclaims extract [OPTIONS] FILES...`)."""
     format_message = getattr(err, "format_message", None)
     message = format_message() if callable(format_message) else str(err)
     ctx = getattr(err, "ctx", None)
     command = ctx.command_path if ctx is not None else prog
-    return f"{ERROR_PREFIX}{message.strip().replace(chr(10), ' ')}\n{ERROR_PREFIX}see '{command} --help'"
+    usage = f"{ctx.get_usage()}\n" if ctx is not None and type(err).__name__ == "MissingParameter" else ""
+    return f"{ERROR_PREFIX}{message.strip().replace(chr(10), ' ')}\n{usage}{ERROR_PREFIX}see '{command} --help'"

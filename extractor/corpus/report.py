@@ -74,6 +74,8 @@ class PostRow(BaseModel):
     stated: int = 0                      # checklist conditions stated, over all its claims
     checked: int = 0                     # checklist conditions checked (claims x checklist)
     audit: str | None = None             # href of its audit page, relative to the report
+    set_aside: int = 0                   # figures set aside (record.set_aside)
+    reasons: dict[str, int] = Field(default_factory=dict)   # set-aside figures per reason
 
     @property
     def disclosure(self) -> float | None:
@@ -98,7 +100,9 @@ class CorpusReport(BaseModel):
     hardware: list[Ranked] = Field(default_factory=list)
     models: list[Ranked] = Field(default_factory=list)
     over_time: list[Period] = Field(default_factory=list)
-    posts: list[PostRow] = Field(default_factory=list)
+    set_aside: int = 0
+    set_aside_reasons: dict[str, int] = Field(default_factory=dict, description="set-aside figures per reason")
+    posts: list[PostRow] = Field(default_factory=list, description="the posts: claims, set-aside figures, audit page")
     comparable_groups: list[GroupView] = Field(default_factory=list)   # corpus/report_groups.py
 
 
@@ -143,6 +147,8 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         cond_rows = q(f"SELECT k.path, k.ord, k.name FROM conditions k JOIN documents d ON d.path = k.path "
                       f"WHERE d.status = 'ok' AND k.status = 'stated' AND k.name IN ({marks})", CHECKLIST).fetchall()
         comparable = comparable_views(store)
+        aside_rows = q("SELECT a.path, a.reason, count(*) FROM set_aside a JOIN documents d ON d.path = a.path "
+                       "WHERE d.status = 'ok' GROUP BY a.path, a.reason ORDER BY a.path, a.reason").fetchall()
     ok = {p: (src or UNKNOWN, auth or UNKNOWN, date) for p, src, auth, date, status, *_ in docs if status == "ok"}
     stated: dict[tuple[str, int], set[str]] = defaultdict(set)
     for path, ord_, name in cond_rows:
@@ -162,6 +168,13 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         per.stated += n_stated
         per.unrecoverable += len(CHECKLIST) - n_stated
     dates = sorted(d for _, _, d in ok.values() if d)
+    posts = _posts(docs, claim_rows, claims)
+    by_path = {p.path: p for p in posts}
+    reasons: Counter[str] = Counter()
+    for path, reason, n in aside_rows:
+        by_path[path].reasons[reason] = n
+        by_path[path].set_aside += n
+        reasons[reason] += n
     return CorpusReport(
         database=str(db), documents=len(ok), failed_documents=len(docs) - len(ok), claims=len(keys),
         first_date=dates[0] if dates else None, last_date=dates[-1] if dates else None,
@@ -173,7 +186,9 @@ def build_report(db: str | Path, top: int = 10) -> CorpusReport:
         hardware=_ranked([(r[0], r[4]) for r in claim_rows], top),
         models=_ranked([(r[0], r[5]) for r in claim_rows], top),
         over_time=sorted(periods.values(), key=lambda p: (p.period == UNDATED, p.period)),
-        posts=_posts(docs, claim_rows, claims), comparable_groups=comparable)
+        set_aside=sum(reasons.values()),
+        set_aside_reasons=dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+        posts=posts, comparable_groups=comparable)
 
 
 def _posts(docs: list[tuple], claim_rows: list[tuple], claims: dict[tuple[str, int], tuple[bool, set[str]]]

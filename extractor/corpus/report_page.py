@@ -210,6 +210,15 @@ def render_report_html(report: CorpusReport) -> str:
             _section("models", "Most-claimed models", "Models named by the most claims, with the posts that name them.",
                      bars_svg([(r.name, r.claims) for r in report.models], "claims", HEADLINE) if report.models else None,
                      _table(["model", "claims", "posts"], _ranked_rows(report.models))),
+            _section("set-aside", "Set-aside figures",
+                     f"Figures with a performance unit that are neither a claim nor a condition "
+                     f"({report.set_aside} in all), per reason; per post below.",
+                     bars_svg(list(report.set_aside_reasons.items()), "figures") if report.set_aside else None,
+                     _table(["reason", "figures"], [[r, str(n)] for r, n in report.set_aside_reasons.items()])
+                     + _table(["post", "claims", "set aside", "reasons"],
+                              [[html.escape(p.path.rsplit("/", 1)[-1]), str(p.claims), str(p.set_aside),
+                                html.escape(", ".join(f"{r} {n}" for r, n in p.reasons.items()))]
+                               for p in report.posts], "posts")),
             _section("over-time", "Stated vs unrecoverable over time",
                      f"Per month of the posts' dates, the checklist conditions ({len(LABELS)} per claim) "
                      "that the claims state and that are unrecoverable; undated posts last.",
@@ -246,7 +255,7 @@ table.groups td{text-align:left;vertical-align:top}table.groups ul{margin:0;padd
 <body>
 <h1>Corpus report</h1>
 <p id="summary">%SUMMARY%</p><p class="what">Database: %DB%</p>
-<nav><a href="#posts">posts</a><a href="#scorecard">scorecard</a><a href="#by-source">by source</a><a href="#by-authorship">by authorship</a><a href="#metrics">metrics</a><a href="#hardware">hardware</a><a href="#models">models</a><a href="#over-time">over time</a><a href="#comparable">comparable groups</a></nav>
+<nav><a href="#posts">posts</a><a href="#scorecard">scorecard</a><a href="#by-source">by source</a><a href="#by-authorship">by authorship</a><a href="#metrics">metrics</a><a href="#hardware">hardware</a><a href="#models">models</a><a href="#set-aside">set aside</a><a href="#over-time">over time</a><a href="#comparable">comparable groups</a></nav>
 %SECTIONS%
 <script>
 document.body.setAttribute("data-figures", String(document.querySelectorAll("figure.plot svg").length));

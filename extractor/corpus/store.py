@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 from urllib.parse import quote
 
-from extractor.records import Claim, ClaimMention, Condition, DocumentError, DocumentRecord
+from extractor.records import Claim, ClaimMention, Condition, DocumentError, DocumentRecord, SetAside
 
 SCHEMA_VERSION = 4   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`);
-# 4: claims.direction, statistic, cited_from; documents.n_set_aside; `restatements` (claims restating
-#    another post's figure, corpus/comparisons.py)
+# 4: claims.direction, statistic, cited_from; documents.n_set_aside; `set_aside` (figures set aside);
+#    `restatements` (claims restating another post's figure, corpus/comparisons.py)
 # Columns added to `documents` after version 1, with their SQL type. A version-1 database gains them
 # when it is opened (ALTER TABLE ADD COLUMN) and its documents are marked stale, so the next batch
 # re-extracts them and fills the new fields in; nothing else is touched.
@@ -132,6 +132,17 @@ CREATE TABLE IF NOT EXISTS restatements (
     other_doc TEXT NOT NULL,
     PRIMARY KEY (path, ord)
 );
+CREATE TABLE IF NOT EXISTS set_aside (
+    path TEXT NOT NULL REFERENCES documents(path) ON DELETE CASCADE,
+    ord INTEGER NOT NULL,          -- position in the record's set_aside list (text order)
+    quote TEXT NOT NULL,
+    span_start INTEGER NOT NULL,
+    span_end INTEGER NOT NULL,
+    reason TEXT NOT NULL,          -- records.SetAsideReason: datasheet, setting, target...
+    rule TEXT NOT NULL,            -- the rule that decided it
+    PRIMARY KEY (path, ord)
+);
+CREATE INDEX IF NOT EXISTS set_aside_reason ON set_aside(reason);
 CREATE INDEX IF NOT EXISTS documents_status ON documents(status);
 CREATE INDEX IF NOT EXISTS claims_metric ON claims(metric, base_unit, base_value);
 CREATE INDEX IF NOT EXISTS claims_base ON claims(base_unit, base_value);
@@ -154,6 +165,7 @@ CONDITION_COLUMNS = ("path", "ord", "claim_id", "name", "status", "value", "cano
 DOCUMENT_COLUMNS = ("path", "doc", "sha256", "title", "date", "authorship", "status", "error",
                     "error_kind", "extractor_version", "rules_version", "n_claims", "record_json",
                     "source", "date_source", "n_set_aside")
+SET_ASIDE_COLUMNS = ("path", "ord", "quote", "span_start", "span_end", "reason", "rule")
 DOCUMENT_INDEXES = """
 CREATE INDEX IF NOT EXISTS documents_date ON documents(date);
 CREATE INDEX IF NOT EXISTS documents_source ON documents(source);
@@ -388,12 +400,13 @@ class Store:
         return self.state(path) == (sha256, extractor_version, rules_version, "ok")
 
     # -- writes ------------------------------------------------------------------------------
-    def _replace(self, doc_row: tuple, claims: Iterable[Claim] = ()) -> None:
+    def _replace(self, doc_row: tuple, claims: Iterable[Claim] = (), set_aside: Iterable[SetAside] = ()) -> None:
         path = doc_row[0]
         cur = self.conn.cursor()
         cur.execute("BEGIN IMMEDIATE")
         try:
             cur.execute("DELETE FROM restatements WHERE path=? OR other_path=?", (path, path))
+            cur.execute("DELETE FROM set_aside WHERE path=?", (path,))
             cur.execute("DELETE FROM conditions WHERE path=?", (path,))
             cur.execute("DELETE FROM mentions WHERE path=?", (path,))
             cur.execute("DELETE FROM claims WHERE path=?", (path,))
@@ -411,6 +424,9 @@ class Store:
             cur.executemany(f"INSERT INTO mentions VALUES ({','.join('?' * len(MENTION_COLUMNS))})", mrow)
             cur.executemany(
                 f"INSERT INTO conditions VALUES ({','.join('?' * len(CONDITION_COLUMNS))})", drow)
+            cur.executemany(f"INSERT INTO set_aside ({', '.join(SET_ASIDE_COLUMNS)}) "
+                            f"VALUES ({','.join('?' * len(SET_ASIDE_COLUMNS))})",
+                            [(path, i, a.quote, a.span[0], a.span[1], a.reason, a.rule) for i, a in enumerate(set_aside)])
             cur.execute("COMMIT")
         except BaseException:
             self._rollback()
@@ -424,7 +440,7 @@ class Store:
                        "ok", None, None, record.extractor_version, record.rules_version,
                        len(record.claims), record_json or record.model_dump_json(), source,
                        record.date_source, len(record.set_aside)),
-                      record.claims)
+                      record.claims, record.set_aside)
 
     def put_error(self, error: DocumentError, *, path: str | None = None,
                   extractor_version: str | None = None, rules_version: str | None = None,
@@ -455,4 +471,4 @@ class Store:
     def counts(self) -> dict[str, int]:
         """Rows per table."""
         return {t: self.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                for t in ("documents", "claims", "mentions", "conditions")}
+                for t in ("documents", "claims", "mentions", "conditions", "set_aside")}

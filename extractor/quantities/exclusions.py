@@ -55,7 +55,9 @@ class Exclusions:
 
     def __init__(self, rules: QuantityRules):
         n = rules.numbers
-        self._scan_excl = [_Scan.of(e.pattern) for e in n.exclude if not e.at_number]
+        scanned = [e for e in n.exclude if not e.at_number]
+        self._scan_excl = [_Scan.of(e.pattern) for e in scanned]
+        self._scan_names = [e.name for e in scanned]
         at = [e for e in n.exclude if e.at_number]
         self._at_excl = re.compile("|".join(f"(?P<x{i}>{_scoped(e.pattern)})" for i, e in enumerate(at))) if at else None
         self._at_flags = {f"x{i}": e for i, e in enumerate(at)}
@@ -74,8 +76,20 @@ class Exclusions:
         trusted = not any(c in text for c in CASE_TRAPS)  # else `low` may miss an (?i) match's start
         return _merge([span for scan in self._scan_excl for span in scan.spans(text, low if trusted else None)])
 
+    def named(self, text: str, low: str) -> list[tuple[int, int, str]]:
+        """Spans of the scanned exclusions with the name of the rule that matched, unmerged and sorted
+        (read only when a caller wants to know why a figure was skipped)."""
+        trusted = not any(c in text for c in CASE_TRAPS)
+        return sorted((s, e, name) for scan, name in zip(self._scan_excl, self._scan_names)
+                      for s, e in scan.spans(text, low if trusted else None))
+
     def excluded_at(self, text: str, start: int) -> int | None:
         """End of an at-number exclusion (version, date, list label...) starting at `start`, if any."""
+        hit = self.excluded_at_rule(text, start)
+        return None if hit is None else hit[0]
+
+    def excluded_at_rule(self, text: str, start: int) -> tuple[int, str] | None:
+        """(end, rule name) of an at-number exclusion starting at `start`, if any."""
         if self._at_excl is None:
             return None
         x = self._at_excl.match(text, start)
@@ -86,7 +100,7 @@ class Exclusions:
             lead = text[text.rfind("\n", 0, start) + 1:start]
             if lead.strip(" \t>*+-#") or (rule.heading and "#" not in lead):
                 return None
-        return x.end()
+        return x.end(), rule.name
 
     def is_label_or_date(self, text: str, m: re.Match, has_unit: bool, is_range: bool) -> bool:
         """Vocabulary checks: 'Figure 3', 'Step 2', 'Model 3s', 'the X6', 'May 5, 2025', '5 May', 'in 2024'."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import NamedTuple
 
 from extractor.quantities.exclusions import Exclusions, _glued, _lower, _merge, _overlaps, _word_start
 from extractor.quantities.grammar import WORD_END, Grammar, NumberReader, _alt, _literal, trie
@@ -25,6 +26,24 @@ __all__ = ["QuantityFinder", "UnitInfo", "default_finder", "find_quantities", "u
            "WORD_END", "_alt", "_literal", "_lower", "_merge"]
 
 _DIGITS = re.compile(r"[0-9]+")
+
+
+class Skipped(NamedTuple):
+    """A number with a unit that an exclusion rule kept out of the quantities ("width: 50%" in an HTML
+    tag, "v1.2.3"): where it is, its canonical unit, and the rule's name (numbers.yaml `exclude`)."""
+
+    span: tuple[int, int]
+    unit: str
+    rule: str
+
+
+class _Skips(NamedTuple):
+    """Where `find` notes the numbers its exclusions skip: the caller's list, the offset, and the named
+    exclusion spans of the text (computed at the first skip that needs them)."""
+
+    out: list[Skipped]
+    offset: int
+    named: list[list[tuple[int, int, str]]]
 
 
 class QuantityFinder:
@@ -56,14 +75,16 @@ class QuantityFinder:
         return self.exclusions.excluded(text, low)
 
     # ---------------------------------------------------------------- finding
-    def find(self, text: str, offset: int = 0) -> list[QuantityRecord]:
-        """Every quantity in `text`, in text order; spans are shifted by `offset`."""
+    def find(self, text: str, offset: int = 0, skipped: list[Skipped] | None = None) -> list[QuantityRecord]:
+        """Every quantity in `text`, in text order; spans are shifted by `offset`. `skipped`: a list that
+        gains each number with a unit that an exclusion rule kept out (with the rule's name)."""
         low = _lower(text)
         starts, ratio_words = self._starts(text, low)
         articles = list(self._articles.finditer(low)) if self._articles is not None else []
         if not starts and not ratio_words and not articles:
             return []      # the common sentence with only glued digits ("H100", "FP8"): no exclusion scans
         excluded = self.exclusions.excluded(text, low)
+        skips = None if skipped is None else _Skips(skipped, offset, [])
         found: list[Hit] = self._article_hits(text, low, articles, excluded)
         pos = 0
         match, start_chars = self.grammar.main.match, self.grammar.start_chars
@@ -78,7 +99,7 @@ class QuantityFinder:
                         break
             if m is None:
                 continue
-            hit, pos = self._hit(text, low, m, excluded)
+            hit, pos = self._hit(text, low, m, excluded, skips)
             if hit is not None:
                 found.append(hit)
         found.extend(self._ratio_hits(text, low, ratio_words, excluded))
@@ -113,16 +134,20 @@ class QuantityFinder:
                 (ratio_words if m.group() in g.ratio_words else starts).append(m)
         return sorted(x if isinstance(x, int) else x.start() for x in starts), ratio_words
 
-    def _hit(self, text: str, low: str, m: re.Match, excluded) -> tuple[Hit | None, int]:
+    def _hit(self, text: str, low: str, m: re.Match, excluded, skips: "_Skips | None" = None) -> tuple[Hit | None, int]:
         s1 = m.start()
         num1, pre1, u1 = m.group("num1", "pre1", "u1")
         n1_end = max(m.end("num1"), m.end("word1"), m.end("mult1"), m.end("pmult1"), m.end("multw1"), m.end("plus1"))
         if _overlaps(excluded, s1, n1_end):
+            if skips is not None:
+                self._skip(text, low, m, n1_end, None, skips)
             return None, n1_end
         if num1 is not None:
-            x_end = self.exclusions.excluded_at(text, m.start("num1"))
-            if x_end is not None:
-                return None, max(x_end, n1_end)
+            x = self.exclusions.excluded_at_rule(text, m.start("num1"))
+            if x is not None:
+                if skips is not None:
+                    self._skip(text, low, m, n1_end, x[1], skips)
+                return None, max(x[0], n1_end)
         elif not u1 and not m.group("u2"):
             return None, n1_end      # a number word needs its unit (or a range's: "two to four times")
         end1 = m.end("u1") if u1 else n1_end
@@ -167,6 +192,21 @@ class QuantityFinder:
             if hit.start < m.start():
                 hits.append(hit)
         return hits
+
+    def _skip(self, text: str, low: str, m: re.Match, n1_end: int, rule: str | None, skips: "_Skips") -> None:
+        """Note an excluded number that carries a unit, with the name of the exclusion that took it
+        (`rule` None: a scanned exclusion, looked up among the named spans)."""
+        u1, pre1 = m.group("u1", "pre1")
+        if not (u1 or pre1):
+            return
+        start = m.start("num1") if m.group("num1") is not None else m.start()
+        end = m.end("u1") if u1 else n1_end
+        if rule is None:
+            if not skips.named:
+                skips.named.append(self.exclusions.named(text, low))
+            rule = next((name for s, e, name in skips.named[0] if s < n1_end and start < e), "exclude")
+        unit = self.units.unit_info(_strip_gap(u1 or ""), pre1).unit
+        skips.out.append(Skipped((start + skips.offset, end + skips.offset), unit, rule))
 
     def _ratio_hits(self, text: str, low: str, matches: list[re.Match], excluded) -> list[Hit]:
         hits = []

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from extractor.rules_io import RuleError, compiled, default_rules_dir, folder_cache, load_jsonl, load_yaml
 from extractor.quantities.units import has_dimension, parse_unit, registry
+from extractor.records import SetAsideReason
 
 SPELLINGS_FILE = "unit_spellings.jsonl"
 NUMBERS_FILE = "numbers.yaml"
@@ -116,6 +117,7 @@ class Exclusion(_Strict):
     at_number: bool = False
     line_start: bool = False
     heading: bool = False
+    set_aside: SetAsideReason | None = None   # why a figure with a unit it skips is no claim
 
     @field_validator("pattern")
     @classmethod

@@ -16,6 +16,7 @@ from rapidfuzz import fuzz
 from extractor.records import CONDITIONS, Claim, DocumentRecord
 from extractor.review.diff_report import (CLAIM_FIELDS, CLAIM_KINDS, CONDITION_FIELDS, DOC_FIELDS, KINDS,
                                           ClaimDiff, DiffModel, DiffReport, DiffSummary, DocDiff, FieldChange)
+from extractor.review.set_aside_diff import SET_ASIDE_KINDS, SetAsideChange, set_aside_changes
 from extractor.review.mention_diff import Pair, fold_mentions, mention_changes, mention_label, norm_quote, \
     norm_value, places
 
@@ -238,6 +239,8 @@ def diff_document(old: DocumentRecord | None, new: DocumentRecord | None) -> Doc
             d.claims.append(ClaimDiff(kind="removed", old_index=i, old=oclaims[i]))
         else:
             d.claims.append(ClaimDiff(kind="added", new_index=j, new=nclaims[j]))
+    d.set_aside = set_aside_changes(old.set_aside if old else [], new.set_aside if new else [], oclaims, nclaims,
+                                    same_text) if old and new else []
     d.counts = {k: sum(1 for c in d.claims if c.kind == k) for k in CLAIM_KINDS}
     d.counts["unchanged"] = d.unchanged_claims
     return d
@@ -250,10 +253,15 @@ def summarise(docs: list[DocDiff], total_docs: int) -> DiffSummary:
     ccounts = {k: 0 for k in CLAIM_KINDS} | {"unchanged": 0}
     fields: dict[str, int] = {}
     by_metric: dict[str, dict[str, int]] = {}
+    aside = {k: 0 for k in SET_ASIDE_KINDS} | {"from_claim": 0, "to_claim": 0}
     for d in docs:
+        for a in d.set_aside:
+            aside[a.kind] += 1
+            if a.moved:
+                aside[a.moved] += 1
         if d.status != "common":
             dcounts[d.status] += 1
-        elif d.claims or d.fields:
+        elif d.claims or d.fields or d.set_aside:
             dcounts["changed"] += 1
         dcounts["fields_changed"] += 1 if d.fields else 0
         dcounts["hash_changed"] += 1 if d.hash_changed else 0
@@ -267,7 +275,7 @@ def summarise(docs: list[DocDiff], total_docs: int) -> DiffSummary:
         for f in d.fields:
             fields[f.field] = fields.get(f.field, 0) + 1
     return DiffSummary(documents=dcounts, claims=ccounts, fields=dict(sorted(fields.items())),
-                       by_metric={m: by_metric[m] for m in sorted(by_metric)})
+                       by_metric={m: by_metric[m] for m in sorted(by_metric)}, set_aside=aside)
 
 
 SUMMARY_FIELDS = 8   # fields named in the summary line; the rest are counted
@@ -285,6 +293,11 @@ def summary_line(s: DiffSummary, unchanged_docs: int) -> str:
         metrics = sorted(((v[kind], m) for m, v in s.by_metric.items() if v.get(kind)), key=lambda t: (-t[0], t[1]))
         claims.append(f"{sign}{n} {kind}" + (f" ({', '.join(f'{m} {k}' for k, m in metrics)})" if metrics else ""))
     parts.append("claims " + ", ".join(claims) + f", {s.claims.get('unchanged', 0)} unchanged")
+    a = s.set_aside
+    if any(a.get(k) for k in SET_ASIDE_KINDS):
+        moves = [f"{a[k]} {k.replace('_', ' ')}" for k in ("from_claim", "to_claim") if a.get(k)]
+        parts.append(f"set aside +{a.get('added', 0)} -{a.get('removed', 0)} ~{a.get('changed', 0)}"
+                     + (f" ({', '.join(moves)})" if moves else ""))
     if s.fields:
         ranked = sorted(s.fields.items(), key=lambda t: (-t[1], t[0]))
         named = ", ".join(f"{f} {n}" for f, n in ranked[:SUMMARY_FIELDS])

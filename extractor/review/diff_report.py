@@ -16,7 +16,8 @@ CLAIM_FIELDS: tuple[str, ...] = (
 CONDITION_FIELDS: tuple[str, ...] = ("status", "value", "where")
 DOC_FIELDS: tuple[str, ...] = ("title", "date", "date_source", "authorship", "caveats", "provenance")
 CLAIM_KINDS: tuple[str, ...] = ("added", "removed", "changed")
-KINDS: tuple[str, ...] = CLAIM_KINDS + ("document",)
+KINDS: tuple[str, ...] = CLAIM_KINDS + ("document", "set_aside")
+SET_ASIDE_KINDS: tuple[str, ...] = ("added", "removed", "changed")
 
 
 class DiffModel(BaseModel):
@@ -29,6 +30,22 @@ class FieldChange(DiffModel):
     field: str
     old: Any = None
     new: Any = None
+
+
+class SetAsideChange(DiffModel):
+    """One set-aside figure that differs: `added` (set aside now, not before), `removed` (set aside before,
+    not now) or `changed` (another reason or rule). `moved`: `from_claim` when the added figure was a claim
+    of the old run, `to_claim` when the removed one is a claim of the new run."""
+
+    kind: Literal["added", "removed", "changed"]
+    quote: str
+    span: tuple[int, int]
+    old_reason: str | None = None
+    new_reason: str | None = None
+    old_rule: str | None = None
+    new_rule: str | None = None
+    moved: Literal["from_claim", "to_claim"] | None = None
+
 
 
 class ClaimDiff(DiffModel):
@@ -69,6 +86,7 @@ class DocDiff(DiffModel):
     new_rules_version: str | None = None
     fields: list[FieldChange] = Field(default_factory=list)
     claims: list[ClaimDiff] = Field(default_factory=list)
+    set_aside: list[SetAsideChange] = Field(default_factory=list, description="set-aside figures that differ")
     unchanged_claims: int = 0
     counts: dict[str, int] = Field(default_factory=dict)
     groups: list[ContextGroup] = Field(default_factory=list)
@@ -77,7 +95,7 @@ class DocDiff(DiffModel):
 
     @property
     def differs(self) -> bool:
-        return self.status != "common" or bool(self.fields) or bool(self.claims)
+        return self.status != "common" or bool(self.fields) or bool(self.claims) or bool(self.set_aside)
 
 
 class DiffSummary(DiffModel):
@@ -87,6 +105,8 @@ class DiffSummary(DiffModel):
     claims: dict[str, int]
     fields: dict[str, int]
     by_metric: dict[str, dict[str, int]] = Field(default_factory=dict)
+    set_aside: dict[str, int] = Field(default_factory=dict, description="set-aside figures added, removed, "
+                                      "changed; moved from or to the claims")
     line: str = ""
 
 
@@ -105,6 +125,8 @@ class DiffReport(DiffModel):
         d = self.summary.documents
         if d.get("added") or d.get("removed") or d.get("fields_changed"):
             kinds.add("document")
+        if any(self.summary.set_aside.get(k) for k in ("added", "removed", "changed")):
+            kinds.add("set_aside")
         return kinds
 
     def has_differences(self, kinds: Iterable[str] | None = None) -> bool:

@@ -10,6 +10,7 @@ from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
 from extractor.review.excerpts import clip
 from extractor.review.labels import MARK, claim_label, clip_line, doc_tags, fmt_value, group_label
 from extractor.review.render_html import render_html
+from extractor.review.set_aside_diff import change_line
 from extractor.review.views import ContextGroup, Excerpt
 
 ANSI = {"added": "\x1b[32m", "removed": "\x1b[31m", "changed": "\x1b[33m", "bold": "\x1b[1m",
@@ -67,6 +68,8 @@ def _text_doc(doc: DocDiff, paint) -> list[str]:
         out.append(f"  audit page: {doc.audit}")
     for f in doc.fields:
         out.append(f"  * {f.field}: {fmt_value(f.old)} -> {fmt_value(f.new)}")
+    for a in doc.set_aside:
+        out.append(paint(a.kind, f"  {MARK[a.kind]} set aside: {change_line(a)}"))
     if not doc.groups:          # no context attached (e.g. records compared in a test): a flat list
         for cd in doc.claims:
             out += _text_claim(cd, paint, "  ")

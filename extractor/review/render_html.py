@@ -17,6 +17,7 @@ from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
 from extractor.review.html_assets import CSS, JS
 from extractor.review.links import claim_fragment
 from extractor.review.labels import MARK, claim_label, doc_tags, fmt_value, group_label
+from extractor.review.set_aside_diff import change_line
 from extractor.review.views import ConditionSide, ContextGroup, Excerpt
 
 
@@ -183,6 +184,9 @@ def _html_doc(doc: DocDiff, did: str) -> str:
         items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(_value(f.old))}</del> → "
                         f"<ins>{_e(_value(f.new))}</ins></li>" for f in doc.fields)
         parts.append(f'<ul class="fields doc-fields">{items}</ul>')
+    if doc.set_aside:
+        items = "".join(f'<li class="set-aside-{a.kind}">{MARK[a.kind]} {_e(change_line(a))}</li>' for a in doc.set_aside)
+        parts.append(f'<ul class="fields set-aside-changes" title="set-aside figures">{items}</ul>')
     if doc.groups:
         parts += [_group_html(doc, did, g) for g in doc.groups]
     elif doc.claims:

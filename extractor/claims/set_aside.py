@@ -1,0 +1,345 @@
+"""Every figure decided: the figures with a performance unit that are neither a claim nor a condition are set
+aside, each with the reason it is no claim (`rules/set_aside.yaml`).
+
+A figure is a claim unless a reason applies: the rules say why a figure is NOT a claim. `FigureDecider.decide`
+takes the figures of a post (one pass of the quantity finder over the whole text, with the numbers its
+exclusions skipped), drops those a claim, a claim's mention or a stated condition covers, and gives each other
+figure the first reason that applies, in this order:
+
+1. the exclusion that skipped it (`numbers.yaml` `exclude`, each naming its `set_aside` reason: an HTML tag, a
+   URL, a version...);
+2. the first `set_aside.yaml` rule whose tests all hold (the block it sits in, its code language, its table
+   cell, its unit class, the text before or after it on its line, its line);
+3. the claim rule that turned it down in prose (`MetricChooser.rejection`: a limit, a setting, a datasheet
+   figure).
+
+A figure no reason applies to is left out of `set_aside`: it is a claim the rules missed, and the coverage
+check (`eval/coverage.py`) shows it as unexplained.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from pathlib import Path
+from typing import Literal, NamedTuple, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from extractor.claims.classify import unit_class
+from extractor.ingest.model import BlockKind, Document
+from extractor.quantities.exclusions import _merge, _overlaps
+from extractor.quantities.finder import QuantityFinder, Skipped
+from extractor.records import Claim, QuantityRecord, SetAside, SetAsideReason
+from extractor.rules_io import RuleError, compiled, load_yaml, rule_cache
+
+SET_ASIDE_FILE = "set_aside.yaml"
+# the unit classes of a performance figure: time, rates, ratios, shares, sizes, bandwidth, compute, energy, price
+FIGURE_CLASSES = frozenset({"time", "token_rate", "request_rate", "token_time", "ratio", "percent", "memory",
+                            "bandwidth", "compute", "energy", "cost", "count"})
+UnitClass = Literal["time", "token_rate", "request_rate", "token_time", "ratio", "percent", "memory",
+                    "bandwidth", "compute", "energy", "cost", "count"]
+Place = Literal[BlockKind, "front_matter", "header_cell", "label_cell", "body_cell", "none"]
+_DIGIT = re.compile(r"\d")
+WINDOW = 400   # characters of the line read before and after a figure
+
+
+class SetAsideRule(BaseModel):
+    """One reason a figure is no claim, and where it applies: every test given must hold."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    reason: SetAsideReason
+    places: list[Place] = Field(default_factory=list, description="the block or table cell the figure sits in")
+    langs: list[str] | None = Field(None, description="code-block languages (lower case; '' for none)")
+    units: list[UnitClass] = Field(default_factory=list, description="unit classes of the figure")
+    quote: str | None = Field(None, description="regex the figure's own text must match whole")
+    unit: str | None = Field(None, description="regex searched in the figure's canonical pint unit")
+    before: str | None = Field(None, description="regex searched in the line before the figure")
+    not_before: str | None = Field(None, description="regex that must not occur in the line before the figure")
+    after: str | None = Field(None, description="regex matched right after the figure, to the end of its line")
+    line: str | None = Field(None, description="regex searched in the figure's whole line")
+    not_line: str | None = Field(None, description="regex that must not occur in the figure's line")
+    not_section: str | None = Field(None, description="regex that must not occur in the title of the figure's "
+                                                      "section (its nearest heading)")
+    demotes: bool = Field(False, description="the reason holds even where a claim rule took the figure: the "
+                                             "claim is dropped and the figure set aside (a target, a list price)")
+    example: str = Field(min_length=1, description="a sentence of the class, for the docs and the tests")
+
+    _compile = field_validator("quote", "unit", "before", "not_before", "after", "line", "not_line", "not_section")(lambda cls, v: compiled(v))
+
+
+class ExtraForm(BaseModel):
+    """A form of figure a reader sees that the quantity finder does not read as a quantity ("2 x" before a
+    device name, "8192 ×" in a product, "2gb" in a command): the unit written after the number, the class it
+    has, and decided by the rules like any other figure where the finder found nothing."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    after: str = Field(description="regex of what follows the number")
+    cls: UnitClass
+    unit: str = Field("", description="the pint unit the figure's record would carry, for `unit` tests")
+
+    _compile = field_validator("after")(lambda cls, v: compiled(v))
+
+
+class ExtraFigures(BaseModel):
+    """The extra figure forms: the number they all begin with, then each form's unit (one scan of the text)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    number: str = Field(description="regex of the number; begin it with \\d so the scan skips fast")
+    forms: list[ExtraForm] = Field(default_factory=list)
+
+    _compile = field_validator("number")(lambda cls, v: compiled(v))
+
+
+class SetAsideRules(BaseModel):
+    """The set-aside rules, in the order they are tried, and the extra figure forms."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rules: list[SetAsideRule]
+    extra_figures: ExtraFigures | None = None
+    measured_sections: str | None = Field(None, description="regex of a section title that says its figures were "
+                                                            "measured: a claim rule's datasheet reason does not "
+                                                            "hold there")
+
+    _compile = field_validator("measured_sections")(lambda cls, v: compiled(v))
+
+    @field_validator("rules")
+    @classmethod
+    def _unique(cls, rules: list[SetAsideRule]) -> list[SetAsideRule]:
+        seen: set[str] = set()
+        for r in rules:
+            if r.name in seen:
+                raise ValueError(f"rule name {r.name!r} is used twice")
+            seen.add(r.name)
+        return rules
+
+
+@rule_cache()
+def load_set_aside_rules(rules_dir: Path) -> SetAsideRules:
+    """The validated rules of `set_aside.yaml` in `rules_dir`."""
+    return load_yaml(Path(rules_dir) / SET_ASIDE_FILE, SetAsideRules)
+
+
+class ProseFigures(NamedTuple):
+    """What the prose pass already found: its quantities, the numbers its exclusions skipped, and the spans
+    of the prose units it read (the figures pass reads only the rest of the text)."""
+
+    quantities: list[QuantityRecord]
+    skipped: list[Skipped]
+    units: list[tuple[int, int]]
+
+
+class Figure(NamedTuple):
+    """A figure with a performance unit: its span, unit class, and the exclusion that skipped it, if any."""
+
+    span: tuple[int, int]
+    cls: str
+    unit: str
+    excluded_by: str | None = None
+
+
+class _Compiled(NamedTuple):
+    rule: SetAsideRule
+    places: frozenset[str]
+    langs: frozenset[str] | None
+    units: frozenset[str]
+    quote: re.Pattern | None
+    unit: re.Pattern | None
+    before: re.Pattern | None
+    not_before: re.Pattern | None
+    after: re.Pattern | None
+    line: re.Pattern | None
+    not_line: re.Pattern | None
+    not_section: re.Pattern | None
+
+
+def figure_class(q: QuantityRecord) -> str | None:
+    """The unit class of a quantity when it is a performance figure ("count" for "8x" before a device name)."""
+    cls = unit_class(q.unit)
+    if cls in FIGURE_CLASSES:
+        return cls
+    if cls is None and q.surface_unit.rstrip()[-1:] in ("x", "X", "×"):
+        return "count"
+    return None
+
+
+class FigureDecider:
+    """Decides the figures of a post that no claim or condition covers (see the module docstring)."""
+
+    def __init__(self, rules_dir: Path, finder: QuantityFinder):
+        self.finder = finder
+        rules = load_set_aside_rules(rules_dir)
+        self.rules = [self._compile(r) for r in rules.rules]
+        self.measured_sections = re.compile(rules.measured_sections) if rules.measured_sections else None
+        extra = rules.extra_figures
+        self.extra_forms = list(extra.forms) if extra else []
+        self.extra = re.compile(f"(?:{extra.number})(?:" + "|".join(f"(?P<f{i}>{f.after})" for i, f in
+                                                                    enumerate(extra.forms)) + ")") \
+            if extra and extra.forms else None
+        self.exclusion_reasons = {e.name: e.set_aside for e in finder.rules.numbers.exclude if e.set_aside}
+
+    @staticmethod
+    def _compile(r: SetAsideRule) -> _Compiled:
+        rx = lambda p: re.compile(p, re.M) if p else None   # noqa: E731  (^: after any newline)
+        return _Compiled(r, frozenset(r.places), None if r.langs is None else frozenset(r.langs),
+                         frozenset(r.units), rx(r.quote), rx(r.unit), rx(r.before), rx(r.not_before), rx(r.after),
+                         rx(r.line), rx(r.not_line), rx(r.not_section))
+
+    def figures(self, text: str, prose: ProseFigures | None = None) -> list[Figure]:
+        """The performance figures of `text` in text order, those an exclusion skipped included. `prose`:
+        what the prose pass found in its units; the finder then reads only the text between them."""
+        skipped: list[Skipped] = list(prose.skipped) if prose else []
+        found = list(prose.quantities) if prose else []
+        pos = 0
+        for start, end in (_merge(list(prose.units)) if prose else []) + [(len(text), len(text))]:
+            if start > pos and _DIGIT.search(text, pos, start):   # most gaps are the blanks between sentences
+                found += self.finder.find(text[pos:start], pos, skipped)
+            pos = max(pos, end)
+        out = [Figure(q.span, cls, q.unit) for q in found
+               if (cls := figure_class(q)) and _DIGIT.search(q.quote)]   # "double check": no figure
+        for s in skipped:
+            cls = unit_class(s.unit)
+            if cls in FIGURE_CLASSES and _DIGIT.search(text, *s.span):
+                out.append(Figure(s.span, cls, s.unit, s.rule))
+        if self.extra is not None:
+            seen = _merge([f.span for f in out])
+            for m in self.extra.finditer(text):
+                if not _overlaps(seen, m.start(), m.end()):
+                    form = self.extra_forms[int(m.lastgroup[1:])]
+                    out.append(Figure((m.start(), m.end()), form.cls, form.unit))
+        out.sort()
+        return out
+
+    def places(self, d: Document) -> "_Places":
+        """Where each offset of `d` sits (block, table cell, code language): built once per post."""
+        return _Places(d)
+
+    def demoted(self, d: Document, places: "_Places", claims: list[Claim]) -> dict[int, tuple[str, str]]:
+        """The claims a demoting rule sets aside (a target, a list price per hour, markup), by their index in
+        `claims`, with (reason, rule)."""
+        out = {}
+        for i, c in enumerate(claims):
+            cls = unit_class(c.unit)
+            if cls not in FIGURE_CLASSES:
+                continue
+            decided = self._reason(d.text, Figure(tuple(c.span), cls, c.unit), places, demoting=True)
+            if decided is not None:
+                out[i] = decided
+        return out
+
+    def decide(self, d: Document, places: "_Places", claims: list[Claim],
+               rejected: dict[int, tuple[str, str]], prose: ProseFigures | None = None) -> list[SetAside]:
+        """The set-aside figures of a post, in text order. `rejected`: the (reason, rule) the claim stage gave
+        the prose figures it turned down (or a demoting rule took from it), by start offset."""
+        covered = _covered(claims)
+        text = d.text
+        out: list[SetAside] = []
+        for f in self.figures(text, prose):
+            start, end = f.span
+            if _overlaps(covered, start, end):
+                continue
+            decided = self._reason(text, f, places) or rejected.get(start)
+            if decided is not None and decided[0] == "datasheet" and decided[1].startswith("claims.") \
+                    and self.measured_sections is not None \
+                    and self.measured_sections.search(places.section_title(start)):
+                decided = None            # "Memory consumption: at least 14GB VRAM": measured, not a datasheet
+            if decided is not None:
+                out.append(SetAside(quote=text[start:end], span=f.span, reason=decided[0], rule=decided[1]))
+        return out
+
+    def _reason(self, text: str, f: Figure, places: "_Places", demoting: bool = False) -> tuple[str, str] | None:
+        if f.excluded_by is not None:
+            reason = self.exclusion_reasons.get(f.excluded_by)
+            return (reason, f"numbers.exclude.{f.excluded_by}") if reason else None
+        start, end = f.span
+        lo = text.rfind("\n", 0, start) + 1
+        hi = text.find("\n", end)
+        hi = len(text) if hi < 0 else hi
+        place, lang = places.at(start)
+        for c in self.rules:
+            if demoting and not c.rule.demotes:
+                continue
+            if c.places and place not in c.places:
+                continue
+            if c.langs is not None and (lang is None or lang not in c.langs):
+                continue
+            if c.units and f.cls not in c.units:
+                continue
+            if c.quote is not None and not c.quote.fullmatch(text, start, end):
+                continue
+            if c.unit is not None and not c.unit.search(f.unit):
+                continue
+            if c.before is not None and not c.before.search(text, max(lo, start - WINDOW), start):
+                continue
+            if c.not_before is not None and c.not_before.search(text, max(lo, start - WINDOW), start):
+                continue
+            if c.after is not None and not c.after.match(text, end, min(hi, end + WINDOW)):
+                continue
+            if c.line is not None and not c.line.search(text, lo, hi):
+                continue
+            if c.not_line is not None and c.not_line.search(text, lo, hi):
+                continue
+            if c.not_section is not None and c.not_section.search(places.section_title(start)):
+                continue
+            return c.rule.reason, f"set_aside.{c.rule.name}"
+        return None
+
+
+def _covered(claims: list[Claim]) -> list[tuple[int, int]]:
+    """Merged spans of the claims, their mentions and their stated conditions."""
+    spans = []
+    for c in claims:
+        spans.append(c.span)
+        spans.extend(m.span for m in c.mentions)
+        spans.extend(cond.span for cond in c.conditions.values() if cond.span is not None)
+    return _merge([tuple(s) for s in spans])
+
+
+class _Places:
+    """Where an offset sits: the innermost block (or table cell: header, row label or body) and a code
+    block's language."""
+
+    def __init__(self, d: Document):
+        spans: list[tuple[int, int, str, str | None]] = [(b.start, b.end, b.kind, (b.lang or "").lower()
+                                                          if b.kind == "code" else None) for b in d.blocks]
+        if d.meta_span is not None:
+            spans.append((d.meta_span[0], d.meta_span[1], "front_matter", None))
+        for t in d.tables:
+            spans.append((t.start, t.end, "table", None))
+            spans.extend((c.start, c.end, "header_cell", None) for c in t.header)
+            for row in t.rows:
+                if row:
+                    spans.append((row[0].start, row[0].end, "label_cell", None))
+                spans.extend((c.start, c.end, "body_cell", None) for c in row[1:])
+        # innermost first: of the spans holding an offset, the one that starts last
+        spans.sort(key=lambda s: (s[0], -s[1]))
+        self.d = d
+        self.spans = spans
+        self.starts = [s[0] for s in spans]
+
+    def section_title(self, offset: int) -> str:
+        """The title of the innermost section holding `offset` ('' before the first heading)."""
+        i = self.d.section_at(offset)
+        return "" if i is None else self.d.sections[i].title
+
+    def at(self, offset: int) -> tuple[str, str | None]:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        for j in range(i, max(-1, i - 64), -1):      # blocks nest shallowly: the holder starts close by
+            s, e, kind, lang = self.spans[j]
+            if offset < e:
+                return kind, lang
+        return "none", None
+
+
+def reasons() -> tuple[str, ...]:
+    """The set-aside reasons, in the records' order."""
+    return get_args(SetAsideReason)
+
+
+__all__ = ["FigureDecider", "Figure", "SetAsideRule", "SetAsideRules", "load_set_aside_rules", "reasons",
+           "RuleError"]
