@@ -20,6 +20,8 @@ def values(text: str) -> list[float]:
 ])
 def test_size_of_the_weights_is_no_claim(text):
     assert values(text) == []
+    reasons = {s.reason for s in extract_text(text, doc="t.md").set_aside if "GB" in s.quote}
+    assert reasons == {"model_size"}          # set aside as the model's size, not left unexplained
 
 
 @pytest.mark.parametrize("text,value", [
