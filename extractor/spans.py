@@ -78,3 +78,18 @@ def markup_free(text: str, start: int, end: int) -> Span:
     while text[b - 1].isspace():
         b -= 1
     return a, b
+
+
+def with_markup_before(text: str, start: int) -> int:
+    """Where a markup-free quote starting at `start` began as written: back over the markers and entities
+    (and blanks) `markup_free` left out before it ("&lt; 1 s" for "1 s"), so rules that read the figure
+    as written (a bound "< 1 s" is a target) still see them."""
+    pos = start
+    while True:
+        back = pos
+        while back > 0 and text[back - 1] in " \t":
+            back -= 1
+        m = next((m for m in _MARKUP.finditer(text, max(0, back - 40), back) if m.end() == back), None)
+        if m is None:
+            return pos
+        pos = m.start()
