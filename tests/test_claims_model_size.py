@@ -33,3 +33,9 @@ def test_size_of_the_weights_is_no_claim(text):
 ])
 def test_measured_memory_stays_a_claim(text, value):
     assert value in values(text)
+
+
+def test_a_shared_memory_pool_is_not_the_model_size():
+    # the weights are one of several subjects sharing the pool: the 96 GB is the device's, not the model's
+    text = "The runtime, the model weights, and the KV cache share one 96 GB memory pool on this box."
+    assert not [s for s in extract_text(text, doc="t.md").set_aside if s.reason == "model_size"]

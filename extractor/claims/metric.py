@@ -25,6 +25,7 @@ REQUIREMENT = re.compile(r"(?:require|requires|required|requirement|requirements
 USAGE = re.compile(r"\b(?:using|utili[sz]ing|consuming|occupying|taking|needing|requiring)\b[^.;:\n]*$", re.I)
 # ...and "target" naming the model that verifies a speculative draft ("the target model")
 NOT_A_TARGET = re.compile(r"[ \t]+(?:model|models|LLM|draft|network)\b", re.I)
+MODEL_SIZE_NEAR = 20    # a model-size word names the memory figure only close before it, in its clause
 
 
 class MetricChooser:
@@ -199,9 +200,9 @@ class MetricChooser:
         checkpoint shrinks to 63 GB" is the model's size)."""
         if any(c.label == "model_size" and 0 <= c.start - end <= 2 for c in cues):
             return True
-        word = self.clauses.before(cues, start, end, ("model_size",))
-        if word is None:
-            return False
+        word = self.clauses.before(cues, start, end, ("model_size",), MODEL_SIZE_NEAR)
+        if word is None or any(c.label in ("join", "break") and word.end <= c.start and c.end <= start for c in cues):
+            return False                  # "model weights, and KV cache share one 128 GB pool": another subject
         level = any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues)   # "drops to 63 GB"
         return not any((c.label == "measure" or (c.label.startswith("change") and not level))
                        and word.end <= c.start and c.end <= start for c in cues)
