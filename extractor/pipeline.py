@@ -271,8 +271,7 @@ class Extractor:
                                                                                            d.view)):
                         rejected[q.span[0]] = why
                     continue
-                claim = self.builder.claim(q, metric, cls, cues, t, u.start, u.start, context)
-                claim.quote = d.text[claim.span[0]:claim.span[1]]
+                claim = self.builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
                 out.append((claim, u))
         return out
 

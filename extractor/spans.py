@@ -6,9 +6,12 @@ Two kinds of list, two kinds of answer:
   spans that start last before the asked span ends (or starts), a bound that costs O(log n) and is
   exact whenever no longer span reaches past that many later starts. Making them exact would change
   which spans count on such inputs, so the window is kept where it was used.
+And one about a span's own text: `markup_free`, the part of a span a quote may hold (no Markdown markers,
+no HTML entities).
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 
 Span = tuple[int, int]
@@ -43,3 +46,50 @@ def inside_near(spans: list[Span], start: int, end: int, window: int = 4) -> boo
     """Whether [start, end) lies inside one of the `window` spans that start last at or before `start`."""
     i = bisect_right(spans, (start, 1 << 62))
     return any(s <= start and end <= e for s, e in spans[max(0, i - window):i])
+
+
+# Markdown emphasis and code markers (`**`, `_`, `~~`, backticks) and HTML entities (`&nbsp;`, `&#8201;`):
+# markup that a quote must not start or end with. A `*` run with space on both sides is a product ("4 * 8"),
+# an `_` between letters or digits is part of a name ("max_tokens"), an entity between digits part of the
+# number ("1&#44;200"); none of them is markup.
+_ENTITY = r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"
+_MARKUP = re.compile(rf"(?<!\s)\*+|\*+(?!\s)|~~+|`+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])"
+                     rf"|(?<![0-9]){_ENTITY}|{_ENTITY}(?![0-9])")
+
+
+def markup_free(text: str, start: int, end: int) -> Span:
+    """The part of `text[start:end]` a quote may hold: without Markdown markers or HTML entities at its
+    edges, and when such markup sits inside (`up to **1.9x`, `0.42&nbsp;s`), the markup-free piece that
+    holds the number (its first digit; else the first piece), so `text[span] == quote` still holds."""
+    marks = [m.span() for m in _MARKUP.finditer(text, start, end)]
+    if not marks:
+        return start, end
+    pieces, pos = [], start
+    for a, b in marks + [(end, end)]:
+        if text[pos:a].strip():
+            pieces.append((pos, a))
+        pos = b
+    if not pieces:
+        return start, end
+    digit = next((i for i in range(start, end) if text[i].isdigit()), None)
+    a, b = next((p for p in pieces if digit is not None and p[0] <= digit < p[1]), pieces[0])
+    while text[a].isspace():
+        a += 1
+    while text[b - 1].isspace():
+        b -= 1
+    return a, b
+
+
+def with_markup_before(text: str, start: int) -> int:
+    """Where a markup-free quote starting at `start` began as written: back over the markers and entities
+    (and blanks) `markup_free` left out before it ("&lt; 1 s" for "1 s"), so rules that read the figure
+    as written (a bound "< 1 s" is a target) still see them."""
+    pos = start
+    while True:
+        back = pos
+        while back > 0 and text[back - 1] in " \t":
+            back -= 1
+        m = next((m for m in _MARKUP.finditer(text, max(0, back - 40), back) if m.end() == back), None)
+        if m is None:
+            return pos
+        pos = m.start()

@@ -29,7 +29,8 @@ def test_character_references_inside_numbers(name, wrap):
     got = claims(wrap.format("Our cluster served 1&#44;200 tok/s with the new scheduler."), name)
     assert got == [(1200.0, "token / second", "1&#44;200 tok/s")]
     got = claims(wrap.format("The fused kernel runs 2&#46;5&times; faster than the eager path."), name)
-    assert got == [(2.5, "x", "2&#46;5&times;")]
+    # the unit written as an entity is read, but a quote never ends with an entity (docs/record.md)
+    assert got == [(2.5, "x", "2&#46;5")]
 
 
 def test_space_entities_and_words_after_numbers_are_unchanged():

@@ -16,6 +16,7 @@ from extractor.claims.metric import SIGNED, MetricChooser, change_metric_of
 from extractor.claims.rules import ClaimRules
 from extractor.records import Claim, ClaimContext, QuantityRecord
 from extractor.quantities.units import parse_unit
+from extractor.spans import markup_free
 
 # unit classes of levels a text may state a change of ("reduced by 500 ms", "grew by 300 tok/s")
 ABSOLUTE_CLASSES = frozenset({"time", "token_time", "token_rate", "request_rate", "item_rate", "memory",
@@ -134,8 +135,10 @@ class ClaimBuilder:
 
     # -- claims ------------------------------------------------------------------
     def claim(self, q: QuantityRecord, metric: str, cls: str, cues: list[Cue], text: str, base: int,
-              unit_start: int, context: ClaimContext, header_cues=(), unit: str | None = None) -> Claim:
-        """Build the claim for quantity `q` of metric `metric`."""
+              unit_start: int, context: ClaimContext, header_cues=(), unit: str | None = None, *,
+              written: str) -> Claim:
+        """Build the claim for quantity `q` of metric `metric`. `text` is the (markup-masked) text read from
+        `base` on; `written` the document as written, which the claim's span and quote index."""
         start, end = q.span
         unit = unit or q.unit
         value, value_max = q.value, q.value_max
@@ -188,10 +191,13 @@ class ClaimBuilder:
             if down and value > 0:
                 value, value_max = -value, (None if value_max is None else -value_max)
             baseline = self.baseline(text, base, cues, start, end, unit_start)
+        # the quote as written, without Markdown markers or HTML entities ("up to **1.9x", "0.42&nbsp;s"):
+        # the fields were read from the whole phrase above, the quote is its markup-free piece with the number
+        a, b = markup_free(written, start, end)
         return Claim(metric=metric, value=value, value_max=value_max, unit=unit, qualifier=q.qualifier,
                      tokens=tokens, per=per, baseline=baseline, direction=direction,
-                     statistic=self.statistic(metric, cues, start, end, header_cues), quote=q.quote, span=q.span,
-                     context=context)
+                     statistic=self.statistic(metric, cues, start, end, header_cues), quote=written[a:b],
+                     span=(a, b), context=context)
 
     def statistic(self, metric: str, cues: list[Cue], start: int, end: int, header_cues=()) -> str | None:
         """The statistic a latency or rate states: a statistic word in its clause before the number ("P99 TTFT

@@ -62,6 +62,7 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["sla_share"] = rules.sla_share_after
     labels["level_reached"] = rules.level_reached_intro
     labels["adoption"] = rules.adoption_words
+    labels["model_size"] = rules.model_size_words
     labels["ratio_name"] = rules.named_ratio_cues
     labels["rate_unit"] = rules.rate_unit_before
     labels.update({f"stat:{k}": v for k, v in rules.statistic_cues.items()})

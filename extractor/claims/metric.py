@@ -25,6 +25,7 @@ REQUIREMENT = re.compile(r"(?:require|requires|required|requirement|requirements
 USAGE = re.compile(r"\b(?:using|utili[sz]ing|consuming|occupying|taking|needing|requiring)\b[^.;:\n]*$", re.I)
 # ...and "target" naming the model that verifies a speculative draft ("the target model")
 NOT_A_TARGET = re.compile(r"[ \t]+(?:model|models|LLM|draft|network)\b", re.I)
+MODEL_SIZE_NEAR = 20    # a model-size word names the memory figure only close before it, in its clause
 
 
 class MetricChooser:
@@ -177,6 +178,8 @@ class MetricChooser:
         if cls in ("memory", "bandwidth", "compute"):
             if self._device_spec(cues, start, end) and not self.clauses.measured(cues, start, end):
                 return "datasheet", "claims.device_spec"   # "an L4 with 24 GB", "141 GB of HBM3e"
+            if cls == "memory" and self._model_size(cues, start, end):
+                return "model_size", "claims.model_size_words"   # "shrinks the model size to 63 GB": the model's
             if self.clauses.measured(cues, start, end) or self.clauses.governing_change(cues, start, end) \
                     or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:", CHANGE_NEAR):
                 return None
@@ -189,6 +192,20 @@ class MetricChooser:
         before = [c for c in cues if c.label.startswith("metric:") and c.end <= start and start - c.end <= NEAR
                   and self.clauses.same_clause(cues, c.end, start)]
         return bool(before) and max(before, key=lambda c: (c.end, c.end - c.start)).label == "metric:memory"
+
+    def _model_size(self, cues: list[Cue], start: int, end: int) -> bool:
+        """A word naming the size of a model's weights right after the figure, or before it in its clause with
+        no measurement word in between ("after loading the weights, it shows 34 GB free" is measured) and no
+        change word unless the figure is the level reached ("FP4 weights save 22 GB" is a saving; "the
+        checkpoint shrinks to 63 GB" is the model's size)."""
+        if any(c.label == "model_size" and 0 <= c.start - end <= 2 for c in cues):
+            return True
+        word = self.clauses.before(cues, start, end, ("model_size",), MODEL_SIZE_NEAR)
+        if word is None or any(c.label in ("join", "break") and word.end <= c.start and c.end <= start for c in cues):
+            return False                  # "model weights, and KV cache share one 128 GB pool": another subject
+        level = any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues)   # "drops to 63 GB"
+        return not any((c.label == "measure" or (c.label.startswith("change") and not level))
+                       and word.end <= c.start and c.end <= start for c in cues)
 
     @staticmethod
     def _device_spec(cues: list[Cue], start: int, end: int) -> bool:

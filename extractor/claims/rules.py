@@ -68,6 +68,7 @@ class ClaimRules(BaseModel):
     sla_share_after: list[str] = Field(default_factory=list)
     level_reached_intro: list[str] = Field(default_factory=list)
     adoption_words: list[str] = Field(default_factory=list)
+    model_size_words: list[str] = Field(default_factory=list)
     named_ratio_cues: list[str] = Field(default_factory=list)
     rate_unit_before: list[str] = Field(default_factory=list)
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
@@ -99,7 +100,7 @@ class ClaimRules(BaseModel):
                      "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
                      "higher_is_better", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
                      "device_spec_before", "device_spec_after", "ratio_headers", "sla_share_after", "level_reached_intro",
-                     "adoption_words", "named_ratio_cues", "rate_unit_before", mode="before")
+                     "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
     @classmethod
     def _cue_list(cls, v):
         return _phrases(v or [])

@@ -111,7 +111,7 @@ class ScriptOutputReader:
                 continue
             block = d.blocks[line.block]
             context = ClaimContext(section=d.section_path(block.section), block="code", row_header=header.text)
-            claim = x.builder.claim(q, metric, cls, list(cues), d.text, 0, 0, context, header.cues, unit)
-            claim.quote = d.text[claim.span[0]:claim.span[1]]
+            claim = x.builder.claim(q, metric, cls, list(cues), d.text, 0, 0, context, header.cues, unit,
+                                    written=d.text)
             out.append((claim, Passage(line.start, line.end, "code", line.block, block.section)))
         return out

@@ -31,6 +31,7 @@ from extractor.quantities.exclusions import _merge, _overlaps
 from extractor.quantities.finder import QuantityFinder, Skipped
 from extractor.records import Claim, QuantityRecord, SetAside, SetAsideReason
 from extractor.rules_io import RuleError, compiled, load_yaml, rule_cache
+from extractor.spans import with_markup_before
 
 SET_ASIDE_FILE = "set_aside.yaml"
 # the unit classes of a performance figure: time, rates, ratios, shares, sizes, bandwidth, compute, energy, price
@@ -227,7 +228,9 @@ class FigureDecider:
             cls = unit_class(c.unit)
             if cls not in FIGURE_CLASSES:
                 continue
-            decided = self._reason(d.text, Figure(tuple(c.span), cls, c.unit), places, demoting=True)
+            # the figure as written: a quote leaves out markup before the number ("&lt; 1 s" is quoted "1 s")
+            span = (with_markup_before(d.text, c.span[0]), c.span[1])
+            decided = self._reason(d.text, Figure(span, cls, c.unit), places, demoting=True)
             if decided is not None:
                 out[i] = decided
         return out

@@ -262,8 +262,7 @@ class TableReader:
                     continue
                 text = d.view[c.start:c.end]
                 claim = self.x.builder.claim(q, metric, cls, cues, text, c.start, c.start, context,
-                                             header_cues, unit)
-                claim.quote = d.text[claim.span[0]:claim.span[1]]
+                                             header_cues, unit, written=d.text)
                 out.append((claim, unit_place))
         return out
 
