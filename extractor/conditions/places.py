@@ -168,8 +168,9 @@ class Places:
         cues = load_claim_rules(rules_dir).metric_cues
         self.family_cues = {}
         for family in set(FAMILIES.values()):
-            phrases = sorted({p for m, f in FAMILIES.items() if f == family for p in cues.get(m, [])}, key=len,
-                             reverse=True)
+            # longest first, ties by text: the same pattern in every process (a set's order follows the hash seed)
+            phrases = sorted({p for m, f in FAMILIES.items() if f == family for p in cues.get(m, [])},
+                             key=lambda p: (-len(p), p))
             self.family_cues[family] = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, phrases)) + r")(?!\w)",
                                                   re.I)
 
