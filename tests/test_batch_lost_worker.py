@@ -5,7 +5,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from extractor.corpus.batch import run_batch
+from store_checks import stored_documents
 from extractor.corpus.runners import chunks, run_pool
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="kills forked pool workers")
@@ -46,16 +46,6 @@ def test_a_pool_broken_between_two_submits_retries_what_it_had_and_goes_on(tmp_p
     assert any(o.retried for o in outcomes)
 
 
-def count(db: Path) -> int:
-    try:
-        con = sqlite3.connect(db, timeout=1)
-        try:
-            return con.execute("SELECT count(*) FROM documents").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
-
 
 def test_batch_with_a_worker_killed_mid_run_ends_complete_and_equal_to_a_clean_run(tmp_path, db_rows):
     folder = tmp_path / "posts"
@@ -65,7 +55,7 @@ def test_batch_with_a_worker_killed_mid_run_ends_complete_and_equal_to_a_clean_r
     proc = subprocess.Popen([sys.executable, "-m", "extractor", "batch", str(folder), "--db", str(db),
                              "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while count(db) < 60 and proc.poll() is None and time.monotonic() < deadline:
+    while stored_documents(db) < 60 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
     workers = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
     assert workers and proc.poll() is None, "the batch ended before a worker could be killed"

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from extractor.corpus.batch import run_batch
+from store_checks import stored_documents
 
 N_POSTS = 150
 
@@ -27,16 +28,6 @@ def write_posts(folder: Path, n: int) -> None:
 
 
 
-def stored(db: Path) -> int:
-    try:
-        con = sqlite3.connect(db, timeout=1)
-        try:
-            return con.execute("SELECT count(*) FROM documents").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error:  # not created yet
-        return 0
-
 
 def batch_cmd(folder: Path, db: Path) -> list[str]:
     return [sys.executable, "-m", "extractor", "batch", str(folder), "--db", str(db), "--jobs", "2"]
@@ -50,7 +41,7 @@ def test_batch_sigkill_then_rerun_matches_uninterrupted_run(db_rows, tmp_path):
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while stored(db) < 5 and proc.poll() is None and time.monotonic() < deadline:
+        while stored_documents(db) < 5 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.002)
         os.kill(proc.pid, signal.SIGKILL)
     finally:
@@ -60,7 +51,7 @@ def test_batch_sigkill_then_rerun_matches_uninterrupted_run(db_rows, tmp_path):
             pass
         proc.wait()
     assert proc.returncode == -signal.SIGKILL, "batch finished before it could be killed"
-    at_kill = stored(db)
+    at_kill = stored_documents(db)
     print("documents stored when killed:", at_kill)
     assert 0 < at_kill < N_POSTS
 

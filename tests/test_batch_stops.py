@@ -14,6 +14,7 @@ import pytest
 
 from extractor.corpus import store as store_module
 from extractor.corpus.batch import run_batch
+from store_checks import stored_documents
 from extractor.corpus.stopping import BatchStopped
 
 POST = "# Log {i}\n\nThe cluster sustained {n} tokens/s on eight MI300X GPUs at batch size 16.\n"
@@ -26,16 +27,6 @@ def write_posts(folder: Path, n: int = N) -> None:
     for i in range(n):
         (folder / f"log-{i:04d}.md").write_text(POST.format(i=i, n=3000 + i), encoding="utf-8")
 
-
-def count(db: Path) -> int:
-    try:
-        con = sqlite3.connect(db, timeout=1)
-        try:
-            return con.execute("SELECT count(*) FROM documents").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
 
 
 def batch(folder: Path, db: Path, jobs: int) -> list[str]:
@@ -56,7 +47,7 @@ def test_a_signal_mid_batch_stops_with_one_line_and_the_same_command_resumes(tmp
     proc = subprocess.Popen(batch(folder, db, jobs), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     deadline = time.monotonic() + 120
-    while count(db) < 20 and proc.poll() is None and time.monotonic() < deadline:
+    while stored_documents(db) < 20 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
     assert proc.poll() is None, "the batch ended before it could be stopped"
     os.killpg(proc.pid, sig)
@@ -66,7 +57,7 @@ def test_a_signal_mid_batch_stops_with_one_line_and_the_same_command_resumes(tmp
     assert len(lines) == 1 and "Traceback" not in err and "OperationalError" not in err, err   # one line
     line = lines[0]
     assert line.startswith("benchclaims: stopped by ") and words in line and all(w in line for w in STOP_LINE)
-    stored = count(db)
+    stored = stored_documents(db)
     assert f": {stored} of {N} documents to extract were stored, {N - stored} were not" in line
 
     again = subprocess.run(batch(folder, db, jobs), capture_output=True, text=True, timeout=300)
@@ -95,7 +86,7 @@ def test_a_full_disk_stops_the_batch_with_one_line_and_the_store_intact(tmp_path
     message = str(stop.value)
     assert message.startswith("stopped: the disk is full (database or disk is full): ")
     assert "run the same command again to resume" in message
-    stored = count(db)
+    stored = stored_documents(db)
     assert 0 < stored < 60 and f"{stored} of 60 documents to extract were stored" in message
     assert sqlite3.connect(db).execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
