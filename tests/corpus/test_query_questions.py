@@ -17,7 +17,7 @@ from extractor.corpus.batch import run_batch
 from extractor.corpus.store import Store, base_factor
 from extractor.records import CONDITIONS, DocumentRecord
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
 
 @pytest.fixture(scope="module")
