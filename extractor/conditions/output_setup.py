@@ -19,7 +19,7 @@ from extractor.ingest import Document
 from extractor.spans import overlaps_near
 
 if TYPE_CHECKING:
-    from extractor.conditions.context import Located
+    from extractor.conditions.located import Located
 
 MODEL_RULE = "program_output.yaml:model_labels"
 

@@ -8,6 +8,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from extractor.conditions.rungs import rung_readers
 from extractor.records import CONDITIONS, Scope
 from extractor.rules_io import compiled, load_yaml, rule_cache
 
@@ -16,11 +17,6 @@ WHERE_FILE = "where_notes.yaml"
 OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 # Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
 Reason = Literal["absent", "ambiguous", "no_version", "partial", "external"]
-# The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
-LADDER_READERS = ("sentence", "program_output", "table_row", "table_column", "column_names", "table_caption", "table_footnotes", "own_caption",
-                  "paragraph", "figure_captions", "section", "section_commands", "section_code",
-                  "linked_section",
-                  "linked_commands", "setup_sections", "universal", "introduction", "front_matter")
 
 
 def known_conditions(names: list[str]) -> list[str]:
@@ -48,8 +44,9 @@ class Rung(_Strict):
     @field_validator("reader")
     @classmethod
     def _reader(cls, v: str) -> str:
-        if v not in LADDER_READERS:
-            raise ValueError(f"unknown reader {v!r} (known: {', '.join(LADDER_READERS)})")
+        known = rung_readers()
+        if v not in known:
+            raise ValueError(f"unknown reader {v!r} (known: {', '.join(known)})")
         return v
 
     @field_validator("scope")
@@ -188,6 +185,20 @@ class ScopeRules(_Strict):
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
         return known_conditions(v)
+
+    @model_validator(mode="after")
+    def _sentence_first(self) -> "ScopeRules":
+        """The claim's own sentence is the first rung, and the only one of reader or scope `sentence`: the
+        other rungs ask what it states (the loads, modes, devices and models of the claim's own clause)."""
+        first = self.ladder[0]
+        if first.reader != "sentence" or first.scope != "sentence":
+            raise ValueError(f"the first rung of the ladder must be {{reader: sentence, scope: sentence}}, not "
+                             f"{{reader: {first.reader}, scope: {first.scope}}}: the other rungs ask what the "
+                             f"claim's own sentence states")
+        again = [i for i, rung in enumerate(self.ladder) if i and "sentence" in (rung.reader, rung.scope)]
+        if again:
+            raise ValueError(f"ladder rung {again[0]}: only the first rung reads the claim's sentence")
+        return self
 
     @model_validator(mode="after")
     def _several_scopes(self) -> "ScopeRules":
