@@ -142,7 +142,7 @@ class ConditionResolver:
         headline position); then fill a headline's unstated conditions from a restatement of its
         figure that did not merge (a rounded form). Returns the claims."""
         reasons, unclear = [], []
-        pool = ConditionPool()   # a long table's claims share most conditions: one object each (sharing.py)
+        pool = ConditionPool()   # a long table's claims share most conditions: one object each (_internals/sharing.py)
         for claim, passage in placed:
             unclear.append({})
             conditions, why = self.resolve(doc, claim, passage, unclear[-1])
