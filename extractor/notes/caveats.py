@@ -17,6 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from extractor.claims.headlines import FigureIndex
+from extractor.contracts import StageContract
 from extractor.notes.authorship import AuthorshipReader
 from extractor.notes.rules import AuthorshipRules, CaveatRules, CueFinder, union
 from extractor.ingest.model import Document
@@ -45,6 +46,9 @@ class PostNotes(BaseModel):
 
 class CaveatReader:
     """Compiled caveat and authorship rules; `read` returns a post's notes."""
+
+    contract = StageContract("notes", "reads the post's caveats, provenance notes and authorship",
+                             requires=("headline", "metric", "value", "unit", "quote", "span", "conditions"))
 
     def __init__(self, rules: CaveatRules, authorship: AuthorshipRules):
         self.r = rules
