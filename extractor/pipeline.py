@@ -25,13 +25,12 @@ from extractor.records import Claim, DocumentRecord, Note
 from extractor.rules_io import RuleError, default_rules_dir, rules_fingerprint
 
 # The conditions stage (ConditionResolver.attach) ties each claim to its conditions and merges the claims that
-# state one figure again for one setup into one claim with several mentions (the merged claim takes the primary
-# mention's quote, span and context, and may take a restatement's baseline).
+# state one figure again for one setup into one claim with several mentions (the primary mention's claim, with
+# a baseline or token kind that only another mention states, and the headline flag of any of them).
 CONDITIONS = StageContract(
     "conditions", "ties each claim to its load conditions; merges restatements of one figure into one claim",
-    assigns=("conditions", "mentions", "headline", "cited_from", "baseline", "quote", "span", "context"),
-    requires=("metric", "value", "value_max", "unit", "qualifier", "tokens", "per", "baseline", "headline",
-              "quote", "span", "context"))
+    assigns=("conditions", "mentions", "headline", "cited_from", "baseline", "tokens"),
+    requires=("metric", "value", "value_max", "unit", "qualifier", "per", "quote", "span", "context"))
 IDS = StageContract("ids", "gives each claim its content-derived id", assigns=("id",),
                     requires=("metric", "value", "value_max", "unit", "quote"))
 # the stages that touch a claim, in the order they run (the claim readers create it)

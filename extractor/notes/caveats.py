@@ -48,7 +48,8 @@ class CaveatReader:
     """Compiled caveat and authorship rules; `read` returns a post's notes."""
 
     contract = StageContract("notes", "reads the post's caveats, provenance notes and authorship",
-                             requires=("headline", "metric", "value", "unit", "quote", "span", "conditions"))
+                             requires=("headline", "metric", "value", "value_max", "unit", "qualifier", "tokens", "quote",
+                                       "span", "mentions", "conditions"))
 
     def __init__(self, rules: CaveatRules, authorship: AuthorshipRules):
         self.r = rules
