@@ -33,8 +33,9 @@ from extractor.contracts import StageContract
 from extractor.records import Claim, QuantityRecord, SetAside, SetAsideReason
 from extractor.rules_io import RuleError, compiled, load_yaml, rule_cache
 from extractor.spans import with_markup_before
+from extractor.rule_files import SET_ASIDE
 
-SET_ASIDE_FILE = "set_aside.yaml"
+SET_ASIDE_FILE = SET_ASIDE.name
 # the unit classes of a performance figure: time, rates, ratios, shares, sizes, bandwidth, compute, energy, price
 FIGURE_CLASSES = frozenset({"time", "token_rate", "request_rate", "token_time", "ratio", "percent", "memory",
                             "bandwidth", "compute", "energy", "cost", "count"})

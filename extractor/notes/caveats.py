@@ -23,9 +23,10 @@ from extractor.notes.rules import AuthorshipRules, CaveatRules, CueFinder, union
 from extractor.ingest.model import Document
 from extractor.records import Claim, Note
 from extractor.rules_io import default_rules_dir, load_yaml, rule_cache
+from extractor.rule_files import AUTHORSHIP, CAVEATS
 
-CAVEATS_FILE = "caveats.yaml"
-AUTHORSHIP_FILE = "authorship.yaml"
+CAVEATS_FILE = CAVEATS.name
+AUTHORSHIP_FILE = AUTHORSHIP.name
 
 
 def approx_text(value: float) -> str:
