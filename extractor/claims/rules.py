@@ -9,8 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from extractor.records import STATISTIC_PATTERN, Metric, Per, Tokens
 from extractor.rules_io import load_yaml, rule_cache
+from extractor.rule_files import CLAIMS
 
-CLAIMS_FILE = "claims.yaml"
+CLAIMS_FILE = CLAIMS.name
 METRICS = set(get_args(Metric))
 UNIT_CLASSES = {"token_rate", "request_rate", "time", "ratio", "percent", "cost", "memory", "bandwidth",
                 "compute", "energy", "score", "token_count", "token_time", "accept_length",

@@ -9,7 +9,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules, guarded, read_record, read_text
-from extractor.cli.conventions import format_option, example, fail, format_help, write_output
+from extractor.cli.conventions import format_option, example, error_exit, format_help, write_output
 
 FORMATS = ("text", "markdown", "json", "jsonl", "html")
 
@@ -46,9 +46,9 @@ def audit_cmd(
 
     fmt = format_option(fmt, FORMATS)
     if len(files) > 1 and fmt == "html":
-        raise fail("--format html audits one document: give one file (or run audit once per file)")
+        raise error_exit("--format html audits one document: give one file (or run audit once per file)")
     if len(files) > 1 and claim is not None:
-        raise fail("--claim names a claim of one document: give one file")
+        raise error_exit("--claim names a claim of one document: give one file")
     parts: list[str] = []
     failed = False
     for file in files:
@@ -66,7 +66,7 @@ def audit_cmd(
             else:
                 out = render_audit(record, fmt, claim)  # type: ignore[arg-type]
         except UnknownClaim as err:
-            raise fail(err) from None
+            raise error_exit(err) from None
         if len(files) > 1 and fmt in ("text", "markdown"):
             out = f"{doc_header(file, fmt)}\n\n{out}"
         parts.append(out.rstrip("\n"))
@@ -121,11 +121,11 @@ def _html(record, text: str, view: str | None, claim: str | None, db: Path | Non
         from extractor.corpus.store import Store, StoreError
 
         if not db.is_file():
-            raise fail(f"{db}: no such database (run `benchclaims batch` first)")
+            raise error_exit(f"{db}: no such database (run `benchclaims batch` first)")
         try:
             with Store(db) as store:
                 others = stored_refs(store.conn)
         except StoreError as err:
-            raise fail(err) from None
+            raise error_exit(err) from None
     return render_audit_html(record, text, view, selected, comparable_links(record, others) if db else None,
                              markdown=markdown)

@@ -8,7 +8,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules
-from extractor.cli.conventions import example, fail, format_help, format_option, write_output
+from extractor.cli.conventions import example, error_exit, format_help, format_option, write_output
 
 FORMATS = ("text", "markdown", "json")
 
@@ -56,7 +56,7 @@ def compare_cmd(
     try:
         if claims:
             if len(claims) != 2 or metric is not None:
-                raise fail("give two claims (ID or FILE#N), or --metric M (groups) without claims")
+                raise error_exit("give two claims (ID or FILE#N), or --metric M (groups) without claims")
             from extractor.compare import compare
             from extractor.corpus.comparisons import resolve_ref
 
@@ -64,7 +64,7 @@ def compare_cmd(
             write_output(render_comparison(compare(a, b, rules_dir=rules_dir), fmt), output)  # type: ignore[arg-type]
             return
         if metric is None:
-            raise fail("give two claims (ID or FILE#N), or --metric M for the comparable groups of the corpus")
+            raise error_exit("give two claims (ID or FILE#N), or --metric M for the comparable groups of the corpus")
         from extractor.corpus.comparisons import store_groups
 
         f = ClaimFilter(metric=metric, model=model, hardware=hardware, engine=engine, conditions=condition,
@@ -73,4 +73,4 @@ def compare_cmd(
         write_output(render_groups(store_groups(db, rows, hide_restatements=not with_restatements), fmt),  # type: ignore[arg-type]
                      output)
     except (QueryError, StoreError) as err:
-        raise fail(err) from None
+        raise error_exit(err) from None

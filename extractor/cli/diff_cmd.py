@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_output, example, fail, format_help
+from extractor.cli.conventions import check_output, example, error_exit, format_help
 
 FORMATS = ("text", "json", "html")
 
@@ -42,7 +42,7 @@ def diff_command(old: str = typer.Argument(..., help="old run: JSONL, claims .db
         report = diff_sides(load_side(old), new_side, old_bases=side_bases(old), new_bases=side_bases(new))
         emit(report, fmt, output, audit_dir, new_side if audit_pages else None, side_bases(new)[-1])
     except (SourceError, ValueError, OSError) as err:
-        raise fail(err) from None
+        raise error_exit(err) from None
     raise typer.Exit(exit_code(report, kinds))
 
 
@@ -71,7 +71,7 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
             try:
                 get_extractor(str(rules))
             except RuleError as err:
-                raise fail(f"invalid rules: {err}") from None
+                raise error_exit(f"invalid rules: {err}") from None
         old = load_side(against)
         base = Path(against).resolve().parent
         new, errors = reextract(old, rules_dir=str(rules) if rules else None, base=base, jobs=jobs)
@@ -79,5 +79,5 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
         report = diff_sides(old, new, errors, old_bases=[base], new_bases=[base], rules_dir=rules_dir)
         emit(report, fmt, output, audit_dir, new if audit_pages else None, base)
     except (SourceError, ValueError, OSError) as err:
-        raise fail(err) from None
+        raise error_exit(err) from None
     raise typer.Exit(exit_code(report, kinds))

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import fail, format_option, example, format_help, write_output
+from extractor.cli.conventions import error_exit, format_option, example, format_help, write_output
 
 FORMATS = ("text", "json")
 
@@ -33,5 +33,5 @@ def eval_cmd(
     try:
         report = evaluate(gold, docs, rules_dir=str(rules) if rules else None)
     except (GoldError, ValueError) as err:
-        raise fail(err) from None
+        raise error_exit(err) from None
     write_output(render(report, fmt, detail), output)

@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import format_option, example, fail, format_help, write_output
+from extractor.cli.conventions import format_option, example, error_exit, format_help, write_output
 from extractor.cli.common import check_bound
 
 FORMATS = ("text", "json", "jsonl", "csv")
@@ -64,7 +64,7 @@ def query_cmd(
                         hide_restatements=hide_restatements)
         result = run_query(db, f)
     except (QueryError, StoreError) as err:
-        raise fail(err)
+        raise error_exit(err)
     for note in result.notes:
         typer.echo(f"benchclaims: note: {note}", err=True)
     if count:

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_output, fail, format_option, example, format_help, write_output
+from extractor.cli.conventions import check_output, error_exit, format_option, example, format_help, write_output
 
 FORMATS = ("html", "json")
 
@@ -35,7 +35,7 @@ def report_cmd(
     try:
         report = build_report(db, top=top)
     except (ReportError, ValueError) as err:
-        raise fail(err) from None
+        raise error_exit(err) from None
     if audit_pages:
         _link_pages(report, db, output, audit_dir)
     if fmt == "json":

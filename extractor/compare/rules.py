@@ -11,8 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from extractor.conditions.rules import known_conditions
 from extractor.records import Metric, Qualifier
 from extractor.rules_io import compiled, default_rules_dir, load_yaml, rule_cache
+from extractor.rule_files import COMPARE
 
-COMPARE_FILE = "compare.yaml"
+COMPARE_FILE = COMPARE.name
 METRICS: tuple[str, ...] = get_args(Metric)
 Role = Literal["required", "if_either", "shown"]
 CLAIM_FIELDS = ("tokens", "statistic", "baseline")

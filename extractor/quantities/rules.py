@@ -16,9 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from extractor.rules_io import RuleError, compiled, default_rules_dir, folder_cache, load_jsonl, load_yaml
 from extractor.quantities.units import has_dimension, parse_unit, registry
 from extractor.records import SetAsideReason
+from extractor.rule_files import NUMBERS, SPELLINGS
 
-SPELLINGS_FILE = "unit_spellings.jsonl"
-NUMBERS_FILE = "numbers.yaml"
+SPELLINGS_FILE = SPELLINGS.name
+NUMBERS_FILE = NUMBERS.name
 
 Role = Literal["unit", "denominator", "both", "prefix", "kind", "per"]
 

@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from extractor.api import extract_text
-from extractor.conditions.sharing import ConditionPool
+from extractor.conditions._internals.sharing import ConditionPool
 from extractor.records import Claim, Condition, DocumentRecord, Note
 from extractor.render import record_json, record_json_chunks
 

@@ -30,6 +30,18 @@ Every run used a single A100 board.
 On one H100 the engine served 2,345 tokens per second.
 """
 
+# The claim's paragraph names one GPU, a setup section before it another one; its own sentence names none.
+SET_UP = """# Our engine
+
+## Setup
+
+All runs used an A100 board.
+
+## Results
+
+The engine ran on one H100. It served 2,345 tokens per second.
+"""
+
 
 def _rules(tmp_path: Path, edit) -> Path:
     dst = tmp_path / "rules"
@@ -73,6 +85,22 @@ def test_the_most_specific_rung_of_the_ladder_wins():
 
 
 def test_the_ladder_order_is_read_from_the_rules(tmp_path):
+    claim = _claim(Extractor.from_rules(), SET_UP, "2,345 tokens per second")
+    assert (claim.conditions["hardware"].value, claim.conditions["hardware"].scope) == ("H100", "paragraph")
+
+    def setup_second(d: Path) -> None:
+        def change(scopes):
+            ladder = scopes["ladder"]
+            setup = next(r for r in ladder if r["reader"] == "setup_sections")
+            ladder.remove(setup)
+            ladder.insert(1, setup)
+        _edit_yaml(d / "scopes.yaml", change)
+    claim = _claim(Extractor.from_rules(_rules(tmp_path, setup_second)), SET_UP, "2,345 tokens per second")
+    assert (claim.conditions["hardware"].value, claim.conditions["hardware"].scope) == ("A100", "setup_section")
+
+
+def test_the_claims_sentence_must_be_the_first_rung(tmp_path):
+    # the other rungs ask what the claim's own sentence states: a ladder that reads another place first stops at load
     def section_first(d: Path) -> None:
         def change(scopes):
             ladder = scopes["ladder"]
@@ -80,8 +108,14 @@ def test_the_ladder_order_is_read_from_the_rules(tmp_path):
             ladder.remove(section)
             ladder.insert(0, section)
         _edit_yaml(d / "scopes.yaml", change)
-    claim = _claim(Extractor.from_rules(_rules(tmp_path, section_first)), SCOPED, "2,345 tokens per second")
-    assert (claim.conditions["hardware"].value, claim.conditions["hardware"].scope) == ("A100", "section")
+    with pytest.raises(RuleError, match="first rung of the ladder must be"):
+        Extractor.from_rules(_rules(tmp_path / "a", section_first))
+    twice = _rules(tmp_path / "b", lambda d: _edit_yaml(d / "scopes.yaml", lambda s: s["ladder"].append(
+        {"reader": "sentence", "scope": "sentence"})))
+    with pytest.raises(RuleError, match="only the first rung reads the claim's sentence"):
+        Extractor.from_rules(twice)
+    # the order as shipped keeps it
+    assert Extractor.from_rules() is not None
 
 
 def test_a_rung_without_a_reader_stops_at_load(tmp_path):

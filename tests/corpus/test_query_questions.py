@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from extractor.cli import app
 from extractor.corpus.batch import run_batch
-from extractor.corpus.store import Store, base_factor
+from extractor.corpus.rows import base_factor
+from extractor.corpus.store import Store
 from extractor.records import CONDITIONS, DocumentRecord
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"

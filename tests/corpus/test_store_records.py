@@ -6,7 +6,8 @@ import sqlite3
 import pytest
 
 from extractor.records import Claim, Condition, DocumentError, DocumentRecord
-from extractor.corpus.store import Store, StoreError, base_quantity
+from extractor.corpus.rows import base_quantity
+from extractor.corpus.store import Store, StoreError
 
 TEXT = "Serving Qwen on 4 H200 we reached 21,500 tok/s per GPU; TTFT stayed under 250 ms."
 

@@ -13,13 +13,13 @@ def _post(i: int) -> str:
 
 def test_the_vocabulary_is_reset_every_few_posts():
     x = Extractor.from_rules()
-    x.vocab_reset_posts = 3
+    x.claims.analyser.vocab_reset_posts = 3
     x.extract("# Warm-up\n\nThe engine served 1,000 tokens/s on 8x H100.\n", doc="w.md", fmt="markdown", path=None,
               sha256="")
     sizes = []
     for i in range(7):
         x.extract(_post(i), doc=f"p{i}.md", fmt="markdown", path=None, sha256="")
-        sizes.append(len(x.nlp.vocab.strings))
+        sizes.append(len(x.claims.analyser.nlp.vocab.strings))
     # the warm-up and posts 0, 1 fill the first zone; it is closed before post 2, the next before post 5
     assert sizes[1] > sizes[0] and sizes[2] < sizes[1] and sizes[5] < sizes[4], sizes
     assert max(sizes[5:]) <= max(sizes[2:5]), sizes   # no growth from one run of posts to the next

@@ -13,7 +13,7 @@ import pytest
 
 from extractor.api import extract_text, get_extractor
 from extractor.claims.cue_component import keep_longest
-from extractor.pipeline import _broken_runs
+from extractor.claims.analysis import broken_runs as _broken_runs
 
 
 RUNS = 4

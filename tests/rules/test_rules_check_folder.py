@@ -91,6 +91,17 @@ def test_yaml_validation_errors_are_all_listed_with_lines(rules):
     assert all(p.where.startswith("line ") for p in problems)
 
 
+def test_rules_check_reports_a_ladder_that_does_not_read_the_sentence_first(rules):
+    scopes = rules / "scopes.yaml"
+    text = scopes.read_text(encoding="utf-8")
+    first = next(line for line in text.splitlines() if line.startswith("  - {reader: sentence,"))
+    scopes.write_text(text.replace(first + "\n", "", 1).replace("ladder:\n", "ladder:\n" + first.replace(
+        "reader: sentence, scope: sentence", "reader: sentence, scope: paragraph") + "\n", 1), encoding="utf-8")
+    problems = [p for p in check_rules(rules, smoke=False) if p.file.endswith("scopes.yaml")]
+    assert any("first rung of the ladder must be" in p.reason for p in problems), problems
+    assert not any("first rung" in p.reason for p in check_rules(default_rules_dir(), smoke=False))
+
+
 def test_broken_yaml_names_the_line(rules):
     (rules / "scopes.yaml").write_text("setup_sections: [a, b\nfootnote_marks: ['*']\n", encoding="utf-8")
     problems = [p for p in check_rules(rules, smoke=False) if p.file.endswith("scopes.yaml")]

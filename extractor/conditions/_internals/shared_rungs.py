@@ -20,7 +20,7 @@ from itertools import accumulate, chain
 from operator import itemgetter
 from typing import Any, Callable, Iterable, Iterator
 
-from extractor.conditions.context import Located
+from extractor.conditions.located import Located
 
 Leaf = Callable[["SharedRung"], Any]
 Join = Callable[[Any, "list[SharedRung]"], Any]

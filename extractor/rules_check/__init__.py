@@ -16,134 +16,15 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Iterator
 
 import yaml
-from pydantic import BaseModel, ValidationError
 
+from extractor.rule_files import AUTHORSHIP, CLAIMS, CONDITIONS, GAZETTEERS, RULE_FILES, SPELLINGS, UNITS, loaders
+from extractor.rules_check.reading import RuleProblem, jsonl_entries, validate_yaml, where_of
 from extractor.rules_io import RuleError, fresh_rule_caches, parse_yaml
 
-Severity = Literal["error", "duplicate", "conflict"]
-
-
-class RuleProblem(BaseModel):
-    """One problem in a rules folder."""
-
-    file: str
-    where: str
-    reason: str
-    severity: Severity = "error"
-
-    def line(self) -> str:
-        return f"{self.file}: {self.where}: {self.severity}: {self.reason}"
-
-
-# -- YAML with line numbers ---------------------------------------------------------------------
-def _node_line(root: yaml.Node | None, loc: tuple) -> int | None:
-    """Line (1-based) of the YAML node at pydantic location `loc`, as deep as it can be followed."""
-    node, line = root, None
-    for key in loc:
-        if node is None:
-            break
-        line = node.start_mark.line + 1
-        if isinstance(node, yaml.MappingNode):
-            node = next((v for k, v in node.value if k.value == str(key)), None)
-        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-            node = node.value[key]
-        else:
-            node = None
-    if node is not None:
-        line = node.start_mark.line + 1
-    return line
-
-
-def _where(root: yaml.Node | None, loc: tuple) -> str:
-    entry = ".".join(str(x) for x in loc)
-    line = _node_line(root, loc) if loc else None
-    if line and entry:
-        return f"line {line} (entry {entry})"
-    return f"entry {entry}" if entry else (f"line {line}" if line else "file")
-
-
-def _read_yaml(path: Path, problems: list[RuleProblem]) -> tuple[Any, yaml.Node | None] | None:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        problems.append(RuleProblem(file=str(path), where="file", reason=f"cannot read ({err.strerror})"))
-        return None
-    except UnicodeDecodeError as err:
-        problems.append(RuleProblem(file=str(path), where="file", reason=f"not UTF-8 ({err.reason})"))
-        return None
-    try:
-        return parse_yaml(text)   # the loader and limits of the extractor's own rule reading
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark else "file"
-        problems.append(RuleProblem(file=str(path), where=where, reason=f"not YAML ({getattr(err, 'problem', err)})"))
-        return None
-
-
-def _duplicate_keys(path: Path, node: yaml.Node | None, problems: list[RuleProblem], trail: str = "") -> None:
-    """A mapping key given twice (YAML keeps only the last one, silently)."""
-    if isinstance(node, yaml.MappingNode):
-        seen: dict[str, int] = {}
-        for k, v in node.value:
-            key = str(k.value)
-            here = f"{trail}.{key}" if trail else key
-            if key in seen:
-                problems.append(RuleProblem(file=str(path), where=f"line {k.start_mark.line + 1}", severity="duplicate",
-                                            reason=f"key {here!r} is given twice (first on line {seen[key]}); "
-                                                   "only the last one is used"))
-            seen.setdefault(key, k.start_mark.line + 1)
-            _duplicate_keys(path, v, problems, here)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, v in enumerate(node.value):
-            _duplicate_keys(path, v, problems, f"{trail}.{i}")
-
-
-def _validate_yaml(path: Path, model: type[BaseModel], problems: list[RuleProblem]) -> tuple[Any, Any] | None:
-    """Every validation error of a YAML rule file; (model or None, (data, node tree))."""
-    read = _read_yaml(path, problems)
-    if read is None:
-        return None
-    data, root = read
-    _duplicate_keys(path, root, problems)
-    try:
-        return model.model_validate(data or {}), read
-    except ValidationError as err:
-        for e in err.errors():
-            problems.append(RuleProblem(file=str(path), where=_where(root, tuple(e["loc"])), reason=e["msg"]))
-        return None, read
-
-
-# -- JSONL --------------------------------------------------------------------------------------
-def _jsonl_entries(path: Path, model: type[BaseModel], problems: list[RuleProblem]) -> list[tuple[int, Any]]:
-    """(line number, validated entry) of every valid line; a problem for every invalid one."""
-    out: list[tuple[int, Any]] = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        problems.append(RuleProblem(file=str(path), where="file", reason=f"cannot read ({err})"))
-        return out
-    for lineno, raw in enumerate(lines, 1):
-        s = raw.strip()
-        if not s or s.startswith(("#", "//")):
-            continue
-        try:
-            data = json.loads(s)
-        except json.JSONDecodeError as err:
-            problems.append(RuleProblem(file=str(path), where=f"line {lineno}", reason=f"not JSON ({err.msg})"))
-            continue
-        try:
-            out.append((lineno, model.model_validate(data)))
-        except ValidationError as err:
-            for e in err.errors():
-                loc = ".".join(str(x) for x in e["loc"])
-                problems.append(RuleProblem(file=str(path), where=f"line {lineno}",
-                                            reason=f"{loc}: {e['msg']}" if loc else e["msg"]))
-        except ValueError as err:
-            problems.append(RuleProblem(file=str(path), where=f"line {lineno}", reason=str(err)))
-    return out
+__all__ = ["RuleProblem", "check_rules"]
 
 
 def _norm_phrase(s: str) -> str:
@@ -153,10 +34,8 @@ def _norm_phrase(s: str) -> str:
 
 # -- per file -----------------------------------------------------------------------------------
 def _check_claims(folder: Path, problems: list[RuleProblem]) -> None:
-    from extractor.claims.rules import CLAIMS_FILE, ClaimRules
-
-    path = folder / CLAIMS_FILE
-    res = _validate_yaml(path, ClaimRules, problems)
+    path = CLAIMS.path(folder)
+    res = validate_yaml(path, CLAIMS.schema(), problems)
     if res is None:
         return
     _, (data, root) = res
@@ -172,7 +51,7 @@ def _check_claims(folder: Path, problems: list[RuleProblem]) -> None:
                 if not isinstance(cue, (str, int, float)):
                     continue
                 key = " ".join(str(cue).lower().split())  # cues match tokens: '-' is not ' '
-                where = _where(root, (group, name, i))
+                where = where_of(root, (group, name, i))
                 if key in first:
                     other, _ = first[key]
                     if other == name:
@@ -187,39 +66,28 @@ def _check_claims(folder: Path, problems: list[RuleProblem]) -> None:
 
 
 def _check_yaml_models(folder: Path, problems: list[RuleProblem]) -> None:
-    from extractor.conditions.rules import SCOPES_FILE, WHERE_FILE, ScopeRules, WhereRules
-    from extractor.conditions.patterns import ConditionsFile
-    from extractor.quantities.rules import NUMBERS_FILE, NumberRules
-    from extractor.claims.output_blocks import OUTPUT_FILE, OutputRules
-    from extractor.claims.set_aside import SET_ASIDE_FILE, SetAsideRules
+    """Every registered YAML file but claims.yaml (`_check_claims`), when it is required or present."""
+    cond_res = None
+    for rf in RULE_FILES:
+        if rf.format != "yaml" or rf is CLAIMS or not (rf.required or rf.path(folder).exists()):
+            continue
+        res = validate_yaml(rf.path(folder), rf.schema(), problems)
+        if rf is AUTHORSHIP and res and res[0] is not None:
+            _check_orgs(rf.path(folder), res[0], res[1][1], problems)
+        if rf is CONDITIONS:
+            cond_res = res
+    _check_patterns(CONDITIONS.path(folder), cond_res, problems)
 
-    files: list[tuple[str, type[BaseModel]]] = [(SCOPES_FILE, ScopeRules), (WHERE_FILE, WhereRules),
-                                                (NUMBERS_FILE, NumberRules), (OUTPUT_FILE, OutputRules),
-                                                (SET_ASIDE_FILE, SetAsideRules)]
-    from extractor.conditions.code.harnesses import HARNESSES_FILE, HarnessFile
-    files.append((HARNESSES_FILE, HarnessFile))
-    try:
-        from extractor.notes.rules import AuthorshipRules, CaveatRules
-        files += [("caveats.yaml", CaveatRules), ("authorship.yaml", AuthorshipRules)]
-    except ImportError:  # caveats not part of this build
-        pass
-    from extractor.compare.rules import COMPARE_FILE, CompareRules
 
-    files.append((COMPARE_FILE, CompareRules))
-    for name, model in files:
-        if (folder / name).exists() or name in (SCOPES_FILE, WHERE_FILE, NUMBERS_FILE, OUTPUT_FILE, SET_ASIDE_FILE):
-            res = _validate_yaml(folder / name, model, problems)
-            if name == "authorship.yaml" and res and res[0] is not None:
-                _check_orgs(folder / name, res[0], res[1][1], problems)
-    path = folder / "conditions.yaml"
-    res = _validate_yaml(path, ConditionsFile, problems)
+def _check_patterns(path: Path, res: tuple[Any, Any] | None, problems: list[RuleProblem]) -> None:
+    """A condition pattern name or regex given twice."""
     if res is None or res[0] is None:
         return
     cond, (_, root) = res
     names: dict[str, int] = {}
     regexes: dict[tuple[str, str], int] = {}
     for i, p in enumerate(cond.patterns):
-        where = _where(root, ("patterns", i))
+        where = where_of(root, ("patterns", i))
         if p.name in names:
             problems.append(RuleProblem(file=str(path), where=where, severity="duplicate",
                                         reason=f"pattern name {p.name!r} also at patterns.{names[p.name]}"))
@@ -237,7 +105,7 @@ def _check_orgs(path: Path, rules: Any, root: yaml.Node | None, problems: list[R
         for j, pat in enumerate(org.patterns):
             other = seen.get(pat.lower())
             if other is not None and other != org.name:
-                problems.append(RuleProblem(file=str(path), where=_where(root, ("orgs", i, "patterns", j)),
+                problems.append(RuleProblem(file=str(path), where=where_of(root, ("orgs", i, "patterns", j)),
                                             severity="conflict",
                                             reason=f"pattern {pat!r} names both {other!r} and {org.name!r}"))
             seen.setdefault(pat.lower(), org.name)
@@ -247,9 +115,9 @@ def _check_units(folder: Path, problems: list[RuleProblem]):
     """units.txt line by line on a fresh pint registry; the registry, or None if unreadable."""
     import pint
 
-    from extractor.quantities.units import UNITS_FILE, definitions
+    from extractor.quantities.units import definitions
 
-    path = folder / UNITS_FILE
+    path = UNITS.path(folder)
     reg = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -277,11 +145,11 @@ def _check_units(folder: Path, problems: list[RuleProblem]):
 
 
 def _check_spellings(folder: Path, reg, problems: list[RuleProblem]) -> None:
-    from extractor.quantities.rules import _SLOTS, SPELLINGS_FILE, UnitSpelling
+    from extractor.quantities.rules import _SLOTS
 
-    path = folder / SPELLINGS_FILE
+    path = SPELLINGS.path(folder)
     seen: dict[tuple[str, str], int] = {}
-    for lineno, entry in _jsonl_entries(path, UnitSpelling, problems):
+    for lineno, entry in jsonl_entries(path, SPELLINGS.schema(), problems):
         for slot in _SLOTS[entry.role]:
             key = (slot, entry.key())
             if key in seen:
@@ -297,17 +165,17 @@ def _check_spellings(folder: Path, reg, problems: list[RuleProblem]) -> None:
 
 
 def _check_gazetteers(folder: Path, problems: list[RuleProblem]) -> None:
-    from extractor.conditions.canonical import GazetteerEntry, expand, literal_regex
+    from extractor.conditions.canonical import expand, literal_regex
 
     fragments: dict[str, str] = {}
     try:
-        data = parse_yaml((folder / "conditions.yaml").read_text(encoding="utf-8"))[0] or {}
+        data = parse_yaml(CONDITIONS.path(folder).read_text(encoding="utf-8"))[0] or {}
         fragments = {str(k): str(v) for k, v in (data.get("fragments") or {}).items()}
     except Exception:  # noqa: BLE001 - conditions.yaml problems are reported on their own
         pass
     names: dict[tuple[str, str], tuple[str, str]] = {}  # (label, normalised name) -> (id, file:line)
-    for path in sorted((folder / "gazetteers").glob("*.jsonl")):
-        for lineno, e in _jsonl_entries(path, GazetteerEntry, problems):
+    for path in sorted(GAZETTEERS.path(folder).glob("*.jsonl")):
+        for lineno, e in jsonl_entries(path, GAZETTEERS.schema(), problems):
             here = f"{path.name}:{lineno}"
             try:
                 src = expand(e.regex, fragments) if e.regex else literal_regex(e.pattern or "")
@@ -329,21 +197,7 @@ def _check_gazetteers(folder: Path, problems: list[RuleProblem]) -> None:
 
 
 def _loaders(folder: Path, problems: list[RuleProblem], smoke: bool) -> None:
-    from extractor.claims.rules import load_claim_rules
-    from extractor.conditions.rules import load_scope_rules, load_where_rules
-    from extractor.conditions.mentions import MentionFinder
-    from extractor.quantities.rules import load_quantity_rules
-    from extractor.quantities.units import registry
-
-    from extractor.claims.set_aside import load_set_aside_rules
-
-    steps: list = [registry, load_quantity_rules, load_claim_rules, load_scope_rules, load_where_rules, MentionFinder,
-                   load_set_aside_rules]
-    try:
-        from extractor.notes.caveats import CaveatReader
-        steps.append(CaveatReader.from_rules)
-    except ImportError:
-        pass
+    steps = loaders()   # the registered files' loaders, each once
     reported = {(p.file, p.where) for p in problems}
     with fresh_rule_caches(folder):
         for step in steps:
