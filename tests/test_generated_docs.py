@@ -1,26 +1,18 @@
 """The parts of docs/ written from the code and the rules are current (scripts/refresh_docs.py
 `refresh_generated`): the scope-ladder page from rules/scopes.yaml, the stage contracts and the rule files."""
-import importlib.util
 import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _refresher():
-    spec = importlib.util.spec_from_file_location("refresh_docs", ROOT / "scripts" / "refresh_docs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_generated_docs_are_current():
-    stale = _refresher().refresh_generated(ROOT, check=True)
+def test_the_generated_docs_are_current(refresh_docs):
+    stale = refresh_docs.refresh_generated(ROOT, check=True)
     assert stale == [], f"stale generated docs {[str(p.relative_to(ROOT)) for p in stale]}: run " \
                         "`.venv/bin/python scripts/refresh_docs.py` and review the diff"
 
 
-def test_the_ladder_page_follows_the_rules(tmp_path):
+def test_the_ladder_page_follows_the_rules(tmp_path, refresh_docs):
     from extractor.rules_io import default_rules_dir
 
     rules = tmp_path / "rules"
@@ -32,9 +24,9 @@ def test_the_ladder_page_follows_the_rules(tmp_path):
     assert first in text
     scopes.write_text(text.replace(first, first.replace("the claim's sentence", "the sentence of the claim")),
                       encoding="utf-8")
-    page = _refresher().ladder_page(rules)
+    page = refresh_docs.ladder_page(rules)
     assert "| 1 | `sentence` | `sentence` | the sentence of the claim or table cell" in page
-    assert page != _refresher().ladder_page()
+    assert page != refresh_docs.ladder_page()
 
 
 def test_every_stage_and_rule_file_is_in_the_architecture_page():
