@@ -2,7 +2,7 @@
 
 A claim is filled by several stages (the readers create it, the headline marker flags it, the conditions stage
 ties its conditions and merges its restatements, the record gives it an id). Each stage declares its part the way
-spaCy factories declare `assigns=` and `requires=`; `tests/test_stage_contracts.py` runs the stages and fails when
+spaCy factories declare `assigns=` and `requires=`; `tests/pipeline/test_stage_contracts.py` runs the stages and fails when
 one sets a field it does not declare, and `docs/architecture.md` lists the contracts (scripts/refresh_docs.py).
 
     StageContract("headlines", "marks the claims in the lead", assigns=("headline",), requires=("span",))

@@ -13,7 +13,7 @@ from extractor.audit import build_audit, render_audit, render_audit_html
 from extractor.cli import app
 from extractor.records import Note
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 FIRST, SECOND = CORPUS / "recipe-repo-command.md", CORPUS / "two-isl-ambiguous.md"
 
 

@@ -20,7 +20,7 @@ from extractor.compare import ClaimRef, compare, load_compare_rules
 from extractor.compare.groups import comparable_groups, find_restatements
 from extractor.records import Condition, DocumentRecord
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 LARK, QUILL, TABLE, VENDOR = ("compare-vllm-h100.md", "compare-sglang-h100.md",
                               "compare-one-condition.md", "compare-vendor-roundup.md")
 RULES = load_compare_rules()

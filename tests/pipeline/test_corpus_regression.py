@@ -1,10 +1,10 @@
 """Regression: every corpus document extracts to its expected record (corpus/expected/<name>.json).
 
 A failure prints the same diff a reviewer reads from `benchclaims diff`. After an intended change,
-`pytest tests/test_corpus_regression.py --update-expected` rewrites the expected records; review
+`pytest tests/pipeline/test_corpus_regression.py --update-expected` rewrites the expected records; review
 them with `git diff corpus/expected`. Volatile fields (path, extractor_version, rules_version)
 are ignored. A result an expected file holds although it is known to be wrong is listed in the file's
-`known_wrong` (with its KNOWN_GAPS case and reason; tests/test_corpus_claims.py checks the marks), so a
+`known_wrong` (with its KNOWN_GAPS case and reason; tests/pipeline/test_corpus_claims.py checks the marks), so a
 golden file never silently blesses a bug; `--update-expected` keeps the marks.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from extractor.api import extract_path
 from extractor.review.testing import assert_records_equal, read_expected, write_expected
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 EXPECTED = CORPUS / "expected"
 SUFFIXES = (".md", ".html", ".txt")
 
@@ -44,7 +44,7 @@ def test_corpus_document_matches_expected(doc: Path, update_expected: bool):
         return
     if not target.exists():
         pytest.fail(f"{target.relative_to(CORPUS.parent)} is missing; create it with "
-                    f"`pytest tests/test_corpus_regression.py --update-expected` and review it")
+                    f"`pytest tests/pipeline/test_corpus_regression.py --update-expected` and review it")
     assert_records_equal(read_expected(target), actual)
 
 

@@ -3,10 +3,8 @@ names the limit and the option, 0 = no cap, and the value handed to every batch 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,16 +12,17 @@ import pytest
 from extractor import limits
 from extractor.corpus.batch import run_batch
 
+from cli_runner import as_process, in_process
+
 
 def results(n: int) -> str:
     """One paragraph of `n` results, each its own sentence (our own wording)."""
     return "".join(f"The next run served {100 + i} tokens per second. " for i in range(n))
 
 
-def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k != limits.MAX_CLAIMS_ENV} | (env or {})
-    r = subprocess.run([sys.executable, "-m", "extractor", *args], capture_output=True, text=True,
-                       env=environ, timeout=180)
+def cli(*args: str, env: dict | None = None, process: bool = False) -> subprocess.CompletedProcess:
+    """The command in this process, or as a process of its own (`process`: for what batch workers receive)."""
+    r = (as_process if process else in_process)(*args, env={limits.MAX_CLAIMS_ENV: None, **(env or {})})
     assert "Traceback" not in r.stderr, r.stderr
     return r
 
@@ -97,7 +96,7 @@ def stored(db: Path) -> dict[str, dict]:
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_batch_stores_the_refused_document_as_failed_and_the_others(posts, tmp_path, jobs):
     db = tmp_path / "c.db"
-    r = cli("batch", str(posts), "--db", str(db), "--jobs", jobs, "--max-claims", "5")
+    r = cli("batch", str(posts), "--db", str(db), "--jobs", jobs, "--max-claims", "5", process=jobs != "1")
     assert r.returncode == 1 and "1 failed" in r.stdout
     rows = stored(db)
     assert rows["many.md"]["kind"] == "too_many_claims"
@@ -108,7 +107,7 @@ def test_batch_stores_the_refused_document_as_failed_and_the_others(posts, tmp_p
 def test_batch_workers_take_the_option_not_their_environment(posts, tmp_path):
     db = tmp_path / "c.db"
     r = cli("batch", str(posts), "--db", str(db), "--jobs", "2", "--max-claims", "0",
-            env={limits.MAX_CLAIMS_ENV: "5"})
+            env={limits.MAX_CLAIMS_ENV: "5"}, process=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert {name: len(rec["claims"]) for name, rec in stored(db).items()} == {"many.md": 30, "few.md": 3}
 

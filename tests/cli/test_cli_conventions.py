@@ -15,7 +15,7 @@ from extractor.cli import app
 from extractor.cli.conventions import FORMATS
 from extractor.corpus.batch import run_batch
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
 
 def commands() -> list[tuple[str, ...]]:

@@ -13,7 +13,7 @@ from extractor.api import detect_format, get_extractor, read_document
 from extractor.conditions.context import SectionLookup, flat_prose
 from extractor.ingest import Document, ingest
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 EDGE_CASES = {
     "blank-runs.md": "# Setup\n\n\n\n   \n\nHardware: 8x H100\n\n\n  \n\nSoftware:\n\n## Results\n\n- - -\n\nModel:  x\n",
     "colon-later.md": "# A\n\nHardware\n\n: H100 and then\nsome text: with colons\n\nGPU ::: four\n",

@@ -11,7 +11,7 @@ from extractor.audit import build_audit, render_audit
 from extractor.cli import app
 from extractor.records import Note
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 POST = CORPUS / "recipe-repo-command.md"
 
 

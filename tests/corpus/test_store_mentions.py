@@ -15,7 +15,7 @@ from extractor.corpus.store import SCHEMA_VERSION, Store
 from extractor.records import DocumentRecord
 from extractor.review.diff import diff_records
 
-POST = Path(__file__).resolve().parent.parent / "corpus" / "restated-headline.md"
+POST = Path(__file__).resolve().parents[2] / "corpus" / "restated-headline.md"
 TEXT = POST.read_text(encoding="utf-8")
 
 

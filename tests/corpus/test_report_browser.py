@@ -18,7 +18,7 @@ from extractor.corpus.report_page import render_report_html
 from extractor.corpus.store import Store
 from extractor.records import CHECKLIST
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
 
 @pytest.fixture(scope="module")

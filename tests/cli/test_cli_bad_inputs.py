@@ -14,14 +14,21 @@ from extractor import api, limits
 from extractor.errors import DocumentTimeout, DocumentTooLarge, UnreadableDocument
 from extractor.ingest.reading import decode
 
+from cli_runner import as_process, in_process
+
 POST = "Our server reached 2,400 tokens/s on two A100 GPUs at batch size 32.\n"
 
 
-def cli(*args: str, env: dict | None = None, stdin=None, input: bytes | None = None,
-        timeout: float = 120) -> subprocess.CompletedProcess:
-    r = subprocess.run([sys.executable, "-m", "extractor", *args], capture_output=True, stdin=stdin, input=input,
-                       env={**os.environ, **(env or {})}, timeout=timeout)
-    r.stdout, r.stderr = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+def cli(*args: str, env: dict | None = None, input: bytes | None = None) -> subprocess.CompletedProcess:
+    """The command run in this process (what it prints and its exit code)."""
+    r = in_process(*args, env=env, input=input)
+    assert "Traceback" not in r.stderr, r.stderr
+    return r
+
+
+def cli_process(*args: str, stdin=None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """The command as a process of its own: for reads from a real stdin and reads the time budget stops."""
+    r = as_process(*args, stdin=stdin, timeout=timeout)
     assert "Traceback" not in r.stderr, r.stderr
     return r
 
@@ -124,14 +131,14 @@ def test_symlink_to_dev_zero_stops_at_the_size_limit(tmp_path):
     r = cli("extract", str(zero), "--max-bytes", "1000000")
     assert r.returncode == 2 and "1000000-byte limit" in r.stderr
     with open("/dev/zero", "rb") as stdin:
-        r = cli("extract", "-", "--max-bytes", "1000000", stdin=stdin)
+        r = cli_process("extract", "-", "--max-bytes", "1000000", stdin=stdin)
     assert r.returncode == 2 and "1000000-byte limit" in r.stderr
     assert time.monotonic() - t0 < 60
 
 
 def test_stdin_from_dev_urandom_is_refused_quickly():
     with open("/dev/urandom", "rb") as stdin:
-        r = cli("extract", "-", "--timeout", "5", stdin=stdin, timeout=60)
+        r = cli_process("extract", "-", "--timeout", "5", stdin=stdin, timeout=60)
     assert r.returncode == 2 and ("binary" in r.stderr or "byte limit" in r.stderr or "time budget" in r.stderr)
 
 
@@ -143,7 +150,7 @@ def test_fifo_nobody_writes_to_is_stopped_by_the_time_budget(tmp_path):
     with pytest.raises(DocumentTimeout, match="pipe.md"):
         api.extract_path(fifo, timeout=0.5)
     assert time.monotonic() - t0 < 5
-    r = cli("extract", str(fifo), "--timeout", "1", timeout=60)
+    r = cli_process("extract", str(fifo), "--timeout", "1", timeout=60)
     assert r.returncode == 2 and "time budget" in r.stderr
 
 

@@ -13,11 +13,11 @@ import pytest
 
 from extractor.rules_io import default_rules_dir
 
+from cli_runner import in_process
+
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "extractor", *args], capture_output=True, text=True,
-                          timeout=300, cwd=cwd, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "100"})
+    return in_process(*args, cwd=cwd, env={"NO_COLOR": "1", "COLUMNS": "100"})
 
 
 def test_rerun_with_invalid_rules_fails_even_against_an_empty_run(tmp_path):

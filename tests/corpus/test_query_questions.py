@@ -18,7 +18,7 @@ from extractor.corpus.rows import base_factor
 from extractor.corpus.store import Store
 from extractor.records import CONDITIONS, DocumentRecord
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
 
 @pytest.fixture(scope="module")

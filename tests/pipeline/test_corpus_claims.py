@@ -25,7 +25,7 @@ from extractor.records import Claim, DocumentRecord
 from extractor.quantities.units import convert
 from extractor.review.testing import read_expected, read_known_wrong
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 EXPECTED = CORPUS / "expected"
 REL_TOL = 1e-3
 AMBIGUOUS = r"ambigu|several values|more than one|which one|not clear|unclear"
@@ -477,7 +477,7 @@ POSTS: dict[str, Post] = {
             Cond(_r_a10g, "model", "stated", "Gemma-3-1B"),
         ),
     ),
-    # compare-*.md: the posts of the comparison tests (tests/test_compare.py)
+    # compare-*.md: the posts of the comparison tests (tests/compare/test_compare.py)
     "compare-vllm-h100.md": Post(
         claims=(_k_node, C("throughput", 1150, "token/second/gpu", tokens="output", per="gpu"),
                 C("ttft", 180, "millisecond"), C("tpot", 24, "millisecond")),

@@ -131,7 +131,7 @@ def test_rerun_in_parallel_and_with_the_changed_posts_audit_pages(tmp_path):
 
     from extractor.api import get_extractor
 
-    corpus = Path(__file__).resolve().parent.parent / "corpus"
+    corpus = Path(__file__).resolve().parents[2] / "corpus"
     posts = tmp_path / "posts"
     posts.mkdir()
     for name in ("figure-caption-footnote.md", "html-results-table.html", "plain-text-cost.txt"):

@@ -16,7 +16,7 @@ from extractor.corpus.batch import run_batch
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX file modes")
 NOBODY = 65534
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 POST = "# Bench\n\nWe reached 4,200 tokens/s on two H100 GPUs at batch size 32 with vLLM 0.6.\n"
 
 

@@ -14,7 +14,7 @@ from extractor.api import extract_path
 from extractor.cli import app
 from extractor.ingest import ingest
 
-SAMPLE = Path(__file__).resolve().parent.parent / "corpus" / "version-compare-docker.md"
+SAMPLE = Path(__file__).resolve().parents[2] / "corpus" / "version-compare-docker.md"
 
 
 @pytest.fixture(scope="module")

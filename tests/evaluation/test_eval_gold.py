@@ -14,7 +14,7 @@ from extractor.evaluation.score import evaluate, score_document
 from extractor.quantities.units import convert
 from extractor.records import Claim, Condition, DocumentRecord
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 GOLD = CORPUS / "gold"
 
 # The figures of the bundled gold when it was written (claims the tool gets wrong are listed in

@@ -21,7 +21,7 @@ from extractor.contracts import CLAIM_FIELDS, StageContract
 from extractor.notes.caveats import CaveatReader
 from extractor.records import Claim
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 FIELDS = frozenset(CLAIM_FIELDS)
 _current: list[str] = []                 # the stage running now (innermost last; "" while the test reads)
 _reads: dict[str, set[str]] = {}         # stage -> the claim fields it read

@@ -23,7 +23,7 @@ from extractor.review.diff import diff_records
 from extractor.review.render import render
 from extractor.rules_io import RuleError, default_rules_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _aside(text: str, quote: str) -> SetAside | None:

@@ -2,20 +2,18 @@
 and `-o` into a missing folder refused before any work."""
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from cli_runner import in_process
 
 POST = "Our server reached 2,400 tokens/s on two A100 GPUs at batch size 32.\n"
 
 
 def cli(*args: str, cwd: Path | None = None, columns: str = "40") -> subprocess.CompletedProcess:
-    env = {**os.environ, "COLUMNS": columns, "TERMINAL_WIDTH": columns}
-    r = subprocess.run([sys.executable, "-m", "extractor", *args], capture_output=True, text=True, env=env,
-                       cwd=cwd, timeout=300)
+    r = in_process(*args, env={"COLUMNS": columns, "TERMINAL_WIDTH": columns}, cwd=cwd)
     assert "Traceback" not in r.stderr, r.stderr
     return r
 

@@ -13,7 +13,7 @@ import pytest
 from extractor.api import extract_path, extract_text
 from extractor.records import CHECKLIST, CONDITIONS
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
 
 def claim(record, value, metric=None):
