@@ -8,8 +8,8 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.common import check_rules, guarded, read_record, read_text
-from extractor.cli.conventions import format_option, example, error_exit, format_help, write_output
+from extractor.cli.common import POST_FILES, check_rules, guarded, read_record, read_text
+from extractor.cli.conventions import format_option, example, error_exit, write_output, format_flag
 
 FORMATS = ("text", "markdown", "json", "jsonl", "html")
 
@@ -23,8 +23,8 @@ def doc_header(name: str, fmt: str) -> str:
                                      "benchclaims audit corpus/recipe-repo-command.md --claim b9ee18a96951",
                                      "benchclaims audit posts/a.md posts/b.md -f jsonl"))
 def audit_cmd(
-    files: List[str] = typer.Argument(..., help="Markdown, HTML or text files; '-' reads standard input."),
-    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS) + " Several files: json is an "
+    files: List[str] = POST_FILES,
+    fmt: str = format_flag("text", FORMATS, " Several files: json is an "
                             "array of audits, text and markdown open each with a line naming the file; html "
                             "takes one file."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write ('-' or none: standard output)."),

@@ -13,6 +13,8 @@ import typer
 from extractor.cli import conventions
 
 INPUT_FORMATS = ("html", "markdown", "text")
+# the FILES argument of the commands that read posts (extract, audit)
+POST_FILES = typer.Argument(..., help="Markdown, HTML or text files; '-' reads standard input.")
 T = TypeVar("T")
 
 

@@ -53,6 +53,14 @@ def format_help(allowed: tuple[str, ...]) -> str:
     return FORMAT_HELP.format(formats=", ".join(allowed))
 
 
+def format_flag(default: str, allowed: tuple[str, ...], more: str = "") -> "typer.models.OptionInfo":
+    """The `--format`/`-f` option of a command: its default, the names it takes (`format_help`) and what more
+    its help says (" Several files: ..."); the value is checked with `format_option`."""
+    import typer
+
+    return typer.Option(default, "--format", "-f", help=format_help(allowed) + more)
+
+
 def is_stdout(output: Path | str | None) -> bool:
     """True when output goes to standard output: no -o, or `-o -`."""
     return output is None or str(output) == "-"

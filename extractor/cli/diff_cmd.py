@@ -10,11 +10,11 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_output, example, error_exit, format_help
+from extractor.cli.conventions import check_output, example, error_exit, format_flag
 
 FORMATS = ("text", "json", "html")
 
-FORMAT_OPT = typer.Option("text", "--format", "-f", help=format_help(FORMATS))
+FORMAT_OPT = format_flag("text", FORMATS)
 OUTPUT_OPT = typer.Option(None, "--output", "-o", help="write the report to this file ('-' or none: standard output)")
 AUDIT_DIR_OPT = typer.Option(None, "--audit-dir", help="folder of the posts' audit pages (<doc stem>.audit.html, "
                              "from `benchclaims audit FILE --format html`) to link from the report "

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_output, error_exit, write_output, wrote, format_option, example, format_help, is_stdout
+from extractor.cli.conventions import check_output, error_exit, write_output, wrote, format_option, example, is_stdout, format_flag
 
 FORMATS = ("parquet", "csv", "jsonl")
 
@@ -15,7 +15,7 @@ FORMATS = ("parquet", "csv", "jsonl")
 @app.command("export", epilog=example("benchclaims export --format csv -o claims.csv", "benchclaims export --describe",
                                       "benchclaims export --format jsonl -o - | jq .title"))
 def export_cmd(
-    fmt: str = typer.Option("csv", "--format", "-f", help=format_help(FORMATS) + " csv and parquet: one row per claim; jsonl: one record per document."),
+    fmt: str = format_flag("csv", FORMATS, " csv and parquet: one row per claim; jsonl: one record per document."),
     out: str = typer.Option("-", "-o", "--output", help="File to write; '-' (the default) writes to standard output."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read."),
     describe: bool = typer.Option(False, "--describe", help="Print the data dictionary of the csv/parquet columns "

@@ -10,7 +10,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules
-from extractor.cli.conventions import format_option, example, error_exit, print_error, format_help
+from extractor.cli.conventions import format_option, example, error_exit, print_error, format_flag
 
 if TYPE_CHECKING:
     from extractor.records import QuantityRecord
@@ -64,7 +64,7 @@ def read_utf8(file: str) -> str:
                                           "echo 'TTFT fell to 42 ms' | benchclaims quantities -"))
 def quantities_cmd(
     files: List[str] = typer.Argument(..., help="Text files; '-' reads standard input."),
-    fmt: str = typer.Option("jsonl", "--format", "-f", help=format_help(FORMATS) + " Several files: each "
+    fmt: str = format_flag("jsonl", FORMATS, " Several files: each "
                             "JSON record carries its file as `doc`; text opens each table with a line naming the file."),
     rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules, help="Rules folder (default: the installed rules)."),
 ) -> None:
