@@ -62,6 +62,9 @@ class Extractor:
         self.nlp.add_pipe("benchclaims_quantities", config={"rules_dir": str(rules_dir)})
         self.nlp.add_pipe("benchclaims_cues", config={"rules_dir": str(rules_dir)})
         self.builder = ClaimBuilder(self.claim_rules)
+        self._bare_assignment = re.compile(self.claim_rules.bare_assignment_before)
+        self._bare_fraction = re.compile(self.claim_rules.bare_fraction_after)
+        self._bare_denominator = re.compile(self.claim_rules.bare_fraction_before)
         self.quantity_finder = self.nlp.get_pipe("benchclaims_quantities").finder
         # table headers and cells repeat ("Model", "Throughput (tok/s)", "1.0x"): each text is read once
         self._read = lru_cache(maxsize=4096)(self._read_text)
@@ -259,7 +262,8 @@ class Extractor:
         for (u, t), (qs, cues) in zip(pieces, analysed):
             context = ClaimContext(section=d.section_path(u.section), block=u.kind)
             for q in qs:
-                cls = unit_class(q.unit) or self.builder.bare_class(q, cues)
+                cls = unit_class(q.unit) or (None if self._bare_setting(t, u.start, q, cues)
+                                             else self.builder.bare_class(q, cues))
                 if cls is None and (same := compared_unit(q, qs, cues)):
                     cls = same[0]
                     q = q.model_copy(update={"unit": same[1]})     # "2,038 tok/s versus 1,742"
@@ -274,6 +278,20 @@ class Extractor:
                 claim = self.builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
                 out.append((claim, u))
         return out
+
+
+    def _bare_setting(self, text: str, base: int, q: QuantityRecord, cues: list[Cue]) -> bool:
+        """A bare number that is the value of a named setting ("`k=3`", "top_k=4": unless the name is a cue of
+        its own, "AL=3.1") or a count out of another number ("18/18 tasks", "scored 10/10"): no result."""
+        start, end = q.span[0] - base, q.span[1] - base
+        if self._bare_fraction.match(text, end) or self._bare_denominator.search(text, max(0, start - 8), start):
+            return True
+        m = self._bare_assignment.search(text, max(0, start - 40), start)
+        if m is None:
+            return False
+        a, b = m.start("name") + base, m.end("name") + base
+        return not any(c.start <= a and b <= c.end and c.label.startswith(("length:", "metric:", "ratio_name",
+                                                                          "rate_unit")) for c in cues)
 
 
 def _first_words(nlp, labels: dict[str, list[str]]) -> dict[str, set[str]]:

@@ -54,6 +54,7 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["polarity:lower"] = rules.lower_is_better
     labels["polarity:higher"] = rules.higher_is_better
     labels["share_of"] = rules.share_of
+    labels["overhead"] = rules.overhead_words
     labels["length:accept"] = rules.accept_length_cues
     labels["level_intro"] = rules.level_intro
     labels["by"] = rules.change_amount_intro

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from extractor.claims.cues import BARE_NEAR, CHANGE_NEAR, NEAR, ClauseCues, Cue, gap, inside, nearest
+from extractor.claims.cues import ADJACENT, BARE_NEAR, CHANGE_NEAR, NEAR, ClauseCues, Cue, gap, inside, nearest
 from extractor.claims.rules import ClaimRules
 from extractor.records import QuantityRecord
 
@@ -243,15 +243,23 @@ class MetricChooser:
         if signed and cls == "percent":
             return change_metric          # "+28% throughput", "-12%": a change, whatever metric is near
         spelled = not re.search(r"\d", q.quote)
-        cue = self.clauses.metric_cue(cues, start, end, specific, 25)
+        # a metric word after the number that names a setting of the run ("5.5% at the 0 hit rate") is not
+        # what the number measures
+        named = [c for c in cues if not (c.label.startswith("metric:") and c.start >= end
+                                         and self.clauses.between(cues, end, c.start, ("setting",), False))]
+        cue = self.clauses.metric_cue(named, start, end, specific, 25)
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
             metric = cue.label[7:]
+            if cls == "percent" and metric == "other" and any(
+                    c.label == "overhead" and (c.start, c.end) == (cue.start, cue.end) for c in cues) \
+                    and not any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT for c in cues):
+                return "relative_change"   # "TQ overhead ranges from 10% to 68%": the cost against a reference
             if cls == "ratio" and metric not in ("memory", "other"):
                 return change_metric if change else None
             if cls == "ratio" and metric == "memory" and not change:
                 return None               # "8x or 16x accelerators for the memory": a count, not a change
-            if metric == "other" and not change and not header_cues and self.clauses.setting(cues, start, end) \
-                    and not self.clauses.before(cues, start, end, ("measure",)):
+            if metric == "other" and (not change or gap(cue, start, end) <= ADJACENT) and not header_cues \
+                    and self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("measure",)):
                 return None               # "at a 70% hit rate": the setting of a run
             return metric
         if change or signed:

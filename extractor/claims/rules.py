@@ -59,12 +59,16 @@ class ClaimRules(BaseModel):
     share_of: list[str] = Field(default_factory=list)
     accept_length_cues: list[str] = Field(default_factory=list)
     level_intro: list[str] = Field(default_factory=list)
+    overhead_words: list[str] = Field(default_factory=list)
     change_amount_intro: list[str] = Field(default_factory=list)
     device_spec_before: list[str] = Field(default_factory=list)
     device_spec_after: list[str] = Field(default_factory=list)
     per_device_after: str = ""
     ratio_headers: list[str] = Field(default_factory=list)
     cost_per_tokens: str = r"(?!)"
+    bare_assignment_before: str = r"(?!)"
+    bare_fraction_after: str = r"(?!)"
+    bare_fraction_before: str = r"(?!)"
     sla_share_after: list[str] = Field(default_factory=list)
     level_reached_intro: list[str] = Field(default_factory=list)
     adoption_words: list[str] = Field(default_factory=list)
@@ -74,13 +78,14 @@ class ClaimRules(BaseModel):
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
     statistic_metrics: list[str] = Field(default_factory=list)
 
-    @field_validator("per_device_after", "cost_per_tokens")
+    @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
+                     "bare_fraction_before")
     @classmethod
-    def _regex(cls, v: str):
+    def _regex(cls, v: str, info):
         try:
             re.compile(v)
         except re.error as e:
-            raise ValueError(f"per_device_after is not a valid regex: {e}") from e
+            raise ValueError(f"{info.field_name} is not a valid regex: {e}") from e
         return v
     tokens: dict[Tokens, list[str]]
     per: dict[Per, list[str]]
@@ -98,7 +103,7 @@ class ClaimRules(BaseModel):
                      "baseline_score_before", "count_headers", "baseline_intro",
                      "baseline_stop", "headline_sections", "headline_fields", "abbreviations",
                      "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
-                     "higher_is_better", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
+                     "higher_is_better", "overhead_words", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
                      "device_spec_before", "device_spec_after", "ratio_headers", "sla_share_after", "level_reached_intro",
                      "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
     @classmethod
