@@ -107,3 +107,23 @@ def test_a_count_out_of_n_is_no_score_in_percent(text):
 def test_a_score_out_of_100_in_a_table_stays_a_share():
     c = one("# R\n\n| Model | Quiz |\n| --- | --- |\n| A | 73/100 |\n", 73)
     assert c.unit == "percent"
+
+
+@pytest.mark.parametrize("text,value", [
+    ("# R\n\nWith a bf16 cache, the new model only has 7.5 GiB KV cache per sequence at 512K context.\n", 7.5),
+    ("# R\n\nThe latent layout keeps about 70 KB of KV cache per token.\n", 70),
+])
+def test_the_size_of_a_runs_state_per_sequence_is_a_memory_claim(text, value):
+    c = one(text, value)
+    assert c.metric == "memory"
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("# R\n\nEach node has 96 GB HBM3 and the card has 24 GB of memory.\n", "24 GB"),
+    ("# R\n\nThe pool reserves 40 GB KV cache for the decode workers.\n", None),
+])
+def test_a_device_or_a_pool_size_is_no_state_claim(text, quote):
+    record = extract_text(text, "t.md")
+    assert record.claims == []
+    if quote:
+        assert (quote, "datasheet") in [(s.quote, s.reason) for s in record.set_aside]

@@ -60,6 +60,7 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["by"] = rules.change_amount_intro
     labels["spec:before"] = rules.device_spec_before
     labels["spec:after"] = rules.device_spec_after
+    labels["state_after"] = rules.device_spec_not_after
     labels["sla_share"] = rules.sla_share_after
     labels["level_reached"] = rules.level_reached_intro
     labels["adoption"] = rules.adoption_words

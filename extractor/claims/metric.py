@@ -96,6 +96,8 @@ class MetricChooser:
                                                                                        allowed, 10**9)
         if cue:
             return cue.label.split(":", 1)[1]
+        if cls == "memory" and self._run_state(cues, end):
+            return "memory"               # "9.62 GiB KV cache per sequence": the size of a run's state
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         if cls == "time" and self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR):
@@ -181,6 +183,7 @@ class MetricChooser:
             if cls == "memory" and self._model_size(cues, start, end):
                 return "model_size", "claims.model_size_words"   # "shrinks the model size to 63 GB": the model's
             if self.clauses.measured(cues, start, end) or self.clauses.governing_change(cues, start, end) \
+                    or (cls == "memory" and self._run_state(cues, end)) \
                     or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:", CHANGE_NEAR):
                 return None
             return None, "claims.measure_cues"   # a size or bandwidth nothing says was measured
@@ -208,10 +211,17 @@ class MetricChooser:
                        and word.end <= c.start and c.end <= start for c in cues)
 
     @staticmethod
+    def _run_state(cues: list[Cue], end: int) -> bool:
+        """A word of a model's run-time state right after a size ("9.62 GiB KV cache", "3 GB of activations")."""
+        return any(c.label == "state_after" and 0 <= c.start - end <= 2 for c in cues)
+
+    @staticmethod
     def _device_spec(cues: list[Cue], start: int, end: int) -> bool:
-        """A datasheet cue right before or right after the figure, and no change word right after it."""
-        if any(c.label.startswith("change") and 0 <= c.start - end <= 1 for c in cues):   # a blank at most
-            return False
+        """A datasheet cue right before or right after the figure, and no change word nor a word of a model's
+        run-time state (a KV cache) right after it."""
+        if any(c.label.startswith("change") and 0 <= c.start - end <= 1 for c in cues) \
+                or MetricChooser._run_state(cues, end):   # a blank at most
+            return False                  # "with 24 GB less memory", "has 9.62 GiB KV cache per sequence"
         return any((c.label == "spec:before" and 0 <= start - c.end <= 2)
                    or (c.label == "spec:after" and 0 <= c.start - end <= 2) for c in cues)
 

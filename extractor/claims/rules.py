@@ -63,6 +63,7 @@ class ClaimRules(BaseModel):
     change_amount_intro: list[str] = Field(default_factory=list)
     device_spec_before: list[str] = Field(default_factory=list)
     device_spec_after: list[str] = Field(default_factory=list)
+    device_spec_not_after: list[str] = Field(default_factory=list)
     per_device_after: str = ""
     ratio_headers: list[str] = Field(default_factory=list)
     cost_per_tokens: str = r"(?!)"
@@ -104,7 +105,7 @@ class ClaimRules(BaseModel):
                      "baseline_stop", "headline_sections", "headline_fields", "abbreviations",
                      "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
                      "higher_is_better", "overhead_words", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
-                     "device_spec_before", "device_spec_after", "ratio_headers", "sla_share_after", "level_reached_intro",
+                     "device_spec_before", "device_spec_after", "device_spec_not_after", "ratio_headers", "sla_share_after", "level_reached_intro",
                      "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
     @classmethod
     def _cue_list(cls, v):
