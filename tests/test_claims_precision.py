@@ -127,3 +127,109 @@ def test_a_device_or_a_pool_size_is_no_state_claim(text, quote):
     assert record.claims == []
     if quote:
         assert (quote, "datasheet") in [(s.quote, s.reason) for s in record.set_aside]
+
+
+SPANNED = """<html><body><h1>Speed</h1>
+<p>We measured the mean decode speed and peak memory of each model size in each precision.</p>
+<table>
+<tr><td>Size</td><td>Precision</td><td>Speed (tokens/s)</td><td>Peak memory</td></tr>
+<tr><td rowspan="2">3B</td><td>BF16</td><td>61.5</td><td>7.1GB</td></tr>
+<tr><td>Int4</td><td>80.2</td><td>3.2GB</td></tr>
+<tr><td>8B</td><td>BF16</td><td>30.4</td><td>16.5GB</td></tr>
+</table>
+<table>
+<tr><th rowspan="2">Engine</th><th colspan="2">Decode speed (tokens/s)</th></tr>
+<tr><th>batch 1</th><th>batch 8</th></tr>
+<tr><td>ours</td><td>95.0</td><td>410.0</td></tr>
+</table></body></html>
+"""
+
+
+def test_cells_below_a_rowspan_sit_under_their_own_column():
+    by_value = {c.value: (c.metric, c.context.column_header) for c in extract_text(SPANNED, "t.html").claims}
+    assert by_value[80.2] == ("throughput", "Speed (tokens/s)")
+    assert by_value[3.2] == ("memory", "Peak memory")
+    assert by_value[30.4] == ("throughput", "Speed (tokens/s)")
+
+
+def test_a_header_spanning_columns_heads_each_of_them():
+    by_value = {c.value: c.metric for c in extract_text(SPANNED, "t.html").claims}
+    assert by_value[95.0] == by_value[410.0] == "throughput"
+
+
+@pytest.mark.parametrize("text,value", [
+    ("# R\n\nStock pipeline, E2E Time: 184s. Ours, E2E Time: 5.3s.\n", 5.3),
+    ("# R\n\nThe end-to-end time drops to 2.1 s on the small model.\n", 2.1),
+])
+def test_an_end_to_end_time_is_an_end_to_end_latency(text, value):
+    assert one(text, value).metric == "e2e_latency"
+
+
+def test_a_step_time_stays_a_latency():
+    assert one("# R\n\nThe decode step time is 41 ms at batch 8.\n", 41).metric == "latency"
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("# R\n\nOur calculation shows that only 4 GB/s of disk bandwidth is needed for offloading.\n", "4 GB/s"),
+    ("# R\n\nIf that time were removed, the theoretical maximum improvement to throughput would be 8%.\n", "8%"),
+    ("# R\n\nA back-of-the-envelope estimate puts the transfer at about 12 GB/s per node.\n", "about 12 GB/s per node"),
+    ("# R\n\n| Item | Before | After |\n| --- | --- | --- |\n| Monthly estimated API cost | ~$24 | ~$14 |\n", "~$14"),
+])
+def test_arithmetic_about_a_design_is_set_aside(text, quote):
+    record = extract_text(text, "t.md")
+    assert record.claims == []
+    assert (quote, "design_arithmetic") in [(s.quote, s.reason) for s in record.set_aside]
+
+
+def test_a_measured_figure_near_a_theoretical_peak_stays_a_claim():
+    c = one("# R\n\nThe kernel reaches 80% of the theoretical peak and 3 TB/s memory bandwidth on one GPU.\n", 3)
+    assert c.metric == "bandwidth"
+
+
+@pytest.mark.parametrize("table,value,baseline", [
+    ("| Metric | Baseline | Ours | Difference |\n| --- | --- | --- | --- |\n| Decode throughput | 500 tok/s | 560 tok/s | +12.0% |\n",
+     12.0, "Baseline"),
+    ("| Task | Before | After | Change |\n| --- | --- | --- | --- |\n| Chat | 300 ms | 270 ms | −10% |\n", 10.0, "Before"),
+    ("| Batch | Speedup over eager |\n| --- | --- |\n| 1 | 1.4x |\n", 1.4, "eager"),
+    ("| Task | Ref | New | Delta vs Ref (pp) |\n| --- | --- | --- | --- |\n| QA | 76.1% | 77.5% | +1.4 pp |\n", 1.4, "Ref"),
+    ("| Model | Cache | Time | Speedup | Notes |\n| --- | --- | --- | --- | --- |\n"
+     "| **M** | None | 20.0s | 1.0x | plain pipeline |\n| **M** | Ours | 10.5s | **1.9x** | Recommended |\n",
+     1.9, "None; plain pipeline"),
+])
+def test_a_table_names_the_baseline_of_its_changes(table, value, baseline):
+    c = one(f"# Results\n\n{table}", value)
+    assert c.metric in ("speedup", "relative_change") and c.baseline == baseline
+
+
+def test_a_table_without_a_reference_leaves_the_baseline_open():
+    c = one("# Results\n\n| Model | Throughput | Speedup |\n| --- | --- | --- |\n| M | 900 tok/s | 1.7x |\n", 1.7)
+    assert c.baseline is None
+
+
+CITED_TABLE = ("# Results\n\n{lead}\n\n| Area | Naive | Optimized |\n| --- | --- | --- |\n"
+               "| Throughput | ~4,400 tokens/sec | ~8,730 tokens/sec |\n")
+
+
+def test_a_table_its_lead_in_credits_to_another_party_is_cited():
+    record = extract_text(CITED_TABLE.format(lead="*Note: the results below are based on benchmarks published by "
+                                                  "the Contoso project.*"), "t.md")
+    assert {c.cited_from for c in record.claims} == {"the Contoso project"}
+    assert not any(c.headline for c in record.claims)
+
+
+def test_a_table_of_the_posts_own_runs_is_not_cited():
+    record = extract_text(CITED_TABLE.format(lead="We measured the following on our cluster:"), "t.md")
+    assert record.claims and {c.cited_from for c in record.claims} == {None}
+
+
+def test_a_title_row_over_a_table_is_no_header_of_its_columns():
+    html = """<html><body><h1>Tools</h1>
+<p>Accuracy of the tool calls of each model on our tool-use benchmark:</p>
+<table>
+<tr><th colspan="3">Tool-use benchmark (version 3)</th></tr>
+<tr><th>Model</th><th>Selection accuracy (%)</th><th>Input accuracy (%)</th></tr>
+<tr><td>ours-7b</td><td>91.5</td><td>88.0</td></tr>
+</table></body></html>
+"""
+    values = {c.value for c in extract_text(html, "t.html").claims}
+    assert {91.5, 88.0} <= values

@@ -68,6 +68,8 @@ class ClaimRules(BaseModel):
     ratio_headers: list[str] = Field(default_factory=list)
     cost_per_tokens: str = r"(?!)"
     bare_assignment_before: str = r"(?!)"
+    table_baseline_header: str = r"(?!)"
+    table_reference_column: str = r"(?!)"
     bare_fraction_after: str = r"(?!)"
     bare_fraction_before: str = r"(?!)"
     sla_share_after: list[str] = Field(default_factory=list)
@@ -80,7 +82,7 @@ class ClaimRules(BaseModel):
     statistic_metrics: list[str] = Field(default_factory=list)
 
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
-                     "bare_fraction_before")
+                     "bare_fraction_before", "table_baseline_header", "table_reference_column")
     @classmethod
     def _regex(cls, v: str, info):
         try:

@@ -118,6 +118,8 @@ class DocContext:
     caption_families: dict[int, set[str]] = field(default_factory=dict)
     specific: dict[tuple[int, ...], list[Mention]] = field(default_factory=dict)
     external_cue: dict[int, bool] = field(default_factory=dict)
+    # table index -> the party its caption or lead-in paragraph credits its figures to (None: its own)
+    table_citation: dict[int, str | None] = field(default_factory=dict)
     section_starts: list[int] | None = None   # the sections' starts when in text order, else []
     feature_links: dict[str, list[tuple[float, int | None]]] = field(default_factory=dict)   # Places.linked_section's
     mode_settings: dict[tuple[str, str], Mention | None] = field(default_factory=dict)   # bindings.mode_setting's

@@ -19,6 +19,7 @@ from extractor.records import Claim
 RATIO_OBJECT_CHARS = 40
 NEAR_FIGURE_BLOCKS = 3
 FOOTNOTE_CHARS = 600   # a footnote starts this close after its table
+TABLE_LEAD_REACH = 400   # the paragraph that leads into a table ends this close before it
 # where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
 # contrast): "goodput grows 3x, although TTFT barely moves" names goodput's family, not TTFT's
 # Metric families whose figures a caption may name ("max throughput", "first-token latency").
@@ -243,8 +244,20 @@ class Places:
         """The party the claim's own sentence credits its figure to ("according to X's paper", "X reports"),
         as the sentence's link (or `source`, the link its paragraph gives) or as written; None when the
         sentence cites no one, or only the post itself ("according to our measurements")."""
-        if passage.table is not None or passage.kind == "front_matter":
+        if passage.kind == "front_matter":
             return None
+        if passage.table is not None:
+            # a table's figures are credited by its caption or the paragraph that leads into it ("The results
+            # below are based on benchmarks published by X:"), once per table
+            t = passage.table
+            if t not in ctx.table_citation:
+                lead = self._table_lead(ctx.d, t)
+                ctx.table_citation[t] = None if lead is None else self._citation(ctx, lead, None)
+            return ctx.table_citation[t]
+        return self._citation(ctx, passage, source)
+
+    def _citation(self, ctx: DocContext, passage: Passage, source: str | None) -> str | None:
+        """The party `passage` credits its figures to (its link, else `source`, else as written), or None."""
         view = ctx.d.view
         for m in self.citation_cue.finditer(view, passage.start, passage.end):
             who = next((g for g in m.groups() if g), "").strip(" *_`'\"")
@@ -254,6 +267,22 @@ class Places:
                          and ln.target.startswith(("http://", "https://"))), None)
             return link or source or " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
         return None
+
+    @staticmethod
+    def _table_lead(d: Document, t: int) -> Passage | None:
+        """The caption of table `t`, else the paragraph right before it in its section (a blank line or a
+        short note apart), as a passage; None when neither is there."""
+        table = d.tables[t]
+        if table.caption is not None:
+            return Passage(table.caption.start, table.caption.end, "caption", -1, table.section)
+        before = [b for i in d.blocks_ending(table.start - TABLE_LEAD_REACH, table.start)
+                  if (b := d.blocks[i]).end <= table.start]
+        if not before:
+            return None
+        b = max(before, key=lambda b: (b.end, b.start))
+        if b.section != table.section or b.kind not in ("paragraph", "caption", "list_item", "quote"):
+            return None
+        return Passage(b.start, b.end, b.kind, -1, b.section)
 
     def family(self, d: Document, claim: Claim) -> str | None:
         """The metric family of a claim: its metric's, or for a speed-up or change what the words right
