@@ -233,3 +233,29 @@ def test_a_title_row_over_a_table_is_no_header_of_its_columns():
 """
     values = {c.value for c in extract_text(html, "t.html").claims}
     assert {91.5, 88.0} <= values
+
+
+@pytest.mark.parametrize("text,quote,reason", [
+    ("# R\n\nIt is most effective at lower GPU-to-expert ratios (10%-70%), where the gain is largest.\n",
+     "10%-70%", "setting"),
+    ("# R\n\nAt low cache hit rates (20%), the router falls back to round robin.\n", "20%", "setting"),
+    ("# R\n\nWhich job takes the longest in CI, and how did its duration trend over the past 2 weeks?\n",
+     "2 weeks", "date_or_version"),
+])
+def test_setting_values_and_calendar_periods_are_set_aside(text, quote, reason):
+    record = extract_text(text, "t.md")
+    assert record.claims == []
+    assert (quote, reason) in [(s.quote, s.reason) for s in record.set_aside]
+
+
+def test_a_share_in_parentheses_after_a_metric_stays_a_claim():
+    c = one("# R\n\nThe new router raised the cache hit rate (+18%) on the chat trace.\n", 18)
+    assert c.metric == "relative_change"
+
+
+@pytest.mark.parametrize("text", [
+    "# R\n\n**Benchmarking duration**: about 800 seconds for one model.\n",
+    "# R\n\n| concurrency | success | duration (s) |\n| --- | --- | --- |\n| 4 | 40 / 40 | 725.38 |\n",
+])
+def test_how_long_the_benchmark_ran_is_no_latency(text):
+    assert [c.value for c in claims(text)] == []
