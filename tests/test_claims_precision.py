@@ -259,3 +259,24 @@ def test_a_share_in_parentheses_after_a_metric_stays_a_claim():
 ])
 def test_how_long_the_benchmark_ran_is_no_latency(text):
     assert [c.value for c in claims(text)] == []
+
+
+def test_an_overhead_column_is_a_relative_change_against_the_native_column():
+    text = ("# R\n\nThe mean step times over the window were:\n\n| Metric | Native | Ours | Overhead |\n"
+            "| :--- | :--- | :--- | :--- |\n| Generation | 591.3 s | 776.6 s | **31.3%** |\n")
+    c = one(text, 31.3)
+    assert (c.metric, c.direction, c.baseline) == ("relative_change", "worse", "Native")
+
+
+def test_the_sparsity_of_a_model_is_a_setting():
+    record = extract_text("# R\n\nThe result is a 60% sparse-quantized model that runs 7x faster than the dense "
+                          "baseline.\n", "t.md")
+    assert [c.value for c in record.claims] == [7.0]
+    assert ("60%", "setting") in [(s.quote, s.reason) for s in record.set_aside]
+
+
+def test_counts_of_a_fault_run_take_no_metric_from_the_lead_in():
+    text = ("# R\n\nWe check the exact final-answer accuracy of each session after faults:\n\n"
+            "| Fault phase | Requests | Injected errors | Affected sessions | Recovery (%) |\n"
+            "|---|---:|---:|---:|---:|\n| provider state | 360 | 48 | 8 | 100.00% |\n")
+    assert {c.value for c in claims(text)} <= {100.0}

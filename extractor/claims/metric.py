@@ -211,6 +211,13 @@ class MetricChooser:
                        and word.end <= c.start and c.end <= start for c in cues)
 
     @staticmethod
+    def _overhead(cue: Cue, cues: list[Cue], end: int) -> bool:
+        """The metric word `cue` is an overhead word ("overhead", a cost against a reference) and no share
+        phrase follows the number ("the overhead is 3% of end-to-end time" is a share)."""
+        return any(c.label == "overhead" and (c.start, c.end) == (cue.start, cue.end) for c in cues) \
+            and not any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT for c in cues)
+
+    @staticmethod
     def _run_state(cues: list[Cue], end: int) -> bool:
         """A word of a model's run-time state right after a size ("9.62 GiB KV cache", "3 GB of activations")."""
         return any(c.label == "state_after" and 0 <= c.start - end <= 2 for c in cues)
@@ -260,9 +267,7 @@ class MetricChooser:
         cue = self.clauses.metric_cue(named, start, end, specific, 25)
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
             metric = cue.label[7:]
-            if cls == "percent" and metric == "other" and any(
-                    c.label == "overhead" and (c.start, c.end) == (cue.start, cue.end) for c in cues) \
-                    and not any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT for c in cues):
+            if cls == "percent" and metric == "other" and self._overhead(cue, cues, end):
                 return "relative_change"   # "TQ overhead ranges from 10% to 68%": the cost against a reference
             if cls == "ratio" and metric not in ("memory", "other"):
                 return change_metric if change else None
@@ -283,6 +288,8 @@ class MetricChooser:
                                                                                    10**9)
         if cue:
             metric = cue.label[7:]
+            if cls == "percent" and metric == "other" and self._overhead(cue, list(cues) + list(header_cues), end):
+                return "relative_change"   # a table's "Overhead" column against its "Native" one
             if metric == "memory" and cls == "ratio":
                 other = nearest(cues, start, end, "metric:", 30)
                 if other is not None and gap(other, start, end) < gap(cue, start, end) and not header_cues:
