@@ -280,3 +280,38 @@ def test_counts_of_a_fault_run_take_no_metric_from_the_lead_in():
             "| Fault phase | Requests | Injected errors | Affected sessions | Recovery (%) |\n"
             "|---|---:|---:|---:|---:|\n| provider state | 360 | 48 | 8 | 100.00% |\n")
     assert {c.value for c in claims(text)} <= {100.0}
+
+
+@pytest.mark.parametrize("sentence,party", [
+    ("One study of tool routing with larger catalogs found that 2.5x more tokens are spent per request.", "One study"),
+    ("Recent studies have documented a 2.5x slowdown when tools sit in the middle of the list.", "Recent studies"),
+    ("Research shows that the naive loader spends 2.5x more memory.", "Research"),
+])
+def test_a_figure_credited_to_unnamed_studies_is_cited(sentence, party):
+    assert one(f"# Background\n\n{sentence}\n", 2.5).cited_from == party
+
+
+def test_the_posts_own_study_is_not_cited():
+    assert one("# Results\n\nOur study shows 2.1x higher throughput on the long trace.\n", 2.1).cited_from is None
+
+
+def test_a_table_validated_against_a_vendor_report_is_not_cited():
+    text = ("# Accuracy\n\nWe validated accuracy against the official Contoso report using our harness:\n\n"
+            "| | Quiz A | Quiz B |\n|---|---|---|\n| Reported | 80.5 | 90 |\n| Ours FP8 | 80.4 | 89.4 |\n")
+    assert {c.cited_from for c in claims(text)} == {None}
+
+
+@pytest.mark.parametrize("text,values,metric", [
+    ("# R\n\nIn the stress test, tool accuracy dropped from 78% with 10 tools to just 13.6% with 100 tools.\n",
+     (78, 13.6), "accuracy"),
+    ("# R\n\nThe prefix hit rate rose from 40% to 65% after the router change.\n", (40, 65), "other"),
+])
+def test_two_levels_from_a_to_b_are_levels_not_changes(text, values, metric):
+    found = {c.value: c for c in claims(text)}
+    for v in values:
+        assert found[v].metric == metric and found[v].direction is None
+
+
+def test_a_range_from_a_to_b_stays_one_change():
+    c = one("# R\n\nThe kernel-level speedups range from 8% to 100% across shapes.\n", 8)
+    assert (c.metric, c.value_max) == ("relative_change", 100)

@@ -63,6 +63,7 @@ def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     labels["state_after"] = rules.device_spec_not_after
     labels["sla_share"] = rules.sla_share_after
     labels["level_reached"] = rules.level_reached_intro
+    labels["pair_from"] = rules.level_pair_from
     labels["adoption"] = rules.adoption_words
     labels["model_size"] = rules.model_size_words
     labels["ratio_name"] = rules.named_ratio_cues

@@ -250,6 +250,10 @@ class MetricChooser:
             # "97% of BF16 accuracy", "33% of the execution time" keep their own metric
             cue = self.clauses.metric_cue(cues, start, end, specific, 25)
             return cue.label[7:] if cue and cue.label[7:] in ("accuracy", "other") else "speedup"
+        if cls == "percent" and not header_cues and q.value_max is None and self.clauses.level_pair(cues, start, end):
+            # "accuracy dropped from 78% with 10 tools to just 13.6%": the two levels, not two changes
+            cue = self.clauses.metric_cue(cues, start, end, specific, NEAR)
+            return cue.label[7:] if cue else "other"
         if cls == "percent" and not header_cues and self.clauses.level_after_change(cues, start, end):
             # "declines gradually to ~46%", "rose to 92.2%": the level a quantity reached, not the change
             cue = self.clauses.metric_cue(cues, start, end, specific, NEAR)

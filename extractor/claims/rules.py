@@ -74,6 +74,7 @@ class ClaimRules(BaseModel):
     bare_fraction_before: str = r"(?!)"
     sla_share_after: list[str] = Field(default_factory=list)
     level_reached_intro: list[str] = Field(default_factory=list)
+    level_pair_from: list[str] = Field(default_factory=list)
     adoption_words: list[str] = Field(default_factory=list)
     model_size_words: list[str] = Field(default_factory=list)
     named_ratio_cues: list[str] = Field(default_factory=list)
@@ -107,7 +108,7 @@ class ClaimRules(BaseModel):
                      "baseline_stop", "headline_sections", "headline_fields", "abbreviations",
                      "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
                      "higher_is_better", "overhead_words", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
-                     "device_spec_before", "device_spec_after", "device_spec_not_after", "ratio_headers", "sla_share_after", "level_reached_intro",
+                     "device_spec_before", "device_spec_after", "device_spec_not_after", "ratio_headers", "sla_share_after", "level_reached_intro", "level_pair_from",
                      "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
     @classmethod
     def _cue_list(cls, v):

@@ -20,6 +20,10 @@ RATIO_OBJECT_CHARS = 40
 NEAR_FIGURE_BLOCKS = 3
 FOOTNOTE_CHARS = 600   # a footnote starts this close after its table
 TABLE_LEAD_REACH = 400   # the paragraph that leads into a table ends this close before it
+# the `citation_cue` groups that credit a whole table from its lead-in: a named source ("according to X", "published
+# by X", "in their paper", "studies show"), not "X reports" (a lead-in "validated against the official X report"
+# names what the post compared with)
+TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6")
 # where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
 # contrast): "goodput grows 3x, although TTFT barely moves" names goodput's family, not TTFT's
 # Metric families whose figures a caption may name ("max throughput", "first-token latency").
@@ -252,15 +256,19 @@ class Places:
             t = passage.table
             if t not in ctx.table_citation:
                 lead = self._table_lead(ctx.d, t)
-                ctx.table_citation[t] = None if lead is None else self._citation(ctx, lead, None)
+                ctx.table_citation[t] = None if lead is None else self._citation(ctx, lead, None, TABLE_PARTIES)
             return ctx.table_citation[t]
         return self._citation(ctx, passage, source)
 
-    def _citation(self, ctx: DocContext, passage: Passage, source: str | None) -> str | None:
-        """The party `passage` credits its figures to (its link, else `source`, else as written), or None."""
+    def _citation(self, ctx: DocContext, passage: Passage, source: str | None,
+                  parties: tuple[str, ...] | None = None) -> str | None:
+        """The party `passage` credits its figures to (its link, else `source`, else as written), or None;
+        `parties`: the groups of `citation_cue` that may name it (None: all)."""
         view = ctx.d.view
         for m in self.citation_cue.finditer(view, passage.start, passage.end):
-            who = next((g for g in m.groups() if g), "").strip(" *_`'\"")
+            groups = m.groupdict()
+            who = next((g for name, g in groups.items() if g and (parties is None or name in parties)), "")
+            who = who.strip(" *_`'\"")
             if not who or self.citation_self.match(who):
                 continue
             link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
