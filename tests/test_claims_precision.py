@@ -315,3 +315,11 @@ def test_two_levels_from_a_to_b_are_levels_not_changes(text, values, metric):
 def test_a_range_from_a_to_b_stays_one_change():
     c = one("# R\n\nThe kernel-level speedups range from 8% to 100% across shapes.\n", 8)
     assert (c.metric, c.value_max) == ("relative_change", 100)
+
+
+def test_a_latency_the_run_was_constrained_to_is_a_target():
+    record = extract_text("# R\n\nWhen the first token latency is constrained to be under 500ms, FP8 at batch 16 "
+                          "gives a 2.3x speedup over FP16.\n", "t.md")
+    assert [c.value for c in record.claims] == [2.3]
+    assert ("under 500ms", "target") in [(s.quote, s.reason) for s in record.set_aside]
+    assert one("# R\n\nWe measured a first token latency of 420 ms at batch 16.\n", 420).metric == "ttft"
