@@ -273,7 +273,7 @@ class TableReader:
         header compares with, the row holding 1.00x in that column (its cells that differ from the claim's
         row: what the baseline run changed), else a column named as the reference."""
         headers = [_text(d, c) for c in table.header]
-        reference = next((h for h in headers if self.reference_column.match(h)), None)
+        references = [h for h in headers if self.reference_column.match(h)]
         for (claim, _), (r, col) in zip(out, places):
             if claim.metric not in ("speedup", "relative_change") or claim.baseline is not None:
                 continue
@@ -282,7 +282,15 @@ class TableReader:
             base = named.group("base").strip(" *_`:") if named else None
             if not base and col in unit_rows:
                 base = _row_difference(d, table.rows[unit_rows[col]], table.rows[r])
-            claim.baseline = base or (reference if reference != own else None)
+            reference = _closest(own, [h for h in references if h != own])
+            claim.baseline = base or reference
+
+
+def _closest(own: str, references: list[str]) -> str | None:
+    """Of the reference columns, the one that shares most words with the claim's own header ("TPS Gain" ->
+    "Base Throughput(TPS)", "TPOT Gain" -> "Base TPOT(ms)"); the first on a tie; None when there is none."""
+    words = set(re.findall(r"[a-z]+", own.lower()))
+    return max(references, key=lambda h: len(words & set(re.findall(r"[a-z]+", h.lower()))), default=None)
 
 
 def _row_difference(d: Document, unit_row: list[Cell], row: list[Cell]) -> str | None:

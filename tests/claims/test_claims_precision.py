@@ -323,3 +323,10 @@ def test_a_latency_the_run_was_constrained_to_is_a_target():
     assert [c.value for c in record.claims] == [2.3]
     assert ("under 500ms", "target") in [(s.quote, s.reason) for s in record.set_aside]
     assert one("# R\n\nWe measured a first token latency of 420 ms at batch 16.\n", 420).metric == "ttft"
+
+
+def test_of_several_reference_columns_the_one_naming_the_same_quantity_is_the_baseline():
+    text = ("# R\n\n| Conc | Base TPOT(ms) | Base Throughput(TPS) | New TPOT(ms) | New Throughput(TPS) | TPOT Gain | "
+            "TPS Gain |\n|---|---|---|---|---|---|---|\n| 1 | 53.1 | 18.7 | 31.8 | 34.1 | 40.1% | 81.9% |\n")
+    assert one(text, 40.1).baseline == "Base TPOT(ms)"
+    assert one(text, 81.9).baseline == "Base Throughput(TPS)"
