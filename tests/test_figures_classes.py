@@ -1,0 +1,108 @@
+"""Figures no one read (issue 23): classes of figures that were neither a claim nor set aside, each now decided.
+Sentences, tables and program output written for these tests; positives and negatives."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.api import extract_text
+
+
+def _claims(text: str):
+    return extract_text(text, "t.md").claims
+
+
+def _aside(text: str) -> dict[str, tuple[str, str]]:
+    return {a.quote: (a.reason, a.rule) for a in extract_text(text, "t.md").set_aside}
+
+
+# ---- HTML tables with rowspan/colspan: each value under its own header
+
+ROWSPAN_TABLE = """## Speed and memory
+
+<table>
+  <tr><td>Size</td><td>Precision</td><td>Speed (tokens/s)</td><td>GPU Memory Usage</td></tr>
+  <tr><td rowspan="2">small</td><td>BF16</td><td>48.5</td><td>5.10GB</td></tr>
+  <tr><td>Int4</td><td>66.2</td><td>2.75GB</td></tr>
+</table>
+"""
+
+
+def test_rows_below_a_rowspan_cell_keep_their_metric_and_unit():
+    got = {(c.metric, c.quote) for c in _claims(ROWSPAN_TABLE)}
+    assert {("throughput", "48.5"), ("memory", "5.10GB"), ("throughput", "66.2"), ("memory", "2.75GB")} <= got
+    # the second row's memory is no throughput (it sat under the speed header before spans were read)
+    assert not any(c.metric == "throughput" and c.quote.endswith("GB") for c in _claims(ROWSPAN_TABLE))
+
+
+# ---- load-generator summaries: statistic labels and percentile lines
+
+LOAD_OUTPUT = """We sent traffic for a while to the endpoint.
+
+```
+Summary:
+  Slowest:\t4.2051 secs
+  Fastest:\t0.0210 secs
+  Average:\t0.0457 secs
+  Requests/sec:\t88.1200
+
+Latency distribution:
+  50% in 0.0301 secs
+  99.9% in 0.9100 secs
+```
+"""
+
+
+def test_statistic_labels_and_percentile_lines_are_latencies_with_their_statistic():
+    got = {(c.metric, c.statistic, c.value, c.quote) for c in _claims(LOAD_OUTPUT)}
+    assert ("latency", "max", 4.2051, "4.2051 secs") in got
+    assert ("latency", "min", 0.021, "0.0210 secs") in got
+    assert ("latency", "mean", 0.0457, "0.0457 secs") in got
+    assert ("latency", "median", 0.0301, "50% in 0.0301 secs") in got
+    assert ("latency", "p99.9", 0.91, "99.9% in 0.9100 secs") in got
+
+
+@pytest.mark.parametrize("text", [
+    "```\nAverage:\t42\n```\n",                       # no unit: nothing says it is a time
+    "```\nAverage:\t3.5 GB\n```\n",                   # a size is no latency
+    "```\nTimeout:\t30 secs\n```\n",                  # a setting, not a statistic
+    "The fastest run took 3 s and the average one 5 s in our notes.\n",   # prose is read as before
+])
+def test_statistic_labels_take_only_times_in_program_output(text):
+    assert not any(c.metric == "latency" and c.statistic in ("mean", "min", "max") and "\n" not in c.quote
+                   and c.context.block == "code" for c in _claims(text))
+
+
+# ---- the reference of a comparison
+
+def test_the_reference_row_of_a_ratio_column_is_set_aside_as_baseline():
+    text = ("| Setup | Speed-up |\n|---|---|\n| Eager (reference) | 1.00x |\n| Compiled | 1.62x |\n\n"
+            "| Precision | Score | Relative |\n|---|---|---|\n| BF16 (baseline) | 71.5% | 100% |\n"
+            "| FP8 | 70.1% | 98.0% |\n")
+    aside = _aside(text)
+    assert aside["1.00x"] == ("baseline", "set_aside.baseline_ratio")
+    assert aside["100%"] == ("baseline", "set_aside.baseline_share")
+    assert any(c.quote == "1.62x" and c.metric == "speedup" for c in _claims(text))
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Caching made the warm path 1.0x faster, so no gain at all.\n", "1.0x"),   # a change word: a claim's job
+    ("| Model | Score |\n|---|---|\n| A | 100% |\n| B | 97% |\n", "100%"),     # no baseline named
+])
+def test_a_one_or_a_hundred_percent_is_no_baseline_without_its_row(text, quote):
+    assert _aside(text).get(quote, ("", ""))[0] != "baseline"
+
+
+# ---- profiler listings in program output
+
+@pytest.mark.parametrize("line,quote", [
+    ("  matmul_kernel_12 0.0412 ms 88.1%", "0.0412 ms"),
+    ("  matmul_kernel_12 0.0412 ms 88.1%", "88.1%"),
+    ("   71.02%  worker::loop_body", "71.02%"),
+])
+def test_profiler_listing_lines_are_log_text(line, quote):
+    assert _aside(f"```\n{line}\n```\n").get(quote) == ("log_or_error", "set_aside.profile_listing")
+
+
+def test_a_labelled_result_line_is_no_profiler_listing():
+    text = "```\nLatency: 12.5 ms 5%\n```\n"
+    assert _aside(text).get("12.5 ms", ("", ""))[1] != "set_aside.profile_listing"
