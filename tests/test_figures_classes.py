@@ -106,3 +106,28 @@ def test_profiler_listing_lines_are_log_text(line, quote):
 def test_a_labelled_result_line_is_no_profiler_listing():
     text = "```\nLatency: 12.5 ms 5%\n```\n"
     assert _aside(text).get("12.5 ms", ("", ""))[1] != "set_aside.profile_listing"
+
+
+# ---- results tables: a time or a size no metric word names
+
+@pytest.mark.parametrize("table,expected", [
+    ("| Stage | P50 | P99 |\n|---|---|---|\n| Router | 9ms | 31ms |\n",
+     {("latency", "median", "9ms"), ("latency", "p99", "31ms")}),
+    ("| Phase | Before | After |\n|---|---|---|\n| Rollout | 402.5 s | 311.0 s |\n",
+     {("latency", None, "402.5 s"), ("latency", None, "311.0 s")}),
+    ("| GPUs | Peak memory | Tokens/s |\n|---|---|---|\n| 2 | 21.4 GB | 9.1 |\n",
+     {("memory", None, "21.4 GB"), ("throughput", None, "9.1")}),
+])
+def test_times_and_sizes_in_results_tables_are_measurements(table, expected):
+    got = {(c.metric, c.statistic, c.quote) for c in _claims(table)}
+    assert expected <= got
+
+
+@pytest.mark.parametrize("table,quote", [
+    ("| Model | Clip length | Frame rate |\n|---|---|---|\n| A | 8 seconds | 24 fps |\n", "8 seconds"),
+    ("| Tier | Timeout |\n|---|---|\n| chat | 45 s |\n", "45 s"),
+    ("| Model | Size |\n|---|---|\n| A | 640MB |\n", "640MB"),                 # a file size, no memory header
+    ("| Model | Download |\n|---|---|\n| A | 3.2 GB |\n", "3.2 GB"),
+])
+def test_lengths_settings_and_file_sizes_in_tables_stay_no_claims(table, quote):
+    assert not any(c.quote == quote for c in _claims(table))

@@ -65,6 +65,8 @@ class ClaimRules(BaseModel):
     per_device_after: str = ""
     ratio_headers: list[str] = Field(default_factory=list)
     cost_per_tokens: str = r"(?!)"
+    table_setting_headers: str = r"(?!)"
+    table_memory_headers: str = r"(?!)"
     sla_share_after: list[str] = Field(default_factory=list)
     level_reached_intro: list[str] = Field(default_factory=list)
     adoption_words: list[str] = Field(default_factory=list)
@@ -74,7 +76,7 @@ class ClaimRules(BaseModel):
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
     statistic_metrics: list[str] = Field(default_factory=list)
 
-    @field_validator("per_device_after", "cost_per_tokens")
+    @field_validator("per_device_after", "cost_per_tokens", "table_setting_headers", "table_memory_headers")
     @classmethod
     def _regex(cls, v: str):
         try:

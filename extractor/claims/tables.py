@@ -105,6 +105,8 @@ class TableReader:
             r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in rules.ratio_headers) + r")(?!\w)",
             re.I) if rules.ratio_headers else None
         self.cost_per_tokens = re.compile(rules.cost_per_tokens, re.I)
+        self.setting_headers = re.compile(rules.table_setting_headers)
+        self.memory_headers = re.compile(rules.table_memory_headers)
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
         self.header = lru_cache(maxsize=4096)(self._read_header)
 
@@ -203,6 +205,18 @@ class TableReader:
                         cells.append((c, col, row_head, r, headers))
         return cells
 
+    def unnamed_measure(self, cls: str, headers: list[Header], cues: list) -> str | None:
+        """The metric of a results cell holding a time or a size that no metric word names: a time is a
+        latency (how long the step or run took), a size is memory under a header naming memory; None under a
+        header that names a setting, a limit or an input length, or with a limit or setting word in the cell."""
+        if any(self.setting_headers.search(h.text) for h in headers) \
+                or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
+                or any(c.label in ("limit", "setting", "not_claim") for c in cues):
+            return None
+        if cls == "time":
+            return "latency"
+        return "memory" if any(self.memory_headers.search(h.text) for h in headers) else None
+
     def table_claims(self, d: Document, t: int, table: Table) -> list[tuple[Claim, Passage]]:
         cells = self.result_cells(d, table)
         if not cells:
@@ -258,6 +272,8 @@ class TableReader:
                     metric = "speedup"
                 elif metric is None and score is not None and q.unit == "percent":
                     metric = "other"      # a share out of 100 that names no metric of its own
+                elif metric is None and cls in ("time", "memory") and q.value > 0:
+                    metric = self.unnamed_measure(cls, headers, cues)
                 if metric is None:
                     continue
                 text = d.view[c.start:c.end]
