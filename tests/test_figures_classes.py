@@ -131,3 +131,47 @@ def test_times_and_sizes_in_results_tables_are_measurements(table, expected):
 ])
 def test_lengths_settings_and_file_sizes_in_tables_stay_no_claims(table, quote):
     assert not any(c.quote == quote for c in _claims(table))
+
+
+# ---- ratio tables whose lead-in names the comparison
+
+def test_a_ratio_table_under_a_lead_in_that_names_the_change_holds_speedups():
+    text = ("**How many times slower in TPS vs the fused kernel (64 requests):**\n\n"
+            "| Hardware | Fused | Split | Naive |\n| --- | --- | --- | --- |\n| A100 | **1.00x** | 1.07x | 2.90x |\n")
+    got = {(c.quote, c.metric, c.direction) for c in _claims(text)}
+    assert {("1.07x", "speedup", "worse"), ("2.90x", "speedup", "worse")} <= got
+    assert _aside(text)["1.00x"][0] == "baseline"
+
+
+def test_a_ratio_table_with_no_comparison_named_stays_unread():
+    text = "The cluster layout we used:\n\n| Nodes | Layout |\n|---|---|\n| 2 | 4x |\n"
+    assert not any(c.metric == "speedup" for c in _claims(text))
+
+
+# ---- LaTeX inline math that opens with a number
+
+def test_inline_math_opening_with_a_number_is_markup_and_a_price_is_not():
+    text = ("Each layer holds $1152 + 256 = 1408$ bytes per token.\n\n"
+            "It costs $0.20 per 1M tokens versus $1.10 before.\n")
+    assert _aside(text)["$1152"] == ("markup", "set_aside.latex_inline_math")
+    assert any(c.quote.startswith("$0.20") and c.metric == "cost" for c in _claims(text))
+
+
+# ---- hardware listings and run lengths
+
+@pytest.mark.parametrize("text,quote", [
+    ("+ Memory: 512GB\n+ Storage: 4 TB\n", "512GB"),
+    ("+ Memory: 512GB\n+ Storage: 4 TB\n", "4 TB"),
+    ("- **Host RAM**: 1 TB\n", "1 TB"),
+])
+def test_a_hardware_listing_line_is_datasheet(text, quote):
+    assert _aside(text)[quote] == ("datasheet", "set_aside.hardware_listing")
+
+
+def test_a_memory_line_that_says_it_was_used_is_no_listing():
+    text = "- GPU memory used: 60 GB after the warm-up\n"
+    assert _aside(text).get("60 GB", ("", ""))[1] != "set_aside.hardware_listing"
+
+
+def test_over_the_past_hours_is_a_run_length():
+    assert _aside("Over the past 24 hours the fleet served every region.\n")["24 hours"][0] == "setting"

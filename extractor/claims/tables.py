@@ -158,6 +158,17 @@ class TableReader:
                 return Header(" ".join(texts), found[0], found[1], metrics)
         return Header("")
 
+    def lead_ratio_cues(self, texts: list[str]) -> list[Cue]:
+        """The cues of the first lead text (caption, heading, lead-in paragraph) that names a change or a
+        ratio ("How many times slower in TPS vs X", "Speed-up over eager"): a table of bare ratios under it
+        holds speed-ups, read in that text's direction. Empty when none does."""
+        for text in texts:
+            (_, cues), = list(self.x.analyse([text], [0]))
+            if any(c.label.startswith("change:") for c in cues) \
+                    or (self.ratio_header is not None and self.ratio_header.search(text)):
+                return list(cues)
+        return []
+
     def _lead_unit(self, text: str) -> tuple[str, str] | None:
         """(unit, class) of the first unit a lead text names, of a class a bare cell can take from it."""
         units = [m.group(1) or m.group(2) or m.group(3) for m in _LEAD_UNIT.finditer(text)]
@@ -205,23 +216,28 @@ class TableReader:
                         cells.append((c, col, row_head, r, headers))
         return cells
 
-    def unnamed_measure(self, cls: str, headers: list[Header], cues: list) -> str | None:
+    def unnamed_measure(self, cls: str, headers: list[Header], cues: list, lead_texts: list[str]) -> str | None:
         """The metric of a results cell holding a time or a size that no metric word names: a time is a
-        latency (how long the step or run took), a size is memory under a header naming memory; None under a
-        header that names a setting, a limit or an input length, or with a limit or setting word in the cell."""
+        latency (how long the step or run took), a size is memory under a header naming memory, else when the
+        table's caption, heading or lead-in paragraphs (`lead_texts`) name it; None under a header that names
+        a setting, a limit or a length of media, or with a limit or setting word in the cell."""
         if any(self.setting_headers.search(h.text) for h in headers) \
                 or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
                 or any(c.label in ("limit", "setting", "not_claim") for c in cues):
             return None
         if cls == "time":
             return "latency"
-        return "memory" if any(self.memory_headers.search(h.text) for h in headers) else None
+        if any(self.memory_headers.search(h.text) for h in headers):
+            return "memory"
+        return "memory" if any(self.memory_headers.search(t) for t in lead_texts) else None
 
     def table_claims(self, d: Document, t: int, table: Table) -> list[tuple[Claim, Passage]]:
         cells = self.result_cells(d, table)
         if not cells:
             return []
         lead: Header | None = None
+        lead_cues: list[Cue] | None = None
+        lead_texts: list[str] | None = None
         texts = [d.view[c.start:c.end] for c, *_ in cells]
         if any(_DECIMAL_COMMA.match(t) for t in texts):
             # a table that writes decimal commas ("0,5"): its cells are read with a point (same length)
@@ -270,10 +286,19 @@ class TableReader:
                 metric = self.x.builder.metric_for(q, cls, cues, q.span[0], q.span[1], header_cues)
                 if metric is None and cls == "ratio" and any(h.ratio for h in headers):
                     metric = "speedup"
+                elif metric is None and cls == "ratio" and not (q.value == 1 and q.value_max is None):
+                    if lead_cues is None:
+                        lead_cues = self.lead_ratio_cues(lead_in(d, table))
+                    if lead_cues:
+                        # "How many times slower in TPS vs X:" over a table of ratios: its cells are speed-ups
+                        header_cues = header_cues + lead_cues
+                        metric = "speedup"
                 elif metric is None and score is not None and q.unit == "percent":
                     metric = "other"      # a share out of 100 that names no metric of its own
                 elif metric is None and cls in ("time", "memory") and q.value > 0:
-                    metric = self.unnamed_measure(cls, headers, cues)
+                    if lead_texts is None:
+                        lead_texts = lead_in(d, table)
+                    metric = self.unnamed_measure(cls, headers, cues, lead_texts)
                 if metric is None:
                     continue
                 text = d.view[c.start:c.end]
