@@ -175,3 +175,113 @@ def test_a_memory_line_that_says_it_was_used_is_no_listing():
 
 def test_over_the_past_hours_is_a_run_length():
     assert _aside("Over the past 24 hours the fleet served every region.\n")["24 hours"][0] == "setting"
+
+
+# ---- a second header row, accuracy named by a table's lead-in
+
+def test_a_row_of_names_under_a_row_of_groups_names_each_column():
+    text = ("| | | Eager | | Compiled | |\n|---|---|---|---|---|---|\n"
+            "| Model | Batch | Tokens/sec | | Tokens/sec | Speedup |\n| Tiny-1B | 4 | 310.5 | | 402.0 | 1.29x |\n")
+    got = {(c.quote, c.metric) for c in _claims(text)}
+    assert {("310.5", "throughput"), ("402.0", "throughput"), ("1.29x", "speedup")} <= got
+
+
+def test_shares_under_a_lead_in_naming_accuracy_are_accuracies_and_others_are_not():
+    text = ("**Accuracy by catalogue size:**\n\n| Catalogue | Plain | Filtered |\n|---|---|---|\n"
+            "| 60 entries | 93% | 95% |\n\nWhere the entries were placed:\n\n| Position | A | B |\n|---|---|---|\n"
+            "| Early | 14% | 27% |\n")
+    got = {(c.quote, c.metric) for c in _claims(text)}
+    assert {("93%", "accuracy"), ("95%", "accuracy")} <= got
+    assert not any(q in ("14%", "27%") for q, _ in got)
+
+
+# ---- load-generator output: the run's length, statistics listed by a group line
+
+HEY_DETAILS = """We loaded the service.
+
+```
+Summary:
+  Total:\t20.0410 secs
+  Average:\t0.0512 secs
+
+Details (average, fastest, slowest):
+  resp wait:\t0.0490 secs, 0.0101 secs, 7.2000 secs
+
+Request latency:
+  queue: 1.5 ms
+
+Setup:
+  warm-up: 5 s
+```
+"""
+
+
+def test_a_group_line_listing_statistics_gives_each_value_its_statistic():
+    got = {(c.metric, c.statistic, c.quote) for c in _claims(HEY_DETAILS)}
+    assert {("latency", "mean", "0.0490 secs"), ("latency", "min", "0.0101 secs"),
+            ("latency", "max", "7.2000 secs"), ("latency", None, "1.5 ms")} <= got
+    assert not any(c.quote in ("20.0410 secs", "5 s") for c in _claims(HEY_DETAILS))   # a setup line: no result
+
+
+def test_the_printed_length_of_the_run_is_a_setting():
+    assert _aside(HEY_DETAILS)["20.0410 secs"] == ("setting", "set_aside.run_duration_line")
+
+
+# ---- set aside by the column a figure sits under
+
+@pytest.mark.parametrize("table,quote,reason,rule", [
+    ("| Model | Block size | Pool size |\n|---|---|---|\n| tiny-1b | 16 KB | 2 GB |\n", "16 KB", "setting",
+     "size_setting_column"),
+    ("| Variant | Size | Speed |\n|---|---|---|\n| Q4 | ~380MB | 5.8 tok/s |\n", "~380MB", "model_size",
+     "model_size_column"),
+    ("| Model | Clip length | Timeout |\n|---|---|---|\n| A | 8 seconds | 45 s |\n", "8 seconds", "setting",
+     "setting_column"),
+    ("| Tier | TTFT SLO | TTFT |\n|---|---|---|\n| chat | 500 ms | 320 ms |\n", "500 ms", "target", "target_column"),
+])
+def test_a_column_header_names_why_its_figures_are_no_claims(table, quote, reason, rule):
+    assert _aside(table)[quote] == (reason, f"set_aside.{rule}")
+
+
+def test_a_column_of_measured_values_beside_a_target_column_stays_claimed():
+    table = "| Tier | TTFT SLO | TTFT |\n|---|---|---|\n| chat | 500 ms | 320 ms |\n"
+    assert [c.quote for c in _claims(table)] == ["320 ms"]
+    peak = "| Variant | Peak memory usage |\n|---|---|\n| Q4 | 2.5 GB |\n"
+    assert "2.5 GB" not in _aside(peak) and any(c.quote == "2.5 GB" for c in _claims(peak))
+
+
+def test_a_figure_outside_a_table_has_no_column_header():
+    assert _aside("The block size is set to 16 KB for every run.\n").get("16 KB", ("", ""))[1] \
+        != "set_aside.size_setting_column"
+
+
+# ---- error rates of speech models are accuracies; a statistic word makes a time a latency
+
+def test_word_and_character_error_rates_are_accuracy_claims():
+    text = ("| Metric | Result |\n| --- | --- |\n| WER | 8.70% |\n| CER | 2.10% |\n\n"
+            "After tuning, the model reaches a WER of 5.3% on the held-out clips.\n")
+    got = {(c.quote, c.metric) for c in _claims(text)}
+    assert {("8.70%", "accuracy"), ("2.10%", "accuracy"), ("5.3%", "accuracy")} <= got
+
+
+@pytest.mark.parametrize("text,quote,claimed", [
+    ("- Average per switch was 2.6s across the runs\n", "2.6s", True),
+    ("We ran the test for 10 minutes on average hardware.\n", "10 minutes", False),
+    ("The P99 TTFT SLO is 2 s for every tier.\n", "2 s", False),
+])
+def test_a_time_after_a_statistic_word_is_a_latency(text, quote, claimed):
+    assert any(c.quote == quote and c.metric == "latency" for c in _claims(text)) is claimed
+
+
+def test_columns_named_by_a_configuration_value_hold_results():
+    text = ("We profile the peak GPU memory of the model at several batch sizes.\n\n"
+            "| Quantized cache | bs=1 | bs=16 |\n|---|---|---|\n| No | 16.0GB | 30.5GB |\n\n"
+            "| Model | # GPUs |\n|---|---|\n| A | 8 |\n")
+    got = {(c.quote, c.metric) for c in _claims(text)}
+    assert {("16.0GB", "memory"), ("30.5GB", "memory")} <= got
+    assert not any(q == "8" for q, _ in got)      # a column of counts stays unread
+
+
+def test_a_column_named_for_a_budget_configuration_still_holds_results():
+    text = ("### End-to-end latency\n\nThe total time in seconds to reach 512 tokens.\n\n"
+            "| new tokens | Small latency | Small budget |\n|---|---|---|\n| 256 | 2,1 | 14,2 |\n")
+    assert "14,2" in {c.quote for c in _claims(text)}

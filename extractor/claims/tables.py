@@ -60,8 +60,10 @@ class Header:
 
     @property
     def counts(self) -> bool:
-        """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results."""
-        return self.cls is None and any(c.label == "count" for c in self.cues)
+        """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results. A header
+        that holds a number names one configuration ("bs=16", "Batch 32", "TP8"): its cells are results."""
+        return self.cls is None and any(c.label == "count" for c in self.cues) \
+            and not any(ch.isdigit() for ch in self.text)
 
 
 def _text(d: Document, c: Cell | None) -> str:
@@ -93,6 +95,18 @@ def lead_in(d: Document, table: Table) -> list[str]:
         parts.append(d.view[b.start:b.end])
         paragraphs += 1
     return [re.sub(r"\s+", " ", p).strip() for p in parts if p.strip()]
+
+
+def second_header_row(d: Document, table: Table) -> list[Cell] | None:
+    """The first body row when it is a second header row: two or more filled cells and no digit in any, under
+    a header row with a blank cell (a row of groups over a row of names). None otherwise."""
+    if not table.rows or not any(c.end <= c.start or not _text(d, c) for c in table.header):
+        return None
+    row = table.rows[0]
+    filled = [c for c in row if c.end > c.start and _text(d, c)]
+    if len(filled) < 2 or any(ch.isdigit() for c in filled for ch in _text(d, c)):
+        return None
+    return row
 
 
 class TableReader:
@@ -189,10 +203,19 @@ class TableReader:
     def result_cells(self, d: Document, table: Table) -> list[tuple[Cell, Header | None, str, int, list[Header]]]:
         """Body cells that can hold a result: (cell, column header, row header text, body row, the headers
         that qualify it). Cells under a header of counts or settings are left out before any reading."""
-        cols = [self.header(_text(d, c)) for c in table.header]
+        texts = {c.col: _text(d, c) for c in table.header}
+        second = second_header_row(d, table)
+        if second is not None:
+            # "| | FP8 (TP1) | |" over "| Model | Tokens/sec | Speedup |": each column is named by both rows
+            for c in second:
+                texts[c.col] = " ".join(t for t in (texts.get(c.col, ""), _text(d, c)) if t)
+        width = max(texts, default=-1) + 1
+        cols = [self.header(texts.get(i, "")) for i in range(width)]
         cells: list[tuple[Cell, Header | None, str, int, list[Header]]] = []
         group: Header | None = None
         for r, row in enumerate(table.rows):
+            if r == 0 and second is not None:
+                continue
             label = group_label(d.view, row)
             if label is None and len(row) == 1 and len(cols) > 1 and row[0].end > row[0].start \
                     and not any(ch.isdigit() for ch in _text(d, row[0])):
@@ -295,6 +318,12 @@ class TableReader:
                         metric = "speedup"
                 elif metric is None and score is not None and q.unit == "percent":
                     metric = "other"      # a share out of 100 that names no metric of its own
+                elif metric is None and cls == "percent" and not any(c.label.startswith("metric:") for c in cues):
+                    if lead is None:
+                        lead = self.lead_header(lead_in(d, table))
+                    if lead.cls == "score":
+                        metric = "accuracy"   # "Accuracy recovery:" over a table of shares: each is an accuracy
+                        header_cues = header_cues + lead.cues
                 elif metric is None and cls in ("time", "memory") and q.value > 0:
                     if lead_texts is None:
                         lead_texts = lead_in(d, table)
