@@ -87,13 +87,21 @@ def lead_in(d: Document, table: Table) -> list[str]:
 
 
 def second_header_row(d: Document, table: Table) -> list[Cell] | None:
-    """The first body row when it is a second header row: two or more filled cells and no digit in any, under
-    a header row with a blank cell (a row of groups over a row of names). None otherwise."""
-    if not table.rows or not any(c.end <= c.start or not _text(d, c) for c in table.header):
+    """The first body row when it is a second header row, None otherwise: two or more filled cells, and either
+    no digit in any under a header row with a blank cell (a row of groups over a row of names), or every one
+    under a header cell spanning several columns (an HTML "Sequence Length" over "256", "512", ...)."""
+    if not table.rows:
         return None
     row = table.rows[0]
     filled = [c for c in row if c.end > c.start and _text(d, c)]
-    if len(filled) < 2 or any(ch.isdigit() for c in filled for ch in _text(d, c)):
+    if len(filled) < 2:
+        return None
+    starts = [h.start for h in table.header]
+    spanned = {h.col for h in table.header if starts.count(h.start) > 1}
+    if all(c.col in spanned for c in filled):
+        return row
+    if not any(c.end <= c.start or not _text(d, c) for c in table.header) \
+            or any(ch.isdigit() for c in filled for ch in _text(d, c)):
         return None
     return row
 

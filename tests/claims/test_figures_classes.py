@@ -87,6 +87,7 @@ def test_the_reference_row_of_a_ratio_column_is_set_aside_as_baseline():
 @pytest.mark.parametrize("text,quote", [
     ("Caching made the warm path 1.0x faster, so no gain at all.\n", "1.0x"),   # a change word: a claim's job
     ("| Model | Score |\n|---|---|\n| A | 100% |\n| B | 97% |\n", "100%"),     # no baseline named
+    ("| Stage | Shape | Time |\n|---|---|---|\n| fwd | 1 × 4,096 tokens | 5.1 ms |\n", "1 ×"),   # a shape
 ])
 def test_a_one_or_a_hundred_percent_is_no_baseline_without_its_row(text, quote):
     assert _aside(text).get(quote, ("", ""))[0] != "baseline"
@@ -285,3 +286,11 @@ def test_a_column_named_for_a_budget_configuration_still_holds_results():
     text = ("### End-to-end latency\n\nThe total time in seconds to reach 512 tokens.\n\n"
             "| new tokens | Small latency | Small budget |\n|---|---|---|\n| 256 | 2,1 | 14,2 |\n")
     assert "14,2" in {c.quote for c in _claims(text)}
+
+
+def test_numbers_under_a_header_spanning_columns_name_those_columns():
+    text = ("<table>\n<tr><th rowspan='2'>Method</th><th colspan='2'>Prompt length</th></tr>\n"
+            "<tr><th>512</th><th>2048</th></tr>\n"
+            "<tr><td>Paged</td><td>0.9s/it</td><td>2.4s/it</td></tr>\n</table>\n")
+    got = {(c.quote, c.metric) for c in _claims(text)}
+    assert {("0.9s/it", "latency"), ("2.4s/it", "latency")} <= got
