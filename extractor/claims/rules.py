@@ -73,6 +73,8 @@ class ClaimRules(BaseModel):
     bare_fraction_before: str = r"(?!)"
     table_baseline_header: str = r"(?!)"
     table_reference_column: str = r"(?!)"
+    table_setting_headers: str = r"(?!)"
+    table_memory_headers: str = r"(?!)"
     sla_share_after: Phrases
     level_reached_intro: Phrases
     level_pair_from: Phrases
@@ -84,7 +86,8 @@ class ClaimRules(BaseModel):
     statistic_metrics: Phrases
 
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
-                     "bare_fraction_before", "table_baseline_header", "table_reference_column")
+                     "bare_fraction_before", "table_baseline_header", "table_reference_column",
+                     "table_setting_headers", "table_memory_headers")
     @classmethod
     def _regex(cls, v: str, info):
         try:

@@ -207,6 +207,7 @@ class DocumentPlaces:
         self._feature_links: dict[str, list[tuple[float, int | None]]] = {}
         self._external_cue: dict[int, bool] = {}
         self._caption_families: dict[int, set[str]] = {}
+        self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
         self._table_citation: dict[int, str | None] = {}   # table -> the party its caption or lead-in credits
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
@@ -315,13 +316,18 @@ class DocumentPlaces:
             t = passage.table
             if t not in self._table_citation:
                 lead = _table_lead(self.ctx.d, t)
-                self._table_citation[t] = None if lead is None else self._citation(lead, None, TABLE_PARTIES)
+                cited = None if lead is None else self._citation(lead, TABLE_PARTIES)
+                self._table_citation[t] = None if cited is None else cited[0] or cited[1]
             return self._table_citation[t]
-        return self._citation(passage, source)
+        key = (passage.start, passage.end)   # every claim of a sentence reads the same citation: read it once
+        if key not in self._citations:
+            self._citations[key] = self._citation(passage)
+        cited = self._citations[key]
+        return None if cited is None else cited[0] or source or cited[1]
 
-    def _citation(self, passage: Passage, source: str | None, parties: tuple[str, ...] | None = None) -> str | None:
-        """The party `passage` credits its figures to (its link, else `source`, else as written), or None;
-        `parties`: the groups of `citation_cue` that may name it (None: all)."""
+    def _citation(self, passage: Passage, parties: tuple[str, ...] | None = None) -> tuple[str | None, str] | None:
+        """(the passage's link, the party as written) of its first citation, else None; `parties`: the groups of
+        `citation_cue` that may name the party (None: all)."""
         ctx = self.ctx
         view = ctx.d.view
         for m in self.places.citation_cue.finditer(view, passage.start, passage.end):
@@ -331,7 +337,7 @@ class DocumentPlaces:
                 continue
             link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
                          and ln.target.startswith(("http://", "https://"))), None)
-            return link or source or " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
+            return link, " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
         return None
 
     def caption_fits(self, block: int, family: str | None) -> bool:

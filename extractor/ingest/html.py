@@ -159,8 +159,7 @@ class _Walker(HTMLParser):
         elif tag == "tr":
             self.table_reader.start_row()
         elif tag in ("td", "th"):
-            a = dict(attrs)
-            self.table_reader.start_cell(_span(a.get("rowspan")), _span(a.get("colspan")))
+            self.table_reader.start_cell(attrs)
         elif tag == "a":
             self.open_links.append((dict(attrs).get("href") or "", None, None))
         elif tag == "img":
@@ -288,14 +287,6 @@ class _Walker(HTMLParser):
                     alt_node = Node(start=s, end=e)
                     self.blocks.append(Block(kind="caption", start=s, end=e, section=self.section))
         self.images.append(Image(start=pos, end=pos + len(raw), src=attrs.get("src") or "", alt=alt_node))
-
-
-def _span(value: str | None) -> int:
-    """A cell's rowspan or colspan: a count of 1 or more (bad or missing values are 1; at most 1000)."""
-    try:
-        return min(max(int(str(value).strip()), 1), 1000) if value is not None else 1
-    except ValueError:
-        return 1
 
 
 def _hidden(attrs) -> bool:
