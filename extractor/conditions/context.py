@@ -95,6 +95,7 @@ class DocContext:
     prose: dict[int | None, list[Located]] = field(default_factory=dict)
     prose_starts: dict[int | None, list[int]] = field(default_factory=dict)
     code: dict[int | None, list[Located]] = field(default_factory=dict)
+    code_feeds: dict[int | None, set[int]] = field(default_factory=dict)   # section -> cells its run's code reads from
     output: dict[int, list[Located]] = field(default_factory=dict)   # code block -> mentions on its printed lines
     captions: dict[int | None, list[Located]] = field(default_factory=dict)
     table_block: dict[int, int] = field(default_factory=dict)

@@ -284,8 +284,10 @@ class ScopeLadder:
 
     @staticmethod
     def section_code(site: ClaimSite) -> list[Located] | None:
-        """The run's Python code shown before the claim (code/rungs.py `run_code_before`)."""
-        return run_code_before(site)
+        """The run's Python code shown before the claim, then the cells it reads names from (code/rungs.py
+        `run_code_before`)."""
+        found = run_code_before(site)
+        return None if found is None else Tiers(found)
 
     @staticmethod
     def _linked(site: ClaimSite) -> list[int]:

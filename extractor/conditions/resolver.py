@@ -111,6 +111,11 @@ class ConditionResolver:
         found = [m for m in found if not _numeric(m) or not overlaps_near(claimed, *m.span)]
         ctx = self.reader.context(d, found, self.where.offers(d, found), document_figures(d), self.output.printed(d))
         self.binder.bind(d, ctx.mentions)
+        ctx.code_feeds = self.code.feeds(d)
+        fed = {b for blocks in ctx.code_feeds.values() for b in blocks}
+        for x in ctx.mentions if fed else ():   # a cell the timed code reads from ran, whatever its lead-in calls it
+            if x.code and x.block in fed:
+                x.example = False
         ctx.set_claims(claimed)
         return ctx
 
