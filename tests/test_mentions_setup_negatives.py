@@ -1,0 +1,43 @@
+"""Mentions that name a precision or a device count without being a run's setting (issue 24, guessed kinds):
+quantisation methods named as a family of techniques or defined, and one device named as too small for the
+model. Every sentence is written for this test, with positives beside each negative."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.conditions.mentions import Mention, find_mentions
+
+
+def _of(text: str, kind: str) -> list[Mention]:
+    return [m for m in find_mentions(text) if m.kind == kind]
+
+
+@pytest.mark.parametrize("text", [
+    "The server also ships GPTQ/AWQ compression techniques for smaller footprints.",
+    "Our work covered paged attention and FP8 and INT4 quantization schemes.",
+    "AWQ is an activation-aware weight quantization method.",
+])
+def test_quantisation_methods_named_as_a_family_are_no_run_precision(text: str) -> None:
+    assert _of(text, "precision") == []
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("We used GPTQ as the quantization technique for every run.", "GPTQ"),
+    ("All numbers use the AWQ checkpoint on one L4.", "AWQ"),
+])
+def test_a_method_the_run_used_stays(text: str, quote: str) -> None:
+    assert [m.quote for m in _of(text, "precision")] == [quote]
+
+
+@pytest.mark.parametrize("text", [
+    "The checkpoint is so large that a single device is not enough to hold it, so we shard it.",
+    "At 180B parameters the model is too large for a single GPU.",
+    "The weights do not fit on one accelerator.",
+])
+def test_one_device_named_as_too_small_is_no_single_device_run(text: str) -> None:
+    assert _of(text, "parallelism") == [] and _of(text, "gpu_count") == []
+
+
+def test_a_run_on_one_device_stays() -> None:
+    found = _of("The small model fits on a single GPU, and we run it there.", "parallelism")
+    assert [m.value for m in found] == ["single GPU"]
