@@ -41,3 +41,16 @@ def test_one_device_named_as_too_small_is_no_single_device_run(text: str) -> Non
 def test_a_run_on_one_device_stays() -> None:
     found = _of("The small model fits on a single GPU, and we run it there.", "parallelism")
     assert [m.value for m in found] == ["single GPU"]
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("You can also load any dataset from the Hub with the argument `--dataset_name my_prompts`.", "dataset"),
+    ("You could use your own model instead, such as Mistral-7B-v0.1.", "model"),
+])
+def test_what_the_reader_may_choose_instead_is_no_setting(text: str, kind: str) -> None:
+    assert _of(text, kind) == []
+
+
+def test_what_the_reader_reproduces_stays() -> None:
+    found = _of("You can reproduce these numbers with Mistral-7B-v0.1 on one L4.", "model")
+    assert [m.quote for m in found] == ["Mistral-7B-v0.1"]
