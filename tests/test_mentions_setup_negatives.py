@@ -54,3 +54,17 @@ def test_what_the_reader_may_choose_instead_is_no_setting(text: str, kind: str) 
 def test_what_the_reader_reproduces_stays() -> None:
     found = _of("You can reproduce these numbers with Mistral-7B-v0.1 on one L4.", "model")
     assert [m.quote for m in found] == ["Mistral-7B-v0.1"]
+
+
+@pytest.mark.parametrize("text,version", [
+    ("- vLLM: 0.12.0rc2.dev7+g1a2b3c4d5 (built from main)", "0.12.0rc2.dev7+g1a2b3c4d5"),
+    ("We pinned vllm==0.10.1.dev5 for every run.", "0.10.1.dev5"),
+    ("All runs used SGLang 0.4.6.post1.", "0.4.6.post1"),
+])
+def test_a_development_build_keeps_all_its_version_parts(text: str, version: str) -> None:
+    assert [m.version for m in _of(text, "engine")] == [version]
+
+
+@pytest.mark.parametrize("text", ["It needs vLLM v0.7.3+ to run.", "Use vLLM 0.8.5 or later."])
+def test_a_minimum_version_is_still_no_run_s_version(text: str) -> None:
+    assert [m.version for m in _of(text, "engine")] == [None]

@@ -269,14 +269,30 @@ class DocumentReader:
         self._accuracy_sets_everywhere(d, located)
         line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
         own_ends = _own_ends(d)
+        run_in_back = self._back_matter_run(d, found, command_blocks - example_blocks)
         setup = [i for i, s in enumerate(d.sections) if not self.usage_heading.search(s.title)
-                 and (self.is_setup_heading(s.title) or self._labelled_setup(d, i, line_starts, own_ends[i]))]
+                 and (self.is_setup_heading(s.title) or i in run_in_back
+                      or self._labelled_setup(d, i, line_starts, own_ends[i]))]
         ctx = DocContext(d, located, setup, offers, figures, section_of)
         ctx.back_matter_setup = {i for i in setup if self._in_back_matter(d, i)}
         ctx.groups = self._groups(d)
         ctx.alternatives = self.alternative_items(d)
         ctx.index()
         return ctx
+
+    def _back_matter_run(self, d: Document, found: list[Mention], blocks: set[int]) -> set[int]:
+        """The section of the back matter (under a top-level back-matter heading, or that heading itself) that runs
+        the post's one benchmark command ("Appendix > Run the server and the benchmark"): it shows how the post's results were produced, and sets them up like a setup
+        section. Several benchmark commands there are several experiments: none is the post's."""
+        sections = {d.blocks[i].section for i in blocks if d.blocks[i].section is not None}
+        sections = {i for i in sections if self._in_back_matter(d, i)
+                    or d.sections[i].parent is None and self.back_matter_heading.search(d.sections[i].title)}
+        if not sections:
+            return set()
+        spans = [(b.start, b.end) for i, b in enumerate(d.blocks) if i in blocks and b.section in sections]
+        runs = {m.span[0] for m in found if m.kind == "command_line" and any(a <= m.span[0] < b for a, b in spans)
+                and self.bench_command.search(m.quote)}
+        return sections if len(runs) == 1 else set()
 
     def _in_back_matter(self, d: Document, section: int) -> bool:
         """A section under a back-matter heading ("Appendix", "Reproducing the results")."""

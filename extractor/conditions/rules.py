@@ -128,6 +128,7 @@ class ScopeRules(_Strict):
     benchmark_command: str = r"bench|perf|loadgen|lm_eval"
     bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
     bare_commit: str = r"(?!)"
+    commit_owner: str = r"(?!)"
     external_cues: list[str] = Field(default_factory=list)
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: list[str] = Field(default_factory=list)
@@ -159,7 +160,7 @@ class ScopeRules(_Strict):
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value
     partial_values: dict[str, str] = Field(default_factory=dict)
 
-    @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
+    @field_validator("benchmark_command", "bare_version", "bare_commit", "commit_owner", "clause_breaks", "coordinated_break",
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
                      "comparison_cue", "header_comparison", "draft_column", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
                      "credit_sections", "topic_heading", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
