@@ -101,3 +101,36 @@ def test_two_builds_of_the_engine_stay_ambiguous():
 def test_a_commit_in_parentheses_after_the_hardware_is_the_engine_s():
     text = _stack("We benchmarked the connector using vLLM on 8x MI300X GPUs (commit `5e4d3c2b1a0f`).")
     assert stated(claim(extract_text(text, "t.md"), 2410), "engine_version").value == "vLLM commit 5e4d3c2b1a0f"
+
+
+def _bench(command: str) -> str:
+    return f"""# Load testing the endpoint
+
+## Benchmark
+
+We ran the load test below against the server.
+
+{FENCE}bash
+{command}
+{FENCE}
+
+The endpoint sustains 3,150 output tokens/s.
+"""
+
+
+def test_guidellm_and_llmperf_commands_state_the_run():
+    c = claim(extract_text(_bench('guidellm benchmark --target http://localhost:8000 --rate-type sweep '
+                                  '--data "prompt_tokens=512,output_tokens=128"'), "t.md"), 3150)
+    assert stated(c, "input_length").value == 512 and stated(c, "output_length").value == 128
+    c = claim(extract_text(_bench("python token_benchmark_ray.py --model acme-labs/tiny-chat-8b "
+                                  "--mean-input-tokens 550 --mean-output-tokens 150 --num-concurrent-requests 16"),
+                           "t.md"), 3150)
+    assert stated(c, "input_length").value == 550 and stated(c, "output_length").value == 150
+    assert stated(c, "batch_or_concurrency").value == 16
+
+
+def test_a_guidellm_dataset_by_name_states_no_lengths():
+    c = claim(extract_text(_bench("guidellm benchmark --target http://localhost:8000 --data openai/gsm8k"), "t.md"),
+              3150)
+    unrecoverable(c, "input_length")
+    unrecoverable(c, "output_length")
