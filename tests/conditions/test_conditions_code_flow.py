@@ -188,3 +188,12 @@ def test_a_cell_the_run_reads_from_counts_though_its_lead_in_calls_it_an_example
     text = _notebook(LOAD).replace("## Loading the model\n\n",
                                    "## Loading the model\n\nHere is an example of how to load the checkpoint.\n\n")
     assert stated(claim(extract_text(text, "n.md"), 61.3), "model").value == "acme-labs/coder-mini-2b"
+
+
+def test_a_default_device_set_to_one_gpu_is_a_single_device_run():
+    load = 'torch.set_default_device("cuda")\n' + LOAD.replace('.to("cuda")', "")
+    text = _notebook("import torch\n" + load).replace('.to("cuda")', "")
+    assert stated(claim(extract_text(text, "n.md"), 61.3), "parallelism").value == "single GPU"
+    spread = text.replace('torch.set_default_device("cuda")', 'torch.set_default_device("cuda")\n'
+                          'model = torch.nn.DataParallel(model)')
+    unrecoverable(claim(extract_text(spread, "n.md"), 61.3), "parallelism")

@@ -119,7 +119,7 @@ class PythonReader:
                             multi = True
                     elif kw.arg == "device_map" and isinstance(kw.value, ast.Dict):
                         multi |= len(kw.value.keys) > 1
-            if last in ("to", "device") and node.args:
+            if last in ("to", "device", "set_default_device") and node.args:
                 found = names.constant(node.args[0])
                 if found is not None and isinstance(found[0], str) and self.one_device.match(found[0]):
                     single.append(_span(src, node))
