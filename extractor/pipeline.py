@@ -63,6 +63,7 @@ class Extractor:
         self.nlp.add_pipe("benchclaims_cues", config={"rules_dir": str(rules_dir)})
         self.builder = ClaimBuilder(self.claim_rules)
         self.quantity_finder = self.nlp.get_pipe("benchclaims_quantities").finder
+        self._mark_cues = self.nlp.get_pipe("benchclaims_cues")
         # table headers and cells repeat ("Model", "Throughput (tok/s)", "1.0x"): each text is read once
         self._read = lru_cache(maxsize=4096)(self._read_text)
         self.quantities = lru_cache(maxsize=4096)(self._quantities)
@@ -120,12 +121,12 @@ class Extractor:
     def _read_text(self, text: str, found: list[QuantityRecord] | None = None, base: int = 0):
         """(quantities, cues) of one text, offsets shifted by `base`; `found`: the quantity finder's
         results (offsets shifted by `base` as well)."""
-        sdoc = self.nlp.make_doc(_broken_runs(text))
-        if found is not None:
-            sdoc._.found_quantities = _quantities.FoundQuantities(found, base)
-        for _, proc in self.nlp.pipeline:
-            sdoc = proc(sdoc)
-        qs = tuple(_quantities.quantities_of(sdoc))
+        # The quantity component places exactly the finder's records over the doc's text, or the records it
+        # is handed (`quantities_of(doc) == finder.find(doc.text)`), and the cue marker reads tokens only:
+        # the records are taken as they are and only the cue marker runs (no quantity spans to build).
+        broken = _broken_runs(text)
+        qs = tuple(self.quantity_finder.find(broken) if found is None else found)
+        sdoc = self._mark_cues(self.nlp.make_doc(broken))
         return qs, tuple(Cue(s.label_, base + s.start_char, base + s.end_char) for s in sdoc.spans["cues"])
 
     def _quantities(self, text: str) -> tuple[QuantityRecord, ...]:

@@ -1,0 +1,63 @@
+"""The extractor's shortcuts give what the full spaCy pipeline and the separate stages would give (issue 25)."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.api import get_extractor
+from extractor.claims.cue_component import CUES_KEY
+from extractor.ingest import ingest
+from extractor.quantities.component import quantities_of
+
+PIECES = [
+    "Decode ran at 1,250 tokens/s per GPU with a TTFT of 85 ms.",
+    "Throughput (tok/s)",
+    "2.3x",
+    "45%",
+    "1,024",
+    "p99 latency 120 ms at 64 concurrent requests",
+    "The new kernel is twice as fast as the old one\nand uses half the memory.",
+    "12 GB",
+    "Speedup vs. baseline",
+    "",
+]
+
+
+@pytest.fixture(scope="module")
+def extractor():
+    return get_extractor(None)
+
+
+def _full(extractor, text: str):
+    """What running every component of the spaCy pipeline over `text` gives."""
+    doc = extractor.nlp(text)
+    return tuple(quantities_of(doc)), [(s.label_, s.start_char, s.end_char) for s in doc.spans[CUES_KEY]]
+
+
+@pytest.mark.parametrize("text", PIECES)
+def test_a_piece_reads_as_the_whole_pipeline_reads_it(extractor, text):
+    """`analyse` runs the cue marker alone and takes the quantity finder's records as they are."""
+    (qs, cues), = extractor.analyse([text], [0])
+    full_qs, full_cues = _full(extractor, text)
+    assert qs == list(full_qs)
+    assert [(c.label, c.start, c.end) for c in cues] == full_cues
+
+
+def test_offsets_and_handed_records_read_as_the_whole_pipeline(extractor):
+    text = PIECES[0]
+    base = 500
+    found = extractor.quantity_finder.find(text, base)
+    (qs, cues), = extractor.analyse([text], [base], [found])
+    full_qs, full_cues = _full(extractor, text)
+    assert [q.span for q in qs] == [(q.span[0] + base, q.span[1] + base) for q in full_qs]
+    assert [(q.value, q.unit, q.quote) for q in qs] == [(q.value, q.unit, q.quote) for q in full_qs]
+    assert [(c.label, c.start - base, c.end - base) for c in cues] == full_cues
+    assert full_cues and full_qs                      # the sample holds both
+
+
+def test_claim_and_condition_stages_share_the_program_output_lines(extractor):
+    """The lines a program printed are found once per document, for both stages."""
+    assert extractor.output_blocks is extractor.conditions.output.blocks
+    d = ingest("# Run\n\n```\n$ python bench.py\nThroughput: 1200 tokens/s\n```\n", "post.md", "markdown")
+    lines = extractor.output_blocks.lines(d)
+    assert [d.text[x.start:x.end] for x in lines] == ["Throughput: 1200 tokens/s"]
+    assert extractor.conditions.output.blocks.lines(d) is lines
