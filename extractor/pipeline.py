@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from functools import lru_cache
 from pathlib import Path
 
+from extractor import spacy_import  # noqa: F401  (spaCy without its command line)
 import spacy
 
 from extractor import __version__, limits

@@ -1,6 +1,9 @@
 """The extractor's shortcuts give what the full spaCy pipeline and the separate stages would give (issue 25)."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from extractor.api import get_extractor
@@ -61,3 +64,22 @@ def test_claim_and_condition_stages_share_the_program_output_lines(extractor):
     lines = extractor.output_blocks.lines(d)
     assert [d.text[x.start:x.end] for x in lines] == ["Throughput: 1200 tokens/s"]
     assert extractor.conditions.output.blocks.lines(d) is lines
+
+
+def test_spacy_is_imported_without_its_command_line():
+    """Building the extractor imports spaCy without `spacy.cli` (weasel, httpx...); `spacy.info` and a later
+    `import spacy.cli` still give spaCy's own (a fresh process: this one may have imported spaCy already)."""
+    code = """
+import sys
+from extractor.api import get_extractor
+get_extractor(None)
+assert "spacy.cli" not in sys.modules and "weasel" not in sys.modules and "httpx" not in sys.modules
+import spacy
+assert spacy.info(silent=True)["spacy_version"] == spacy.__version__
+import spacy.cli
+assert spacy.cli.download.__module__ == "spacy.cli.download" and spacy.cli.info.__module__ == "spacy.cli.info"
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
