@@ -68,6 +68,7 @@ class Extractor:
         # table headers and cells repeat ("Model", "Throughput (tok/s)", "1.0x"): each text is read once
         self._read = lru_cache(maxsize=4096)(self._read_text)
         self.quantities = lru_cache(maxsize=4096)(self._quantities)
+        self.cues = lru_cache(maxsize=4096)(self._cues)
         self.metric_words = _first_words(self.nlp, cue_labels(self.claim_rules))
         self.abbreviations = frozenset(a.lower() for a in self.claim_rules.abbreviations)
         words = _quantities.number_words(rules_dir)
@@ -129,6 +130,11 @@ class Extractor:
         qs = tuple(self.quantity_finder.find(broken) if found is None else found)
         sdoc = self._mark_cues(self.nlp.make_doc(broken))
         return qs, tuple(Cue(s.label_, base + s.start_char, base + s.end_char) for s in sdoc.spans["cues"])
+
+    def _cues(self, text: str) -> tuple[Cue, ...]:
+        """The cues `analyse` would give for `text` (offset 0), without its quantities: a caller that reads
+        only the cues (a table header, a lead-in paragraph) skips the quantity finder."""
+        return self._read_text(text, ())[1]
 
     def _quantities(self, text: str) -> tuple[QuantityRecord, ...]:
         """The quantities `analyse` would give for `text` (offset 0) without the spaCy pass: the quantity

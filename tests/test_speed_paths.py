@@ -83,3 +83,10 @@ print("ok")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("text", PIECES)
+def test_cues_alone_are_the_cues_of_analyse(extractor, text):
+    """A table header or lead-in reads only its cues: the same as `analyse` gives, without the quantity finder."""
+    (_, cues), = extractor.analyse([text], [0])
+    assert list(extractor.cues(text)) == list(cues)

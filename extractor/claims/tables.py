@@ -27,6 +27,9 @@ class TextAnalyser(Protocol):
     def quantities(self, text: str) -> Iterable[QuantityRecord]:
         """The quantities of a text (offset 0), as `analyse` gives them, when its cues are not needed."""
 
+    def cues(self, text: str) -> Iterable[Cue]:
+        """The cues of a text (offset 0), as `analyse` gives them, when its quantities are not needed."""
+
     def may_hold_number(self, text: str, start: int = 0, end: int | None = None) -> bool:
         """Whether text[start:end] can hold a number at all (a cheap pre-check)."""
 
@@ -112,7 +115,7 @@ class TableReader:
         """Cues and unit of a header: the unit is read from its parenthesised part or its whole text."""
         if not text:
             return Header(text)
-        (_, cues), = self.x.analyse([text], [0])
+        cues = list(self.x.cues(text))
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
                 or self.ratio_header and "%" not in text and self.ratio_header.search(text):
@@ -144,7 +147,7 @@ class TableReader:
         metrics: list[Cue] = []
         found: tuple[str, str] | None = None
         for text in texts:
-            (_, cues), = list(self.x.analyse([text], [0]))
+            cues = list(self.x.cues(text))
             if not metrics:
                 accuracy = [c for c in cues if c.label == "metric:accuracy"]
                 if accuracy:
