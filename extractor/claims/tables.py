@@ -130,7 +130,7 @@ class TableReader:
         """Cues and unit of a header: the unit is read from its parenthesised part or its whole text."""
         if not text:
             return Header(text)
-        (_, cues), = self.x.analyse([text], [0])
+        cues = list(self.x.cues(text))
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
                 or self.ratio_header and "%" not in text and self.ratio_header.search(text):
@@ -162,7 +162,7 @@ class TableReader:
         metrics: list[Cue] = []
         found: tuple[str, str] | None = None
         for text in texts:
-            (_, cues), = list(self.x.analyse([text], [0]))
+            cues = list(self.x.cues(text))
             if not metrics:
                 accuracy = [c for c in cues if c.label == "metric:accuracy"]
                 if accuracy:
