@@ -240,7 +240,7 @@ class ConditionResolver:
             return self.statements.several(ctx, claim, name, several, decision.scope), None
         cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
                                         engine=decision.engine)
-        if decision.reason in ("no_version", "partial"):
+        if decision.reason in ("no_version", "partial", "variants"):
             cond = cond.model_copy(update={"value_partial": decision.engine})
         if decision.scope and ambiguous_at is not None:
             ambiguous_at[name] = decision.scope

@@ -15,7 +15,7 @@ SCOPES_FILE = "scopes.yaml"
 WHERE_FILE = "where_notes.yaml"
 OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 # Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
-Reason = Literal["absent", "ambiguous", "no_version", "partial", "external"]
+Reason = Literal["absent", "ambiguous", "no_version", "partial", "variants", "external"]
 # The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
 LADDER_READERS = ("sentence", "program_output", "table_row", "table_column", "column_names", "table_caption", "table_footnotes", "own_caption",
                   "paragraph", "figure_captions", "section", "section_commands", "section_code",
@@ -97,6 +97,20 @@ class SeveralSystems(_Strict):
         return known_conditions(v)
 
 
+class VariantNames(_Strict):
+    """Conditions whose name a post may write out as several variants, and the words after a name that make
+    no other variant (a size, a precision, a tuning)."""
+
+    conditions: list[str] = Field(default_factory=list)
+    not_variant: str = "(?!)"
+
+    @field_validator("not_variant")
+    @classmethod
+    def _regex(cls, v: str) -> str:
+        re.compile(v)
+        return v
+
+
 class ScopeRules(_Strict):
     """The scope ladder; which sections set up measurements, and which paragraphs extend a scope."""
 
@@ -158,6 +172,7 @@ class ScopeRules(_Strict):
     several_systems: SeveralSystems = Field(default_factory=SeveralSystems)
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value
     partial_values: dict[str, str] = Field(default_factory=dict)
+    variant_names: VariantNames = Field(default_factory=lambda: VariantNames())
 
     @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break",
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
