@@ -2,6 +2,7 @@
 rules/scopes.yaml, and a coordinated "and" parts clauses only right before another result."""
 from __future__ import annotations
 
+from extractor.api import extract_text
 from extractor.conditions.clauses import ClauseScope
 from extractor.conditions.rules import load_scope_rules
 from extractor.ingest.segment import Passage
@@ -26,3 +27,15 @@ def test_and_parts_clauses_only_before_another_result():
     assert _parts(two, ["90 ms", "240 ms"]) == ["Prefill took 90 ms with short prompts", "240 ms with long prompts"]
     one = "Prefill took 90 ms with short prompts and a warm cache"
     assert _parts(one, ["90 ms"]) == [one]
+
+
+def test_a_series_item_that_says_how_the_results_were_measured_is_theirs():
+    # (written for this test) "7x ..., 1.5x ..., measured on 8x H100": the last item states no result of its
+    # own, and says where both were measured
+    r = extract_text("# Results\n\nWe see 7x faster decode, 1.5x faster prefill, measured on 8x H100.\n", "t.md")
+    assert {c.conditions["hardware"].value for c in r.claims} == {"8x H100"}
+
+
+def test_a_series_item_that_states_no_result_and_no_measurement_is_nobodys():
+    r = extract_text("# Results\n\nWe see 7x faster decode, 1.5x faster prefill, support for 8x H100.\n", "t.md")
+    assert {c.conditions["hardware"].status for c in r.claims} == {"unrecoverable"}
