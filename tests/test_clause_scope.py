@@ -39,3 +39,18 @@ def test_a_series_item_that_says_how_the_results_were_measured_is_theirs():
 def test_a_series_item_that_states_no_result_and_no_measurement_is_nobodys():
     r = extract_text("# Results\n\nWe see 7x faster decode, 1.5x faster prefill, support for 8x H100.\n", "t.md")
     assert {c.conditions["hardware"].status for c in r.claims} == {"unrecoverable"}
+
+
+def test_and_before_a_second_verb_phrase_parts_its_results_clauses():
+    # (written for this test) each result keeps its own clause's scenario
+    r = extract_text("# Results\n\nThe new allocator raised offline throughput by 12% and reduced TPOT by 40% in "
+                     "high-concurrency serving runs.\n", "t.md")
+    by_value = {c.value: c.conditions["scenario"] for c in r.claims}
+    assert "offline" in by_value[12].value.lower()
+    assert "serving" in by_value[-40].value.lower() or "serving" in by_value[40].value.lower()
+
+
+def test_a_setting_before_the_first_result_stays_shared_by_both_verb_phrases():
+    r = extract_text("# Results\n\nIn offline inference the patch raised throughput by 12% and lowered the p99 "
+                     "latency of the decode step by 40%.\n", "t.md")
+    assert all("offline" in (c.conditions["scenario"].value or "").lower() for c in r.claims)

@@ -30,6 +30,7 @@ class ClauseScope:
         self.clause_breaks = re.compile(scopes.clause_breaks, re.I)
         self.coordinated_break = re.compile(scopes.coordinated_break, re.I)
         self.measured_item = re.compile(scopes.measured_item, re.I)
+        self.coordinated_verb, self.verb_reach = re.compile(scopes.coordinated_verb_break), scopes.coordinated_verb_reach
 
     def clauses(self, view: str, p: Passage, figures: list[tuple[int, int]]) -> list[Clause]:
         """The clauses of passage `p`: they part at `clause_breaks` (which also start a new group), and
@@ -37,6 +38,9 @@ class ClauseScope:
         cuts = [(m.start(), m.end(), True) for m in self.clause_breaks.finditer(view, p.start, p.end)]
         coordinated = [(m.start(), m.end(), False) for m in self.coordinated_break.finditer(view, p.start, p.end)
                        if any(m.end() <= s[0] < m.end() + COORDINATED_REACH for s in figures)]
+        coordinated += [(m.start(), m.end(), False) for m in self.coordinated_verb.finditer(view, p.start, p.end)
+                        if any(m.end() <= s[0] < m.end() + self.verb_reach for s in figures)
+                        and any(s[1] <= m.start() for s in figures)]
         cuts += coordinated
         if figures and any(view.startswith(",", lo) for lo, _, _ in coordinated):
             # a series of results parted by commas ("7x faster A, 1.5x faster B, support for C"): every

@@ -150,6 +150,8 @@ class ScopeRules(_Strict):
     clause_breaks: str = r"(?!)"
     coordinated_break: str = r"(?!)"
     measured_item: str = r"(?!)"
+    coordinated_verb_break: str = r"(?!)"
+    coordinated_verb_reach: int = 0
     example_cue: str = r"(?!)"
     example_code_cue: str = r"(?!)"
     measured_code_cue: str = r"(?!)"
@@ -175,7 +177,7 @@ class ScopeRules(_Strict):
     partial_values: dict[str, str] = Field(default_factory=dict)
     variant_names: VariantNames = Field(default_factory=lambda: VariantNames())
 
-    @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break", "measured_item",
+    @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break", "measured_item", "coordinated_verb_break",
                      "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
                      "comparison_cue", "header_comparison", "draft_column", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
                      "credit_sections", "topic_heading", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
