@@ -20,7 +20,7 @@ from typing import BinaryIO
 
 from extractor import __version__, limits
 from extractor.errors import DocumentFailure, DocumentTooLarge
-from extractor.ingest.reading import WEB_ENCODINGS, decode, lone_cr_as_lf, read_file, read_stream  # noqa: F401
+from extractor.ingest.reading import decode, lone_cr_as_lf, read_file, read_stream  # noqa: F401 - decode is re-exported
 from extractor.records import DocumentRecord
 
 EXTRACTOR_VERSION = __version__
@@ -47,14 +47,6 @@ def read_document(path: str | Path, max_bytes: int | None = None) -> tuple[str, 
     """The decoded text of a file and the sha256 of its bytes (the read is bounded by `max_bytes`)."""
     data = read_file(path, limits.max_bytes(max_bytes))
     return decode(data, str(path)), hashlib.sha256(data).hexdigest()
-
-
-def input_format(name: str) -> str:
-    """A --input-format value checked against the known formats (ValueError lists them)."""
-    formats = sorted(set(FORMATS.values()))
-    if name not in formats:
-        raise ValueError(f"unknown input format {name!r}: choose one of {', '.join(formats)}")
-    return name
 
 
 @lru_cache(maxsize=4)

@@ -65,7 +65,7 @@ class QuantityRecord(Record):
 class Condition(Record):
     """One load condition of a claim: stated (with provenance) or unrecoverable (with where-note)."""
 
-    # frozen: the claims of a record share identical conditions (one object each, conditions/sharing.py),
+    # frozen: the claims of a record share identical conditions (one object each, conditions/_internals/sharing.py),
     # so a condition is replaced (`model_copy(update=...)`), never changed in place (the docstring above
     # is the JSON Schema's description: the note stays a comment)
     model_config = ConfigDict(extra="forbid", frozen=True)

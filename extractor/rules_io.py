@@ -14,14 +14,16 @@ from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 M = TypeVar("M", bound=BaseModel)
 
 RULES_ENV = "BENCHCLAIMS_RULES"
+# a rule schema's list of phrases or patterns that may be left out (none)
+Phrases = Annotated[list[str], Field(default_factory=list)]
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: ~10x faster start-up
 
 
@@ -106,6 +108,15 @@ def compiled(pattern: str | None) -> str | None:
         except re.error as err:
             raise ValueError(f"pattern does not compile ({err})") from None
     return pattern
+
+
+def known_names(names: list[str], allowed: tuple[str, ...], kind: str, listed_as: str | None = None) -> list[str]:
+    """Validator body: `names`, each one of `allowed` (ValueError names the first unknown one, and lists the
+    allowed ones under `listed_as`, by default `kind` + "s")."""
+    for name in names:
+        if name not in allowed:
+            raise ValueError(f"unknown {kind} {name!r} ({listed_as or kind + 's'}: {', '.join(allowed)})")
+    return names
 
 
 def load_jsonl(path: Path, model: type[M]) -> list[M]:

@@ -33,6 +33,7 @@ from typing import Iterable, Iterator, Literal
 import yaml
 from pydantic import BaseModel, Field
 
+from extractor.rule_files import CONDITIONS, GAZETTEERS, RULE_FILES, SPELLINGS, rule_file
 from extractor.rules_io import default_rules_dir, parse_yaml
 
 EntryKind = Literal["pattern", "gazetteer", "regex", "phrase"]
@@ -42,17 +43,12 @@ EntryForm = Literal["vocabulary", "phrasing"]
 NAME_KEYS = frozenset({"needs", "qualifiers", "unit_classes", "sweepable", "composite", "after_claim",
                        "refinable", "version", "restatement_must_agree", "lower_is_better_metrics"})
 # Lists of names (YAML path prefixes, per file) whose entries are vocabulary even when written as a
-# regex or in several words: organisations, benchmark tools, engines, benchmarks.
-VOCABULARY_LISTS: dict[str, tuple[str, ...]] = {
-    "authorship.yaml": ("orgs.",),
-    "caveats.yaml": ("reproducibility.command.starters.",),
-    "scopes.yaml": ("supporting_engines.",),
-    "claims.yaml": ("metric_cues.accuracy.",),
-}
+# regex or in several words: organisations, benchmark tools, engines, benchmarks (the registry's `vocabulary`).
+VOCABULARY_LISTS: dict[str, tuple[str, ...]] = {rf.name: rf.vocabulary for rf in RULE_FILES if rf.vocabulary}
 # Files read exactly through the mention finder (their entries are named by the mentions).
-MENTION_FILES = ("conditions.yaml",)
+MENTION_FILES = tuple(rf.name for rf in RULE_FILES if rf.usage == "mentions")
 # Files whose entries never run over a post's text (what `compare` matches between two claims' values).
-NOT_TEXT_FILES = ("compare.yaml",)
+NOT_TEXT_FILES = tuple(rf.name for rf in RULE_FILES if rf.usage == "none")
 _REGEX_HINT = re.compile(r"\\|\(\?|[\[\]^$|*+{}]")
 
 
@@ -69,7 +65,8 @@ class RuleEntry(BaseModel):
 
 def entry_form(file: str, entry: str, kind: EntryKind, text: str) -> EntryForm:
     """Whether an entry is vocabulary (a name or word of the field) or a phrasing (see the module doc)."""
-    if kind == "gazetteer" or file == "unit_spellings.jsonl":
+    registered = rule_file(file)
+    if kind == "gazetteer" or registered is not None and registered.all_vocabulary:
         return "vocabulary"
     if any(entry.startswith(prefix) for prefix in VOCABULARY_LISTS.get(file, ())):
         return "vocabulary"
@@ -148,7 +145,7 @@ def text_entries(folder: Path) -> list[tuple[RuleEntry, re.Pattern[str], str | N
             kind: EntryKind = "regex" if is_regex else "phrase"
             out.append((RuleEntry(file=path.name, entry=ypath, line=line, kind=kind, text=value,
                                   form=entry_form(path.name, ypath, kind, value)), rx, None if is_regex or not value.split() else value.split()[0].lower()))
-    spellings = folder / "unit_spellings.jsonl"
+    spellings = SPELLINGS.path(folder)
     if spellings.exists():
         for n, raw in enumerate(spellings.read_text(encoding="utf-8").splitlines(), 1):
             s = raw.strip()
@@ -167,10 +164,10 @@ def text_entries(folder: Path) -> list[tuple[RuleEntry, re.Pattern[str], str | N
 def mention_entries(resolver) -> list[RuleEntry]:
     """The condition patterns and gazetteer lines of the resolver's rules, in file order."""
     rules = resolver.finder.rules
-    out = [RuleEntry(file=f"gazetteers/{ce.where.split(':')[0]}", entry=ce.where, line=int(ce.where.split(":")[1]),
+    out = [RuleEntry(file=f"{GAZETTEERS.name}/{ce.where.split(':')[0]}", entry=ce.where, line=int(ce.where.split(":")[1]),
                      kind="gazetteer", text=ce.entry.id, form="vocabulary") for ce in rules.gazetteer]
     lines = _pattern_lines(Path(rules.path))
-    out += [RuleEntry(file="conditions.yaml", entry=p.entry.name, line=lines.get(p.entry.name), kind="pattern",
+    out += [RuleEntry(file=CONDITIONS.name, entry=p.entry.name, line=lines.get(p.entry.name), kind="pattern",
                       text=p.entry.name) for p in rules.patterns]
     return out
 

@@ -4,7 +4,7 @@
 # before a fresh machine finds it. Arguments go to pytest (default: the whole suite, quietly).
 #   scripts/check_newest.sh                      # the suite on the newest versions
 #   scripts/check_newest.sh --write              # ... and, when green, record them in constraints.txt
-#   scripts/check_newest.sh tests/test_cli_*.py  # part of it
+#   scripts/check_newest.sh tests/cli/test_cli_*.py  # part of it
 set -euo pipefail
 cd "$(dirname "$0")/.."
 write=0

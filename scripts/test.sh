@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up with the test extras (pytest, pytest-xdist, hypothesis, dask, duckdb, pyarrow) and run the test
 # suite, in parallel on every core (pytest-xdist; BENCHCLAIMS_TEST_JOBS=1 runs it in one process).
-# Extra arguments go to pytest, e.g. scripts/test.sh tests/test_query_filters.py -x
+# Extra arguments go to pytest, e.g. scripts/test.sh tests/corpus/test_query_filters.py -x
 # The exit code is pytest's (0 all passed, 1 failures, 5 no test collected...); its closing summary line
 # ("N passed in S s") is the last line printed.
 set -euo pipefail

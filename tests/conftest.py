@@ -1,8 +1,11 @@
 """Shared pytest options and fixtures."""
+import importlib.util
 import sqlite3
 from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -29,3 +32,12 @@ def _db_rows(db: Path) -> dict[str, list[tuple]]:
 def db_rows():
     """Every row of a claims database's documents, claims and conditions tables, in a stable order."""
     return _db_rows
+
+
+@pytest.fixture(scope="session")
+def refresh_docs():
+    """scripts/refresh_docs.py as a module (the docs' examples and generated parts)."""
+    spec = importlib.util.spec_from_file_location("refresh_docs", ROOT / "scripts" / "refresh_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

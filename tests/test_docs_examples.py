@@ -1,19 +1,10 @@
 """The example outputs of README.md and docs/*.md are what the commands print (scripts/refresh_docs.py)."""
-import importlib.util
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _refresher():
-    spec = importlib.util.spec_from_file_location("refresh_docs", ROOT / "scripts" / "refresh_docs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_every_example_output_is_current():
-    refresh_docs = _refresher()
+def test_every_example_output_is_current(refresh_docs):
     blocks = sum(len(refresh_docs.BLOCK.findall(p.read_text(encoding="utf-8"))) for p in refresh_docs.doc_files())
     assert blocks >= 6   # the README's everyday questions and the data dictionary at least
     stale = refresh_docs.refresh(ROOT, check=True)

@@ -40,16 +40,9 @@ def _cond_sentence(c: StatedCondition) -> str:
 def _absent_line(a: AbsentCondition) -> str:
     if not a.in_record:
         return f"- {a.label}: {NOT_IN_RECORD}"
-    parts = [f"- {a.label}: unrecoverable"]
-    if a.value_partial:
-        parts.append(f"(only '{a.value_partial}' is named)")
-    if a.where:
-        parts.append(f"- where: {a.where}")
-    if a.why:
-        parts.append(f"(why: {a.why})")
-    if a.note:
-        parts.append(f"[{a.note}]")
-    return " ".join(parts)
+    said = ((a.value_partial, "(only '{}' is named)"), (a.where, "- where: {}"), (a.why, "(why: {})"),
+            (a.note, "[{}]"))
+    return " ".join([f"- {a.label}: unrecoverable", *(form.format(value) for value, form in said if value)])
 
 
 _URL = re.compile(r"\s*\(?https?://[^\s)]+\)?")

@@ -25,49 +25,36 @@ from extractor.rules_io import default_rules_dir
 CUES_KEY = "cues"
 
 
+# Each cue label and the claim-rules field holding its phrases, in the order the matcher learns them; a label
+# with "{}" stands for one label per key of a mapping field ("tokens:{}": "tokens:total", "tokens:output"...).
+# "change:neutral_before" ("within 2% of") is never matched after a number.
+LABEL_FIELDS: tuple[tuple[str, str], ...] = (
+    ("metric:{}", "metric_cues"), ("change:up", "change_up"), ("change:down", "change_down"),
+    ("change:neutral", "change_neutral"), ("change:neutral_before", "direction_neutral_before"),
+    ("change_adj:up", "change_up_adjacent"), ("change_adj:down", "change_down_adjacent"), ("not_claim", "not_claim"),
+    ("measure", "measure_cues"), ("rate_claim", "rate_claim_cues"), ("limit", "limit_cues"),
+    ("setting", "setting_intro"), ("break", "clause_breaks"), ("join", "clause_joins"),
+    ("baseline_value:before", "baseline_value_before"), ("baseline_value:after", "baseline_value_after"),
+    ("baseline_value:score", "baseline_score_before"), ("count", "count_headers"), ("tokens:{}", "tokens"),
+    ("per:{}", "per"), ("valence:better", "direction_better"), ("valence:worse", "direction_worse"),
+    ("valence:neutral", "direction_neutral"), ("valence:neutral_before", "direction_neutral_before"),
+    ("polarity:lower", "lower_is_better"), ("polarity:higher", "higher_is_better"), ("share_of", "share_of"),
+    ("length:accept", "accept_length_cues"), ("level_intro", "level_intro"), ("by", "change_amount_intro"),
+    ("spec:before", "device_spec_before"), ("spec:after", "device_spec_after"), ("sla_share", "sla_share_after"),
+    ("level_reached", "level_reached_intro"), ("adoption", "adoption_words"), ("model_size", "model_size_words"),
+    ("ratio_name", "named_ratio_cues"), ("rate_unit", "rate_unit_before"), ("stat:{}", "statistic_cues"),
+    ("baseline", "baseline_intro"), ("stop", "baseline_stop"))
+
+
 def cue_labels(rules: ClaimRules) -> dict[str, list[str]]:
     """Every cue label and its phrases."""
-    labels: dict[str, list[str]] = {f"metric:{m}": cues for m, cues in rules.metric_cues.items()}
-    labels["change:up"] = rules.change_up
-    labels["change:down"] = rules.change_down
-    labels["change:neutral"] = rules.change_neutral
-    labels["change:neutral_before"] = rules.direction_neutral_before   # "within 2% of"; never after a number
-    labels["change_adj:up"] = rules.change_up_adjacent
-    labels["change_adj:down"] = rules.change_down_adjacent
-    labels["not_claim"] = rules.not_claim
-    labels["measure"] = rules.measure_cues
-    labels["rate_claim"] = rules.rate_claim_cues
-    labels["limit"] = rules.limit_cues
-    labels["setting"] = rules.setting_intro
-    labels["break"] = rules.clause_breaks
-    labels["join"] = rules.clause_joins
-    labels["baseline_value:before"] = rules.baseline_value_before
-    labels["baseline_value:after"] = rules.baseline_value_after
-    labels["baseline_value:score"] = rules.baseline_score_before
-    labels["count"] = rules.count_headers
-    labels.update({f"tokens:{k}": v for k, v in rules.tokens.items()})
-    labels.update({f"per:{k}": v for k, v in rules.per.items()})
-    labels["valence:better"] = rules.direction_better
-    labels["valence:worse"] = rules.direction_worse
-    labels["valence:neutral"] = rules.direction_neutral
-    labels["valence:neutral_before"] = rules.direction_neutral_before
-    labels["polarity:lower"] = rules.lower_is_better
-    labels["polarity:higher"] = rules.higher_is_better
-    labels["share_of"] = rules.share_of
-    labels["length:accept"] = rules.accept_length_cues
-    labels["level_intro"] = rules.level_intro
-    labels["by"] = rules.change_amount_intro
-    labels["spec:before"] = rules.device_spec_before
-    labels["spec:after"] = rules.device_spec_after
-    labels["sla_share"] = rules.sla_share_after
-    labels["level_reached"] = rules.level_reached_intro
-    labels["adoption"] = rules.adoption_words
-    labels["model_size"] = rules.model_size_words
-    labels["ratio_name"] = rules.named_ratio_cues
-    labels["rate_unit"] = rules.rate_unit_before
-    labels.update({f"stat:{k}": v for k, v in rules.statistic_cues.items()})
-    labels["baseline"] = rules.baseline_intro
-    labels["stop"] = rules.baseline_stop
+    labels: dict[str, list[str]] = {}
+    for label, field in LABEL_FIELDS:
+        phrases = getattr(rules, field)
+        if "{}" in label:
+            labels.update({label.format(key): cues for key, cues in phrases.items()})
+        else:
+            labels[label] = phrases
     return {k: v for k, v in labels.items() if v}
 
 

@@ -7,6 +7,7 @@ import re
 from bisect import bisect_left, bisect_right
 
 from extractor.claims.rules import ClaimRules
+from extractor.contracts import StageContract
 from extractor.ingest import Document
 from extractor.records import Claim
 from extractor.ingest.segment import Passage
@@ -37,6 +38,9 @@ def front_matter_units(d: Document, rules: ClaimRules) -> list[Passage]:
 
 class HeadlineMarker:
     """Marks the claims in the headline zone."""
+
+    contract = StageContract("headlines", "marks the claims in the lead (title, summary, TL;DR, introduction)",
+                             assigns=("headline",), requires=("span",))
 
     def __init__(self, rules: ClaimRules):
         self.rules = rules

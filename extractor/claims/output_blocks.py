@@ -24,8 +24,9 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from extractor.ingest import Document
 from extractor.rules_io import load_yaml, rule_cache
+from extractor.rule_files import OUTPUT
 
-OUTPUT_FILE = "program_output.yaml"
+OUTPUT_FILE = OUTPUT.name
 
 _CODE_LINE = re.compile(
     r"(?:import\s+\w|from\s+[\w.]+\s+import\b|def\s+\w+\s*\(|class\s+\w+\s*[(:]|return\b|yield\b|raise\b|"

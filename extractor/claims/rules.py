@@ -8,9 +8,10 @@ from typing import get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from extractor.records import STATISTIC_PATTERN, Metric, Per, Tokens
-from extractor.rules_io import load_yaml, rule_cache
+from extractor.rules_io import Phrases, load_yaml, rule_cache
+from extractor.rule_files import CLAIMS
 
-CLAIMS_FILE = "claims.yaml"
+CLAIMS_FILE = CLAIMS.name
 METRICS = set(get_args(Metric))
 UNIT_CLASSES = {"token_rate", "request_rate", "time", "ratio", "percent", "cost", "memory", "bandwidth",
                 "compute", "energy", "score", "token_count", "token_time", "accept_length",
@@ -35,44 +36,44 @@ class ClaimRules(BaseModel):
     unit_classes: dict[str, list[str]]
     change_up: list[str]
     change_down: list[str]
-    change_neutral: list[str] = Field(default_factory=list)
-    change_up_adjacent: list[str] = Field(default_factory=list)
-    change_down_adjacent: list[str] = Field(default_factory=list)
-    not_claim: list[str] = Field(default_factory=list)
-    measure_cues: list[str] = Field(default_factory=list)
-    rate_claim_cues: list[str] = Field(default_factory=list)
-    limit_cues: list[str] = Field(default_factory=list)
-    setting_intro: list[str] = Field(default_factory=list)
-    clause_breaks: list[str] = Field(default_factory=list)
-    clause_joins: list[str] = Field(default_factory=list)
-    baseline_value_before: list[str] = Field(default_factory=list)
-    baseline_value_after: list[str] = Field(default_factory=list)
-    baseline_score_before: list[str] = Field(default_factory=list)
-    count_headers: list[str] = Field(default_factory=list)
-    direction_better: list[str] = Field(default_factory=list)
-    direction_worse: list[str] = Field(default_factory=list)
-    direction_neutral: list[str] = Field(default_factory=list)
-    direction_neutral_before: list[str] = Field(default_factory=list)
-    lower_is_better_metrics: list[str] = Field(default_factory=list)
-    lower_is_better: list[str] = Field(default_factory=list)
-    higher_is_better: list[str] = Field(default_factory=list)
-    share_of: list[str] = Field(default_factory=list)
-    accept_length_cues: list[str] = Field(default_factory=list)
-    level_intro: list[str] = Field(default_factory=list)
-    change_amount_intro: list[str] = Field(default_factory=list)
-    device_spec_before: list[str] = Field(default_factory=list)
-    device_spec_after: list[str] = Field(default_factory=list)
+    change_neutral: Phrases
+    change_up_adjacent: Phrases
+    change_down_adjacent: Phrases
+    not_claim: Phrases
+    measure_cues: Phrases
+    rate_claim_cues: Phrases
+    limit_cues: Phrases
+    setting_intro: Phrases
+    clause_breaks: Phrases
+    clause_joins: Phrases
+    baseline_value_before: Phrases
+    baseline_value_after: Phrases
+    baseline_score_before: Phrases
+    count_headers: Phrases
+    direction_better: Phrases
+    direction_worse: Phrases
+    direction_neutral: Phrases
+    direction_neutral_before: Phrases
+    lower_is_better_metrics: Phrases
+    lower_is_better: Phrases
+    higher_is_better: Phrases
+    share_of: Phrases
+    accept_length_cues: Phrases
+    level_intro: Phrases
+    change_amount_intro: Phrases
+    device_spec_before: Phrases
+    device_spec_after: Phrases
     per_device_after: str = ""
-    ratio_headers: list[str] = Field(default_factory=list)
+    ratio_headers: Phrases
     cost_per_tokens: str = r"(?!)"
-    sla_share_after: list[str] = Field(default_factory=list)
-    level_reached_intro: list[str] = Field(default_factory=list)
-    adoption_words: list[str] = Field(default_factory=list)
-    model_size_words: list[str] = Field(default_factory=list)
-    named_ratio_cues: list[str] = Field(default_factory=list)
-    rate_unit_before: list[str] = Field(default_factory=list)
+    sla_share_after: Phrases
+    level_reached_intro: Phrases
+    adoption_words: Phrases
+    model_size_words: Phrases
+    named_ratio_cues: Phrases
+    rate_unit_before: Phrases
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
-    statistic_metrics: list[str] = Field(default_factory=list)
+    statistic_metrics: Phrases
 
     @field_validator("per_device_after", "cost_per_tokens")
     @classmethod
@@ -89,7 +90,7 @@ class ClaimRules(BaseModel):
     headline_sections: list[str]
     headline_fields: list[str]
     intro_paragraphs: int = 3
-    abbreviations: list[str] = Field(default_factory=list)
+    abbreviations: Phrases
 
     @field_validator("change_up", "change_down", "change_neutral", "change_up_adjacent", "change_down_adjacent",
                      "not_claim", "measure_cues", "rate_claim_cues", "limit_cues", "setting_intro", "clause_breaks",

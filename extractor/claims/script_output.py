@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING
 
 from extractor.claims.classify import unit_class
 from extractor.claims.output_blocks import OutputBlocks, OutputLine
+from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import Claim, ClaimContext
 
 if TYPE_CHECKING:
+    from extractor.claims.set_aside import ProseFigures
     from extractor.claims.tables import TableReader
 
 _VALUE = r"[-+~≈]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?"
@@ -41,6 +43,9 @@ SPLIT = re.compile(r"[,;][ \t]+(?=[A-Za-z(~≈+-]|\d)|[ \t]+\|[ \t]+|\t+(?=[A-Za
 
 class ScriptOutputReader:
     """Reads labelled results of program output lines, with the table reader's header reading."""
+
+    contract = StageContract("program_output", "creates one claim per labelled result a program printed",
+                             assigns=CREATED, creates=True)
 
     def __init__(self, tables: "TableReader", blocks: OutputBlocks):
         self.tables = tables
@@ -82,7 +87,9 @@ class ScriptOutputReader:
             out.append(Passage(line.start, line.end, "code", line.block, d.blocks[line.block].section))
         return out
 
-    def claims(self, d: Document) -> list[tuple[Claim, Passage]]:
+    def claims(self, d: Document, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
+        """One claim per labelled result of the program output lines; `seen` gains the quantities of the
+        output segments read."""
         out: list[tuple[Claim, Passage]] = []
         x = self.tables.x
         found = [(line, seg) for line in self.blocks.lines(d) if not line.error for seg in self.segments(d, line)]
@@ -90,7 +97,7 @@ class ScriptOutputReader:
         if not found:
             return out
         analysed = x.analyse([d.text[s:e] for _, (_, s, e, _) in found], [s for _, (_, s, _, _) in found],
-                             located=True)
+                             seen=seen)
         for (line, (label, start, _, bare)), (qs, cues) in zip(found, analysed):
             header = self.tables.header(label)
             q = next((q for q in qs if q.span[0] == start or q.span[0] == start + 1), None)

@@ -29,11 +29,13 @@ from extractor.claims.classify import unit_class
 from extractor.ingest.model import BlockKind, Document
 from extractor.quantities.exclusions import _merge, _overlaps
 from extractor.quantities.finder import QuantityFinder, Skipped
+from extractor.contracts import StageContract
 from extractor.records import Claim, QuantityRecord, SetAside, SetAsideReason
 from extractor.rules_io import RuleError, compiled, load_yaml, rule_cache
 from extractor.spans import with_markup_before
+from extractor.rule_files import SET_ASIDE
 
-SET_ASIDE_FILE = "set_aside.yaml"
+SET_ASIDE_FILE = SET_ASIDE.name
 # the unit classes of a performance figure: time, rates, ratios, shares, sizes, bandwidth, compute, energy, price
 FIGURE_CLASSES = frozenset({"time", "token_rate", "request_rate", "token_time", "ratio", "percent", "memory",
                             "bandwidth", "compute", "energy", "cost", "count"})
@@ -172,6 +174,9 @@ def figure_class(q: QuantityRecord) -> str | None:
 class FigureDecider:
     """Decides the figures of a post that no claim or condition covers (see the module docstring)."""
 
+    contract = StageContract("set_aside", "sets aside, with a reason, each figure no claim, mention or stated "
+                                          "condition covers", requires=("span", "mentions", "conditions"))
+
     def __init__(self, rules_dir: Path, finder: QuantityFinder):
         self.finder = finder
         rules = load_set_aside_rules(rules_dir)
@@ -216,11 +221,11 @@ class FigureDecider:
         out.sort()
         return out
 
-    def places(self, d: Document) -> "_Places":
+    def places(self, d: Document) -> "SetAsidePlaces":
         """Where each offset of `d` sits (block, table cell, code language): built once per post."""
-        return _Places(d)
+        return SetAsidePlaces(d)
 
-    def demoted(self, d: Document, places: "_Places", claims: list[Claim]) -> dict[int, tuple[str, str]]:
+    def demoted(self, d: Document, places: "SetAsidePlaces", claims: list[Claim]) -> dict[int, tuple[str, str]]:
         """The claims a demoting rule sets aside (a target, a list price per hour, markup), by their index in
         `claims`, with (reason, rule)."""
         out = {}
@@ -235,7 +240,7 @@ class FigureDecider:
                 out[i] = decided
         return out
 
-    def decide(self, d: Document, places: "_Places", claims: list[Claim],
+    def decide(self, d: Document, places: "SetAsidePlaces", claims: list[Claim],
                rejected: dict[int, tuple[str, str]], prose: ProseFigures | None = None) -> list[SetAside]:
         """The set-aside figures of a post, in text order. `rejected`: the (reason, rule) the claim stage gave
         the prose figures it turned down (or a demoting rule took from it), by start offset."""
@@ -255,7 +260,7 @@ class FigureDecider:
                 out.append(SetAside(quote=text[start:end], span=f.span, reason=decided[0], rule=decided[1]))
         return out
 
-    def _reason(self, text: str, f: Figure, places: "_Places", demoting: bool = False) -> tuple[str, str] | None:
+    def _reason(self, text: str, f: Figure, places: "SetAsidePlaces", demoting: bool = False) -> tuple[str, str] | None:
         if f.excluded_by is not None:
             reason = self.exclusion_reasons.get(f.excluded_by)
             return (reason, f"numbers.exclude.{f.excluded_by}") if reason else None
@@ -303,7 +308,7 @@ def _covered(claims: list[Claim]) -> list[tuple[int, int]]:
     return _merge([tuple(s) for s in spans])
 
 
-class _Places:
+class SetAsidePlaces:
     """Where an offset sits: the innermost block (or table cell: header, row label or body) and a code
     block's language."""
 

@@ -5,30 +5,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Protocol
+from typing import TYPE_CHECKING
 
-from extractor.claims.classify import ClaimBuilder, Cue, nearest, unit_class
+from extractor.claims.classify import Cue, nearest, unit_class
+from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
 from extractor.ingest.model import Cell, Table, group_label
 from extractor.records import Claim, ClaimContext, QuantityRecord
 from extractor.ingest.segment import Passage
 
+if TYPE_CHECKING:
+    from extractor.claims.analysis import TextAnalyser
+    from extractor.claims.set_aside import ProseFigures
 
-
-class TextAnalyser(Protocol):
-    """What the table reader needs of the sentence reader: quantities and cues of short texts."""
-
-    builder: ClaimBuilder
-
-    def analyse(self, texts: list[str], offsets: list[int],
-                located: bool = False) -> Iterable[tuple[list[QuantityRecord], list[Cue]]]:
-        """(quantities, cues) of each text, spans shifted by its offset."""
-
-    def quantities(self, text: str) -> Iterable[QuantityRecord]:
-        """The quantities of a text (offset 0), as `analyse` gives them, when its cues are not needed."""
-
-    def may_hold_number(self, text: str, start: int = 0, end: int | None = None) -> bool:
-        """Whether text[start:end] can hold a number at all (a cheap pre-check)."""
 
 _PAREN = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 # a unit named by a caption or lead-in: "(tokens/s)", "in milliseconds", "in tok/s per GPU", "tokens per second"
@@ -98,7 +87,10 @@ def lead_in(d: Document, table: Table) -> list[str]:
 class TableReader:
     """Reads result cells of every table of a document."""
 
-    def __init__(self, x: TextAnalyser):
+    contract = StageContract("tables", "creates one claim per result cell of every table", assigns=CREATED,
+                             creates=True)
+
+    def __init__(self, x: "TextAnalyser"):
         self.x = x
         rules = x.builder.rules
         self.ratio_header = re.compile(
@@ -167,10 +159,12 @@ class TableReader:
                 return q.unit, cls
         return None
 
-    def claims(self, d: Document) -> list[tuple[Claim, Passage]]:
+    def claims(self, d: Document, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
+        """The claims of every table; `seen` gains the quantities of the cells read (the set-aside pass skips
+        them)."""
         out: list[tuple[Claim, Passage]] = []
         for t, table in enumerate(d.tables):
-            out.extend(self.table_claims(d, t, table))
+            out.extend(self.table_claims(d, t, table, seen))
         return out
 
     def result_cells(self, d: Document, table: Table) -> list[tuple[Cell, Header | None, str, int, list[Header]]]:
@@ -203,7 +197,7 @@ class TableReader:
                         cells.append((c, col, row_head, r, headers))
         return cells
 
-    def table_claims(self, d: Document, t: int, table: Table) -> list[tuple[Claim, Passage]]:
+    def table_claims(self, d: Document, t: int, table: Table, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
         cells = self.result_cells(d, table)
         if not cells:
             return []
@@ -215,7 +209,7 @@ class TableReader:
         scores = [_OUT_OF_100.match(t) for t in texts]
         # a score out of 100 ("73/100") is read as its share in percent ("73%"): the same length
         texts = [t[:m.end(1)] + "%" + " " * (len(t) - m.end(1) - 1) if m else t for t, m in zip(texts, scores)]
-        analysed = self.x.analyse(texts, [c.start for c, *_ in cells], located=True)
+        analysed = self.x.analyse(texts, [c.start for c, *_ in cells], seen=seen)
         out: list[tuple[Claim, Passage]] = []
         for (c, col, row_head, r, headers), (qs, cues), score in zip(cells, analysed, scores):
             if score is not None:   # the quote is the score as written

@@ -8,8 +8,8 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.common import check_rules, guarded, read_record, read_text
-from extractor.cli.conventions import format_option, example, fail, format_help, write_output
+from extractor.cli.common import POST_FILES, check_rules, guarded, read_record, read_text
+from extractor.cli.conventions import format_option, example, error_exit, write_output, format_flag
 
 FORMATS = ("text", "markdown", "json", "jsonl", "html")
 
@@ -23,8 +23,8 @@ def doc_header(name: str, fmt: str) -> str:
                                      "benchclaims audit corpus/recipe-repo-command.md --claim b9ee18a96951",
                                      "benchclaims audit posts/a.md posts/b.md -f jsonl"))
 def audit_cmd(
-    files: List[str] = typer.Argument(..., help="Markdown, HTML or text files; '-' reads standard input."),
-    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS) + " Several files: json is an "
+    files: List[str] = POST_FILES,
+    fmt: str = format_flag("text", FORMATS, " Several files: json is an "
                             "array of audits, text and markdown open each with a line naming the file; html "
                             "takes one file."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write ('-' or none: standard output)."),
@@ -46,9 +46,9 @@ def audit_cmd(
 
     fmt = format_option(fmt, FORMATS)
     if len(files) > 1 and fmt == "html":
-        raise fail("--format html audits one document: give one file (or run audit once per file)")
+        raise error_exit("--format html audits one document: give one file (or run audit once per file)")
     if len(files) > 1 and claim is not None:
-        raise fail("--claim names a claim of one document: give one file")
+        raise error_exit("--claim names a claim of one document: give one file")
     parts: list[str] = []
     failed = False
     for file in files:
@@ -66,7 +66,7 @@ def audit_cmd(
             else:
                 out = render_audit(record, fmt, claim)  # type: ignore[arg-type]
         except UnknownClaim as err:
-            raise fail(err) from None
+            raise error_exit(err) from None
         if len(files) > 1 and fmt in ("text", "markdown"):
             out = f"{doc_header(file, fmt)}\n\n{out}"
         parts.append(out.rstrip("\n"))
@@ -121,11 +121,11 @@ def _html(record, text: str, view: str | None, claim: str | None, db: Path | Non
         from extractor.corpus.store import Store, StoreError
 
         if not db.is_file():
-            raise fail(f"{db}: no such database (run `benchclaims batch` first)")
+            raise error_exit(f"{db}: no such database (run `benchclaims batch` first)")
         try:
             with Store(db) as store:
                 others = stored_refs(store.conn)
         except StoreError as err:
-            raise fail(err) from None
+            raise error_exit(err) from None
     return render_audit_html(record, text, view, selected, comparable_links(record, others) if db else None,
                              markdown=markdown)

@@ -8,7 +8,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_max_claims, check_rules, check_timeout
-from extractor.cli.conventions import check_output, example, fail
+from extractor.cli.conventions import check_output, example, error_exit, print_error
 
 
 @app.command("batch", epilog=example("benchclaims batch posts/ --jobs 2 --jsonl out.jsonl",
@@ -42,12 +42,12 @@ def batch_cmd(
                             engine=engine, scheduler=scheduler,
                             source=source)  # type: ignore[arg-type]
     except (FileNotFoundError, RuleError, StoreError, ValueError) as err:
-        raise fail(err)
+        raise error_exit(err)
     except BatchStopped as err:   # every stored document is committed; the pool's threads are not waited for
         import os
         import sys
 
-        fail(err, err.code)
+        print_error(err)
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(err.code)

@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, NoReturn, Optional, TypeVar
+from typing import Callable, Optional, TypeVar
 
 import typer
 
 from extractor.cli import conventions
 
 INPUT_FORMATS = ("html", "markdown", "text")
+# the FILES argument of the commands that read posts (extract, audit)
+POST_FILES = typer.Argument(..., help="Markdown, HTML or text files; '-' reads standard input.")
 T = TypeVar("T")
-
-
-def fail(message: object, code: int = 2) -> NoReturn:
-    """Print `benchclaims: MESSAGE` on standard error and exit (see `conventions.fail`)."""
-    raise conventions.fail(message, code)
 
 
 def _checked_limit(value: object, validate: Callable[[object], object], option: str, off: object):
@@ -79,13 +76,13 @@ def guarded(file: str, work: Callable[[], T]) -> T:
     try:
         return work()
     except DocumentFailure as err:
-        fail(str(err))
+        raise conventions.error_exit(str(err))
     except FileNotFoundError:
-        fail(f"{file}: no such file")
+        raise conventions.error_exit(f"{file}: no such file")
     except RuleError:
         raise   # main() names the rule file
     except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / _TIMEOUT / _MAX_CLAIMS
-        fail(str(err))
+        raise conventions.error_exit(str(err))
 
 
 def read_record(file: str, *, rules: Optional[Path] = None, fmt: Optional[str] = None,

@@ -8,7 +8,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules
-from extractor.cli.conventions import example, fail, format_help, format_option, write_output
+from extractor.cli.conventions import example, error_exit, format_option, write_output, format_flag
 
 FORMATS = ("text", "markdown", "json")
 
@@ -32,7 +32,7 @@ def compare_cmd(
     until: Optional[str] = typer.Option(None, "--until", help="Groups mode: posts dated on or before this day."),
     source: Optional[str] = typer.Option(None, "--source", help="Groups mode: posts of this source."),
     with_restatements: bool = typer.Option(False, "--with-restatements", help="Groups mode: keep claims that restate another post's figure (left out by default: the same measurement twice)."),
-    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS)),
+    fmt: str = format_flag("text", FORMATS),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write; '-' (default) writes to standard output."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read claim ids and groups from."),
     rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules, help="Rules folder (default: the installed rules)."),
@@ -56,7 +56,7 @@ def compare_cmd(
     try:
         if claims:
             if len(claims) != 2 or metric is not None:
-                raise fail("give two claims (ID or FILE#N), or --metric M (groups) without claims")
+                raise error_exit("give two claims (ID or FILE#N), or --metric M (groups) without claims")
             from extractor.compare import compare
             from extractor.corpus.comparisons import resolve_ref
 
@@ -64,7 +64,7 @@ def compare_cmd(
             write_output(render_comparison(compare(a, b, rules_dir=rules_dir), fmt), output)  # type: ignore[arg-type]
             return
         if metric is None:
-            raise fail("give two claims (ID or FILE#N), or --metric M for the comparable groups of the corpus")
+            raise error_exit("give two claims (ID or FILE#N), or --metric M for the comparable groups of the corpus")
         from extractor.corpus.comparisons import store_groups
 
         f = ClaimFilter(metric=metric, model=model, hardware=hardware, engine=engine, conditions=condition,
@@ -73,4 +73,4 @@ def compare_cmd(
         write_output(render_groups(store_groups(db, rows, hide_restatements=not with_restatements), fmt),  # type: ignore[arg-type]
                      output)
     except (QueryError, StoreError) as err:
-        raise fail(err) from None
+        raise error_exit(err) from None

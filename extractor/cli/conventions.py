@@ -53,6 +53,14 @@ def format_help(allowed: tuple[str, ...]) -> str:
     return FORMAT_HELP.format(formats=", ".join(allowed))
 
 
+def format_flag(default: str, allowed: tuple[str, ...], more: str = "") -> "typer.models.OptionInfo":
+    """The `--format`/`-f` option of a command: its default, the names it takes (`format_help`) and what more
+    its help says (" Several files: ..."); the value is checked with `format_option`."""
+    import typer
+
+    return typer.Option(default, "--format", "-f", help=format_help(allowed) + more)
+
+
 def is_stdout(output: Path | str | None) -> bool:
     """True when output goes to standard output: no -o, or `-o -`."""
     return output is None or str(output) == "-"
@@ -64,11 +72,11 @@ def check_output(output: Path | str | None, option: str = "-o") -> None:
         return
     path = Path(output)  # type: ignore[arg-type]
     if path.is_dir():
-        raise fail(f"{option} {output}: cannot write: it is a folder (give a file name)")
+        raise error_exit(f"{option} {output}: cannot write: it is a folder (give a file name)")
     parent = path.parent
     if not parent.is_dir():
         what = "is not a folder" if parent.exists() else "no such folder"
-        raise fail(f"{option} {output}: {parent}: {what} (create it first)")
+        raise error_exit(f"{option} {output}: {parent}: {what} (create it first)")
 
 
 def wrote(output: Path | str, what: str = "") -> None:
@@ -106,11 +114,18 @@ def write_chunks(chunks: Iterable[str], output: Path | str | None, what: str = "
 ERROR_PREFIX = "benchclaims: "   # the one prefix of every error message, whichever command fails
 
 
-def fail(message: object, code: int = 2) -> "typer.Exit":
-    """Print `benchclaims: MESSAGE` on standard error; returns the Exit to raise (`raise fail(err)`)."""
+def print_error(message: object) -> None:
+    """Print `benchclaims: MESSAGE` on standard error (a command that goes on past the error: the next file)."""
     import typer
 
     typer.echo(f"{ERROR_PREFIX}{message}", err=True)
+
+
+def error_exit(message: object, code: int = 2) -> "typer.Exit":
+    """Print `benchclaims: MESSAGE` on standard error; returns the Exit to raise (`raise error_exit(err)`)."""
+    import typer
+
+    print_error(message)
     return typer.Exit(code)
 
 

@@ -10,11 +10,11 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_output, example, fail, format_help
+from extractor.cli.conventions import check_output, example, error_exit, format_flag
 
 FORMATS = ("text", "json", "html")
 
-FORMAT_OPT = typer.Option("text", "--format", "-f", help=format_help(FORMATS))
+FORMAT_OPT = format_flag("text", FORMATS)
 OUTPUT_OPT = typer.Option(None, "--output", "-o", help="write the report to this file ('-' or none: standard output)")
 AUDIT_DIR_OPT = typer.Option(None, "--audit-dir", help="folder of the posts' audit pages (<doc stem>.audit.html, "
                              "from `benchclaims audit FILE --format html`) to link from the report "
@@ -42,7 +42,7 @@ def diff_command(old: str = typer.Argument(..., help="old run: JSONL, claims .db
         report = diff_sides(load_side(old), new_side, old_bases=side_bases(old), new_bases=side_bases(new))
         emit(report, fmt, output, audit_dir, new_side if audit_pages else None, side_bases(new)[-1])
     except (SourceError, ValueError, OSError) as err:
-        raise fail(err) from None
+        raise error_exit(err) from None
     raise typer.Exit(exit_code(report, kinds))
 
 
@@ -71,7 +71,7 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
             try:
                 get_extractor(str(rules))
             except RuleError as err:
-                raise fail(f"invalid rules: {err}") from None
+                raise error_exit(f"invalid rules: {err}") from None
         old = load_side(against)
         base = Path(against).resolve().parent
         new, errors = reextract(old, rules_dir=str(rules) if rules else None, base=base, jobs=jobs)
@@ -79,5 +79,5 @@ def rerun_command(against: str = typer.Option(..., "--against", help="saved run 
         report = diff_sides(old, new, errors, old_bases=[base], new_bases=[base], rules_dir=rules_dir)
         emit(report, fmt, output, audit_dir, new if audit_pages else None, base)
     except (SourceError, ValueError, OSError) as err:
-        raise fail(err) from None
+        raise error_exit(err) from None
     raise typer.Exit(exit_code(report, kinds))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from extractor.cli.conventions import fail, format_option, wrote
+from extractor.cli.conventions import error_exit, format_option, wrote
 from extractor.review.context import attach_context
 from extractor.review.diff import KINDS, DiffReport, diff_records
 from extractor.review.excerpts import TextLibrary
@@ -86,4 +86,4 @@ def check_options(fmt: str, fail_on: str | None) -> set[str] | None:
     try:
         return parse_fail_on(fail_on)
     except ValueError as err:
-        raise fail(err) from None
+        raise error_exit(err) from None

@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import fail, format_option, example, format_help, write_output
+from extractor.cli.conventions import error_exit, format_option, example, write_output, format_flag
 
 FORMATS = ("text", "json")
 
@@ -17,7 +17,7 @@ FORMATS = ("text", "json")
 def eval_cmd(
     gold: Path = typer.Option(..., "--gold", help="Folder of gold files, one per document (NAME.json)."),
     docs: Path = typer.Option(..., "--docs", help="Folder holding the documents the gold files name."),
-    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS)),
+    fmt: str = format_flag("text", FORMATS),
     detail: bool = typer.Option(False, "--detail", help="text: also list missed and extra claims and wrong conditions."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write ('-' or none: standard output)."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: the installed rules)."),
@@ -33,5 +33,5 @@ def eval_cmd(
     try:
         report = evaluate(gold, docs, rules_dir=str(rules) if rules else None)
     except (GoldError, ValueError) as err:
-        raise fail(err) from None
+        raise error_exit(err) from None
     write_output(render(report, fmt, detail), output)

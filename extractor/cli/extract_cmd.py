@@ -8,8 +8,8 @@ from typing import Callable, Iterable, Iterator, List, Optional, TypeVar
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.common import check_input_format, check_max_claims, check_rules, check_timeout, read_record
-from extractor.cli.conventions import format_option, example, format_help, write_chunks
+from extractor.cli.common import POST_FILES, check_input_format, check_max_claims, check_rules, check_timeout, read_record
+from extractor.cli.conventions import format_option, example, write_chunks, format_flag
 
 T = TypeVar("T")
 
@@ -20,8 +20,8 @@ FORMATS = ("json", "jsonl", "text")
                                        "benchclaims extract posts/a.md posts/b.html -f jsonl -o records.jsonl",
                                        "curl -s URL | benchclaims extract - --input-format html --format text"))
 def extract_cmd(
-    files: List[str] = typer.Argument(..., help="Markdown, HTML or text files; '-' reads standard input."),
-    fmt: str = typer.Option("json", "--format", "-f", help=format_help(FORMATS) + " json: the record (an array of records for several files)."),
+    files: List[str] = POST_FILES,
+    fmt: str = format_flag("json", FORMATS, " json: the record (an array of records for several files)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write; '-' (default) writes to standard output."),
     rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules,
                                          help="Rules folder (default: the installed rules)."),

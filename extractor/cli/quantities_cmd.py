@@ -10,7 +10,7 @@ import typer
 
 from extractor.cli.app import app
 from extractor.cli.common import check_rules
-from extractor.cli.conventions import format_option, example, fail, format_help
+from extractor.cli.conventions import format_option, example, error_exit, print_error, format_flag
 
 if TYPE_CHECKING:
     from extractor.records import QuantityRecord
@@ -64,7 +64,7 @@ def read_utf8(file: str) -> str:
                                           "echo 'TTFT fell to 42 ms' | benchclaims quantities -"))
 def quantities_cmd(
     files: List[str] = typer.Argument(..., help="Text files; '-' reads standard input."),
-    fmt: str = typer.Option("jsonl", "--format", "-f", help=format_help(FORMATS) + " Several files: each "
+    fmt: str = format_flag("jsonl", FORMATS, " Several files: each "
                             "JSON record carries its file as `doc`; text opens each table with a line naming the file."),
     rules: Optional[Path] = typer.Option(None, "--rules", callback=check_rules, help="Rules folder (default: the installed rules)."),
 ) -> None:
@@ -79,26 +79,26 @@ def quantities_cmd(
     try:
         finder = default_finder(rules)
     except RuleError as err:
-        raise fail(err) from None
+        raise error_exit(err) from None
     parts: list[tuple[str, str]] = []
     failed = False
     for file in files:
         try:
             records = finder.find(read_utf8(file))
         except FileNotFoundError:
-            fail(f"{file}: no such file")
+            print_error(f"{file}: no such file")
             failed = True
             continue
         except UnicodeDecodeError as err:
-            fail(f"{file}: not UTF-8 (byte {err.start})")
+            print_error(f"{file}: not UTF-8 (byte {err.start})")
             failed = True
             continue
         except DocumentFailure as err:   # over the size limit or the time budget
-            fail(err)
+            print_error(err)
             failed = True
             continue
         except ValueError as err:  # a malformed $BENCHCLAIMS_MAX_BYTES / $BENCHCLAIMS_TIMEOUT
-            raise fail(err) from None
+            raise error_exit(err) from None
         doc = None if len(files) == 1 else ("-" if file == "-" else Path(file).name)
         parts.append((file, format_quantities(records, fmt, doc)))
     out = parts[0][1] if len(files) == 1 and parts else join_documents(parts, fmt) if parts else ""

@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import format_option, example, fail, format_help, write_output
+from extractor.cli.conventions import format_option, example, error_exit, write_output, format_flag
 from extractor.cli.common import check_bound
 
 FORMATS = ("text", "json", "jsonl", "csv")
@@ -42,7 +42,7 @@ def query_cmd(
     count: bool = typer.Option(False, "--count", help="Print only the number of matching claims."),
     columns: Optional[str] = typer.Option(None, "--columns", help="Comma-separated columns: claim fields (quote, engine, tokens, direction, cited_from...), condition names (warmup, scenario...) or NAME_status; +a,b adds them to the default ones (doc, metric, value, unit, statistic, per, model, hardware, batch, headline, mentions)."),
     why: bool = typer.Option(False, "--why", help="text: under each claim, its unrecoverable checklist conditions with why each is absent and where to look."),
-    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS) + " ('table' is accepted for text)"),
+    fmt: str = format_flag("text", FORMATS, " ('table' is accepted for text)"),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write; '-' (default) writes to standard output."),
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read."),
 ) -> None:
@@ -64,7 +64,7 @@ def query_cmd(
                         hide_restatements=hide_restatements)
         result = run_query(db, f)
     except (QueryError, StoreError) as err:
-        raise fail(err)
+        raise error_exit(err)
     for note in result.notes:
         typer.echo(f"benchclaims: note: {note}", err=True)
     if count:

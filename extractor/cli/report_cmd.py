@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import check_output, fail, format_option, example, format_help, write_output
+from extractor.cli.conventions import check_output, error_exit, format_option, example, write_output, format_flag
 
 FORMATS = ("html", "json")
 
@@ -17,7 +17,7 @@ FORMATS = ("html", "json")
                                       "benchclaims report --db claims.db --format json -o report.json"))
 def report_cmd(
     db: Path = typer.Option(Path("claims.db"), "--db", help="SQLite database to read (made by `batch`)."),
-    fmt: str = typer.Option("html", "--format", "-f", help=format_help(FORMATS)),
+    fmt: str = format_flag("html", FORMATS),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="File to write ('-' or none: standard output)."),
     top: int = typer.Option(10, "--top", min=1, help="How many hardware and model names to rank."),
     audit_pages: bool = typer.Option(False, "--audit-pages", help="Also write every post's audit page "
@@ -35,7 +35,7 @@ def report_cmd(
     try:
         report = build_report(db, top=top)
     except (ReportError, ValueError) as err:
-        raise fail(err) from None
+        raise error_exit(err) from None
     if audit_pages:
         _link_pages(report, db, output, audit_dir)
     if fmt == "json":

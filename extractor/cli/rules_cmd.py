@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from extractor.cli.app import app
-from extractor.cli.conventions import format_option, example, format_help
+from extractor.cli.conventions import format_option, example, format_flag
 
 rules_app = typer.Typer(add_completion=False, no_args_is_help=True, help="Work with rule folders.",
                         epilog=example("benchclaims rules check my-rules/"))
@@ -21,7 +21,7 @@ FORMATS = ("text", "json", "jsonl")
 def check_cmd(
     folder: Optional[Path] = typer.Argument(None, help="Rules folder (default: $BENCHCLAIMS_RULES, else the installed rules)."),
     no_run: bool = typer.Option(False, "--no-run", help="Skip building and running an extractor on the rules."),
-    fmt: str = typer.Option("text", "--format", "-f", help=format_help(FORMATS)),
+    fmt: str = format_flag("text", FORMATS),
     as_json: bool = typer.Option(False, "--json", hidden=True, help="Same as --format jsonl (older name)."),
 ) -> None:
     """Validate every rule file (file, line or entry, reason) and report duplicates and conflicts; exit 1 if any."""
@@ -51,7 +51,7 @@ USAGE_FORMATS = ("text", "json")
 def usage_cmd(
     paths: list[str] = typer.Argument(..., help="Posts: files, folders or globs (.md .html .txt)."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules folder (default: $BENCHCLAIMS_RULES, else the installed rules)."),
-    fmt: str = typer.Option("text", "--format", "-f", help=format_help(USAGE_FORMATS)),
+    fmt: str = format_flag("text", USAGE_FORMATS),
     every: bool = typer.Option(True, "--all/--lists-only", help="List every entry, or only the two lists."),
 ) -> None:
     """For every rule entry (file, line, name, text): on how many documents and how often it fires over the posts;

@@ -10,9 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from extractor.conditions.rules import known_conditions
 from extractor.records import Metric, Qualifier
-from extractor.rules_io import compiled, default_rules_dir, load_yaml, rule_cache
+from extractor.rules_io import compiled, default_rules_dir, known_names, load_yaml, rule_cache
+from extractor.rule_files import COMPARE
 
-COMPARE_FILE = "compare.yaml"
+COMPARE_FILE = COMPARE.name
 METRICS: tuple[str, ...] = get_args(Metric)
 Role = Literal["required", "if_either", "shown"]
 CLAIM_FIELDS = ("tokens", "statistic", "baseline")
@@ -20,10 +21,7 @@ CLAIM_FIELDS = ("tokens", "statistic", "baseline")
 
 def known_metrics(names: list[str]) -> list[str]:
     """`names`, each a metric of the record."""
-    for name in names:
-        if name not in METRICS:
-            raise ValueError(f"unknown metric {name!r} (metrics: {', '.join(METRICS)})")
-    return names
+    return known_names(names, METRICS, "metric")
 
 
 class _Strict(BaseModel):
@@ -122,9 +120,7 @@ class CompareRules(_Strict):
     @field_validator("claim_fields")
     @classmethod
     def _fields(cls, v: dict[str, FieldRule]) -> dict[str, FieldRule]:
-        for name in v:
-            if name not in CLAIM_FIELDS:
-                raise ValueError(f"unknown claim field {name!r} (fields: {', '.join(CLAIM_FIELDS)})")
+        known_names(list(v), CLAIM_FIELDS, "claim field", "fields")
         return v
 
     @field_validator("qualifiers")

@@ -4,19 +4,41 @@ sentence), "(BS=8, max-throughput mode; BS=1, min-latency mode)", "the min-laten
 at a time)". Each setting is marked with the metric family (`Located.for_family`) or the named mode
 (`Located.for_mode`) its own stretch of text names; the scope ladder then keeps it away from claims of another
 family or mode (ties.py), and a claim that names the mode takes the setting the post gives that mode
-(`mode_setting`). The break words and the kinds of settings bound are data (`setting_binding` in
+(`ModeSettings`). The break words and the kinds of settings bound are data (`setting_binding` in
 rules/scopes.yaml)."""
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from dataclasses import dataclass
 
-from extractor.conditions.context import DocContext, Located
+from extractor.conditions.context import DocContext
+from extractor.conditions.located import Located
 from extractor.conditions.mentions import Mention
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
 
 SCENARIO = "scenario"
+
+
+@dataclass(slots=True)
+class Binding:
+    """What a setting's own stretch of its sentence binds it to (`Located.for_family`, `for_mode`, `for_device`,
+    `for_model`)."""
+
+    family: str | None = None
+    mode: str | None = None
+    device: str | None = None
+    model: str | None = None
+
+    def __iter__(self):
+        return iter((self.family, self.mode, self.device, self.model))
+
+
+def _binding(ties: dict[int, tuple[Located, Binding]], x: Located) -> Binding:
+    if id(x) not in ties:
+        ties[id(x)] = (x, Binding())
+    return ties[id(x)][1]
 
 
 class SettingBinder:
@@ -29,17 +51,18 @@ class SettingBinder:
         self.group_break = re.compile(rules.group_break, re.I)
         self.family_cues = family_cues
 
-    def bind(self, d: Document, located: list[Located]) -> None:
-        """Set `for_family` / `for_mode` on the settings of each sentence (prose, captions, list items) that
-        ties them so. A family is bound only where the sentence (or the figure's captions, or the list, as a
-        whole) gives two families each their own setting (a contrast: "BS=64 for throughput, BS=1 for
-        latency"); a mode also where one sentence gives one mode its setting ("the min-latency scenario, or
-        concurrency 8")."""
+    def bind(self, d: Document, located: list[Located]) -> list[tuple[Located, Binding]]:
+        """The `Binding` of each setting of each sentence (prose, captions, list items) that ties it so (the
+        document reader sets it on the mention as it builds it). A family is bound only where the sentence (or
+        the figure's captions, or the list, as a whole) gives two families each their own setting (a contrast:
+        "BS=64 for throughput, BS=1 for latency"); a mode also where one sentence gives one mode its setting
+        ("the min-latency scenario, or concurrency 8")."""
         by_sentence: dict[tuple[int, int], list[Located]] = {}
         for x in located:
             if x.sentence is not None and not x.code and x.table is None and x.usable:
                 by_sentence.setdefault(x.sentence, []).append(x)
-        families: dict[tuple[object, str], set[str]] = {}   # (contrast unit, condition) -> families bound there
+        families: dict[tuple[object, str], set[str]] = {}   # (contrast unit, condition) -> values bound there
+        ties: dict[int, tuple[Located, Binding]] = {}
         bound: list[tuple[object, Located]] = []
         for sentence, here in by_sentence.items():
             settings = [x for x in here if x.name in self.kinds and x.bound is None and x.m.kind != SCENARIO]
@@ -52,25 +75,28 @@ class SettingBinder:
                 if tie is None:
                     continue
                 kind, value = tie
+                b = _binding(ties, x)
                 if kind == "mode":
-                    x.for_mode = value
+                    b.mode = value
                 else:
-                    x.for_family = value
+                    b.family = value
                     unit = _contrast_unit(d, x, sentence)
                     families.setdefault((unit, x.name), set()).add(value)
                     bound.append((unit, x))
-            self._bind_systems(d, sentence, here, settings, spans, families, bound)
+            self._bind_systems(d, sentence, here, settings, spans, families, bound, ties)
         for unit, x in bound:   # a family, a device or a model only in a contrast of them
-            if x.for_family is not None and len(families[unit, x.name]) < 2:
-                x.for_family = None
-            if x.for_device is not None and len(families[unit, "hardware"]) < 2:
-                x.for_device = None
-            if x.for_model is not None and len(families[unit, "model"]) < 2:
-                x.for_model = None
+            b = ties[id(x)][1]
+            if b.family is not None and len(families[unit, x.name]) < 2:
+                b.family = None
+            if b.device is not None and len(families[unit, "hardware"]) < 2:
+                b.device = None
+            if b.model is not None and len(families[unit, "model"]) < 2:
+                b.model = None
+        return list(ties.values())
 
     def _bind_systems(self, d: Document, sentence: tuple[int, int], here: list[Located], settings: list[Located],
                       spans: list[tuple[int, int]], seen: dict[tuple[object, str], set[str]],
-                      bound: list[tuple[object, Located]]) -> None:
+                      bound: list[tuple[object, Located]], ties: dict[int, tuple[Located, Binding]]) -> None:
         """Bind each setting to the one device its item names ("H200 FP8 BS 32") and to the one model its item,
         else its group, names ("Llama-70B: H100 BS 8, H200 BS 32 | GPT-3: ..."), recording them per contrast
         unit."""
@@ -87,9 +113,9 @@ class SettingBinder:
                         if len(named) == 1:
                             value = named.pop()
                             if name == "hardware":
-                                x.for_device = value
+                                _binding(ties, x).device = value
                             else:
-                                x.for_model = value
+                                _binding(ties, x).model = value
                             seen.setdefault((unit, name), set()).add(value)
                             bound.append((unit, x))
                         break
@@ -156,10 +182,18 @@ def _inside(spans: list[tuple[int, int]], span: tuple[int, int]) -> bool:
     return False
 
 
-def mode_setting(ctx: DocContext, mode: str, name: str) -> Mention | None:
-    """The one setting of kind `name` the post gives the named mode (the same value wherever it says so), or
-    None when it gives none or several."""
-    if (mode, name) not in ctx.mode_settings:   # the same for every claim of the post: found once
-        found = [x.m for x in ctx.mentions if x.for_mode == mode and x.name == name and x.usable and not x.example]
-        ctx.mode_settings[mode, name] = found[0] if len({repr(m.value) for m in found}) == 1 else None
-    return ctx.mode_settings[mode, name]
+class ModeSettings:
+    """One document's settings by named mode (`Located.for_mode`), looked up per mode and kind once."""
+
+    def __init__(self, ctx: DocContext):
+        self.ctx = ctx
+        self._found: dict[tuple[str, str], Mention | None] = {}
+
+    def __call__(self, mode: str, name: str) -> Mention | None:
+        """The one setting of kind `name` the post gives the named mode (the same value wherever it says so), or
+        None when it gives none or several."""
+        if (mode, name) not in self._found:   # the same for every claim of the post: found once
+            found = [x.m for x in self.ctx.mentions if x.for_mode == mode and x.name == name and x.usable
+                     and not x.example]
+            self._found[mode, name] = found[0] if len({repr(m.value) for m in found}) == 1 else None
+        return self._found[mode, name]

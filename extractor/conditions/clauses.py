@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from extractor.conditions.context import Located
+from extractor.conditions.located import Located
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest.segment import Passage
 

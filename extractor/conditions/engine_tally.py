@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from extractor.conditions.context import Located
+from extractor.conditions.located import Located
 from extractor.conditions.mentions import Mention
 
 COMMIT = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}")   # a git commit, written "commit <sha>"

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import re
 
-from extractor.conditions.context import DocContext, Located
-from extractor.conditions.places import Places, near_captions
+from extractor.conditions.context import DocContext
+from extractor.conditions.located import Located
+from extractor.conditions.places import DocumentPlaces, near_captions
 from extractor.conditions.ties import ClaimSite
 
 _NUMBER = re.compile(r"\d+")
@@ -12,11 +13,22 @@ _FIGURE_LABEL = re.compile(r"\W*(?:figure|fig\.)\s*(\d+)", re.I)
 
 
 class FigureCaptions:
-    """Reads the captions near a claim that fit its metric; of several numbered figures, only what all state."""
+    """Reads the captions near a claim that fit its metric; of several numbered figures, only what all state.
+    Per document (`reading`): the figures each block refers to are read once."""
 
-    def __init__(self, figure_reference: re.Pattern[str], places: Places):
+    def __init__(self, figure_reference: re.Pattern[str]):
         self.figure_reference = figure_reference
-        self.places = places
+
+    def reading(self, ctx: DocContext, places: DocumentPlaces) -> DocumentFigureCaptions:
+        return DocumentFigureCaptions(self.figure_reference, ctx, places)
+
+
+class DocumentFigureCaptions:
+    """The figure-caption rung of one document."""
+
+    def __init__(self, figure_reference: re.Pattern[str], ctx: DocContext, places: DocumentPlaces):
+        self.figure_reference, self.ctx, self.places = figure_reference, ctx, places
+        self._figures_named: dict[int, set[str]] = {}   # block -> the figures it refers to
 
     def __call__(self, site: ClaimSite) -> list[Located]:
         """Captions of the figures near the claim in its section (or in the untitled introduction) that
@@ -24,13 +36,13 @@ class FigureCaptions:
         p, ctx = site.passage, site.ctx
         if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
             return []   # a result written in a figure's caption: the other figures' captions are not its own
-        if p.block >= 0 and p.table is None and len(self._figures_named(ctx, p.block)) > 1:
+        if p.block >= 0 and p.table is None and len(self.figures_named(p.block)) > 1:
             return []   # a paragraph about several figures does not say which one shows this result
         family = site.family
         at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
         near = near_captions(ctx, p.section, at)
         found = [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
-                 and self.places.caption_fits(ctx, x.block, family)]
+                 and self.places.caption_fits(x.block, family)]
         return self._common_to_figures(site, near, found)
 
     def _common_to_figures(self, site: ClaimSite, near: set[int], found: list[Located]) -> list[Located]:
@@ -52,7 +64,7 @@ class FigureCaptions:
         if len(figures) < 2:
             return found
         p = site.passage
-        named = self._figures_named(ctx, p.block) & figures if p.block >= 0 and p.table is None else set()
+        named = self.figures_named(p.block) & figures if p.block >= 0 and p.table is None else set()
         if len(named) == 1:
             return [x for x in found if numbered.get(x.block) in (None, *named)]
         stated_by: dict[tuple[str, str], set[str]] = {}
@@ -62,11 +74,11 @@ class FigureCaptions:
         return [x for x in found if x.block not in numbered
                 or stated_by[(x.name, repr(x.m.canonical or x.m.value))] == figures]
 
-    def _figures_named(self, ctx: DocContext, block: int) -> set[str]:
+    def figures_named(self, block: int) -> set[str]:
         """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"}); read once per block
         (a long paragraph of many results is not read again for each)."""
-        if block not in ctx.figures_named:
-            b, view = ctx.d.blocks[block], ctx.d.view
-            ctx.figures_named[block] = {n for m in self.figure_reference.finditer(view, b.start, b.end)
-                                        for n in _NUMBER.findall(m[0])}
-        return ctx.figures_named[block]
+        if block not in self._figures_named:
+            b, view = self.ctx.d.blocks[block], self.ctx.d.view
+            self._figures_named[block] = {n for m in self.figure_reference.finditer(view, b.start, b.end)
+                                          for n in _NUMBER.findall(m[0])}
+        return self._figures_named[block]

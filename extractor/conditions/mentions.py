@@ -1,7 +1,7 @@
 """Find every mention of a load condition in a piece of text, with exact spans.
 
 Vocabulary comes from rules: gazetteers (`rules/gazetteers/*.jsonl`, see
-extractor/canonical.py) for named things, and `rules/conditions.yaml` for phrased
+extractor/conditions/canonical.py) for named things, and `rules/conditions.yaml` for phrased
 conditions (lengths, concurrency, parallelism, warm-up, scenario...). Everything is
 compiled once in `MentionFinder`; `find` runs only the entries whose cue words
 occur in the text (a cheap prefilter), reads each match into mentions (`MatchReader`,

@@ -29,7 +29,7 @@ from typing import Callable
 
 from extractor.conditions.restatements import distinctive
 from extractor.conditions.rules import Reason, ScopeRules
-from extractor.conditions.sharing import frozen
+from extractor.conditions._internals.sharing import frozen
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import CONDITIONS, Claim, ClaimMention, Condition

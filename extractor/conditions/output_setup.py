@@ -4,7 +4,7 @@ A program that prints its results often prints its setup first: "Loading model o
 "Prompt length: 1024, generation length: 1024", "Default (float32) model translation:". Those lines are
 found like every other mention (the condition patterns of rules/conditions.yaml), plus the model a line
 names after a model label (`model_labels` in rules/program_output.yaml) without a known name. Which lines a
-program printed is `OutputBlocks`' job; the scope ladder's `program_output` rung (ladder.py) gives a printed
+program printed is `OutputBlocks`' job; the scope ladder's `program_output` rung (rungs_local.py) gives a printed
 result the nearest setup line of each condition above it in its block (`nearest_setup`): a run's own lines
 come after the lines of the runs before it, and a line printed once for several runs ("Evaluating with
 Batch size: 16") covers the runs after it.
@@ -19,7 +19,7 @@ from extractor.ingest import Document
 from extractor.spans import overlaps_near
 
 if TYPE_CHECKING:
-    from extractor.conditions.context import Located
+    from extractor.conditions.located import Located
 
 MODEL_RULE = "program_output.yaml:model_labels"
 

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.conditions.canonical import CompiledEntry, expand, family_cut, load_gazetteers
+from extractor.conditions.rules import Words
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
 
 Kind = Literal[
@@ -66,9 +67,9 @@ class CanonicalWord(BaseModel):
 class HardwareCount(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    machines: list[str] = Field(default_factory=list)
-    left: list[str] = Field(default_factory=list)
-    right: list[str] = Field(default_factory=list)
+    machines: Words
+    left: Words
+    right: Words
     needs_right_for_bare: str = r"^\s*GPUs?"
     not_before: str = r"(?!)"
     not_after: str = r"(?!)"

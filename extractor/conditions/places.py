@@ -74,35 +74,6 @@ def ancestors(d: Document, section: int | None) -> list[int]:
     return chain
 
 
-def covering_setup(ctx: DocContext, section: int | None, before: int) -> tuple[int, ...]:
-    """Setup sections that cover a claim in `section` at offset `before`, in section order: top-level ones and
-    those of the post's back matter (an appendix sets up the whole post), or ones whose parent is an
-    ancestor of the claim's section (the claim's own section included); of those, the ones that start
-    before the claim when any do (a set-up given before the results governs them, not a later one)."""
-    sections = ctx.d.sections
-    if ctx.setup_by_parent is None:   # indexed once: a claim looks up its chain, not every setup section
-        ctx.setup_by_parent = {}
-        for i in ctx.setup:
-            parent = None if i in ctx.back_matter_setup else sections[i].parent
-            ctx.setup_by_parent.setdefault(parent, []).append(i)
-            ctx.setup_by_parent.setdefault(-1 - i, []).append(i)   # -1-i: section i is a setup section itself
-        starts = [sections[i].start for i in ctx.setup_by_parent.get(None, ())]
-        ctx.top_setup_starts = starts if all(a <= b for a, b in zip(starts, starts[1:])) else None
-    top = ctx.setup_by_parent.get(None, [])   # (ctx.setup is in section order)
-    chain = ancestors(ctx.d, section)
-    found = {i for p in chain for i in ctx.setup_by_parent.get(p, ())}
-    found.update(i for p in chain for i in ctx.setup_by_parent.get(-1 - p, ()))
-    found.difference_update(top)
-    # the top-level ones that start before the claim: a prefix of them (a bisection, not a scan of every one)
-    k = bisect_left(ctx.top_setup_starts, before) if ctx.top_setup_starts is not None \
-        else sum(sections[i].start < before for i in top)
-    earlier = {i for i in found if sections[i].start < before}
-    if k or earlier:
-        return tuple(sorted(earlier.union(top[:k]))) if ctx.top_setup_starts is not None \
-            else tuple(sorted(earlier.union(i for i in top if sections[i].start < before)))
-    return tuple(sorted(found.union(top)))
-
-
 SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
 
 
@@ -154,7 +125,8 @@ def near_captions(ctx: DocContext, section: int | None, block: int) -> set[int]:
 
 
 class Places:
-    """The questions about a claim's place that need the rules: linked section, cited source, caption fit."""
+    """The questions about a claim's place that need the rules: its metric family here; linked section, cited
+    source, caption fit and covering setup sections per document (`reading`)."""
 
     def __init__(self, rules_dir: Path, scopes: ScopeRules):
         self.scopes = scopes
@@ -173,87 +145,6 @@ class Places:
                              key=lambda p: (-len(p), p))
             self.family_cues[family] = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, phrases)) + r")(?!\w)",
                                                   re.I)
-
-    def linked_section(self, ctx: DocContext, claim: Claim, passage: Passage) -> int | None:
-        """For a headline claim in a list item ("Smarter routing: up to 1.5x ..."), the section
-        whose heading names the same feature, when one matches well: of the sections after the item, the
-        first of those that match best."""
-        d = ctx.d
-        if not claim.headline or passage.block < 0 or d.blocks[passage.block].kind != "list_item":
-            return None
-        b = d.blocks[passage.block]
-        item = d.view[b.start:b.end]
-        label = re.split(r"[:—–]|\s-\s", item, maxsplit=1)[0].strip()
-        if not label or len(label.split()) > 10:
-            return None
-        if ctx.section_starts is None:
-            starts = [sec.start for sec in d.sections]
-            ctx.section_starts = starts if all(a <= c for a, c in zip(starts, starts[1:])) else []
-        starts = ctx.section_starts
-        if d.sections and not starts:   # (sections out of text order: every one is read)
-            best, best_score = None, 0.0
-            for i, sec in enumerate(d.sections):
-                if sec.start > b.start and (score := fuzz.token_set_ratio(label.lower(), sec.title.lower())) > best_score:
-                    best, best_score = i, score
-            return best if best_score >= self.scopes.feature_link_score else None
-        best = self._best_after(ctx, label.lower())[bisect_right(starts, b.start)]
-        return best[1] if best[0] > 0 and best[0] >= self.scopes.feature_link_score else None
-
-    @staticmethod
-    def _best_after(ctx: DocContext, label: str) -> list[tuple[float, int | None]]:
-        """For each section i (sections in text order), the best score of `label` against the titles of
-        sections i and after, and the first section that has it; once per document and label, each distinct
-        title scored once (a long post repeats its labels and headings)."""
-        if label not in ctx.feature_links:
-            scores: dict[str, float] = {}
-            best: list[tuple[float, int | None]] = [(0.0, None)]
-            for i in range(len(ctx.d.sections) - 1, -1, -1):
-                title = ctx.d.sections[i].title.lower()
-                if title not in scores:
-                    scores[title] = fuzz.token_set_ratio(label, title)
-                best.append((scores[title], i) if scores[title] >= best[-1][0] else best[-1])
-            ctx.feature_links[label] = best[::-1]
-        return ctx.feature_links[label]
-
-    def external_source(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None) -> str | None:
-        """The link a post gives as the source of a result it reports from elsewhere ("According to
-        its authors ... more details in their post: <link>"), for the claim's paragraph or,
-        for a highlight bullet, the paragraph of its `linked` section that gives the same figure."""
-        d = ctx.d
-        blocks = [passage.block] if passage.block >= 0 else []
-        if linked is not None:
-            sec = d.sections[linked]
-            number = re.escape(re.sub(r"\.0$", "", f"{abs(claim.value):g}"))
-            blocks += [i for i, b in enumerate(d.blocks) if sec.start <= b.start < sec.body_end
-                       and re.search(rf"(?<![\d.]){number}(?![\d])", d.view[b.start:b.end])]
-        for i in blocks:
-            b = d.blocks[i]
-            if i not in ctx.external_cue:
-                ctx.external_cue[i] = self.external_cue.search(d.view, b.start, b.end) is not None
-            if not ctx.external_cue[i]:
-                continue
-            span_end = d.blocks[i + 1].end if i + 1 < len(d.blocks) else b.end
-            link = next((ln.target for ln in d.links if b.start <= ln.start < span_end
-                         and ln.target.startswith(("http://", "https://"))), None)
-            if link:
-                return link
-        return None
-
-    def cited_from(self, ctx: DocContext, claim: Claim, passage: Passage, source: str | None) -> str | None:
-        """The party the claim's own sentence credits its figure to ("according to X's paper", "X reports"),
-        as the sentence's link (or `source`, the link its paragraph gives) or as written; None when the
-        sentence cites no one, or only the post itself ("according to our measurements")."""
-        if passage.table is not None or passage.kind == "front_matter":
-            return None
-        view = ctx.d.view
-        for m in self.citation_cue.finditer(view, passage.start, passage.end):
-            who = next((g for g in m.groups() if g), "").strip(" *_`'\"")
-            if not who or self.citation_self.match(who):
-                continue
-            link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
-                         and ln.target.startswith(("http://", "https://"))), None)
-            return link or source or " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
-        return None
 
     def family(self, d: Document, claim: Claim) -> str | None:
         """The metric family of a claim: its metric's, or for a speed-up or change what the words right
@@ -277,14 +168,145 @@ class Places:
         hits = [(m.end(), f) for f, rx in self.family_cues.items() for m in rx.finditer(before)]
         return max(hits)[1] if hits else None
 
-    def caption_fits(self, ctx: DocContext, block: int, family: str | None) -> bool:
+    def reading(self, ctx: DocContext) -> DocumentPlaces:
+        """The place questions of one document, each answered once where many claims ask alike."""
+        return DocumentPlaces(self, ctx)
+
+
+class DocumentPlaces:
+    """One document's place questions that need the rules, with what they index or memoise for it: the setup
+    sections by parent, the best section per feature label, the paragraphs that cite a source, the families a
+    caption names."""
+
+    def __init__(self, places: Places, ctx: DocContext):
+        self.places, self.ctx = places, ctx
+        self._setup_by_parent: dict[int | None, list[int]] | None = None
+        self._top_setup_starts: list[int] | None = None   # the setup sections of parent None, if in text order
+        self._section_starts: list[int] | None = None   # the sections' starts when in text order, else []
+        self._feature_links: dict[str, list[tuple[float, int | None]]] = {}
+        self._external_cue: dict[int, bool] = {}
+        self._caption_families: dict[int, set[str]] = {}
+
+    def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
+        """Setup sections that cover a claim in `section` at offset `before`, in section order: top-level ones and
+        those of the post's back matter (an appendix sets up the whole post), or ones whose parent is an
+        ancestor of the claim's section (the claim's own section included); of those, the ones that start
+        before the claim when any do (a set-up given before the results governs them, not a later one)."""
+        ctx = self.ctx
+        sections = ctx.d.sections
+        if self._setup_by_parent is None:   # indexed once: a claim looks up its chain, not every setup section
+            self._setup_by_parent = {}
+            for i in ctx.setup:
+                parent = None if i in ctx.back_matter_setup else sections[i].parent
+                self._setup_by_parent.setdefault(parent, []).append(i)
+                self._setup_by_parent.setdefault(-1 - i, []).append(i)   # -1-i: section i is a setup section itself
+            starts = [sections[i].start for i in self._setup_by_parent.get(None, ())]
+            self._top_setup_starts = starts if all(a <= b for a, b in zip(starts, starts[1:])) else None
+        top = self._setup_by_parent.get(None, [])   # (ctx.setup is in section order)
+        chain = ancestors(ctx.d, section)
+        found = {i for p in chain for i in self._setup_by_parent.get(p, ())}
+        found.update(i for p in chain for i in self._setup_by_parent.get(-1 - p, ()))
+        found.difference_update(top)
+        # the top-level ones that start before the claim: a prefix of them (a bisection, not a scan of every one)
+        k = bisect_left(self._top_setup_starts, before) if self._top_setup_starts is not None \
+            else sum(sections[i].start < before for i in top)
+        earlier = {i for i in found if sections[i].start < before}
+        if k or earlier:
+            return tuple(sorted(earlier.union(top[:k]))) if self._top_setup_starts is not None \
+                else tuple(sorted(earlier.union(i for i in top if sections[i].start < before)))
+        return tuple(sorted(found.union(top)))
+
+    def linked_section(self, claim: Claim, passage: Passage) -> int | None:
+        """For a headline claim in a list item ("Smarter routing: up to 1.5x ..."), the section
+        whose heading names the same feature, when one matches well: of the sections after the item, the
+        first of those that match best."""
+        d = self.ctx.d
+        if not claim.headline or passage.block < 0 or d.blocks[passage.block].kind != "list_item":
+            return None
+        b = d.blocks[passage.block]
+        item = d.view[b.start:b.end]
+        label = re.split(r"[:—–]|\s-\s", item, maxsplit=1)[0].strip()
+        if not label or len(label.split()) > 10:
+            return None
+        if self._section_starts is None:
+            starts = [sec.start for sec in d.sections]
+            self._section_starts = starts if all(a <= c for a, c in zip(starts, starts[1:])) else []
+        starts = self._section_starts
+        if d.sections and not starts:   # (sections out of text order: every one is read)
+            best, best_score = None, 0.0
+            for i, sec in enumerate(d.sections):
+                if sec.start > b.start and (score := fuzz.token_set_ratio(label.lower(), sec.title.lower())) > best_score:
+                    best, best_score = i, score
+            return best if best_score >= self.places.scopes.feature_link_score else None
+        best = self._best_after(label.lower())[bisect_right(starts, b.start)]
+        return best[1] if best[0] > 0 and best[0] >= self.places.scopes.feature_link_score else None
+
+    def _best_after(self, label: str) -> list[tuple[float, int | None]]:
+        """For each section i (sections in text order), the best score of `label` against the titles of
+        sections i and after, and the first section that has it; once per document and label, each distinct
+        title scored once (a long post repeats its labels and headings)."""
+        ctx = self.ctx
+        if label not in self._feature_links:
+            scores: dict[str, float] = {}
+            best: list[tuple[float, int | None]] = [(0.0, None)]
+            for i in range(len(ctx.d.sections) - 1, -1, -1):
+                title = ctx.d.sections[i].title.lower()
+                if title not in scores:
+                    scores[title] = fuzz.token_set_ratio(label, title)
+                best.append((scores[title], i) if scores[title] >= best[-1][0] else best[-1])
+            self._feature_links[label] = best[::-1]
+        return self._feature_links[label]
+
+    def external_source(self, claim: Claim, passage: Passage, linked: int | None) -> str | None:
+        """The link a post gives as the source of a result it reports from elsewhere ("According to
+        its authors ... more details in their post: <link>"), for the claim's paragraph or,
+        for a highlight bullet, the paragraph of its `linked` section that gives the same figure."""
+        d = self.ctx.d
+        blocks = [passage.block] if passage.block >= 0 else []
+        if linked is not None:
+            sec = d.sections[linked]
+            number = re.escape(re.sub(r"\.0$", "", f"{abs(claim.value):g}"))
+            blocks += [i for i, b in enumerate(d.blocks) if sec.start <= b.start < sec.body_end
+                       and re.search(rf"(?<![\d.]){number}(?![\d])", d.view[b.start:b.end])]
+        for i in blocks:
+            b = d.blocks[i]
+            if i not in self._external_cue:
+                self._external_cue[i] = self.places.external_cue.search(d.view, b.start, b.end) is not None
+            if not self._external_cue[i]:
+                continue
+            span_end = d.blocks[i + 1].end if i + 1 < len(d.blocks) else b.end
+            link = next((ln.target for ln in d.links if b.start <= ln.start < span_end
+                         and ln.target.startswith(("http://", "https://"))), None)
+            if link:
+                return link
+        return None
+
+    def cited_from(self, claim: Claim, passage: Passage, source: str | None) -> str | None:
+        """The party the claim's own sentence credits its figure to ("according to X's paper", "X reports"),
+        as the sentence's link (or `source`, the link its paragraph gives) or as written; None when the
+        sentence cites no one, or only the post itself ("according to our measurements")."""
+        if passage.table is not None or passage.kind == "front_matter":
+            return None
+        ctx = self.ctx
+        view = ctx.d.view
+        for m in self.places.citation_cue.finditer(view, passage.start, passage.end):
+            who = next((g for g in m.groups() if g), "").strip(" *_`'\"")
+            if not who or self.places.citation_self.match(who):
+                continue
+            link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
+                         and ln.target.startswith(("http://", "https://"))), None)
+            return link or source or " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
+        return None
+
+    def caption_fits(self, block: int, family: str | None) -> bool:
         """A caption that names what its figure shows ("first-token latency") describes claims of that kind
         only; one naming nothing, or a claim of no such kind, fits any."""
         if family is None:
             return True
-        if block not in ctx.caption_families:
+        ctx = self.ctx
+        if block not in self._caption_families:
             b = ctx.d.blocks[block]
-            ctx.caption_families[block] = {f for f, rx in self.family_cues.items()
-                                           if rx.search(ctx.d.view, b.start, b.end)}
-        named = ctx.caption_families[block]
+            self._caption_families[block] = {f for f, rx in self.places.family_cues.items()
+                                             if rx.search(ctx.d.view, b.start, b.end)}
+        named = self._caption_families[block]
         return not named or family in named

@@ -6,32 +6,52 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from dataclasses import dataclass
 from pathlib import Path
 
 from extractor.claims.output_blocks import OutputBlocks
-from extractor.conditions.bindings import SettingBinder, mode_setting
-from extractor.conditions.output_setup import OutputSetup
+from extractor.conditions._internals.sharing import ConditionPool
+from extractor.conditions.bindings import ModeSettings
 from extractor.conditions.code.reader import CodeReader
-from extractor.conditions.context import NUMERIC_KINDS, DocContext, DocumentReader, flat_prose
+from extractor.conditions.context import DocContext, flat_prose
+from extractor.conditions.decisions import ColumnCell, EngineVersion, Parts, Pick, Scopes, Unstated
+from extractor.conditions.document_reader import DocumentReader
 from extractor.conditions.figures import document_figures
-from extractor.conditions.ladder import ScopeLadder
-from extractor.conditions.ties import ClaimSite
+from extractor.conditions.ladder import LadderReading, ScopeLadder
+from extractor.conditions.located import NUMERIC_KINDS, Located
 from extractor.conditions.mentions import Mention, MentionFinder, covering
 from extractor.conditions.mentions_merge import MentionMerger
-from extractor.conditions.places import Places
-from extractor.conditions.policy import ColumnCell, EngineVersion, Parts, Pick, Policy, Scopes, Unstated
+from extractor.conditions.output_setup import OutputSetup
+from extractor.conditions.places import DocumentPlaces, Places
+from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.restatements import fill_from_restatements
-from extractor.conditions.scan import finditer_from_starts, fold
 from extractor.conditions.rules import load_scope_rules, load_where_rules
-from extractor.conditions.sharing import ConditionPool
-from extractor.conditions.statement import Statements
-from extractor.conditions.where import Reason, WhereNotes
+from extractor.conditions.scan import finditer_from_starts, fold
+from extractor.conditions.statement import DocumentStatements, Statements
+from extractor.conditions.ties import ClaimSite
+from extractor.conditions.where import DocumentWhere, Reason, WhereNotes
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import CONDITIONS, Claim, Condition
 from extractor.spans import overlaps_near
 
-_COUNTED = re.compile(r"^\d+x\s+|\s+\(\d+ nodes x \d+\)$")   # the count a hardware value is written with
+
+@dataclass(slots=True)
+class DocumentConditions:
+    """One document's condition resolution: the context every reader shares, and each reader's own per-document
+    state (made once, in `ConditionResolver.context`)."""
+
+    ctx: DocContext
+    where: DocumentWhere
+    places: DocumentPlaces
+    ladder: LadderReading | None   # (its shared rungs and memos are dropped once the claims are resolved)
+    policy: DocumentPolicy
+    statements: DocumentStatements
+    modes: ModeSettings
+
+    @property
+    def mentions(self) -> list[Located]:
+        return self.ctx.mentions
 
 
 class ConditionResolver:
@@ -47,10 +67,9 @@ class ConditionResolver:
         self.where = WhereNotes(load_where_rules(rules_dir))
         self.ladder = ScopeLadder(self.scopes, self.places)
         self._scope_rank = self.scopes.scope_rank()   # a scope's place on the ladder: lower is more specific
-        self.binder = SettingBinder(self.scopes, self.places.family_cues)
         self._devices: dict[str, frozenset[str]] = {}   # baseline -> the devices it names
         self.policy = Policy(self.scopes)
-        self.statements = Statements(self.scopes, self.where)
+        self.statements = Statements(self.scopes)
         self.bare_version = re.compile(self.scopes.bare_version)
         self.bare_commit = re.compile(self.scopes.bare_commit, re.I)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
@@ -104,60 +123,63 @@ class ConditionResolver:
                                    quote=d.text[span[0]:span[1]], span=span, rule=f"scopes.yaml:{rule}"))
         return sorted(out, key=lambda x: x.span)
 
-    def context(self, d: Document, found: list[Mention], claims: list[Claim] = ()) -> DocContext:
-        """What resolution needs of the document; a number that states a claim ("14.8k output tokens per
-        second") is not also a condition."""
+    def context(self, d: Document, found: list[Mention], claims: list[Claim] = ()) -> DocumentConditions:
+        """What resolution needs of the document: its context and each reader's state for it; a number that
+        states a claim ("14.8k output tokens per second") is not also a condition."""
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if not _numeric(m) or not overlaps_near(claimed, *m.span)]
-        ctx = self.reader.context(d, found, self.where.offers(d, found), document_figures(d), self.output.printed(d))
-        self.binder.bind(d, ctx.mentions)
-        ctx.set_claims(claimed)
-        return ctx
+        ctx = self.reader.context(d, found, claimed, self.output.printed(d))
+        where = self.where.reading(ctx, self.where.offers(d, found), document_figures(d))
+        places = self.places.reading(ctx)
+        return DocumentConditions(ctx, where, places, self.ladder.reading(ctx, places), self.policy.reading(ctx),
+                                  self.statements.reading(ctx, where), ModeSettings(ctx))
 
     # -- per claim -------------------------------------------------------------
-    def attach(self, ctx: DocContext, placed: list[tuple[Claim, Passage]], leads: set[int] = frozenset()
+    def attach(self, doc: DocumentConditions, placed: list[tuple[Claim, Passage]], leads: set[int] = frozenset()
                ) -> list[Claim]:
         """Set the conditions of each claim (with the passage it was read from); merge the mentions of
         one figure for one setup into one claim (mentions_merge.py; `leads`: ids of the claims in a
         headline position); then fill a headline's unstated conditions from a restatement of its
         figure that did not merge (a rounded form). Returns the claims."""
         reasons, unclear = [], []
-        pool = ConditionPool()   # a long table's claims share most conditions: one object each (sharing.py)
+        pool = ConditionPool()   # a long table's claims share most conditions: one object each (_internals/sharing.py)
         for claim, passage in placed:
             unclear.append({})
-            conditions, why = self.resolve(ctx, claim, passage, unclear[-1])
+            conditions, why = self.resolve(doc, claim, passage, unclear[-1])
             claim.conditions = pool.share(conditions)
             reasons.append(why)
-        ctx.rungs.clear()   # the shared rungs and what was derived from them: no longer needed, memory freed
+        doc.ladder = None   # the shared rungs and what was derived from them: no longer needed, memory freed
         claims, reasons = self.merger.merge(
-            ctx.d, placed, reasons, unclear, leads,
-            lambda claim, name, values: self.where.unrecoverable(ctx, claim, name, "ambiguous", values=values))
+            doc.ctx.d, placed, reasons, unclear, leads,
+            lambda claim, name, values: doc.where.unrecoverable(claim, name, "ambiguous", values=values))
         fill_from_restatements(claims, [{n for n, r in why.items() if r == "ambiguous"} for why in reasons])
         for claim in claims:   # a figure quoted from another party is not what the post leads with
             if claim.cited_from:
                 claim.headline = False
         return claims
 
-    def resolve(self, ctx: DocContext, claim: Claim, passage: Passage, ambiguous_at: dict[str, str] | None = None
-                ) -> tuple[dict[str, Condition], dict[str, Reason]]:
+    def resolve(self, doc: DocumentConditions, claim: Claim, passage: Passage,
+                ambiguous_at: dict[str, str] | None = None) -> tuple[dict[str, Condition], dict[str, Reason]]:
         """The claim's conditions, and the reason of each unrecoverable one; `ambiguous_at` (when given)
         gets the scope that states several values of each ambiguous condition."""
-        linked = self.places.linked_section(ctx, claim, passage)
-        site = ClaimSite(ctx, claim, passage, linked)
-        site.baseline_devices = self._devices_of(claim.baseline) if claim.baseline else frozenset()
-        levels = self.ladder.levels(site)
-        source = self.places.external_source(ctx, claim, passage, linked)
-        claim.cited_from = self.places.cited_from(ctx, claim, passage, source)
+        linked = doc.places.linked_section(claim, passage)
+        baseline_devices = self._devices_of(claim.baseline) if claim.baseline else frozenset()
+        levels, site = doc.ladder.levels(doc.ladder.site(claim, passage, linked, baseline_devices))
+        source = doc.places.external_source(claim, passage, linked)
+        claim.cited_from = doc.places.cited_from(claim, passage, source)
         if source:
             # a result the post cites from elsewhere: only what its own sentence says is stated here
             levels = [level for level in levels if level.scope == "sentence"]
         scopes = Scopes(levels)
         out: dict[str, Condition] = {}
         reasons: dict[str, Reason] = {}
+        stated_by: dict[str, Mention] = {}   # the mention that states a condition alone
         for name in CONDITIONS:
-            out[name], reason = self._condition(ctx, claim, name, scopes, ambiguous_at)
-            if reason == "absent" and not source and (mode := self._mode_setting(ctx, site, name)) is not None:
-                out[name], reason = mode, None
+            out[name], reason, by = self._condition(doc, claim, name, scopes, ambiguous_at)
+            if reason == "absent" and not source and (mode := self._mode_setting(doc, site, name)) is not None:
+                (out[name], by), reason = mode, None
+            if by is not None:
+                stated_by[name] = by
             if reason is not None:
                 reasons[name] = reason
             if source and out[name].status == "unrecoverable":
@@ -169,17 +191,17 @@ class ConditionResolver:
             reasons.pop("gpu_count", None)
         elif out["gpu_count"].status == "stated" and hw.status == "stated" and hw.count \
                 and isinstance(out["gpu_count"].value, int) and out["gpu_count"].value != hw.count:
-            self._reconcile_counts(ctx, claim, out, reasons)
+            self._reconcile_counts(doc, claim, out, reasons, stated_by["hardware"])
         for name, cond in out.items():  # provenance: quote the original text (mentions are found in the masked view)
-            if cond.span is not None and cond.quote != (quote := ctx.d.text[cond.span[0]:cond.span[1]]):
+            if cond.span is not None and cond.quote != (quote := doc.ctx.d.text[cond.span[0]:cond.span[1]]):
                 out[name] = cond.model_copy(update={"quote": quote})
         return out, reasons
 
-    def _reconcile_counts(self, ctx: DocContext, claim: Claim, out: dict[str, Condition],
-                          reasons: dict[str, Reason]) -> None:
+    def _reconcile_counts(self, doc: DocumentConditions, claim: Claim, out: dict[str, Condition],
+                          reasons: dict[str, Reason], device: Mention) -> None:
         """A hardware count and a device count that disagree ("a single Gaudi 2 card" in one sentence, "on 8
         cards" in another): the more specific scope's count stands; at one scope the post is ambiguous about
-        both (and about the single-device layout the hardware's count gave)."""
+        both (and about the single-device layout the hardware's count gave). `device`: the hardware's mention."""
         hw, n = out["hardware"], out["gpu_count"]
         rank = self._scope_rank
         single = out["parallelism"].status == "stated" and out["parallelism"].span == hw.span
@@ -188,14 +210,13 @@ class ConditionResolver:
                                          scope=hw.scope)
             return
         if rank.get(n.scope, len(rank)) < rank.get(hw.scope, len(rank)):
-            name = _COUNTED.sub("", hw.value) if isinstance(hw.value, str) else hw.value
-            out["hardware"] = hw.model_copy(update={"value": name, "count": None})
+            out["hardware"] = hw.model_copy(update={"value": self.statements.device(device).name, "count": None})
             changed = ["parallelism"] if single else []
         else:
             changed = ["hardware", "gpu_count"] + (["parallelism"] if single else [])
         values = f"{hw.value}, {n.quote}"
         for name in changed:
-            out[name] = self.where.unrecoverable(ctx, claim, name, "ambiguous", values=values)
+            out[name] = doc.where.unrecoverable(claim, name, "ambiguous", values=values)
             reasons[name] = "ambiguous"
 
     def _devices_of(self, name: str) -> frozenset[str]:
@@ -205,46 +226,48 @@ class ConditionResolver:
                                             if m.kind == "hardware")
         return self._devices[name]
 
-    def _mode_setting(self, ctx: DocContext, site: ClaimSite, name: str) -> Condition | None:
+    def _mode_setting(self, doc: DocumentConditions, site: ClaimSite, name: str
+                      ) -> tuple[Condition, Mention] | None:
         """The setting the post gives the one mode the claim's clause names ("13% faster at min-latency",
         where the post says "the min-latency scenario, i.e. concurrency 8"), for a condition no place around
-        the claim states."""
-        if len(site.modes) != 1 or name not in self.binder.kinds:
+        the claim states; with the mention that states it."""
+        if len(site.modes) != 1 or name not in self.reader.binder.kinds:
             return None
         mode = next(iter(site.modes))
-        m = mode_setting(ctx, mode, name)
+        m = doc.modes(mode, name)
         if m is None:
             return None
-        cond = self.statements.stated(ctx, site.claim, name, m, "document")
+        cond = doc.statements.stated(site.claim, name, m, "document")
         note = f"the post gives the {mode} mode this setting ('{' '.join(m.quote.split())}')"
-        return cond.model_copy(update={"note": "; ".join(x for x in (cond.note, note) if x)})
+        return cond.model_copy(update={"note": "; ".join(x for x in (cond.note, note) if x)}), m
 
-    def _condition(self, ctx: DocContext, claim: Claim, name: str, scopes: Scopes,
-                   ambiguous_at: dict[str, str] | None = None) -> tuple[Condition, Reason | None]:
-        decision = self.policy.decide(ctx, name, scopes)
+    def _condition(self, doc: DocumentConditions, claim: Claim, name: str, scopes: Scopes,
+                   ambiguous_at: dict[str, str] | None = None) -> tuple[Condition, Reason | None, Mention | None]:
+        """Condition `name` of the claim, the reason when it is unrecoverable, and the mention that states it
+        when one does alone."""
+        decision = doc.policy.decide(name, scopes)
         if isinstance(decision, ColumnCell):
-            cell = self.statements.column_value(ctx, claim, name)
+            cell = doc.statements.column_value(claim, name)
             if cell is not None:
-                return cell, None
+                return cell, None, None
             decision = decision.fallback or Unstated("absent")
         if isinstance(decision, Pick):
-            cond = self.statements.stated(ctx, claim, name, decision.mention, decision.scope)
+            cond = doc.statements.stated(claim, name, decision.mention, decision.scope)
             if decision.note:
                 cond = cond.model_copy(update={"note": "; ".join(x for x in (cond.note, decision.note) if x)})
-            return cond, None
+            return cond, None, decision.mention
         if isinstance(decision, Parts):
-            return self.statements.parts(decision.mentions, decision.scope), None
+            return self.statements.parts(decision.mentions, decision.scope), None, None
         if isinstance(decision, EngineVersion):
-            return self.statements.engine_version(ctx, decision), None
+            return doc.statements.engine_version(decision), None, None
         if (several := self.policy.several(name, decision, claim.qualifier, claim.headline, scopes)) is not None:
-            return self.statements.several(ctx, claim, name, several, decision.scope), None
-        cond = self.where.unrecoverable(ctx, claim, name, decision.reason, values=decision.values,
-                                        engine=decision.engine)
+            return doc.statements.several(claim, name, several, decision.scope), None, None
+        cond = doc.where.unrecoverable(claim, name, decision.reason, values=decision.values, engine=decision.engine)
         if decision.reason in ("no_version", "partial", "variants"):
             cond = cond.model_copy(update={"value_partial": decision.engine})
         if decision.scope and ambiguous_at is not None:
             ambiguous_at[name] = decision.scope
-        return cond, decision.reason
+        return cond, decision.reason, None
 
 
 def _numeric(m: Mention) -> bool:

@@ -6,8 +6,11 @@ import string
 from pathlib import Path
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from typing import Annotated
 
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from extractor.conditions.rungs import rung_readers
 from extractor.records import CONDITIONS, Scope
 from extractor.rules_io import compiled, load_yaml, rule_cache
 
@@ -16,11 +19,11 @@ WHERE_FILE = "where_notes.yaml"
 OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 # Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
 Reason = Literal["absent", "ambiguous", "no_version", "partial", "variants", "external"]
-# The scope readers a ladder rung may name (each a method of extractor/conditions/ladder.py's ScopeLadder).
-LADDER_READERS = ("sentence", "program_output", "table_row", "table_column", "column_names", "table_caption", "table_footnotes", "own_caption",
-                  "paragraph", "figure_captions", "section", "section_commands", "section_code",
-                  "linked_section",
-                  "linked_commands", "setup_sections", "universal", "introduction", "front_matter")
+
+
+NEVER = r"(?!)"   # a pattern that matches nothing: a cue the rules leave unset
+Regex = Annotated[str, AfterValidator(compiled)]   # a pattern, checked to compile at load
+Words = Annotated[list[str], Field(default_factory=list)]   # phrases or names, none unless the rules list some
 
 
 def known_conditions(names: list[str]) -> list[str]:
@@ -48,8 +51,9 @@ class Rung(_Strict):
     @field_validator("reader")
     @classmethod
     def _reader(cls, v: str) -> str:
-        if v not in LADDER_READERS:
-            raise ValueError(f"unknown reader {v!r} (known: {', '.join(LADDER_READERS)})")
+        known = rung_readers()
+        if v not in known:
+            raise ValueError(f"unknown reader {v!r} (known: {', '.join(known)})")
         return v
 
     @field_validator("scope")
@@ -65,14 +69,9 @@ class SettingBinding(_Strict):
     bound, and the words that part a sentence into items ("BS=64 max throughput, BS=1 TTFT") and into groups
     of items ("BS=8, max-throughput mode; BS=1, min-latency mode")."""
 
-    kinds: list[str] = Field(default_factory=list)
-    item_break: str = r"(?!)"
-    group_break: str = r"(?!)"
-
-    @field_validator("item_break", "group_break")
-    @classmethod
-    def _regex(cls, v: str) -> str:
-        return compiled(v)
+    kinds: Words
+    item_break: Regex = NEVER
+    group_break: Regex = NEVER
 
     @field_validator("kinds")
     @classmethod
@@ -86,10 +85,10 @@ class SeveralSystems(_Strict):
     is in `qualifiers` (a bound or range over the runs) states them all, listed; any other claim there is
     about one of them, and which one is not said (ambiguous)."""
 
-    conditions: list[str] = Field(default_factory=list)
-    scopes: list[str] = Field(default_factory=list)
-    headline_scopes: list[str] = Field(default_factory=list)   # ... and for a headline claim, these too
-    qualifiers: list[str] = Field(default_factory=list)
+    conditions: Words
+    scopes: Words
+    headline_scopes: Words   # ... and for a headline claim, these too
+    qualifiers: Words
 
     @field_validator("conditions")
     @classmethod
@@ -101,14 +100,13 @@ class VariantNames(_Strict):
     """Conditions whose name a post may write out as several variants, and the words after a name that make
     no other variant (a size, a precision, a tuning)."""
 
-    conditions: list[str] = Field(default_factory=list)
-    not_variant: str = "(?!)"
+    conditions: Words
+    not_variant: Regex = NEVER
 
-    @field_validator("not_variant")
+    @field_validator("conditions")
     @classmethod
-    def _regex(cls, v: str) -> str:
-        re.compile(v)
-        return v
+    def _known(cls, v: list[str]) -> list[str]:
+        return known_conditions(v)
 
 
 class ScopeRules(_Strict):
@@ -116,76 +114,67 @@ class ScopeRules(_Strict):
 
     ladder: list[Rung] = Field(min_length=1)
     setup_sections: list[str]
-    setup_heading_pattern: str = r"(?!)"
-    setup_labels: list[str] = Field(default_factory=list)
-    usage_sections: list[str] = Field(default_factory=list)
-    back_matter_sections: list[str] = Field(default_factory=list)
-    alternatives_lead_in: str = r"(?!)"
-    figure_reference: str = r"(?!)"
+    setup_heading_pattern: str = NEVER
+    setup_labels: Words
+    usage_sections: Words
+    back_matter_sections: Words
+    alternatives_lead_in: str = NEVER
+    figure_reference: str = NEVER
     setup_label_min: int = 2
     lead_in_endings: list[str] = Field(default_factory=lambda: [":"])
-    lead_in_sentence_kinds: list[str] = Field(default_factory=list)
-    footnote_marks: list[str] = Field(default_factory=list)
-    supporting_engines: list[str] = Field(default_factory=list)
-    composite: list[str] = Field(default_factory=list)
-    after_claim: list[str] = Field(default_factory=list)
-    refinable: list[str] = Field(default_factory=list)
+    lead_in_sentence_kinds: Words
+    footnote_marks: Words
+    supporting_engines: Words
+    composite: Words
+    after_claim: Words
+    refinable: Words
     precision_formats: dict[str, str] = Field(default_factory=dict)
-    precision_generic_words: list[str] = Field(default_factory=list)
+    precision_generic_words: Words
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
     layout_columns: dict[str, list[str]] = Field(default_factory=dict)
-    paired_length_column: str = r"(?!)"
-    count_words: list[str] = Field(default_factory=list)
-    unit_nouns: list[str] = Field(default_factory=list)
-    machine_nouns: list[str] = Field(default_factory=list)
-    baseline_cues: list[str] = Field(default_factory=list)
-    benchmark_command: str = r"bench|perf|loadgen|lm_eval"
-    bare_version: str = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
-    bare_commit: str = r"(?!)"
-    external_cues: list[str] = Field(default_factory=list)
+    paired_length_column: Regex = NEVER
+    count_words: Words
+    unit_nouns: Words
+    machine_nouns: Words
+    baseline_cues: Words
+    benchmark_command: Regex = r"bench|perf|loadgen|lm_eval"
+    bare_version: Regex = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
+    bare_commit: Regex = NEVER
+    external_cues: Words
     feature_link_score: float = Field(default=85, ge=50, le=100)
-    restatement_must_agree: list[str] = Field(default_factory=list)
+    restatement_must_agree: Words
     setup_heading_max_words: int = Field(default=6, ge=1)
-    topic_heading: str = r"(?!)"
-    clause_breaks: str = r"(?!)"
-    coordinated_break: str = r"(?!)"
-    measured_item: str = r"(?!)"
-    coordinated_verb_break: str = r"(?!)"
-    coordinated_verb_reach: int = 0
-    example_cue: str = r"(?!)"
-    example_code_cue: str = r"(?!)"
-    measured_code_cue: str = r"(?!)"
-    metric_binding: str = r"(?!)"
-    measures_cue: str = r"(?!)"
-    comparison_cue: str = r"(?!)"
-    header_comparison: str = r"(?!)"
-    draft_column: str = r"(?!)"
-    citation_cue: str = r"(?!)"
-    citation_self: str = r"(?!)"
-    ratio_clause_end: str = r"$"
-    ratio_clause_start: str = r"(?!)"
-    credit_sections: str = r"(?!)"
-    measures_reach: int = Field(default=24, ge=0, le=200)
-    accuracy_cue: str = r"(?!)"
-    accuracy_check_cue: str = r"(?!)"
-    serving_workloads: str = r"(?!)"
-    universal_scope: str = r"(?!)"
-    paragraph_label: str = r"(?!)"
+    measures_reach: int = Field(default=24, ge=0, le=200)   # characters after a `measures_cue` read for a family
+    # cues (document_reader.py, clauses.py, places.py, rungs_local.py, rungs_document.py, policy.py)
+    topic_heading: Regex = NEVER
+    clause_breaks: Regex = NEVER
+    coordinated_break: Regex = NEVER
+    coordinated_verb_break: Regex = NEVER
+    coordinated_verb_reach: int = Field(default=0, ge=0, le=200)
+    measured_item: Regex = NEVER
+    example_cue: Regex = NEVER
+    example_code_cue: Regex = NEVER
+    measured_code_cue: Regex = NEVER
+    metric_binding: Regex = NEVER
+    measures_cue: Regex = NEVER
+    comparison_cue: Regex = NEVER
+    header_comparison: Regex = NEVER
+    draft_column: Regex = NEVER
+    citation_cue: Regex = NEVER
+    citation_self: Regex = NEVER
+    ratio_clause_end: Regex = r"$"
+    ratio_clause_start: Regex = NEVER
+    credit_sections: Regex = NEVER
+    accuracy_cue: Regex = NEVER
+    accuracy_check_cue: Regex = NEVER
+    serving_workloads: Regex = NEVER
+    universal_scope: Regex = NEVER
+    paragraph_label: Regex = NEVER
     setting_binding: SettingBinding = Field(default_factory=SettingBinding)
     several_systems: SeveralSystems = Field(default_factory=SeveralSystems)
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value
     partial_values: dict[str, str] = Field(default_factory=dict)
-    variant_names: VariantNames = Field(default_factory=lambda: VariantNames())
-
-    @field_validator("benchmark_command", "bare_version", "bare_commit", "clause_breaks", "coordinated_break", "measured_item", "coordinated_verb_break",
-                     "example_cue", "example_code_cue", "measured_code_cue", "metric_binding", "measures_cue",
-                     "comparison_cue", "header_comparison", "draft_column", "citation_cue", "citation_self", "ratio_clause_end", "ratio_clause_start",
-                     "credit_sections", "topic_heading", "accuracy_cue", "accuracy_check_cue", "serving_workloads", "universal_scope",
-                     "paragraph_label",
-                     "paired_length_column")
-    @classmethod
-    def _regex(cls, v: str) -> str:
-        return compiled(v)
+    variant_names: VariantNames = Field(default_factory=VariantNames)
 
     @field_validator("column_labels")
     @classmethod
@@ -206,6 +195,20 @@ class ScopeRules(_Strict):
     @classmethod
     def _known(cls, v: list[str]) -> list[str]:
         return known_conditions(v)
+
+    @model_validator(mode="after")
+    def _sentence_first(self) -> "ScopeRules":
+        """The claim's own sentence is the first rung, and the only one of reader or scope `sentence`: the
+        other rungs ask what it states (the loads, modes, devices and models of the claim's own clause)."""
+        first = self.ladder[0]
+        if first.reader != "sentence" or first.scope != "sentence":
+            raise ValueError(f"the first rung of the ladder must be {{reader: sentence, scope: sentence}}, not "
+                             f"{{reader: {first.reader}, scope: {first.scope}}}: the other rungs ask what the "
+                             f"claim's own sentence states")
+        again = [i for i, rung in enumerate(self.ladder) if i and "sentence" in (rung.reader, rung.scope)]
+        if again:
+            raise ValueError(f"ladder rung {again[0]}: only the first rung reads the claim's sentence")
+        return self
 
     @model_validator(mode="after")
     def _several_scopes(self) -> "ScopeRules":
@@ -309,7 +312,7 @@ class Offer(_Strict):
 class WhereNote(_Strict):
     """One where-note: used when the document offers everything in `needs`."""
 
-    needs: list[str] = Field(default_factory=list)
+    needs: Words
     where: str
 
     @model_validator(mode="after")

@@ -6,11 +6,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from dataclasses import dataclass
+
 from extractor.conditions.context import DocContext
+from extractor.conditions.decisions import EngineVersion
+from extractor.conditions.engine_tally import COMMIT
 from extractor.conditions.mentions import Mention, lengths
-from extractor.conditions.policy import COMMIT, EngineVersion
 from extractor.conditions.rules import ScopeRules
-from extractor.conditions.where import WhereNotes
+from extractor.conditions.where import DocumentWhere
 from extractor.ingest.model import Cell
 from extractor.records import Claim, Condition
 
@@ -26,11 +29,27 @@ TEXT_COLUMNS = frozenset({"scenario", "dataset", "precision"})   # a labelled co
 _TEXT_CELL = re.compile(r"[\s*_`]*(\S(?:.{0,58}\S)?)[\s*_`]*", re.S)
 
 
-class Statements:
-    """Turns the policy's decisions into stated `Condition`s."""
+@dataclass(frozen=True, slots=True)
+class DeviceName:
+    """A hardware value as the record writes it: the device's name as written, its count and the machines the
+    count is spread over ("8x H100 (2 nodes x 4)")."""
 
-    def __init__(self, scopes: ScopeRules, where: WhereNotes):
-        self.where = where
+    name: str
+    count: int | None = None
+    nodes: int | None = None
+
+    def __str__(self) -> str:
+        if not self.count:
+            return self.name
+        return f"{self.count}x {self.name}" + (f" ({self.nodes} nodes x {self.count // self.nodes})"
+                                                 if (self.nodes or 0) > 1 else "")
+
+
+class Statements:
+    """Turns the policy's decisions into stated `Condition`s: the rules here, one document's statements in
+    `reading(ctx, where)`."""
+
+    def __init__(self, scopes: ScopeRules):
         self.count_words, self.unit_noun = scopes.hardware_name_parts()
         self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
                              for name, labels in scopes.column_labels.items() if labels}
@@ -39,38 +58,17 @@ class Statements:
         self.column_label.update({f"{LAYOUT_COLUMN}{scheme}": re.compile("|".join(map(re.escape, labels)), re.I)
                                   for scheme, labels in scopes.layout_columns.items() if labels})
 
-    def stated(self, ctx: DocContext, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
-        """Condition `name` as mention `m` states it at `scope`."""
-        value = m.value
-        note = None
-        sweep = True if m.sweep else None
-        if name == "hardware":
-            # count x name as written: "8xH200" -> "8x H200"; "sixteen GB300 GPUs" -> "16x GB300" (count 16)
-            value = self.count_words.sub("", m.quote).strip() if m.count else m.quote
-            value = self.unit_noun.sub("", value).strip() or m.quote
-            value += ")" * max(0, value.count("(") - value.count(")"))
-            if m.count:
-                value = f"{m.count}x {value}" + (f" ({m.nodes} nodes x {m.count // m.nodes})" if (m.nodes or 0) > 1 else "")
-        elif name == "gpu_count" and isinstance(value, dict):
-            value = value.get("total") or value.get("gpus") or value
-        elif name == "batch_or_concurrency" and isinstance(value, dict) and "rate" in value:
-            value, note = value["rate"], "a request rate (requests per second), not a batch size"
-        elif isinstance(value, dict) and not m.sweep:
-            value = ", ".join(str(v) if k in ("name", "value") else f"{k}={v}" for k, v in value.items())
-        if sweep and isinstance(value, dict):
-            note = self.where.sweep_note(ctx, claim, name)
-        return Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
-                         scope=scope, sweep=sweep, count=m.count if name == "hardware" else None, note=note)
+    def reading(self, ctx: DocContext, where: DocumentWhere) -> DocumentStatements:
+        """The statements of one document (`where`: its where-notes, for the note of a swept value)."""
+        return DocumentStatements(self, ctx, where)
 
-    def several(self, ctx: DocContext, claim: Claim, name: str, picked: list[Mention], scope: str) -> Condition:
-        """A claim that sums up runs over several systems or models (scopes.yaml `several_systems`): each as it
-        would be stated alone, listed in text order ("8x MI300X; 8x MI325X; 8x MI355X"); the span shows the first."""
-        each = [self.stated(ctx, claim, name, m, scope) for m in sorted(picked, key=lambda m: m.span)]
-        return each[0].model_copy(update={
-            "value": "; ".join(str(c.value) for c in each), "count": None,
-            "canonical": "; ".join(c.canonical or str(c.value) for c in each),
-            "note": f"{len(each)} {name} values named together; the claim sums up its runs over all of them "
-                    f"(the span shows the first)"})
+    def device(self, m: Mention) -> DeviceName:
+        """A hardware mention as count x name as written: "8xH200" -> 8x "H200"; "sixteen GB300 GPUs" -> 16x
+        "GB300"."""
+        name = self.count_words.sub("", m.quote).strip() if m.count else m.quote
+        name = self.unit_noun.sub("", name).strip() or m.quote
+        name += ")" * max(0, name.count("(") - name.count(")"))
+        return DeviceName(name, m.count, m.nodes)
 
     @staticmethod
     def parts(picked: list[Mention], scope: str) -> Condition:
@@ -82,8 +80,45 @@ class Statements:
                          span=picked[0].span, scope=scope,
                          note=f"stated in {len(picked)} parts; the span shows the first")
 
-    @staticmethod
-    def engine_version(ctx: DocContext, decision: EngineVersion) -> Condition:
+
+class DocumentStatements:
+    """One document's stated conditions, with the table look-ups it memoises (the labelled columns of a table,
+    its rows' starts)."""
+
+    def __init__(self, rules: Statements, ctx: DocContext, where: DocumentWhere):
+        self.rules, self.ctx, self.where = rules, ctx, where
+        self._columns: dict[tuple[int, str], list[Cell]] = {}
+        self._row_starts: dict[int, tuple[list[int], list[int]]] = {}   # table -> row starts, rows
+
+    def stated(self, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
+        """Condition `name` as mention `m` states it at `scope`."""
+        value = m.value
+        note = None
+        sweep = True if m.sweep else None
+        if name == "hardware":
+            value = str(self.rules.device(m))   # count x name as written: "8x H200", "16x GB300" (count 16)
+        elif name == "gpu_count" and isinstance(value, dict):
+            value = value.get("total") or value.get("gpus") or value
+        elif name == "batch_or_concurrency" and isinstance(value, dict) and "rate" in value:
+            value, note = value["rate"], "a request rate (requests per second), not a batch size"
+        elif isinstance(value, dict) and not m.sweep:
+            value = ", ".join(str(v) if k in ("name", "value") else f"{k}={v}" for k, v in value.items())
+        if sweep and isinstance(value, dict):
+            note = self.where.sweep_note(claim, name)
+        return Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
+                         scope=scope, sweep=sweep, count=m.count if name == "hardware" else None, note=note)
+
+    def several(self, claim: Claim, name: str, picked: list[Mention], scope: str) -> Condition:
+        """A claim that sums up runs over several systems or models (scopes.yaml `several_systems`): each as it
+        would be stated alone, listed in text order ("8x MI300X; 8x MI325X; 8x MI355X"); the span shows the first."""
+        each = [self.stated(claim, name, m, scope) for m in sorted(picked, key=lambda m: m.span)]
+        return each[0].model_copy(update={
+            "value": "; ".join(str(c.value) for c in each), "count": None,
+            "canonical": "; ".join(c.canonical or str(c.value) for c in each),
+            "note": f"{len(each)} {name} values named together; the claim sums up its runs over all of them "
+                    f"(the span shows the first)"})
+
+    def engine_version(self, decision: EngineVersion) -> Condition:
         """The engine and its version as stated; a release with the commit it was built at, stated in its
         sentence, is both ("vLLM 0.9.1 (commit 1a2b3c4d)"), quoted from the release to the commit."""
         m, commit = decision.mention, decision.commit
@@ -94,28 +129,29 @@ class Statements:
             span = (min(m.span[0], commit.span[0]), max(m.span[1], commit.span[1]))
         note = "run with " + ", ".join(decision.others) if decision.others else None
         return Condition(status="stated", value=f"{decision.engine} {version}", canonical=decision.engine,
-                         quote=ctx.d.text[span[0]:span[1]] if commit is not None else m.quote, span=span,
+                         quote=self.ctx.d.text[span[0]:span[1]] if commit is not None else m.quote, span=span,
                          scope=decision.scope, note=note)
 
-    def column_value(self, ctx: DocContext, claim: Claim, name: str) -> Condition | None:
+    def column_value(self, claim: Claim, name: str) -> Condition | None:
         """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
+        ctx = self.ctx
         d = ctx.d
         t = bisect_right(ctx.table_starts, claim.span[0]) - 1
         if name == "parallelism":
-            return self._layout_value(ctx, t, claim)
+            return self._layout_value(t, claim)
         for t, table in ([(t, d.tables[t])] if t >= 0 else []):
             if not (table.start <= claim.span[0] <= table.end):
                 continue
-            for h in self._labelled_columns(ctx, t, name):
-                idx = _row_at(ctx, t, claim.span[0])
+            for h in self._labelled_columns(t, name):
+                idx = self._row_at(t, claim.span[0])
                 if idx is None:
                     return None
                 for r in range(idx, -1, -1):    # an empty cell repeats the value above it
                     cells = [c for c in table.rows[r] if c.col == h.col]
                     if cells and cells[0].end > cells[0].start:
                         c = cells[0]
-                        if name in _PAIRED_PART and self.paired_lengths.search(d.view, h.start, h.end):
-                            return self._pair_part(ctx, h, c, name) if r == idx else None
+                        if name in _PAIRED_PART and self.rules.paired_lengths.search(d.view, h.start, h.end):
+                            return self._pair_part(h, c, name) if r == idx else None
                         if name in TEXT_COLUMNS:
                             return _text_cell(ctx, c, r == idx)
                         m = _NUM.search(d.view, c.start, c.end)
@@ -129,21 +165,21 @@ class Statements:
                     if r != idx and any(c2.end > c2.start for c2 in table.rows[r][:1]) and r < idx - CARRIED_ROWS:
                         return None
             if name in _PAIRED_PART:
-                return self._paired_value(ctx, t, claim, name)
+                return self._paired_value(t, claim, name)
         return None
 
-    def _layout_value(self, ctx: DocContext, t: int, claim: Claim) -> Condition | None:
+    def _layout_value(self, t: int, claim: Claim) -> Condition | None:
         """Columns labelled with a layout scheme ("TP", "Expert Parallel"): the claim row's whole-number cells,
         as the layout they give ("TP2", "TP8, EP8")."""
-        d = ctx.d
+        d = self.ctx.d
         if t < 0 or not (d.tables[t].start <= claim.span[0] <= d.tables[t].end):
             return None
-        idx = _row_at(ctx, t, claim.span[0])
+        idx = self._row_at(t, claim.span[0])
         if idx is None:
             return None
         parts: list[tuple[Cell, str, str]] = []   # (cell, layout part, column header)
-        for scheme in self.layout_schemes:
-            for h in self._labelled_columns(ctx, t, LAYOUT_COLUMN + scheme)[:1]:
+        for scheme in self.rules.layout_schemes:
+            for h in self._labelled_columns(t, LAYOUT_COLUMN + scheme)[:1]:
                 cell = next((c for c in d.tables[t].rows[idx] if c.col == h.col), None)
                 m = _WHOLE.fullmatch(d.view, cell.start, cell.end) if cell is not None else None
                 if m and int(m.group(1)) > 0:
@@ -155,21 +191,20 @@ class Statements:
         return Condition(status="stated", value=", ".join(v for _, v, _ in parts), quote=d.text[m.start(1):m.end(1)],
                          span=m.span(1), scope="table_row", note=f"the row's cell(s) in the {heads} column(s)")
 
-    def _paired_value(self, ctx: DocContext, t: int, claim: Claim, name: str) -> Condition | None:
+    def _paired_value(self, t: int, claim: Claim, name: str) -> Condition | None:
         """A column that holds both lengths ("ISL/OSL", "Input/output length": "1024/128"): the part of the
         claim row's cell that is the input (first) or the output (second) length."""
-        d = ctx.d
-        heads = [h for h in d.tables[t].header if self.paired_lengths.search(d.view, h.start, h.end)]
-        idx = _row_at(ctx, t, claim.span[0])
+        d = self.ctx.d
+        heads = [h for h in d.tables[t].header if self.rules.paired_lengths.search(d.view, h.start, h.end)]
+        idx = self._row_at(t, claim.span[0])
         if len(heads) != 1 or idx is None:
             return None
         cell = next((c for c in d.tables[t].rows[idx] if c.col == heads[0].col), None)
-        return self._pair_part(ctx, heads[0], cell, name) if cell is not None else None
+        return self._pair_part(heads[0], cell, name) if cell is not None else None
 
-    @staticmethod
-    def _pair_part(ctx: DocContext, head: Cell, cell: Cell, name: str) -> Condition | None:
+    def _pair_part(self, head: Cell, cell: Cell, name: str) -> Condition | None:
         """The input (first) or output (second) length of a paired cell ("1024/128")."""
-        d = ctx.d
+        d = self.ctx.d
         m = _PAIR.fullmatch(d.view, cell.start, cell.end)
         if m is None:
             return None
@@ -180,18 +215,31 @@ class Statements:
                          note=f"the {'first' if part == 1 else 'second'} of the two lengths in the row's "
                               f"'{d.text[head.start:head.end].strip()}' cell")
 
-    def _labelled_columns(self, ctx: DocContext, t: int, name: str) -> list[Cell]:
+    def _labelled_columns(self, t: int, name: str) -> list[Cell]:
         """The header cells of table `t` that name condition `name`: by a mention, or by a column label
         ("Batch Size"; a parenthesised unit aside)."""
-        key = (t, name)
-        if key not in ctx.columns:
+        key, ctx = (t, name), self.ctx
+        if key not in self._columns:
             view = ctx.d.view
-            label_rx = self.column_label.get(name)
+            label_rx = self.rules.column_label.get(name)
             named = {x.col for x in ctx.by_table.get(t, []) if x.row == -1 and x.m.value == "header"
                      and x.name == name}
-            ctx.columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
+            self._columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
                 label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
-        return ctx.columns[key]
+        return self._columns[key]
+
+    def _row_at(self, t: int, pos: int) -> int | None:
+        """Index of the row of table `t` whose cells span offset `pos` (bisect over row starts, indexed once
+        per table: a long table's claims do not each scan its rows)."""
+        index = self._row_starts.get(t)
+        rows = self.ctx.d.tables[t].rows
+        if index is None:
+            index = self._row_starts[t] = ([r[0].start for r in rows if r], [i for i, r in enumerate(rows) if r])
+        starts, which = index
+        k = bisect_right(starts, pos) - 1
+        if k < 0 or pos > rows[which[k]][-1].end:
+            return None
+        return which[k]
 
 
 def _text_cell(ctx: DocContext, c: Cell, own_row: bool) -> Condition | None:
@@ -209,17 +257,3 @@ def _part(m: Mention) -> str:
     """One part of a condition stated in parts: its quote, or the value a rule read from it."""
     read = isinstance(m.value, str) and _BLANKS.sub(" ", m.value) != _BLANKS.sub(" ", m.quote.strip())
     return m.value if read else m.quote
-
-
-def _row_at(ctx: DocContext, t: int, pos: int) -> int | None:
-    """Index of the row of table `t` whose cells span offset `pos` (bisect over row starts, indexed once
-    per table: a long table's claims do not each scan its rows)."""
-    index = ctx.row_starts.get(t)
-    rows = ctx.d.tables[t].rows
-    if index is None:
-        index = ctx.row_starts[t] = ([r[0].start for r in rows if r], [i for i, r in enumerate(rows) if r])
-    starts, which = index
-    k = bisect_right(starts, pos) - 1
-    if k < 0 or pos > rows[which[k]][-1].end:
-        return None
-    return which[k]

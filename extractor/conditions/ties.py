@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from copy import copy
 
-from extractor.conditions.context import MEASURED_KINDS, DocContext, Located
+from extractor.conditions._internals.rung_memo import RungMemo
+from extractor.conditions.context import DocContext
+from extractor.conditions.located import MEASURED_KINDS, Located
 from extractor.conditions.places import ancestors, sibling_items
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
@@ -17,30 +20,47 @@ _COMPLEMENT = re.compile(r"[\s*_]*(?:(?:on|with|for|using|at|under|in)\s[^,;:.!?
 
 
 class ClaimSite:
-    """One claim and its place, with what several readers ask (computed once per claim)."""
+    """One claim and its place, with what several readers ask, computed once per claim (`LadderReading.site`):
+    built whole; what its own sentence states is added by a copy (`with_own_clause`), after the sentence rung."""
 
     __slots__ = ("ctx", "d", "claim", "passage", "siblings", "own_list", "settings", "chain", "linked", "section",
-                 "family", "modes", "own_loads", "baseline_devices", "devices", "models")
+                 "family", "own_loads", "baseline_devices", "memo", "own", "modes", "devices", "models")
 
-    def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None):
+    def __init__(self, ctx: DocContext, claim: Claim, passage: Passage, linked: int | None, family: str | None,
+                 settings: set[int], own_loads: set[str], baseline_devices: frozenset[str], memo: RungMemo):
         self.ctx, self.d, self.claim, self.passage = ctx, ctx.d, claim, passage
         # parallel statements of its list, and the items of a list of other experiments: not set-up
         items = sibling_items(ctx.d, passage.block)
-        self.siblings = items | (ctx.alternatives - {passage.block})
+        self.settings = settings   # labelled set-up items of its list ("GPU: 1x H100")
+        self.siblings = (items | (ctx.alternatives - {passage.block})) - settings
         self.own_list = items | {passage.block}   # the claim's own block and list
-        self.settings: set[int] = set()   # labelled set-up items of its list ("GPU: 1x H100"), set by the ladder
         self.chain = ancestors(ctx.d, passage.section) or [None]
         self.linked = linked   # the section a highlight bullet names, which reports it
         self.section = linked if linked is not None else passage.section   # the section whose set-up governs
-        self.family: str | None = None   # the claim's metric family (set by the ladder)
-        self.modes: set[str] = set()     # the named modes its own clause states ("at min-latency"; by the ladder)
-        self.own_loads: set[str] = set()   # the load settings its whole sentence states, in any clause
-        self.baseline_devices: frozenset[str] = frozenset()   # the devices it compares with ("than the A100")
-        self.devices: set[str] = set()   # the devices and models its own clause names (by the ladder)
+        self.family = family   # the claim's metric family
+        self.own_loads = own_loads   # the load settings its whole sentence states, in any clause
+        self.baseline_devices = baseline_devices   # the devices it compares with ("than the A100")
+        self.memo = memo   # the document's ladder memos
+        self.own: dict[str, set[str]] = {}   # the load settings its own clause states, by condition
+        self.modes: set[str] = set()     # the named modes its own clause states ("at min-latency")
+        self.devices: set[str] = set()   # the devices and models its own clause names
         self.models: set[str] = set()
 
+    def with_own_clause(self, kept: list[Located]) -> ClaimSite:
+        """This site with what the mentions its sentence rung kept state: the loads, modes, devices, models."""
+        site = copy(self)
+        site.own, site.modes, site.devices, site.models = {}, set(), set(), set()
+        for x in kept:
+            if x.name in MEASURED_KINDS and x.usable:
+                site.own.setdefault(x.name, set()).add(repr(x.m.value))
+            elif x.name == "scenario" and x.usable and x.m.canonical:
+                site.modes.add(x.m.canonical)
+            elif x.name in ("hardware", "model") and x.usable:
+                (site.devices if x.name == "hardware" else site.models).add(x.m.canonical or str(x.m.value))
+        return site
 
-def describes_other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -> bool:
+
+def describes_other_run(site: ClaimSite, x: Located) -> bool:
     """A mention in another sentence that describes another run: a sentence that makes a comparison of
     its own and gives no figure ("X is quicker than Y with 4 users"), what another figure was measured on,
     or a sentence whose load settings differ from those of the claim's own sentence ("(ISL=4k, OSL=1,
@@ -48,15 +68,26 @@ def describes_other_run(site: ClaimSite, x: Located, own: dict[str, set[str]]) -
     sent = x.sentence
     if sent is None or sent[0] <= site.claim.span[0] < sent[1]:
         return False
-    if x.other_run is None:   # the part that does not depend on the claim, decided once per mention
-        x.other_run = _another_runs_sentence(site, x, sent)
-    if x.other_run:
+    other_run = site.memo.other_run
+    if id(x) not in other_run:   # the part that does not depend on the claim, decided once per mention
+        other_run[id(x)] = _another_runs_sentence(site, x, sent)
+    if other_run[id(x)]:
         return True
+    own = site.own
     if own and (x.name in MEASURED_KINDS or _holds_figure(site, sent)):
         # load settings unlike the claim's own: another run; a result sentence of another run keeps all of
         # its setup to itself ("For model A at batch 128, one card gave X. For model B at batch 512, ...")
-        return any(name in own and value not in own[name] for name, value in site.ctx.usable_settings(sent))
+        return any(name in own and value not in own[name] for name, value in _usable_settings(site, sent))
     return False
+
+
+def _usable_settings(site: ClaimSite, sentence: tuple[int, int]) -> list[tuple[str, str]]:
+    """(condition, value) of the usable mentions that start in a sentence, read once per sentence."""
+    found = site.memo.settings_of.get(sentence)
+    if found is None:
+        found = site.memo.settings_of[sentence] = [(y.name, repr(y.m.value)) for y in site.ctx.between(*sentence)
+                                                   if y.usable]
+    return found
 
 
 def _holds_figure(site: ClaimSite, sent: tuple[int, int]) -> bool:

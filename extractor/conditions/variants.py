@@ -15,34 +15,31 @@ _CUT = re.compile(_WORD)
 
 
 class Variants:
-    """The variants of a name in one document, read from its whole text (prose and code alike)."""
+    """The variants of a name in a document, read from its whole text (prose and code alike)."""
 
     def __init__(self, rule: VariantNames):
         self.conditions = frozenset(rule.conditions)
         self.not_variant = re.compile(rule.not_variant, re.I)
-        self._doc: Document | None = None
-        self._memo: dict[str, list[str]] = {}
 
-    def of(self, d: Document, name: str, span: tuple[int, int]) -> list[str]:
+    def of(self, d: Document, name: str, span: tuple[int, int], memo: dict[str, list[str]]) -> list[str]:
         """The variants the post writes of the name at `span`: the words joined to it by a hyphen or underscore
         ("-40k", "_Pro"), one each, sorted. Such a word counts when it is capitalised or a number ("-Flash",
         "-80k") or inside a repository id ("org/name-flash"), and is no file name ("-throughput.png"); the words
         `not_variant` names (a size, a precision, a tuning, a draft model) do not. None when the name at `span`
-        is itself cut from a longer one written there ("Llama-4" of "Llama-4-Maverick-17B"): that one is tied."""
+        is itself cut from a longer one written there ("Llama-4" of "Llama-4-Maverick-17B"): that one is tied.
+        `memo`: the document's variants by name (the same for every claim of the post)."""
         if self.cut_word(d, span) is not None:
             return []
-        if d is not self._doc:   # one document at a time: the memo holds only its names
-            self._doc, self._memo = d, {}
         base = name.rsplit("/", 1)[-1]
-        if base not in self._memo:
+        if base not in memo:
             tokens = _TOKENS.findall(base)
             found: set[str] = set()
             if tokens:
                 rx = re.compile(r"(?P<repo>/)?(?<![A-Za-z0-9.])" + r"[\s_-]?".join(map(re.escape, tokens))
                                 + _WORD, re.I)
                 found = {m["v"].lower() for m in rx.finditer(d.text) if m["repo"] or not m["v"][0].islower()}
-            self._memo[base] = sorted(v for v in found if not self.not_variant.fullmatch(v))
-        return self._memo[base]
+            memo[base] = sorted(v for v in found if not self.not_variant.fullmatch(v))
+        return memo[base]
 
     def at_place(self, d: Document, base: str, named: list[tuple[str, tuple[int, int]]]) -> list[str]:
         """The variants of `base` among the names one place writes (`named`: quote and span of each): the word

@@ -4,7 +4,10 @@ unrecoverable; `why` is chosen by a structured reason (`Reason`), never read bac
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+
 from extractor.conditions.context import DocContext
+from extractor.conditions.figures import Figure
 from extractor.conditions.mentions import Mention, blank_free_runs
 from extractor.conditions.rules import Reason, WhereRules
 from extractor.ingest import Document
@@ -58,37 +61,66 @@ class WhereNotes:
             return rx.search(view)
         return next((m for a, e in blank_free_runs(view, holds) if (m := rx.search(view, a, e))), None)
 
-    # -- per condition -------------------------------------------------------------
-    def unrecoverable(self, ctx: DocContext, claim: Claim, name: str, reason: Reason, values: str = "",
-                      engine: str = "") -> Condition:
-        """Condition `name` of `claim`, unrecoverable for `reason`, with the note of where to look."""
-        fig = ctx.figure_near(claim)
-        key = (name, reason, values, engine, fig)
-        if key not in ctx.notes:
-            ctx.notes[key] = self._where_why(ctx, *key)
-        where, why = ctx.notes[key]
-        return Condition(status="unrecoverable", where=where, why=why)
+    def reading(self, ctx: DocContext, offers: dict[str, str], figures: list[Figure]) -> DocumentWhere:
+        """The where-notes of one document, which offers `offers` and shows `figures`."""
+        return DocumentWhere(self, ctx, offers, figures)
 
     def external(self, source: str) -> Condition:
         """A condition of a result the post reports from another source: look there."""
         return Condition(status="unrecoverable", where=self.where.external_where.format(source=source),
                          why=self.where.why["external"].format(source=source))
 
-    def sweep_note(self, ctx: DocContext, claim: Claim, name: str) -> str:
-        """The note of a condition stated as a swept range: the chart holds the exact point."""
-        fig = ctx.figure_near(claim)
-        label = name.replace("_", " ")
-        return (self.where.sweep_note.format(condition=label, figure=fig) if fig
-                else self.where.sweep_note_no_figure.format(condition=label))
 
-    def _where_why(self, ctx: DocContext, name: str, reason: Reason, values: str, engine: str,
-                   fig: str | None) -> tuple[str, str]:
+class DocumentWhere:
+    """One document's where-notes: what it offers as places to look, the figure near each claim, and each
+    note made once (many claims share one)."""
+
+    def __init__(self, notes: WhereNotes, ctx: DocContext, offers: dict[str, str], figures: list[Figure]):
+        self.rules, self.ctx, self.offers, self.figures = notes.where, ctx, offers, figures
+        self._figure_after: dict[int, str | None] = {}
+        self._figure_index: tuple[list[int], list[int]] | None = None   # figure positions sorted, their indexes
+        self._notes: dict[tuple[str, str, str, str, str | None], tuple[str, str]] = {}
+
+    def unrecoverable(self, claim: Claim, name: str, reason: Reason, values: str = "", engine: str = "") -> Condition:
+        """Condition `name` of `claim`, unrecoverable for `reason`, with the note of where to look."""
+        fig = self.figure_near(claim)
+        key = (name, reason, values, engine, fig)
+        if key not in self._notes:
+            self._notes[key] = self._where_why(*key)
+        where, why = self._notes[key]
+        return Condition(status="unrecoverable", where=where, why=why)
+
+    def sweep_note(self, claim: Claim, name: str) -> str:
+        """The note of a condition stated as a swept range: the chart holds the exact point."""
+        fig = self.figure_near(claim)
+        label = name.replace("_", " ")
+        return (self.rules.sweep_note.format(condition=label, figure=fig) if fig
+                else self.rules.sweep_note_no_figure.format(condition=label))
+
+    def figure_near(self, claim: Claim) -> str | None:
+        """The figure a claim is read from: the next figure in its section, else the nearest one."""
+        pos = claim.span[0]
+        if pos not in self._figure_after:
+            d = self.ctx.d
+            sec = self.ctx.section_of(pos)
+            end = d.sections[sec].body_end if sec is not None else len(d.text)
+            if self._figure_index is None:   # figures by position, once: each claim bisects, not scans
+                order = sorted(range(len(self.figures)), key=lambda i: self.figures[i].at)
+                self._figure_index = ([self.figures[i].at for i in order], order)
+            ats, order = self._figure_index
+            after = [self.figures[i].label for i in sorted(order[bisect_left(ats, pos):bisect_left(ats, end)])]
+            # (a label "Figure N" names a numbered figure; the labels are made by figures.py `document_figures`)
+            self._figure_after[pos] = (after[-1] if len(after) > 1 and "Figure" in after[-1] else after[0]) \
+                if after else None
+        return self._figure_after[pos]
+
+    def _where_why(self, name: str, reason: Reason, values: str, engine: str, fig: str | None) -> tuple[str, str]:
         """The where-note (the first whose needs the document offers) and the why of an unstated condition."""
-        offers = dict(ctx.offers)
+        offers = dict(self.offers)
         if fig:
             offers["figure"] = fig
         if engine:
             offers["engine"] = engine
-        where = next(n.where.format(**offers) for n in self.where.notes[name] if all(k in offers for k in n.needs))
-        why = self.where.why[reason].format(values=values, engine=engine, figure=fig or "a chart")
+        where = next(n.where.format(**offers) for n in self.rules.notes[name] if all(k in offers for k in n.needs))
+        why = self.rules.why[reason].format(values=values, engine=engine, figure=fig or "a chart")
         return where, why

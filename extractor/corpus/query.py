@@ -23,7 +23,8 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from extractor.corpus.names import (CONDITION_NAMES, STATUSES, QueryError, check_name, resolve_metric)
 from extractor.corpus.query_output import format_count, format_rows, parse_columns  # noqa: F401 (re-exported)
-from extractor.corpus.store import Store, base_factor
+from extractor.corpus.rows import base_factor
+from extractor.corpus.store import Store
 from extractor.records import STATISTIC_PATTERN, Per, Tokens
 
 COLUMNS = ("path", "doc", "title", "claim_id", "metric", "value", "value_max", "unit", "qualifier",

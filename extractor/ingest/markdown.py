@@ -3,7 +3,6 @@ markup is masked in place so offsets stay those of the original file."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from functools import lru_cache
 
 import yaml
@@ -47,10 +46,6 @@ class _Lines:
         while end > start and self.text[end - 1] in "\r\n":
             end -= 1
         return start, end
-
-    def line_of(self, offset: int) -> int:
-        return bisect_right(self.starts, offset) - 1
-
 
 class _FrontMatterLoader(yaml.SafeLoader):
     """YAML's safe loader that keeps dates and times as written (strings): a date that is no date

@@ -141,8 +141,3 @@ def mask_line_prefixes(chars: list[str], text: str, start: int, end: int) -> Non
     if "#" in text[start:end]:
         for m in _HEADING_TAIL.finditer(text, start, end):
             blank(chars, m.start(), m.end())
-
-
-def html_tags(text: str, start: int, end: int):
-    """Iterate raw HTML tags in a range (used for inline HTML inside Markdown)."""
-    return _HTML_TAG.finditer(text, start, end)

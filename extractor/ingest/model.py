@@ -34,8 +34,8 @@ class Block(Node):
     """A structural unit: paragraph, list item, heading, code block, caption..."""
 
     kind: BlockKind
-    section: int | None = None
-    lang: str | None = None
+    section: int | None = Field(None, description="index of its section in `Document.sections` (None: before any)")
+    lang: str | None = Field(None, description="a code block's language, as its fence or tag names it")
 
 
 class Cell(Node):

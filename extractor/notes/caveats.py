@@ -17,14 +17,16 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from extractor.claims.headlines import FigureIndex
+from extractor.contracts import StageContract
 from extractor.notes.authorship import AuthorshipReader
 from extractor.notes.rules import AuthorshipRules, CaveatRules, CueFinder, union
 from extractor.ingest.model import Document
 from extractor.records import Claim, Note
 from extractor.rules_io import default_rules_dir, load_yaml, rule_cache
+from extractor.rule_files import AUTHORSHIP, CAVEATS
 
-CAVEATS_FILE = "caveats.yaml"
-AUTHORSHIP_FILE = "authorship.yaml"
+CAVEATS_FILE = CAVEATS.name
+AUTHORSHIP_FILE = AUTHORSHIP.name
 
 
 def approx_text(value: float) -> str:
@@ -45,6 +47,10 @@ class PostNotes(BaseModel):
 
 class CaveatReader:
     """Compiled caveat and authorship rules; `read` returns a post's notes."""
+
+    contract = StageContract("notes", "reads the post's caveats, provenance notes and authorship",
+                             requires=("headline", "metric", "value", "value_max", "unit", "qualifier", "tokens", "quote",
+                                       "span", "mentions", "conditions"))
 
     def __init__(self, rules: CaveatRules, authorship: AuthorshipRules):
         self.r = rules

@@ -13,12 +13,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from extractor.rules_io import RuleError, compiled, default_rules_dir, folder_cache, load_jsonl, load_yaml
+from extractor.rules_io import Phrases, RuleError, compiled, default_rules_dir, folder_cache, load_jsonl, load_yaml
 from extractor.quantities.units import has_dimension, parse_unit, registry
 from extractor.records import SetAsideReason
+from extractor.rule_files import NUMBERS, SPELLINGS
 
-SPELLINGS_FILE = "unit_spellings.jsonl"
-NUMBERS_FILE = "numbers.yaml"
+SPELLINGS_FILE = SPELLINGS.name
+NUMBERS_FILE = NUMBERS.name
 
 Role = Literal["unit", "denominator", "both", "prefix", "kind", "per"]
 
@@ -85,7 +86,7 @@ class ArticleNumbers(_Strict):
     second", "less than a minute"): `numbers` maps the words to their value; `units` lists the unit words."""
 
     numbers: dict[str, float] = Field(default_factory=dict)
-    units: list[str] = Field(default_factory=list)
+    units: Phrases
 
     def phrases(self) -> list[str]:
         """Every "<number words> <unit>" phrase, lower-cased."""
@@ -93,8 +94,8 @@ class ArticleNumbers(_Strict):
 
 
 class QualifierCues(_Strict):
-    before: list[str] = Field(default_factory=list)
-    after: list[str] = Field(default_factory=list)
+    before: Phrases
+    after: Phrases
 
 
 class PairedConnector(_Strict):
@@ -105,10 +106,10 @@ class PairedConnector(_Strict):
 class Ranges(_Strict):
     connectors: list[str]
     paired: list[PairedConnector] = Field(default_factory=list)
-    transition_stems: list[str] = Field(default_factory=list)
-    range_stems: list[str] = Field(default_factory=list)
-    change_words: list[str] = Field(default_factory=list)
-    change_words_absolute: list[str] = Field(default_factory=list)
+    transition_stems: Phrases
+    range_stems: Phrases
+    change_words: Phrases
+    change_words_absolute: Phrases
 
 
 class Exclusion(_Strict):
@@ -134,16 +135,16 @@ class NumberRules(_Strict):
     article_numbers: ArticleNumbers = Field(default_factory=ArticleNumbers)
     qualifiers: dict[Literal["approx", "at_least", "up_to"], QualifierCues]
     ranges: Ranges
-    series_connectors: list[str] = Field(default_factory=list)
-    length_pair_cues: list[str] = Field(default_factory=list)
+    series_connectors: Phrases
+    length_pair_cues: Phrases
     count_multiplier_next: str | None = None
     price_denominator_before: str | None = None
     exclude: list[Exclusion] = Field(default_factory=list)
-    label_words: list[str] = Field(default_factory=list)
-    name_words: list[str] = Field(default_factory=list)
-    letter_prefix_not_after: list[str] = Field(default_factory=list)
-    months: list[str] = Field(default_factory=list)
-    year_words: list[str] = Field(default_factory=list)
+    label_words: Phrases
+    name_words: Phrases
+    letter_prefix_not_after: Phrases
+    months: Phrases
+    year_words: Phrases
     year_range: tuple[int, int] = (1950, 2039)
 
     @field_validator("count_multiplier_next", "price_denominator_before")

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from extractor.rules_io import RuleError, default_rules_dir, folder_cache, rule_cache
+from extractor.rule_files import UNITS
 
 if TYPE_CHECKING:  # pint is imported lazily: it is slow to import
     import pint
 
-UNITS_FILE = "units.txt"
+UNITS_FILE = UNITS.name
 DIMENSIONLESS = "dimensionless"
 
 _lock = threading.Lock()

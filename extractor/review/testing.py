@@ -71,7 +71,7 @@ def assert_records_equal(expected: DocumentRecord | list[DocumentRecord],
 class KnownWrong(BaseModel):
     """A result an expected-record file holds although it is known to be wrong: the golden file snapshots
     it (so any other change still shows) without blessing it. `gap` names the analyst-true expectation
-    the result fails (a case id of tests/test_corpus_claims.py); `reason` says what is wrong."""
+    the result fails (a case id of tests/pipeline/test_corpus_claims.py); `reason` says what is wrong."""
 
     model_config = ConfigDict(extra="forbid")
 

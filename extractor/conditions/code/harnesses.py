@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from extractor.conditions.rules import NEVER, Regex
 from extractor.rules_io import default_rules_dir, load_yaml, rule_cache
 
 HARNESSES_FILE = "harnesses.yaml"
@@ -86,11 +87,11 @@ class PythonRules(BaseModel):
     keywords: dict[str, Reading] = Field(default_factory=dict)
     model_calls: list[str] = Field(default_factory=list)
     not_model_objects: list[str] = Field(default_factory=list)
-    helper_names: str = "(?!)"
+    helper_names: Regex = NEVER
     prompt_names: list[str] = Field(default_factory=list)
-    warmup_names: str = "(?!)"
+    warmup_names: Regex = NEVER
     timers: list[str] = Field(default_factory=list)
-    one_device: str = "(?!)"
+    one_device: Regex = NEVER
     multi_device: list[str] = Field(default_factory=list)
     multi_device_maps: list[str] = Field(default_factory=list)
 
@@ -98,12 +99,6 @@ class PythonRules(BaseModel):
     @classmethod
     def _targets(cls, v):
         return {k: parse_target(t) if isinstance(t, str) else t for k, t in (v or {}).items()}
-
-    @field_validator("helper_names", "warmup_names", "one_device")
-    @classmethod
-    def _regex(cls, v: str) -> str:
-        re.compile(v)
-        return v
 
     @field_validator("not_model_objects")
     @classmethod
@@ -122,15 +117,9 @@ class HarnessFile(BaseModel):
     precisions: dict[str, str] = Field(default_factory=dict)
     docker_value_options: list[str] = Field(default_factory=list)
     images: dict[str, str | None] = Field(default_factory=dict)
-    result_after_server: str = "(?!)"
+    result_after_server: Regex = NEVER
     harnesses: list[Harness] = Field(default_factory=list)
     python: PythonRules = Field(default_factory=PythonRules)
-
-    @field_validator("result_after_server")
-    @classmethod
-    def _regex(cls, v: str) -> str:
-        re.compile(v)
-        return v
 
     @field_validator("harnesses")
     @classmethod

@@ -1,12 +1,19 @@
 """The ladder rung of the run's Python code (scope `code`, reader `section_code` in rules/scopes.yaml)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from extractor.conditions.code.reader import PYTHON_RULE
-from extractor.conditions.context import Located
+from extractor.conditions.located import Located
+from extractor.conditions.rungs import rung_reader
 from extractor.conditions.ties import ClaimSite
 
+if TYPE_CHECKING:
+    from extractor.conditions.ladder import LadderReading
 
-def run_code_before(site: ClaimSite) -> list[Located] | None:
+
+@rung_reader("section_code")
+def run_code_before(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
     """The run's Python code shown before the claim in its section or above it (code/reader.py): the code after
     a result is not what produced it. A section that shows a program's output before the claim but no run's code
     of its own or above it ("3. Sample output") reads the run's code of the section right before it under the
@@ -16,7 +23,7 @@ def run_code_before(site: ClaimSite) -> list[Located] | None:
     code = site.ctx.code
     found = [x for s in site.chain for x in code.get(s, [])
              if x.m.rule.startswith(PYTHON_RULE) and x.m.span[0] < site.passage.start]
-    if found or site.section is None or not _shows_output(site):
+    if found or site.section is None or not _shows_output(lad, site):
         return found
     sections = site.d.sections
     parent = sections[site.section].parent
@@ -24,17 +31,13 @@ def run_code_before(site: ClaimSite) -> list[Located] | None:
     return [x for x in code.get(before, []) if x.m.rule.startswith(PYTHON_RULE)] if before is not None else []
 
 
-def _shows_output(site: ClaimSite) -> bool:
+def _shows_output(lad: LadderReading, site: ClaimSite) -> bool:
     """Whether the claim's section shows a code block (here: no run's code, so a program's output) before it.
-    The first code block of each section is found once per document (kept with the context's shared rungs)."""
-    first = site.ctx.rungs.get(_FIRST_CODE)
+    The first code block of each section is found once per document (kept with the ladder's memos)."""
+    first = lad.memo.first_code
     if first is None:
-        first = {}
+        first = lad.memo.first_code = {}
         for b in site.d.blocks:
             if b.kind == "code":
                 first.setdefault(b.section, b.start)
-        site.ctx.rungs[_FIRST_CODE] = first
     return first.get(site.section, site.passage.start) < site.passage.start
-
-
-_FIRST_CODE = ("code", "first block per section")

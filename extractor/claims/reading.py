@@ -1,0 +1,76 @@
+"""The claim stage: the sentence, table and program-output readers over one document, and the figures they found
+that are kept out of the claims (a figure inside a name, a figure a demoting rule sets aside).
+
+    stage = ClaimStage(rules_dir, load_claim_rules(rules_dir))
+    read = stage.read(d, cap, names=[((0, 12), "model"), ...])   # read.placed: (claim, passage) in text order
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from extractor.claims.analysis import TextAnalyser
+from extractor.claims.output_blocks import OutputBlocks
+from extractor.claims.rules import ClaimRules
+from extractor.claims.script_output import ScriptOutputReader
+from extractor.claims.sentences import Rejected, SentenceReader
+from extractor.claims.set_aside import FigureDecider, ProseFigures, SetAsidePlaces
+from extractor.claims.tables import TableReader
+from extractor.contracts import StageContract
+from extractor.ingest import Document
+from extractor.ingest.segment import Passage
+from extractor.records import Claim, Span
+from extractor.spans import inside_near
+
+NAME_KINDS = {"model", "hardware", "engine"}
+# why a figure inside a name is set aside: "20B" in a model's name, "80GB" in a device's, "0.5.1" in an engine's
+NAME_REASONS = {"model": "model_size", "hardware": "datasheet", "engine": "date_or_version"}
+
+
+class ReadClaims(NamedTuple):
+    """What the claim stage read of one document (its per-document state, handed to the later stages)."""
+
+    placed: list[tuple[Claim, Passage]]   # the claims and the passage each was read from, in text order
+    rejected: Rejected                    # figures turned down, by start offset: (set-aside reason, rule)
+    prose: ProseFigures                   # the quantities the readers found, for the set-aside pass
+    places: SetAsidePlaces                # where each offset sits, for the set-aside pass
+
+
+class ClaimStage:
+    """The claim readers of a rules folder and the figure decider that keeps figures out of the claims."""
+
+    contract = StageContract("placement", "keeps out of the claims the figures inside a name and those a "
+                                          "demoting rule sets aside; orders the claims", requires=("span", "unit",
+                                                                                                  "metric"))
+
+    def __init__(self, rules_dir: Path, rules: ClaimRules):
+        self.analyser = TextAnalyser(rules_dir, rules)
+        self.tables = TableReader(self.analyser)
+        self.script_output = ScriptOutputReader(self.tables, OutputBlocks.from_rules(rules_dir))
+        self.sentences = SentenceReader(self.analyser, rules, self.script_output)
+        self.figures = FigureDecider(rules_dir, self.analyser.quantity_finder)
+
+    def read(self, d: Document, cap: int | None, names: list[tuple[Span, str]]) -> ReadClaims:
+        """The claims of `d` in text order; past `cap` candidate claims in prose raises TooManyClaims. `names`:
+        the (span, kind) of the names the conditions stage found (a number inside a model, hardware or engine
+        name is part of the name, not a claim)."""
+        self.analyser.enter_document()
+        rejected: Rejected = {}
+        prose = ProseFigures([], [], [])
+        read = self.sentences.claims(d, cap, rejected, prose) + self.tables.claims(d, prose) \
+            + self.script_output.claims(d, prose)
+        places = self.figures.places(d)
+        demoted = self.figures.demoted(d, places, [c for c, _ in read])
+        named = sorted((span, kind) for span, kind in names if kind in NAME_KINDS)
+        spans = [span for span, _ in named]
+        placed = []
+        for i, p in enumerate(read):
+            if i in demoted:
+                rejected.setdefault(p[0].span[0], demoted[i])   # "TTFT < 1 s" in an SLO: a target, no result
+            elif inside_near(spans, *p[0].span):
+                kind = next((k for (a, b), k in named if a <= p[0].span[0] < b), "model")
+                rejected.setdefault(p[0].span[0], (NAME_REASONS.get(kind, "model_size"), f"names.{kind}"))
+            else:
+                placed.append(p)
+        placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
+        return ReadClaims(placed, rejected, prose, places)

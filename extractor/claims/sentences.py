@@ -1,0 +1,99 @@
+"""Claims stated in prose: sentences, captions, headings, front-matter headline fields and the output lines
+written as a sentence; the sentence-claim reader beside the table reader (tables.py).
+
+Each text unit that may hold a number is read by the quantity finder first; only the units where it saw a
+quantity that can be a claim go through the spaCy pass (analysis.py), and each of their quantities with a
+unit class (or a bare number a metric cue makes a score) becomes a claim when a metric is chosen for it.
+"""
+from __future__ import annotations
+
+from extractor import limits
+from extractor.claims.analysis import TextAnalyser
+from extractor.claims.classify import unit_class
+from extractor.claims.compared import compared_unit
+from extractor.claims.headlines import front_matter_units
+from extractor.claims.rules import ClaimRules
+from extractor.claims.script_output import ScriptOutputReader
+from extractor.claims.set_aside import ProseFigures
+from extractor.errors import TooManyClaims
+from extractor.ingest import Document
+from extractor.ingest.segment import Passage, units
+from extractor.contracts import CREATED, StageContract
+from extractor.records import Claim, ClaimContext, QuantityRecord
+
+Rejected = dict[int, tuple[str, str]]   # start offset of a figure -> (set-aside reason, rule)
+
+
+class SentenceReader:
+    """Reads the claims of the prose units of a document (its per-document state: the `ProseFigures` and
+    rejections handed to `claims`)."""
+
+    contract = StageContract("sentences", "creates the claims of prose, captions, headings, front-matter "
+                             "headline fields and sentence-like output lines", assigns=CREATED, creates=True)
+
+    def __init__(self, analyser: TextAnalyser, rules: ClaimRules, script_output: ScriptOutputReader):
+        self.x = analyser
+        self.rules = rules
+        self.script_output = script_output
+        self.abbreviations = frozenset(a.lower() for a in rules.abbreviations)
+
+    def pieces(self, d: Document, seen: ProseFigures) -> list[tuple[Passage, str]]:
+        """The text units that may hold a number, each with its text; `seen` gains the prose units read."""
+        # a block without a digit or number word has no sentence with one: it is not split
+        prose = units(d, self.abbreviations, cells=False, block_filter=self.x.may_hold_number)
+        fm = front_matter_units(d, self.rules)
+        pieces: list[tuple[Passage, str]] = [(u, d.view[u.start:u.end]) for u in prose]
+        pieces += [(u, d.text[u.start:u.end]) for u in fm]
+        pieces += [(u, d.text[u.start:u.end]) for u in self.script_output.sentences(d)]
+        seen.units.extend((u.start, u.end) for u in prose)
+        seen.units.extend((u.start, u.end) for u in fm)
+        return [(u, t) for u, t in pieces if self.x.may_hold_number(t)]
+
+    def claims(self, d: Document, cap: int | None, rejected: Rejected,
+               seen: ProseFigures) -> list[tuple[Claim, Passage]]:
+        """Claims stated in prose. Past `cap` candidate claims (the quantities of the pieces that may hold one)
+        raises TooManyClaims, as soon as the count passes it: before the costly steps. `rejected` gains, by
+        start offset, the (set-aside reason, rule) of each figure a claim rule turned down; `seen` the
+        quantities found in prose, the numbers its exclusions skipped there, and the prose units read (the
+        set-aside pass reads the rest)."""
+        # spaCy runs only where the quantity finder saw something that can be a claim
+        kept: list[tuple[Passage, str]] = []
+        found: list[list[QuantityRecord]] = []
+        candidates = 0
+        for u, t in self.pieces(d, seen):
+            qs = self.x.quantity_finder.find(t, u.start, seen.skipped)
+            seen.quantities.extend(qs)
+            if self.x.may_claim(t, qs):
+                kept.append((u, t))
+                found.append(qs)
+                candidates += len(qs)
+                if cap is not None and candidates > cap:
+                    raise TooManyClaims(d.name, f"over the limit of {cap} candidate claims per document "
+                                                f"(quantities in prose that may state a result; "
+                                                f"raise it with --max-claims N or ${limits.MAX_CLAIMS_ENV}, "
+                                                f"0 = no limit)")
+        analysed = self.x.analyse([t for _, t in kept], [u.start for u, _ in kept], found)
+        out: list[tuple[Claim, Passage]] = []
+        for (u, t), (qs, cues) in zip(kept, analysed):
+            out.extend((claim, u) for claim in self._unit_claims(d, u, t, qs, cues, rejected))
+        return out
+
+    def _unit_claims(self, d: Document, u: Passage, t: str, qs, cues, rejected: Rejected) -> list[Claim]:
+        """The claims of one analysed unit; `rejected` gains the figures a claim rule turned down."""
+        builder = self.x.builder
+        context = ClaimContext(section=d.section_path(u.section), block=u.kind)
+        out = []
+        for q in qs:
+            cls = unit_class(q.unit) or builder.bare_class(q, cues)
+            if cls is None and (same := compared_unit(q, qs, cues)):
+                cls = same[0]
+                q = q.model_copy(update={"unit": same[1]})     # "2,038 tok/s versus 1,742"
+            if cls is None:
+                continue
+            metric = builder.metric_for(q, cls, cues, q.span[0], q.span[1])
+            if metric is None:
+                if why := builder.metrics.rejection(q, cls, cues, *q.span, d.view):
+                    rejected[q.span[0]] = why
+                continue
+            out.append(builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text))
+        return out

@@ -1,0 +1,213 @@
+"""The rung readers of the claim's own place (rules/scopes.yaml `ladder`): its sentence, the program output it
+is printed in, its table's row, column, caption and footnotes, its caption, paragraph, the figures near it, its
+section and the sections above it, their benchmark commands, and the section a highlight bullet links to. Each is
+registered by name (rungs.py) and returns the mentions of its place for one claim, or None when the place does
+not apply to it."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from extractor.conditions.code.reader import PYTHON_RULE
+from extractor.conditions.located import Located
+from extractor.conditions.output_setup import nearest_setup
+from extractor.conditions.places import SENTENCE_END, ancestors, footnotes, introducing_sentence, lead_in
+from extractor.conditions.rungs import Tiers, rung_reader
+from extractor.conditions.ties import ClaimSite
+
+if TYPE_CHECKING:
+    from extractor.conditions.ladder import LadderReading
+
+@rung_reader("sentence")
+def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
+    """The claim's sentence or cell, without the baseline it is compared with; in a sentence of
+    several results, the claim's own clause (`ClauseScope`, clauses.py)."""
+    p, claim = site.passage, site.claim
+    # the view blanks the front matter: a summary's words are read in the text as written
+    text = site.d.text if p.kind == "front_matter" else site.d.view
+    base_lo = base_hi = -1
+    if claim.baseline:
+        pos = text.find(claim.baseline, claim.span[1], p.end + 1)
+        if pos >= 0:
+            base_lo, base_hi = pos, pos + len(claim.baseline)
+    located = [x for x in site.ctx.between(p.start, p.end) if x.m.span[1] <= p.end and not x.code
+               and not (base_lo <= x.m.span[0] < base_hi)]
+    if p.table is not None:
+        return located
+    if (label := lad.ladder.paragraph_label.match(text, p.start, claim.span[0])) is not None:
+        # a label line heading the paragraph: the sentence's own value of a condition wins over it
+        stated = {x.name for x in located if x.m.span[0] >= label.end()}
+        located = [x for x in located if x.m.span[0] >= label.end() or x.name not in stated]
+    return lad.ladder.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, text)
+
+
+@rung_reader("program_output")
+def program_output(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """For a result printed by a program, the setup lines printed before it in its output block, the
+    nearest of each condition ("Loading model X", "Batch size: 16" above the run's own lines)."""
+    p = site.passage
+    printed = site.ctx.output.get(p.block) if p.kind == "code" and p.table is None else None
+    if printed is None:
+        return None
+    return nearest_setup(printed, p.start)
+
+
+@rung_reader("table_row")
+def table_row(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """The other cells of the claim's row, and the row's group label; not the model of a column that holds
+    the draft model of speculative decoding ("Draft model": "Llama-3.2-1B")."""
+    p = site.passage
+    if p.table is None:
+        return None
+    group = site.ctx.groups.get((p.table, p.row)) if p.row is not None else None
+    cells = [x for x in site.ctx.by_table.get(p.table, []) if x.row is not None and x.row >= 0
+             and (x.row == p.row or x.row == group) and x.col != p.col]
+    if any(x.name == "model" for x in cells):
+        view, header = site.d.view, site.d.tables[p.table].header
+        drafts = {h.col for h in header if lad.ladder.draft_column.search(view, h.start, h.end)}
+        cells = [x for x in cells if not (x.name == "model" and x.col in drafts)]
+    return cells
+
+
+@rung_reader("table_column")
+def table_column(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """The header of the claim's column."""
+    p = site.passage
+    if p.table is None:
+        return None
+    return [x for x in site.ctx.by_table.get(p.table, []) if x.row == -1 and x.col == p.col]
+
+
+@rung_reader("column_names")
+def column_names(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """The names in the header of the claim's column ("8x H100 (tok/s)", "Llama-3-8B"): what the column's
+    cells were measured with; none when the header compares two ("B200 vs H100", "H200/H100")."""
+    p = site.passage
+    if p.table is None:
+        return None
+    named = [x for x in site.ctx.by_table.get(p.table, []) if x.row == -1 and x.col == p.col and x.usable]
+    head = next((c for c in site.d.tables[p.table].header if c.col == p.col), None)
+    if not named or head is None or lad.ladder.header_comparison.search(site.d.view, head.start, head.end):
+        return []
+    return named
+
+
+@rung_reader("table_caption")
+def table_caption(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """The caption of the claim's table."""
+    if site.passage.table is None:
+        return None
+    caption = site.d.tables[site.passage.table].caption
+    return site.ctx.between(caption.start, caption.end) if caption else None
+
+
+@rung_reader("table_footnotes")
+def table_footnotes(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """Footnotes under the claim's table."""
+    if site.passage.table is None:
+        return None
+    t, ctx, memo = site.passage.table, site.ctx, lad.memo
+    if t not in memo.table_footnotes:   # the same for every cell of the table: found once per table
+        end = site.d.tables[t].end
+        memo.table_footnotes[t] = [x for b in sorted(footnotes(site.d, end, ctx.block_starts, lad.ladder.footnote_marks))
+                                  for x in ctx.by_block.get(b, [])]
+    return memo.table_footnotes[t]
+
+
+@rung_reader("own_caption")
+def own_caption(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """The caption the claim is written in."""
+    p = site.passage
+    if p.table is not None or p.block < 0 or site.d.blocks[p.block].kind != "caption":
+        return None
+    return site.ctx.by_block.get(p.block, [])
+
+
+@rung_reader("paragraph")
+def paragraph(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """A table's lead-in paragraph; or the claim's paragraph (with its lead-in) up to the claim: what
+    follows the claim may describe something else ("... fixed at a single 8xGB200 endpoint"), except
+    the workload conditions a paragraph often gives after its result ("Concurrency was swept ...")."""
+    p, ctx, memo = site.passage, site.ctx, lad.memo
+    if p.table is not None:   # the same for every cell of the table: found once per table
+        if p.table not in memo.table_lead_ins:
+            blocks = lead_in(site.d, ctx.table_block.get(p.table, -1), lad.ladder.lead_in_endings)
+            memo.table_lead_ins[p.table] = [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
+                                           if x.table is None]
+        return memo.table_lead_ins[p.table]
+    if p.block < 0:
+        return None
+    blocks = lead_in(site.d, p.block, lad.ladder.lead_in_endings) | site.settings
+    found = [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
+             if x.m.span[0] < p.start or x.block in site.settings
+             or x.name in lad.ladder.after_claim and not _nearer_result(site, x)]
+    lead = blocks - {p.block} - site.settings
+    intro = introducing_sentence(site.d, next(iter(lead))) if len(lead) == 1 else None
+    if intro is None:
+        return found
+    # the sentence that introduces the list ("... for model X on 1 GPU:") governs its items more closely
+    # than the earlier sentences of its paragraph (a past setup, an example): a tier of its own
+    lo, hi = intro
+    earlier = [x for x in found if x.block in lead and not lo <= x.m.span[0] < hi
+               and x.name in lad.ladder.lead_in_sentence_kinds]
+    if not earlier:
+        return found
+    return Tiers([[x for x in found if x not in earlier], earlier])
+
+
+def _nearer_result(site: ClaimSite, x: Located) -> bool:
+    """A mention after the claim whose sentence, or the text between, states another result: it
+    describes that result ("... 410 tok/s. It also led on latency, with TTFT below 2 s on 8k prompts.")."""
+    view, lo = site.d.view, site.claim.span[1]
+    end = SENTENCE_END.search(view, x.m.span[1])
+    hi = end.start() if end else len(view)
+    own = tuple(site.claim.span)
+    return any(tuple(s) != own for s in site.ctx.claims_in(lo, hi))
+
+
+@rung_reader("figure_captions")
+def figure_captions(lad: LadderReading, site: ClaimSite) -> list[Located]:
+    """Captions of the figures near the claim that fit its metric (figure_scope.FigureCaptions)."""
+    return lad.figures(site)
+
+
+@rung_reader("section")
+def section(lad: LadderReading, site: ClaimSite) -> Tiers:
+    """The claim's section and the lead text of the sections above it, up to the claim (set-up is
+    stated before the results it governs), one tier per section, innermost first: a subsection's own
+    set-up ("ISL 4400 / OSL 1200" in its heading) wins over what the sections above state for all of
+    their subsections; not the other items of the claim's list, nor the captions of figures (a caption
+    describes its own figure; the near ones are read by `figure_captions`)."""
+    blocks = site.d.blocks
+    return Tiers([x for x in site.ctx.prose_before(s, site.passage.start)
+                  if x.block not in site.siblings
+                  and (blocks[x.block].kind != "caption" or x.block == site.passage.block)]
+                 for s in site.chain)
+
+
+@rung_reader("section_commands")
+def section_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """A benchmark command shown in the claim's section or above it states what it passes."""
+    if site.passage.section is None:
+        return None
+    return [x for s in site.chain for x in site.ctx.code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
+
+
+def _linked(site: ClaimSite) -> list[int]:
+    linked = site.linked
+    return ancestors(site.d, linked)[:1] + [i for i, s in enumerate(site.d.sections) if s.parent == linked]
+
+
+@rung_reader("linked_section")
+def linked_section(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """The section (and its subsections) that a highlight bullet's feature names."""
+    if site.linked is None:
+        return None
+    return [x for s in _linked(site) for x in site.ctx.prose.get(s, [])]
+
+
+@rung_reader("linked_commands")
+def linked_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
+    """The benchmark commands of that linked section."""
+    if site.linked is None:
+        return None
+    return [x for s in _linked(site) for x in site.ctx.code.get(s, [])]
