@@ -273,7 +273,7 @@ class ConditionResolver:
         if (several := self.policy.several(name, decision, claim.qualifier, claim.headline, scopes)) is not None:
             return doc.statements.several(claim, name, several, decision.scope), None, None
         cond = doc.where.unrecoverable(claim, name, decision.reason, values=decision.values, engine=decision.engine)
-        if decision.reason in ("no_version", "partial"):
+        if decision.reason in ("no_version", "partial", "variants"):
             cond = cond.model_copy(update={"value_partial": decision.engine})
         if decision.scope and ambiguous_at is not None:
             ambiguous_at[name] = decision.scope
