@@ -34,6 +34,10 @@ def known_conditions(names: list[str]) -> list[str]:
     return names
 
 
+# condition names of the record, checked at load; none unless the rules list some
+ConditionNames = Annotated[list[str], AfterValidator(known_conditions), Field(default_factory=list)]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -69,14 +73,9 @@ class SettingBinding(_Strict):
     bound, and the words that part a sentence into items ("BS=64 max throughput, BS=1 TTFT") and into groups
     of items ("BS=8, max-throughput mode; BS=1, min-latency mode")."""
 
-    kinds: Words
+    kinds: ConditionNames
     item_break: Regex = NEVER
     group_break: Regex = NEVER
-
-    @field_validator("kinds")
-    @classmethod
-    def _known(cls, v: list[str]) -> list[str]:
-        return known_conditions(v)
 
 
 class SeveralSystems(_Strict):
@@ -85,28 +84,18 @@ class SeveralSystems(_Strict):
     is in `qualifiers` (a bound or range over the runs) states them all, listed; any other claim there is
     about one of them, and which one is not said (ambiguous)."""
 
-    conditions: Words
+    conditions: ConditionNames
     scopes: Words
     headline_scopes: Words   # ... and for a headline claim, these too
     qualifiers: Words
-
-    @field_validator("conditions")
-    @classmethod
-    def _known(cls, v: list[str]) -> list[str]:
-        return known_conditions(v)
 
 
 class VariantNames(_Strict):
     """Conditions whose name a post may write out as several variants, and the words after a name that make
     no other variant (a size, a precision, a tuning)."""
 
-    conditions: Words
+    conditions: ConditionNames
     not_variant: Regex = NEVER
-
-    @field_validator("conditions")
-    @classmethod
-    def _known(cls, v: list[str]) -> list[str]:
-        return known_conditions(v)
 
 
 class ScopeRules(_Strict):
@@ -146,12 +135,12 @@ class ScopeRules(_Strict):
     restatement_must_agree: Words
     setup_heading_max_words: int = Field(default=6, ge=1)
     measures_reach: int = Field(default=24, ge=0, le=200)   # characters after a `measures_cue` read for a family
+    coordinated_verb_reach: int = Field(default=0, ge=0, le=200)
     # cues (document_reader.py, clauses.py, places.py, rungs_local.py, rungs_document.py, policy.py)
     topic_heading: Regex = NEVER
     clause_breaks: Regex = NEVER
     coordinated_break: Regex = NEVER
     coordinated_verb_break: Regex = NEVER
-    coordinated_verb_reach: int = Field(default=0, ge=0, le=200)
     measured_item: Regex = NEVER
     example_cue: Regex = NEVER
     example_code_cue: Regex = NEVER
