@@ -49,8 +49,10 @@ class Header:
 
     @property
     def counts(self) -> bool:
-        """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results."""
-        return self.cls is None and any(c.label == "count" for c in self.cues)
+        """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results. A header
+        that holds a number names one configuration ("bs=16", "Batch 32", "TP8"): its cells are results."""
+        return self.cls is None and any(c.label == "count" for c in self.cues) \
+            and not any(ch.isdigit() for ch in self.text)
 
 
 def _text(d: Document, c: Cell | None) -> str:
@@ -84,6 +86,26 @@ def lead_in(d: Document, table: Table) -> list[str]:
     return [re.sub(r"\s+", " ", p).strip() for p in parts if p.strip()]
 
 
+def second_header_row(d: Document, table: Table) -> list[Cell] | None:
+    """The first body row when it is a second header row, None otherwise: two or more filled cells, and either
+    no digit in any under a header row with a blank cell (a row of groups over a row of names), or every one
+    under a header cell spanning several columns (an HTML "Sequence Length" over "256", "512", ...)."""
+    if not table.rows:
+        return None
+    row = table.rows[0]
+    filled = [c for c in row if c.end > c.start and _text(d, c)]
+    if len(filled) < 2:
+        return None
+    starts = [h.start for h in table.header]
+    spanned = {h.col for h in table.header if starts.count(h.start) > 1}
+    if all(c.col in spanned for c in filled):
+        return row
+    if not any(c.end <= c.start or not _text(d, c) for c in table.header) \
+            or any(ch.isdigit() for c in filled for ch in _text(d, c)):
+        return None
+    return row
+
+
 class TableReader:
     """Reads result cells of every table of a document."""
 
@@ -97,6 +119,10 @@ class TableReader:
             r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in rules.ratio_headers) + r")(?!\w)",
             re.I) if rules.ratio_headers else None
         self.cost_per_tokens = re.compile(rules.cost_per_tokens, re.I)
+        self.baseline_header = re.compile(rules.table_baseline_header)
+        self.reference_column = re.compile(rules.table_reference_column)
+        self.setting_headers = re.compile(rules.table_setting_headers)
+        self.memory_headers = re.compile(rules.table_memory_headers)
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
         self.header = lru_cache(maxsize=4096)(self._read_header)
 
@@ -104,7 +130,7 @@ class TableReader:
         """Cues and unit of a header: the unit is read from its parenthesised part or its whole text."""
         if not text:
             return Header(text)
-        (_, cues), = self.x.analyse([text], [0])
+        cues = list(self.x.cues(text))
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
                 or self.ratio_header and "%" not in text and self.ratio_header.search(text):
@@ -136,7 +162,7 @@ class TableReader:
         metrics: list[Cue] = []
         found: tuple[str, str] | None = None
         for text in texts:
-            (_, cues), = list(self.x.analyse([text], [0]))
+            cues = list(self.x.cues(text))
             if not metrics:
                 accuracy = [c for c in cues if c.label == "metric:accuracy"]
                 if accuracy:
@@ -147,6 +173,17 @@ class TableReader:
             if metrics and found:
                 return Header(" ".join(texts), found[0], found[1], metrics)
         return Header("")
+
+    def lead_ratio_cues(self, texts: list[str]) -> list[Cue]:
+        """The cues of the first lead text (caption, heading, lead-in paragraph) that names a change or a
+        ratio ("How many times slower in TPS vs X", "Speed-up over eager"): a table of bare ratios under it
+        holds speed-ups, read in that text's direction. Empty when none does."""
+        for text in texts:
+            (_, cues), = list(self.x.analyse([text], [0]))
+            if any(c.label.startswith("change:") for c in cues) \
+                    or (self.ratio_header is not None and self.ratio_header.search(text)):
+                return list(cues)
+        return []
 
     def _lead_unit(self, text: str) -> tuple[str, str] | None:
         """(unit, class) of the first unit a lead text names, of a class a bare cell can take from it."""
@@ -170,10 +207,19 @@ class TableReader:
     def result_cells(self, d: Document, table: Table) -> list[tuple[Cell, Header | None, str, int, list[Header]]]:
         """Body cells that can hold a result: (cell, column header, row header text, body row, the headers
         that qualify it). Cells under a header of counts or settings are left out before any reading."""
-        cols = [self.header(_text(d, c)) for c in table.header]
+        texts = {c.col: _text(d, c) for c in table.header}
+        second = second_header_row(d, table)
+        if second is not None:
+            # "| | FP8 (TP1) | |" over "| Model | Tokens/sec | Speedup |": each column is named by both rows
+            for c in second:
+                texts[c.col] = " ".join(t for t in (texts.get(c.col, ""), _text(d, c)) if t)
+        width = max(texts, default=-1) + 1
+        cols = [self.header(texts.get(i, "")) for i in range(width)]
         cells: list[tuple[Cell, Header | None, str, int, list[Header]]] = []
         group: Header | None = None
         for r, row in enumerate(table.rows):
+            if r == 0 and second is not None:
+                continue
             label = group_label(d.view, row)
             if label is None and len(row) == 1 and len(cols) > 1 and row[0].end > row[0].start \
                     and not any(ch.isdigit() for ch in _text(d, row[0])):
@@ -197,11 +243,28 @@ class TableReader:
                         cells.append((c, col, row_head, r, headers))
         return cells
 
+    def unnamed_measure(self, cls: str, headers: list[Header], cues: list, lead_texts: list[str]) -> str | None:
+        """The metric of a results cell holding a time or a size that no metric word names: a time is a
+        latency (how long the step or run took), a size is memory under a header naming memory, else when the
+        table's caption, heading or lead-in paragraphs (`lead_texts`) name it; None under a header that names
+        a setting, a limit or a length of media, or with a limit or setting word in the cell."""
+        if any(self.setting_headers.search(h.text) for h in headers) \
+                or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
+                or any(c.label in ("limit", "setting", "not_claim") for c in cues):
+            return None
+        if cls == "time":
+            return "latency"
+        if any(self.memory_headers.search(h.text) for h in headers):
+            return "memory"
+        return "memory" if any(self.memory_headers.search(t) for t in lead_texts) else None
+
     def table_claims(self, d: Document, t: int, table: Table, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
         cells = self.result_cells(d, table)
         if not cells:
             return []
         lead: Header | None = None
+        lead_cues: list[Cue] | None = None
+        lead_texts: list[str] | None = None
         texts = [d.view[c.start:c.end] for c, *_ in cells]
         if any(_DECIMAL_COMMA.match(t) for t in texts):
             # a table that writes decimal commas ("0,5"): its cells are read with a point (same length)
@@ -211,6 +274,8 @@ class TableReader:
         texts = [t[:m.end(1)] + "%" + " " * (len(t) - m.end(1) - 1) if m else t for t, m in zip(texts, scores)]
         analysed = self.x.analyse(texts, [c.start for c, *_ in cells], seen=seen)
         out: list[tuple[Claim, Passage]] = []
+        unit_rows: dict[int, int] = {}        # column -> its body row that holds 1.00x
+        places: list[tuple[int, int]] = []    # the (row, column) of each claim of `out`
         for (c, col, row_head, r, headers), (qs, cues), score in zip(cells, analysed, scores):
             if score is not None:   # the quote is the score as written
                 qs = [q.model_copy(update={"span": (q.span[0], c.start + score.end(1) + 4),
@@ -242,6 +307,7 @@ class TableReader:
                     if h is lead:
                         header_cues = header_cues + lead.cues
                 if cls == "ratio" and q.value == 1 and q.value_max is None:
+                    unit_rows.setdefault(c.col, r)
                     continue          # the 1.00x row is the baseline itself
                 if cls == "cost" and col is not None and col.cls == "cost" and col.unit != unit \
                         and col.unit.startswith(unit + " /"):
@@ -250,14 +316,68 @@ class TableReader:
                 metric = self.x.builder.metric_for(q, cls, cues, q.span[0], q.span[1], header_cues)
                 if metric is None and cls == "ratio" and any(h.ratio for h in headers):
                     metric = "speedup"
+                elif metric is None and cls == "ratio" and not (q.value == 1 and q.value_max is None):
+                    if lead_cues is None:
+                        lead_cues = self.lead_ratio_cues(lead_in(d, table))
+                    if lead_cues:
+                        # "How many times slower in TPS vs X:" over a table of ratios: its cells are speed-ups
+                        header_cues = header_cues + lead_cues
+                        metric = "speedup"
                 elif metric is None and score is not None and q.unit == "percent":
                     metric = "other"      # a share out of 100 that names no metric of its own
+                elif metric is None and cls == "percent" and not any(c.label.startswith("metric:") for c in cues):
+                    if lead is None:
+                        lead = self.lead_header(lead_in(d, table))
+                    if lead.cls == "score":
+                        metric = "accuracy"   # "Accuracy recovery:" over a table of shares: each is an accuracy
+                        header_cues = header_cues + lead.cues
+                elif metric is None and cls in ("time", "memory") and q.value > 0:
+                    if lead_texts is None:
+                        lead_texts = lead_in(d, table)
+                    metric = self.unnamed_measure(cls, headers, cues, lead_texts)
                 if metric is None:
                     continue
                 text = d.view[c.start:c.end]
                 claim = self.x.builder.claim(q, metric, cls, cues, text, c.start, c.start, context,
                                              header_cues, unit, written=d.text)
                 out.append((claim, unit_place))
+                places.append((r, c.col))
+        self._baselines(d, table, out, places, unit_rows)
         return out
+
+    def _baselines(self, d: Document, table: Table, out: list[tuple[Claim, Passage]], places: list[tuple[int, int]],
+                   unit_rows: dict[int, int]) -> None:
+        """The baseline of the table's speed-ups and changes that their cell does not name: what the column's
+        header compares with, the row holding 1.00x in that column (its cells that differ from the claim's
+        row: what the baseline run changed), else a column named as the reference."""
+        headers = [_text(d, c) for c in table.header]
+        references = [h for h in headers if self.reference_column.match(h)]
+        for (claim, _), (r, col) in zip(out, places):
+            if claim.metric not in ("speedup", "relative_change") or claim.baseline is not None:
+                continue
+            own = headers[col] if col < len(headers) else ""
+            named = self.baseline_header.search(own)
+            base = named.group("base").strip(" *_`:") if named else None
+            if not base and col in unit_rows:
+                base = _row_difference(d, table.rows[unit_rows[col]], table.rows[r])
+            reference = _closest(own, [h for h in references if h != own])
+            claim.baseline = base or reference
+
+
+def _closest(own: str, references: list[str]) -> str | None:
+    """Of the reference columns, the one that shares most words with the claim's own header ("TPS Gain" ->
+    "Base Throughput(TPS)", "TPOT Gain" -> "Base TPOT(ms)"); the first on a tie; None when there is none."""
+    words = set(re.findall(r"[a-z]+", own.lower()))
+    return max(references, key=lambda h: len(words & set(re.findall(r"[a-z]+", h.lower()))), default=None)
+
+
+def _row_difference(d: Document, unit_row: list[Cell], row: list[Cell]) -> str | None:
+    """The cells of the 1.00x row that name its setup and differ from the same column's cell of `row`, joined
+    ("None (stock pipeline)"; "fp16 weights; eager"); else its label; None when it names nothing."""
+    theirs = {c.col: _text(d, c) for c in row}
+    named = [t for c in unit_row if (t := _text(d, c)) and not _LEADS_WITH_NUMBER.match(t)
+             and t.strip("*_ ") != theirs.get(c.col, "").strip("*_ ")]
+    label = _text(d, unit_row[0]).strip("*_ ") if unit_row else ""
+    return "; ".join(t.strip("*_ ") for t in named)[:120] or label or None
 
 
