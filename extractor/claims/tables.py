@@ -59,6 +59,8 @@ def _text(d: Document, c: Cell | None) -> str:
     return " ".join(d.view[c.start:c.end].split()) if c else ""
 
 
+# an opening parenthesis glued to the word before it ("TPOT(ms)")
+_GLUED_PAREN = re.compile(r"(?<=[A-Za-z])\(")
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
 _LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 
@@ -125,10 +127,11 @@ class TableReader:
         self.header = lru_cache(maxsize=4096)(self._read_header)
 
     def _read_header(self, text: str) -> Header:
-        """Cues and unit of a header: the unit is read from its parenthesised part or its whole text."""
+        """Cues and unit of a header: the unit is read from its parenthesised part or its whole text. A unit
+        glued to its metric ("TPOT(ms)", "Throughput(TPS)") is read as if spaced."""
         if not text:
             return Header(text)
-        (_, cues), = self.x.analyse([text], [0])
+        (_, cues), = self.x.analyse([_GLUED_PAREN.sub(" (", text)], [0])
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
                 or self.ratio_header and "%" not in text and self.ratio_header.search(text):
