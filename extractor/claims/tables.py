@@ -299,8 +299,8 @@ class TableReader:
                             lead = self.lead_header(lead_in(d, table))
                         # what the text around the table names fits a cell that is a bare number only
                         h = lead if lead.cls and _BARE_NUMBER.match(cell_text) else None
-                    if h is None:
-                        continue
+                    if h is None or (h.cls == "score" and not 0 <= q.value <= 100):
+                        continue      # a count beside a score's name ("2,931 / 10,471" under "WER = 0"): no score
                     cls, unit = h.cls, h.unit
                     q = q.model_copy(update={"unit": unit})
                     if h is lead:
