@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
-from extractor import __version__, limits
+from extractor import __version__, ingest, limits
 from extractor.errors import DocumentFailure, DocumentTooLarge
 from extractor.ingest.reading import decode, lone_cr_as_lf, read_file, read_stream  # noqa: F401 - decode is re-exported
 from extractor.records import DocumentRecord
@@ -60,6 +60,7 @@ def get_extractor(rules_dir: str | None = None):
 
         ext = Extractor.from_rules(rules_dir)
         ext.conditions.finder.prepare()   # built on the first text otherwise: outside the cache
+        ingest.prepare()                  # the format readers, imported on the first document otherwise
         return ext
 
 

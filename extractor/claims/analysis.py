@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
+from extractor import spacy_import  # noqa: F401  (spaCy without its command line)
 import spacy
 
 from extractor.claims import cue_component as _cues  # noqa: F401  (registers the factory)
@@ -45,9 +46,11 @@ class TextAnalyser:
         self.nlp.add_pipe("benchclaims_cues", config={"rules_dir": str(rules_dir)})
         self.builder = ClaimBuilder(claim_rules)
         self.quantity_finder = self.nlp.get_pipe("benchclaims_quantities").finder
+        self._mark_cues = self.nlp.get_pipe("benchclaims_cues")
         # table headers and cells repeat ("Model", "Throughput (tok/s)", "1.0x"): each text is read once
         self._read = lru_cache(maxsize=4096)(self._read_text)
         self.quantities = lru_cache(maxsize=4096)(self._quantities)
+        self.cues = lru_cache(maxsize=4096)(self._cues)
         self.metric_words = _first_words(self.nlp, cue_labels(claim_rules))
         words = _quantities.number_words(rules_dir)
         # a trie, not a flat alternation: (?i) alternations get no fast first-character skip
@@ -91,13 +94,18 @@ class TextAnalyser:
     def _read_text(self, text: str, found: list[QuantityRecord] | None = None, base: int = 0):
         """(quantities, cues) of one text, offsets shifted by `base`; `found`: the quantity finder's
         results (offsets shifted by `base` as well)."""
-        sdoc = self.nlp.make_doc(broken_runs(text))
-        if found is not None:
-            sdoc._.found_quantities = _quantities.FoundQuantities(found, base)
-        for _, proc in self.nlp.pipeline:
-            sdoc = proc(sdoc)
-        qs = tuple(_quantities.quantities_of(sdoc))
+        # The quantity component places exactly the finder's records over the doc's text, or the records it
+        # is handed (`quantities_of(doc) == finder.find(doc.text)`), and the cue marker reads tokens only:
+        # the records are taken as they are and only the cue marker runs (no quantity spans to build).
+        broken = broken_runs(text)
+        qs = tuple(self.quantity_finder.find(broken) if found is None else found)
+        sdoc = self._mark_cues(self.nlp.make_doc(broken))
         return qs, tuple(Cue(s.label_, base + s.start_char, base + s.end_char) for s in sdoc.spans["cues"])
+
+    def _cues(self, text: str) -> tuple[Cue, ...]:
+        """The cues `analyse` would give for `text` (offset 0), without its quantities: a caller that reads
+        only the cues (a table header, a lead-in paragraph) skips the quantity finder."""
+        return self._read_text(text, ())[1]
 
     def _quantities(self, text: str) -> tuple[QuantityRecord, ...]:
         """The quantities `analyse` would give for `text` (offset 0) without the spaCy pass: the quantity

@@ -108,7 +108,9 @@ class OutputBlocks:
 
     @classmethod
     def from_rules(cls, rules_dir: Path) -> "OutputBlocks":
-        return cls(load_output_rules(rules_dir))
+        """The finder of a rules folder, one per folder: the claim and condition stages share it, so the
+        lines of the document being extracted are found once for both."""
+        return _shared_blocks(rules_dir)
 
     def lines(self, d: Document) -> list[OutputLine]:
         """The output lines of every code block of the document, in order (the claim and condition stages
@@ -182,6 +184,11 @@ class OutputBlocks:
             return True
         word = first.rsplit("/", 1)[-1]
         return word in self.commands or first.startswith(("./", "~/"))
+
+
+@rule_cache()
+def _shared_blocks(rules_dir: Path) -> OutputBlocks:
+    return OutputBlocks(load_output_rules(rules_dir))
 
 
 def is_source(body: str) -> bool:

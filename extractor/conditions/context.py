@@ -9,10 +9,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from extractor.conditions._internals.lookups import SectionLookup
-from extractor.conditions.located import MEASURED_KINDS, NUMERIC_KINDS, Located, condition_of  # noqa: F401
+from extractor.conditions.located import Located
 from extractor.ingest import Document
-
-__all__ = ["DocContext", "Located", "SectionLookup", "flat_prose"]
 
 
 @dataclass(slots=True)
@@ -27,6 +25,7 @@ class DocContext:
     groups: dict[tuple[int, int], int | None]   # (table, row) -> the group-label row governing it
     alternatives: set[int]   # list items that each describe their own experiment
     claim_spans: list[tuple[int, int]]   # every claim's figure, in order
+    code_feeds: dict[int | None, set[int]] = field(default_factory=dict)   # section -> cells its run's code reads from
     claim_starts: list[int] = field(init=False)   # their starts (for `claims_in`)
     starts: list[int] = field(init=False)
     by_block: dict[int, list[Located]] = field(init=False)

@@ -127,6 +127,7 @@ class ScopeRules(_Strict):
     benchmark_command: Regex = r"bench|perf|loadgen|lm_eval"
     bare_version: Regex = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
     bare_commit: Regex = NEVER
+    commit_owner: Regex = NEVER
     external_cues: Words
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: Words

@@ -12,4 +12,13 @@ def ingest(text: str, name: str, fmt: str) -> Document:
     return doc
 
 
-__all__ = ["Document", "ingest"]
+def prepare() -> None:
+    """Import the format readers and build the Markdown parser now (they are imported on the first document
+    otherwise): the extractor's build calls it inside `regex_cache.active()`, so their regular expressions
+    come from the cross-process cache instead of being compiled in every process."""
+    from extractor.ingest import html, markdown, text as plain  # noqa: F401
+
+    markdown._parser()
+
+
+__all__ = ["Document", "ingest", "prepare"]

@@ -47,9 +47,11 @@ class _Lines:
             end -= 1
         return start, end
 
-class _FrontMatterLoader(yaml.SafeLoader):
-    """YAML's safe loader that keeps dates and times as written (strings): a date that is no date
-    (`2025-02-30`) is then the date reader's problem to report, not an error that loses the front matter."""
+
+class _FrontMatterLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """YAML's safe loader (libyaml's parser when available, as for the rule files) that keeps dates and times
+    as written (strings): a date that is no date (`2025-02-30`) is then the date reader's problem to report,
+    not an error that loses the front matter."""
 
 
 _FrontMatterLoader.yaml_implicit_resolvers = {

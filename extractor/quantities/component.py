@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from extractor import spacy_import  # noqa: F401  (spaCy without its command line)
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
