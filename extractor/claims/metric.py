@@ -100,6 +100,9 @@ class MetricChooser:
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         if cls == "time" and self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR):
             return "latency"       # "the AllGather overhead (~150 ms/step)", "a 5 ms bubble": time spent on it
+        if cls == "time" and prose and self.clauses.before(cues, start, end, ("stat:",), NEAR // 2) \
+                and not self.clauses.setting(cues, start, end):
+            return "latency"       # "Average per switch: ~2.6s", "a median of 340 ms": a statistic of a measured time
         if cls == "time" and prose and self.clauses.from_to(cues, start, end):
             return allowed[-1]     # "prefill went from ~5.9 s to ~0.6 s": the two levels of a change
         return self.default.get(cls) or None

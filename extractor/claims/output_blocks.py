@@ -51,6 +51,7 @@ class OutputRules(BaseModel):
     setting_words: list[str]
     model_labels: list[str]
     illustrative_lead: str = r"(?!)"
+    statistic_labels: dict[str, list[str]] = {}
 
     @field_validator("log_prefix", "error_line", "illustrative_lead")
     @classmethod
@@ -98,6 +99,7 @@ class OutputBlocks:
         self.setting_words = re.compile(
             r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"[\s_-]+") for w in rules.setting_words) + r")\b", re.I) \
             if rules.setting_words else None
+        self.statistic_labels = {w.lower(): stat for stat, words in rules.statistic_labels.items() for w in words}
         labels = sorted(rules.model_labels, key=len, reverse=True)
         self.model_line = re.compile(
             r"(?:" + "|".join(re.escape(w).replace(r"\ ", r"[\s_-]+") for w in labels) + r")\s*[:=]?\s*"
@@ -125,6 +127,13 @@ class OutputBlocks:
     def is_setting(self, label: str) -> bool:
         """A result label that names a setting, a limit or a target ("Request timeout", "TTFT SLO")."""
         return bool(self.setting_words and self.setting_words.search(label))
+
+    def statistic(self, label: str) -> str | None:
+        """The statistic a result label names alone ("Average", "Slowest", "p99", "P99.9"), else None."""
+        low = " ".join(label.lower().split())
+        if (m := re.fullmatch(r"p(\d{1,2}(?:\.\d+)?)", low)) is not None:
+            return "median" if m.group(1) == "50" else f"p{m.group(1)}"
+        return self.statistic_labels.get(low)
 
     def block_lines(self, d: Document, i: int) -> list[OutputLine]:
         b = d.blocks[i]

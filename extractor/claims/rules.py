@@ -66,6 +66,8 @@ class ClaimRules(BaseModel):
     per_device_after: str = ""
     ratio_headers: Phrases
     cost_per_tokens: str = r"(?!)"
+    table_setting_headers: str = r"(?!)"
+    table_memory_headers: str = r"(?!)"
     sla_share_after: Phrases
     level_reached_intro: Phrases
     adoption_words: Phrases
@@ -75,7 +77,7 @@ class ClaimRules(BaseModel):
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
     statistic_metrics: Phrases
 
-    @field_validator("per_device_after", "cost_per_tokens")
+    @field_validator("per_device_after", "cost_per_tokens", "table_setting_headers", "table_memory_headers")
     @classmethod
     def _regex(cls, v: str):
         try:

@@ -8,6 +8,11 @@ An output line is cut into segments (", ", "; ", " | ", tabs) and each segment r
 label ("Time for inference: 6.93 sec total, 36.96 tokens/sec"). A result is a segment whose label or unit
 names a metric the way a table header does (the table reader's header reading); labels of counts and settings
 ("Batch size: 64", "Successful requests: 100", "Request timeout: 30 s") are left out, as are error lines.
+
+Load generators print latency statistics under labels that name only the statistic ("Average: 0.036 secs",
+"Slowest: 10.1 secs", "P99: 41 ms") and percentile lines ("99% in 0.1501 secs"): a time under such a label is
+a latency with that statistic (`statistic_labels` of `program_output.yaml`); a percentile line's quote holds
+its percentile.
 """
 from __future__ import annotations
 
@@ -33,10 +38,15 @@ SEGMENT = re.compile(
     rf"(?P<label>[A-Za-z(\[][^:=\n]{{0,80}}?)[ \t.]*[:=][ \t]*(?:(?P<key>[A-Za-z_][\w.]{{0,40}})[ \t]*=[ \t]*)?"
     rf"(?P<value>{_VALUE}{_UNIT})(?P<rest>[^\d]{{0,24}})$")
 BARE = re.compile(rf"(?P<value>{_VALUE}{_UNIT})(?P<rest>[^\d]{{0,24}})$")
+# a latency percentile line of a load generator: "99% in 0.1501 secs", "p90 in 12 ms"
+PERCENTILE = re.compile(rf"[ \t]*(?P<pct>\d{{1,2}}(?:\.\d+)?)[ \t]*%[ \t]+in[ \t]+(?P<value>{_VALUE}{_UNIT})[ \t]*$")
 # a printed line written as a sentence: two words before its first number
 _PROSE_LINE = re.compile(r"[^\d\n]*?[A-Za-z]{2,}[^\d\n]*?\s[A-Za-z]{2,}[^\d\n]*?\d")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 PROSE_LINE_MAX = 100
+_PARENS = re.compile(r"\(([^()]*)\)")
+# a group line naming latencies: "Latency distribution:", "Response time:", "Request latency (ms):"
+_LATENCY_GROUP = re.compile(r"\b(?:latenc(?:y|ies)|response\s+times?|round[- ]trip)\b", re.I)
 # where a line's segments part: a comma or semicolon before a word, a bar, a tab before a word
 SPLIT = re.compile(r"[,;][ \t]+(?=[A-Za-z(~≈+-]|\d)|[ \t]+\|[ \t]+|\t+(?=[A-Za-z])")
 
@@ -53,10 +63,14 @@ class ScriptOutputReader:
 
     def segments(self, d: Document, line: OutputLine) -> list[tuple[str, int, int, bool]]:
         """(label, value start, value end, bare) of each result segment of a line; a bare value takes the
-        label of the segment before it."""
+        label of the segment before it. A percentile line ("99% in 0.15 secs") is one segment labelled with
+        its percentile ("p99")."""
         text = d.text
         out: list[tuple[str, int, int, bool]] = []
         label = ""
+        if (p := PERCENTILE.fullmatch(text, line.start, line.end)) is not None:
+            value = p.group("value").rstrip(". \t")
+            return [(f"p{p.group('pct')}", p.start("value"), p.start("value") + len(value), False)]
         cuts = [m for m in SPLIT.finditer(text, line.start, line.end)]
         for lo, hi in zip([line.start] + [m.end() for m in cuts], [m.start() for m in cuts] + [line.end]):
             piece = text[lo:hi]
@@ -98,12 +112,25 @@ class ScriptOutputReader:
             return out
         analysed = x.analyse([d.text[s:e] for _, (_, s, e, _) in found], [s for _, (_, s, _, _) in found],
                              seen=seen)
+        groups = self.groups(d)
+        per_line: dict[int, int] = {}
         for (line, (label, start, _, bare)), (qs, cues) in zip(found, analysed):
+            place = per_line[line.start] = per_line.get(line.start, -1) + 1
             header = self.tables.header(label)
             q = next((q for q in qs if q.span[0] == start or q.span[0] == start + 1), None)
             if q is None or header.counts:
                 continue
             cls, unit = unit_class(q.unit), q.unit
+            named = any(c.label.startswith("metric:") for c in header.cues)
+            stat = None if named else self.blocks.statistic(label)
+            if stat is None and not named and cls == "time" and line.start in groups:
+                # "Details (average, fastest, slowest):" over "resp wait: 0.036 secs, 0.012 secs, 9.97 secs"
+                stat = self._group_statistic(groups[line.start], place, sum(1 for ln, _ in found if ln is line))
+            if stat is not None and cls == "time":
+                # "Average: 0.036 secs", "99% in 0.15 secs": a latency, named by its statistic alone
+                claim = self._statistic_claim(d, line, label, q, stat)
+                out.append((claim, Passage(line.start, line.end, "code", line.block, d.blocks[line.block].section)))
+                continue
             if cls is None:
                 if bare:
                     continue      # a bare number after a labelled one ("Latency: 12, 13"): no result of its own
@@ -122,3 +149,41 @@ class ScriptOutputReader:
                                     written=d.text)
             out.append((claim, Passage(line.start, line.end, "code", line.block, block.section)))
         return out
+
+    def groups(self, d: Document) -> dict[int, str]:
+        """The group line over each output line, by the line's start: the last line before it in its block
+        that ends with a colon and holds no digit ("Latency distribution:", "Details (average, fastest,
+        slowest):"); lines under no such line are left out."""
+        out: dict[int, str] = {}
+        block, group = -1, None
+        for line in self.blocks.lines(d):
+            if line.block != block:
+                block, group = line.block, None
+            text = d.text[line.start:line.end].strip()
+            if text.endswith(":") and not any(ch.isdigit() for ch in text):
+                group = text
+            elif group is not None:
+                out[line.start] = group
+        return out
+
+    def _group_statistic(self, group: str, place: int, count: int) -> str | None:
+        """The statistic a group line gives the value at `place` of a line of `count` values: the statistics
+        it lists in parentheses, in order ("(average, fastest, slowest)"), when they are as many as the
+        values; else the one statistic or latency word it names ("Latency distribution:": no statistic
+        stated, "" for a latency without one). None when the group line names neither."""
+        listed = _PARENS.search(group)
+        if listed is not None:
+            stats = [self.blocks.statistic(w) for w in listed.group(1).split(",")]
+            if len(stats) == count and all(stats):
+                return stats[place]
+        return "" if _LATENCY_GROUP.search(group) else None
+
+    def _statistic_claim(self, d: Document, line: OutputLine, label: str, q, stat: str) -> Claim:
+        """The latency a statistic label names; a percentile line's quote starts at its percentile."""
+        x = self.tables.x
+        if label.startswith("p") and (p := PERCENTILE.fullmatch(d.text, line.start, line.end)) is not None:
+            q = q.model_copy(update={"span": (p.start("pct"), q.span[1]),
+                                     "quote": d.text[p.start("pct"):q.span[1]]})
+        context = ClaimContext(section=d.section_path(d.blocks[line.block].section), block="code", row_header=label)
+        claim = x.builder.claim(q, "latency", "time", [], d.text, 0, 0, context, [], q.unit, written=d.text)
+        return claim.model_copy(update={"statistic": stat or None})

@@ -65,11 +65,14 @@ class SetAsideRule(BaseModel):
     not_line: str | None = Field(None, description="regex that must not occur in the figure's line")
     not_section: str | None = Field(None, description="regex that must not occur in the title of the figure's "
                                                       "section (its nearest heading)")
+    header: str | None = Field(None, description="regex searched in the column header of the table body cell the "
+                                                 "figure sits in (a figure outside a body cell fails it)")
     demotes: bool = Field(False, description="the reason holds even where a claim rule took the figure: the "
                                              "claim is dropped and the figure set aside (a target, a list price)")
     example: str = Field(min_length=1, description="a sentence of the class, for the docs and the tests")
 
-    _compile = field_validator("quote", "unit", "before", "not_before", "after", "line", "not_line", "not_section")(lambda cls, v: compiled(v))
+    _compile = field_validator("quote", "unit", "before", "not_before", "after", "line", "not_line", "not_section",
+                               "header")(lambda cls, v: compiled(v))
 
 
 class ExtraForm(BaseModel):
@@ -159,6 +162,7 @@ class _Compiled(NamedTuple):
     line: re.Pattern | None
     not_line: re.Pattern | None
     not_section: re.Pattern | None
+    header: re.Pattern | None
 
 
 def figure_class(q: QuantityRecord) -> str | None:
@@ -194,7 +198,7 @@ class FigureDecider:
         rx = lambda p: re.compile(p, re.M) if p else None   # noqa: E731  (^: after any newline)
         return _Compiled(r, frozenset(r.places), None if r.langs is None else frozenset(r.langs),
                          frozenset(r.units), rx(r.quote), rx(r.unit), rx(r.before), rx(r.not_before), rx(r.after),
-                         rx(r.line), rx(r.not_line), rx(r.not_section))
+                         rx(r.line), rx(r.not_line), rx(r.not_section), rx(r.header))
 
     def figures(self, text: str, prose: ProseFigures | None = None) -> list[Figure]:
         """The performance figures of `text` in text order, those an exclusion skipped included. `prose`:
@@ -294,6 +298,8 @@ class FigureDecider:
                 continue
             if c.not_section is not None and c.not_section.search(places.section_title(start)):
                 continue
+            if c.header is not None and not c.header.search(places.column_header(start)):
+                continue
             return c.rule.reason, f"set_aside.{c.rule.name}"
         return None
 
@@ -324,6 +330,12 @@ class SetAsidePlaces:
                 if row:
                     spans.append((row[0].start, row[0].end, "label_cell", None))
                 spans.extend((c.start, c.end, "body_cell", None) for c in row[1:])
+        # the column header over each body cell ("| Block size |" over "| 16 KB |"), by the cell's start
+        self.cells: list[tuple[int, int, str]] = sorted(
+            (c.start, c.end, " ".join(d.view[h.start:h.end].split()))
+            for t in d.tables for row in t.rows for c in row[1:]
+            for h in t.header if h.col == c.col and c.end > c.start)
+        self.cell_starts = [c[0] for c in self.cells]
         # innermost first: of the spans holding an offset, the one that starts last
         spans.sort(key=lambda s: (s[0], -s[1]))
         self.d = d
@@ -334,6 +346,11 @@ class SetAsidePlaces:
         """The title of the innermost section holding `offset` ('' before the first heading)."""
         i = self.d.section_at(offset)
         return "" if i is None else self.d.sections[i].title
+
+    def column_header(self, offset: int) -> str:
+        """The column header text over the table body cell holding `offset` ('' outside body cells)."""
+        i = bisect.bisect_right(self.cell_starts, offset) - 1
+        return self.cells[i][2] if i >= 0 and offset < self.cells[i][1] else ""
 
     def at(self, offset: int) -> tuple[str, str | None]:
         i = bisect.bisect_right(self.starts, offset) - 1

@@ -49,8 +49,10 @@ class Header:
 
     @property
     def counts(self) -> bool:
-        """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results."""
-        return self.cls is None and any(c.label == "count" for c in self.cues)
+        """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results. A header
+        that holds a number names one configuration ("bs=16", "Batch 32", "TP8"): its cells are results."""
+        return self.cls is None and any(c.label == "count" for c in self.cues) \
+            and not any(ch.isdigit() for ch in self.text)
 
 
 def _text(d: Document, c: Cell | None) -> str:
@@ -84,6 +86,26 @@ def lead_in(d: Document, table: Table) -> list[str]:
     return [re.sub(r"\s+", " ", p).strip() for p in parts if p.strip()]
 
 
+def second_header_row(d: Document, table: Table) -> list[Cell] | None:
+    """The first body row when it is a second header row, None otherwise: two or more filled cells, and either
+    no digit in any under a header row with a blank cell (a row of groups over a row of names), or every one
+    under a header cell spanning several columns (an HTML "Sequence Length" over "256", "512", ...)."""
+    if not table.rows:
+        return None
+    row = table.rows[0]
+    filled = [c for c in row if c.end > c.start and _text(d, c)]
+    if len(filled) < 2:
+        return None
+    starts = [h.start for h in table.header]
+    spanned = {h.col for h in table.header if starts.count(h.start) > 1}
+    if all(c.col in spanned for c in filled):
+        return row
+    if not any(c.end <= c.start or not _text(d, c) for c in table.header) \
+            or any(ch.isdigit() for c in filled for ch in _text(d, c)):
+        return None
+    return row
+
+
 class TableReader:
     """Reads result cells of every table of a document."""
 
@@ -97,6 +119,8 @@ class TableReader:
             r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in rules.ratio_headers) + r")(?!\w)",
             re.I) if rules.ratio_headers else None
         self.cost_per_tokens = re.compile(rules.cost_per_tokens, re.I)
+        self.setting_headers = re.compile(rules.table_setting_headers)
+        self.memory_headers = re.compile(rules.table_memory_headers)
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
         self.header = lru_cache(maxsize=4096)(self._read_header)
 
@@ -148,6 +172,17 @@ class TableReader:
                 return Header(" ".join(texts), found[0], found[1], metrics)
         return Header("")
 
+    def lead_ratio_cues(self, texts: list[str]) -> list[Cue]:
+        """The cues of the first lead text (caption, heading, lead-in paragraph) that names a change or a
+        ratio ("How many times slower in TPS vs X", "Speed-up over eager"): a table of bare ratios under it
+        holds speed-ups, read in that text's direction. Empty when none does."""
+        for text in texts:
+            (_, cues), = list(self.x.analyse([text], [0]))
+            if any(c.label.startswith("change:") for c in cues) \
+                    or (self.ratio_header is not None and self.ratio_header.search(text)):
+                return list(cues)
+        return []
+
     def _lead_unit(self, text: str) -> tuple[str, str] | None:
         """(unit, class) of the first unit a lead text names, of a class a bare cell can take from it."""
         units = [m.group(1) or m.group(2) or m.group(3) for m in _LEAD_UNIT.finditer(text)]
@@ -170,10 +205,19 @@ class TableReader:
     def result_cells(self, d: Document, table: Table) -> list[tuple[Cell, Header | None, str, int, list[Header]]]:
         """Body cells that can hold a result: (cell, column header, row header text, body row, the headers
         that qualify it). Cells under a header of counts or settings are left out before any reading."""
-        cols = [self.header(_text(d, c)) for c in table.header]
+        texts = {c.col: _text(d, c) for c in table.header}
+        second = second_header_row(d, table)
+        if second is not None:
+            # "| | FP8 (TP1) | |" over "| Model | Tokens/sec | Speedup |": each column is named by both rows
+            for c in second:
+                texts[c.col] = " ".join(t for t in (texts.get(c.col, ""), _text(d, c)) if t)
+        width = max(texts, default=-1) + 1
+        cols = [self.header(texts.get(i, "")) for i in range(width)]
         cells: list[tuple[Cell, Header | None, str, int, list[Header]]] = []
         group: Header | None = None
         for r, row in enumerate(table.rows):
+            if r == 0 and second is not None:
+                continue
             label = group_label(d.view, row)
             if label is None and len(row) == 1 and len(cols) > 1 and row[0].end > row[0].start \
                     and not any(ch.isdigit() for ch in _text(d, row[0])):
@@ -197,11 +241,28 @@ class TableReader:
                         cells.append((c, col, row_head, r, headers))
         return cells
 
+    def unnamed_measure(self, cls: str, headers: list[Header], cues: list, lead_texts: list[str]) -> str | None:
+        """The metric of a results cell holding a time or a size that no metric word names: a time is a
+        latency (how long the step or run took), a size is memory under a header naming memory, else when the
+        table's caption, heading or lead-in paragraphs (`lead_texts`) name it; None under a header that names
+        a setting, a limit or a length of media, or with a limit or setting word in the cell."""
+        if any(self.setting_headers.search(h.text) for h in headers) \
+                or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
+                or any(c.label in ("limit", "setting", "not_claim") for c in cues):
+            return None
+        if cls == "time":
+            return "latency"
+        if any(self.memory_headers.search(h.text) for h in headers):
+            return "memory"
+        return "memory" if any(self.memory_headers.search(t) for t in lead_texts) else None
+
     def table_claims(self, d: Document, t: int, table: Table, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
         cells = self.result_cells(d, table)
         if not cells:
             return []
         lead: Header | None = None
+        lead_cues: list[Cue] | None = None
+        lead_texts: list[str] | None = None
         texts = [d.view[c.start:c.end] for c, *_ in cells]
         if any(_DECIMAL_COMMA.match(t) for t in texts):
             # a table that writes decimal commas ("0,5"): its cells are read with a point (same length)
@@ -250,8 +311,25 @@ class TableReader:
                 metric = self.x.builder.metric_for(q, cls, cues, q.span[0], q.span[1], header_cues)
                 if metric is None and cls == "ratio" and any(h.ratio for h in headers):
                     metric = "speedup"
+                elif metric is None and cls == "ratio" and not (q.value == 1 and q.value_max is None):
+                    if lead_cues is None:
+                        lead_cues = self.lead_ratio_cues(lead_in(d, table))
+                    if lead_cues:
+                        # "How many times slower in TPS vs X:" over a table of ratios: its cells are speed-ups
+                        header_cues = header_cues + lead_cues
+                        metric = "speedup"
                 elif metric is None and score is not None and q.unit == "percent":
                     metric = "other"      # a share out of 100 that names no metric of its own
+                elif metric is None and cls == "percent" and not any(c.label.startswith("metric:") for c in cues):
+                    if lead is None:
+                        lead = self.lead_header(lead_in(d, table))
+                    if lead.cls == "score":
+                        metric = "accuracy"   # "Accuracy recovery:" over a table of shares: each is an accuracy
+                        header_cues = header_cues + lead.cues
+                elif metric is None and cls in ("time", "memory") and q.value > 0:
+                    if lead_texts is None:
+                        lead_texts = lead_in(d, table)
+                    metric = self.unnamed_measure(cls, headers, cues, lead_texts)
                 if metric is None:
                     continue
                 text = d.view[c.start:c.end]

@@ -9,10 +9,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from extractor.conditions._internals.lookups import SectionLookup
-from extractor.conditions.located import MEASURED_KINDS, NUMERIC_KINDS, Located, condition_of  # noqa: F401
+from extractor.conditions.located import Located
 from extractor.ingest import Document
-
-__all__ = ["DocContext", "Located", "SectionLookup", "flat_prose"]
 
 
 @dataclass(slots=True)

@@ -186,6 +186,7 @@ class DocumentPlaces:
         self._feature_links: dict[str, list[tuple[float, int | None]]] = {}
         self._external_cue: dict[int, bool] = {}
         self._caption_families: dict[int, set[str]] = {}
+        self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
         """Setup sections that cover a claim in `section` at offset `before`, in section order: top-level ones and
@@ -287,6 +288,14 @@ class DocumentPlaces:
         sentence cites no one, or only the post itself ("according to our measurements")."""
         if passage.table is not None or passage.kind == "front_matter":
             return None
+        key = (passage.start, passage.end)   # every claim of a sentence reads the same citation: read it once
+        if key not in self._citations:
+            self._citations[key] = self._citation(passage)
+        cited = self._citations[key]
+        return None if cited is None else cited[0] or source or cited[1]
+
+    def _citation(self, passage: Passage) -> tuple[str | None, str] | None:
+        """(the sentence's link, the party as written) of the first citation in the sentence, else None."""
         ctx = self.ctx
         view = ctx.d.view
         for m in self.places.citation_cue.finditer(view, passage.start, passage.end):
@@ -295,7 +304,7 @@ class DocumentPlaces:
                 continue
             link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
                          and ln.target.startswith(("http://", "https://"))), None)
-            return link or source or " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
+            return link, " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
         return None
 
     def caption_fits(self, block: int, family: str | None) -> bool:

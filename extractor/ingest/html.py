@@ -159,7 +159,7 @@ class _Walker(HTMLParser):
         elif tag == "tr":
             self.table_reader.start_row()
         elif tag in ("td", "th"):
-            self.table_reader.start_cell()
+            self.table_reader.start_cell(attrs)
         elif tag == "a":
             self.open_links.append((dict(attrs).get("href") or "", None, None))
         elif tag == "img":

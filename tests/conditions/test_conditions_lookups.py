@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from extractor.api import detect_format, get_extractor, read_document
-from extractor.conditions.context import SectionLookup, flat_prose
+from extractor.conditions._internals.lookups import SectionLookup
+from extractor.conditions.context import flat_prose
 from extractor.ingest import Document, ingest
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"

@@ -29,6 +29,18 @@ def write_posts(folder: Path, n: int = N) -> None:
 
 
 
+@pytest.fixture(scope="module")
+def posts_and_clean_store(tmp_path_factory) -> tuple[Path, Path]:
+    """The N posts and the store of an uninterrupted batch over them, made once for the signal cases (each
+    stops and resumes a store of its own over these posts, which no case changes)."""
+    root = tmp_path_factory.mktemp("stops")
+    folder = root / "posts"
+    write_posts(folder)
+    clean = root / "clean.db"
+    run_batch([folder], db=clean, jobs=1, progress=False)
+    return folder, clean
+
+
 def batch(folder: Path, db: Path, jobs: int) -> list[str]:
     return [sys.executable, "-m", "extractor", "batch", str(folder), "--db", str(db), "--jobs", str(jobs)]
 
@@ -40,9 +52,8 @@ def batch(folder: Path, db: Path, jobs: int) -> list[str]:
     (signal.SIGHUP, 2, 129, "SIGHUP"),
 ])
 def test_a_signal_mid_batch_stops_with_one_line_and_the_same_command_resumes(tmp_path, db_rows, sig, jobs,
-                                                                            code, words):
-    folder = tmp_path / "posts"
-    write_posts(folder)
+                                                                            code, words, posts_and_clean_store):
+    folder, clean = posts_and_clean_store
     db = tmp_path / "stopped.db"
     proc = subprocess.Popen(batch(folder, db, jobs), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
@@ -63,8 +74,6 @@ def test_a_signal_mid_batch_stops_with_one_line_and_the_same_command_resumes(tmp
     again = subprocess.run(batch(folder, db, jobs), capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert f"{N - stored} new, 0 changed, {stored} skipped, 0 failed" in again.stdout
-    clean = tmp_path / "clean.db"
-    run_batch([folder], db=clean, jobs=1, progress=False)
     assert db_rows(db) == db_rows(clean)
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from itertools import accumulate, chain
-from operator import itemgetter
 from typing import Any, Callable, Iterable, Iterator
 
 from extractor.conditions.located import Located
