@@ -177,7 +177,7 @@ class TableReader:
         ratio ("How many times slower in TPS vs X", "Speed-up over eager"): a table of bare ratios under it
         holds speed-ups, read in that text's direction. Empty when none does."""
         for text in texts:
-            (_, cues), = list(self.x.analyse([text], [0]))
+            cues = self.x.cues(text)
             if any(c.label.startswith("change:") for c in cues) \
                     or (self.ratio_header is not None and self.ratio_header.search(text)):
                 return list(cues)
