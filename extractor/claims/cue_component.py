@@ -40,9 +40,12 @@ LABEL_FIELDS: tuple[tuple[str, str], ...] = (
     ("per:{}", "per"), ("valence:better", "direction_better"), ("valence:worse", "direction_worse"),
     ("valence:neutral", "direction_neutral"), ("valence:neutral_before", "direction_neutral_before"),
     ("polarity:lower", "lower_is_better"), ("polarity:higher", "higher_is_better"), ("share_of", "share_of"),
+    ("overhead", "overhead_words"),
     ("length:accept", "accept_length_cues"), ("level_intro", "level_intro"), ("by", "change_amount_intro"),
-    ("spec:before", "device_spec_before"), ("spec:after", "device_spec_after"), ("sla_share", "sla_share_after"),
-    ("level_reached", "level_reached_intro"), ("adoption", "adoption_words"), ("model_size", "model_size_words"),
+    ("spec:before", "device_spec_before"), ("spec:after", "device_spec_after"),
+    ("state_after", "device_spec_not_after"), ("sla_share", "sla_share_after"),
+    ("level_reached", "level_reached_intro"), ("pair_from", "level_pair_from"), ("adoption", "adoption_words"),
+    ("model_size", "model_size_words"),
     ("ratio_name", "named_ratio_cues"), ("rate_unit", "rate_unit_before"), ("stat:{}", "statistic_cues"),
     ("baseline", "baseline_intro"), ("stop", "baseline_stop"))
 

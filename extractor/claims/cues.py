@@ -196,6 +196,18 @@ class ClauseCues:
         # better or worse by itself earlier in the sentence), the number an amount
         return not any(c.label in ("valence:better", "valence:worse") and c.end <= change.start for c in cues)
 
+    def level_pair(self, cues: list[Cue], start: int, end: int) -> bool:
+        """The number is one of two levels "from A ... to B" in its clause: right after "from" with "to" after
+        it, or shortly after "to" (a word such as "just" between) with "from" earlier."""
+        def in_clause(a: int, b: int) -> bool:
+            return not self.between(cues, a, b, ("break",), False)
+        if any(c.label == "pair_from" and 0 <= start - c.end <= ADJACENT for c in cues):
+            return any(c.label == "level_reached" and 0 <= c.start - end <= 40 and in_clause(end, c.start)
+                       for c in cues)
+        to = [c for c in cues if c.label == "level_reached" and 0 <= start - c.end <= 10 and in_clause(c.end, start)]
+        return bool(to) and any(c.label == "pair_from" and c.end <= to[-1].start and to[-1].start - c.end <= 60
+                                and in_clause(c.end, to[-1].start) for c in cues)
+
     @staticmethod
     def from_to(cues: list[Cue], start: int, end: int) -> bool:
         """The number is one end of "from A to B": "from" right before it and "to" right after, or "to"

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Literal, Sequence
 
-from extractor.claims.cues import ADJACENT, ClauseCues, Cue
+from extractor.claims.cues import ADJACENT, ClauseCues, Cue, inside
 from extractor.claims.rules import ClaimRules
 
 Direction = Literal["better", "worse", "neutral"]
 VALENCE_NEAR = 40     # characters: how far before the number a valence word may govern it
 POLARITY_NEAR = 60    # ...and how far the quantity being changed may sit
+NEUTRAL_LABELS = frozenset({"valence:neutral", "valence:neutral_before", "change:neutral", "change:neutral_before"})
 
 
 class DirectionReader:
@@ -75,9 +76,15 @@ class DirectionReader:
         -1 when the number is written with a sign ("+12%", "-8%"), which then acts as a change word."""
         cues = [c for c in cues if not (c.label == "valence:neutral_before" and c.start >= end)]
         far = 10**6 if any(c.label == "by" and 0 <= start - c.end <= ADJACENT for c in cues) else VALENCE_NEAR
+        # a header that names its column a difference ("Difference", "Delta vs baseline") holds signed changes:
+        # their sign says up or down, as a change word would; it does not say the two runs are close
+        header_cues = [c for c in header_cues if not (sign and c.label in NEUTRAL_LABELS)]
         valence = self._governing(cues, start, end, "valence:", far) or next(
             (c for c in header_cues if c.label.startswith("valence:")), None)
         if valence is not None:
+            if valence.label == "valence:better" and cls == "ratio" and 0 < value < 1 and not inside(valence, start, end) \
+                    and (valence in header_cues or valence.start >= end):
+                return "worse"    # "0.89x" in a "Speedup" column, "a 0.8x speedup": a slowdown
             return "neutral" if valence.label == "valence:neutral_before" else valence.label.split(":", 1)[1]
         change = self.clauses.any_change(cues, start, end, header_cues)
         pol = self.polarity(cues, start, end, header_cues, change)

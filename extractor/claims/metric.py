@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from extractor.claims.cues import BARE_NEAR, CHANGE_NEAR, NEAR, ClauseCues, Cue, gap, inside, nearest
+from extractor.claims.cues import ADJACENT, BARE_NEAR, CHANGE_NEAR, NEAR, ClauseCues, Cue, gap, inside, nearest
 from extractor.claims.rules import ClaimRules
 from extractor.records import QuantityRecord
 
@@ -96,6 +96,8 @@ class MetricChooser:
                                                                                        allowed, 10**9)
         if cue:
             return cue.label.split(":", 1)[1]
+        if cls == "memory" and self._run_state(cues, end):
+            return "memory"               # "9.62 GiB KV cache per sequence": the size of a run's state
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         if cls == "time" and self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR):
@@ -184,6 +186,7 @@ class MetricChooser:
             if cls == "memory" and self._model_size(cues, start, end):
                 return "model_size", "claims.model_size_words"   # "shrinks the model size to 63 GB": the model's
             if self.clauses.measured(cues, start, end) or self.clauses.governing_change(cues, start, end) \
+                    or (cls == "memory" and self._run_state(cues, end)) \
                     or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:", CHANGE_NEAR):
                 return None
             return None, "claims.measure_cues"   # a size or bandwidth nothing says was measured
@@ -211,10 +214,24 @@ class MetricChooser:
                        and word.end <= c.start and c.end <= start for c in cues)
 
     @staticmethod
+    def _overhead(cue: Cue, cues: list[Cue], end: int) -> bool:
+        """The metric word `cue` is an overhead word ("overhead", a cost against a reference) and no share
+        phrase follows the number ("the overhead is 3% of end-to-end time" is a share)."""
+        return any(c.label == "overhead" and (c.start, c.end) == (cue.start, cue.end) for c in cues) \
+            and not any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT for c in cues)
+
+    @staticmethod
+    def _run_state(cues: list[Cue], end: int) -> bool:
+        """A word of a model's run-time state right after a size ("9.62 GiB KV cache", "3 GB of activations")."""
+        return any(c.label == "state_after" and 0 <= c.start - end <= 2 for c in cues)
+
+    @staticmethod
     def _device_spec(cues: list[Cue], start: int, end: int) -> bool:
-        """A datasheet cue right before or right after the figure, and no change word right after it."""
-        if any(c.label.startswith("change") and 0 <= c.start - end <= 1 for c in cues):   # a blank at most
-            return False
+        """A datasheet cue right before or right after the figure, and no change word nor a word of a model's
+        run-time state (a KV cache) right after it."""
+        if any(c.label.startswith("change") and 0 <= c.start - end <= 1 for c in cues) \
+                or MetricChooser._run_state(cues, end):   # a blank at most
+            return False                  # "with 24 GB less memory", "has 9.62 GiB KV cache per sequence"
         return any((c.label == "spec:before" and 0 <= start - c.end <= 2)
                    or (c.label == "spec:after" and 0 <= c.start - end <= 2) for c in cues)
 
@@ -236,6 +253,10 @@ class MetricChooser:
             # "97% of BF16 accuracy", "33% of the execution time" keep their own metric
             cue = self.clauses.metric_cue(cues, start, end, specific, 25)
             return cue.label[7:] if cue and cue.label[7:] in ("accuracy", "other") else "speedup"
+        if cls == "percent" and not header_cues and q.value_max is None and self.clauses.level_pair(cues, start, end):
+            # "accuracy dropped from 78% with 10 tools to just 13.6%": the two levels, not two changes
+            cue = self.clauses.metric_cue(cues, start, end, specific, NEAR)
+            return cue.label[7:] if cue else "other"
         if cls == "percent" and not header_cues and self.clauses.level_after_change(cues, start, end):
             # "declines gradually to ~46%", "rose to 92.2%": the level a quantity reached, not the change
             cue = self.clauses.metric_cue(cues, start, end, specific, NEAR)
@@ -246,15 +267,21 @@ class MetricChooser:
         if signed and cls == "percent":
             return change_metric          # "+28% throughput", "-12%": a change, whatever metric is near
         spelled = not re.search(r"\d", q.quote)
-        cue = self.clauses.metric_cue(cues, start, end, specific, 25)
+        # a metric word after the number that names a setting of the run ("5.5% at the 0 hit rate") is not
+        # what the number measures
+        named = [c for c in cues if not (c.label.startswith("metric:") and c.start >= end
+                                         and self.clauses.between(cues, end, c.start, ("setting",), False))]
+        cue = self.clauses.metric_cue(named, start, end, specific, 25)
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
             metric = cue.label[7:]
+            if cls == "percent" and metric == "other" and self._overhead(cue, cues, end):
+                return "relative_change"   # "TQ overhead ranges from 10% to 68%": the cost against a reference
             if cls == "ratio" and metric not in ("memory", "other"):
                 return change_metric if change else None
             if cls == "ratio" and metric == "memory" and not change:
                 return None               # "8x or 16x accelerators for the memory": a count, not a change
-            if metric == "other" and not change and not header_cues and self.clauses.setting(cues, start, end) \
-                    and not self.clauses.before(cues, start, end, ("measure",)):
+            if metric == "other" and (not change or gap(cue, start, end) <= ADJACENT) and not header_cues \
+                    and self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("measure",)):
                 return None               # "at a 70% hit rate": the setting of a run
             return metric
         if change or signed:
@@ -268,6 +295,8 @@ class MetricChooser:
                                                                                    10**9)
         if cue:
             metric = cue.label[7:]
+            if cls == "percent" and metric == "other" and self._overhead(cue, list(cues) + list(header_cues), end):
+                return "relative_change"   # a table's "Overhead" column against its "Native" one
             if metric == "memory" and cls == "ratio":
                 other = nearest(cues, start, end, "metric:", 30)
                 if other is not None and gap(other, start, end) < gap(cue, start, end) and not header_cues:

@@ -60,16 +60,24 @@ class ClaimRules(BaseModel):
     share_of: Phrases
     accept_length_cues: Phrases
     level_intro: Phrases
+    overhead_words: Phrases
     change_amount_intro: Phrases
     device_spec_before: Phrases
     device_spec_after: Phrases
+    device_spec_not_after: Phrases
     per_device_after: str = ""
     ratio_headers: Phrases
     cost_per_tokens: str = r"(?!)"
+    bare_assignment_before: str = r"(?!)"
+    bare_fraction_after: str = r"(?!)"
+    bare_fraction_before: str = r"(?!)"
+    table_baseline_header: str = r"(?!)"
+    table_reference_column: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
     sla_share_after: Phrases
     level_reached_intro: Phrases
+    level_pair_from: Phrases
     adoption_words: Phrases
     model_size_words: Phrases
     named_ratio_cues: Phrases
@@ -77,13 +85,15 @@ class ClaimRules(BaseModel):
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
     statistic_metrics: Phrases
 
-    @field_validator("per_device_after", "cost_per_tokens", "table_setting_headers", "table_memory_headers")
+    @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
+                     "bare_fraction_before", "table_baseline_header", "table_reference_column",
+                     "table_setting_headers", "table_memory_headers")
     @classmethod
-    def _regex(cls, v: str):
+    def _regex(cls, v: str, info):
         try:
             re.compile(v)
         except re.error as e:
-            raise ValueError(f"per_device_after is not a valid regex: {e}") from e
+            raise ValueError(f"{info.field_name} is not a valid regex: {e}") from e
         return v
     tokens: dict[Tokens, list[str]]
     per: dict[Per, list[str]]
@@ -103,7 +113,7 @@ class ClaimRules(BaseModel):
                      "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
                      "higher_is_better", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
                      "device_spec_before", "device_spec_after", "ratio_headers", "sla_share_after", "level_reached_intro",
-                     "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
+                     "overhead_words", "device_spec_not_after", "level_pair_from", "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
     @classmethod
     def _cue_list(cls, v):
         return _phrases(v or [])

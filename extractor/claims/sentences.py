@@ -7,6 +7,8 @@ unit class (or a bare number a metric cue makes a score) becomes a claim when a 
 """
 from __future__ import annotations
 
+import re
+
 from extractor import limits
 from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import unit_class
@@ -36,6 +38,9 @@ class SentenceReader:
         self.rules = rules
         self.script_output = script_output
         self.abbreviations = frozenset(a.lower() for a in rules.abbreviations)
+        self.bare_assignment = re.compile(rules.bare_assignment_before)
+        self.bare_fraction = re.compile(rules.bare_fraction_after)
+        self.bare_denominator = re.compile(rules.bare_fraction_before)
 
     def pieces(self, d: Document, seen: ProseFigures) -> list[tuple[Passage, str]]:
         """The text units that may hold a number, each with its text; `seen` gains the prose units read."""
@@ -84,7 +89,8 @@ class SentenceReader:
         context = ClaimContext(section=d.section_path(u.section), block=u.kind)
         out = []
         for q in qs:
-            cls = unit_class(q.unit) or builder.bare_class(q, cues)
+            cls = unit_class(q.unit) or (None if self._bare_setting(t, u.start, q, cues)
+                                         else builder.bare_class(q, cues))
             if cls is None and (same := compared_unit(q, qs, cues)):
                 cls = same[0]
                 q = q.model_copy(update={"unit": same[1]})     # "2,038 tok/s versus 1,742"
@@ -97,3 +103,16 @@ class SentenceReader:
                 continue
             out.append(builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text))
         return out
+
+    def _bare_setting(self, text: str, base: int, q: QuantityRecord, cues) -> bool:
+        """A bare number that is the value of a named setting ("`k=3`", "top_k=4": unless the name is a cue of
+        its own, "AL=3.1") or a count out of another number ("18/18 tasks", "scored 10/10"): no result."""
+        start, end = q.span[0] - base, q.span[1] - base
+        if self.bare_fraction.match(text, end) or self.bare_denominator.search(text, max(0, start - 8), start):
+            return True
+        m = self.bare_assignment.search(text, max(0, start - 40), start)
+        if m is None:
+            return False
+        a, b = m.start("name") + base, m.end("name") + base
+        return not any(c.start <= a and b <= c.end and c.label.startswith(("length:", "metric:", "ratio_name",
+                                                                          "rate_unit")) for c in cues)

@@ -119,6 +119,8 @@ class TableReader:
             r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in rules.ratio_headers) + r")(?!\w)",
             re.I) if rules.ratio_headers else None
         self.cost_per_tokens = re.compile(rules.cost_per_tokens, re.I)
+        self.baseline_header = re.compile(rules.table_baseline_header)
+        self.reference_column = re.compile(rules.table_reference_column)
         self.setting_headers = re.compile(rules.table_setting_headers)
         self.memory_headers = re.compile(rules.table_memory_headers)
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
@@ -272,6 +274,8 @@ class TableReader:
         texts = [t[:m.end(1)] + "%" + " " * (len(t) - m.end(1) - 1) if m else t for t, m in zip(texts, scores)]
         analysed = self.x.analyse(texts, [c.start for c, *_ in cells], seen=seen)
         out: list[tuple[Claim, Passage]] = []
+        unit_rows: dict[int, int] = {}        # column -> its body row that holds 1.00x
+        places: list[tuple[int, int]] = []    # the (row, column) of each claim of `out`
         for (c, col, row_head, r, headers), (qs, cues), score in zip(cells, analysed, scores):
             if score is not None:   # the quote is the score as written
                 qs = [q.model_copy(update={"span": (q.span[0], c.start + score.end(1) + 4),
@@ -303,6 +307,7 @@ class TableReader:
                     if h is lead:
                         header_cues = header_cues + lead.cues
                 if cls == "ratio" and q.value == 1 and q.value_max is None:
+                    unit_rows.setdefault(c.col, r)
                     continue          # the 1.00x row is the baseline itself
                 if cls == "cost" and col is not None and col.cls == "cost" and col.unit != unit \
                         and col.unit.startswith(unit + " /"):
@@ -336,6 +341,43 @@ class TableReader:
                 claim = self.x.builder.claim(q, metric, cls, cues, text, c.start, c.start, context,
                                              header_cues, unit, written=d.text)
                 out.append((claim, unit_place))
+                places.append((r, c.col))
+        self._baselines(d, table, out, places, unit_rows)
         return out
+
+    def _baselines(self, d: Document, table: Table, out: list[tuple[Claim, Passage]], places: list[tuple[int, int]],
+                   unit_rows: dict[int, int]) -> None:
+        """The baseline of the table's speed-ups and changes that their cell does not name: what the column's
+        header compares with, the row holding 1.00x in that column (its cells that differ from the claim's
+        row: what the baseline run changed), else a column named as the reference."""
+        headers = [_text(d, c) for c in table.header]
+        references = [h for h in headers if self.reference_column.match(h)]
+        for (claim, _), (r, col) in zip(out, places):
+            if claim.metric not in ("speedup", "relative_change") or claim.baseline is not None:
+                continue
+            own = headers[col] if col < len(headers) else ""
+            named = self.baseline_header.search(own)
+            base = named.group("base").strip(" *_`:") if named else None
+            if not base and col in unit_rows:
+                base = _row_difference(d, table.rows[unit_rows[col]], table.rows[r])
+            reference = _closest(own, [h for h in references if h != own])
+            claim.baseline = base or reference
+
+
+def _closest(own: str, references: list[str]) -> str | None:
+    """Of the reference columns, the one that shares most words with the claim's own header ("TPS Gain" ->
+    "Base Throughput(TPS)", "TPOT Gain" -> "Base TPOT(ms)"); the first on a tie; None when there is none."""
+    words = set(re.findall(r"[a-z]+", own.lower()))
+    return max(references, key=lambda h: len(words & set(re.findall(r"[a-z]+", h.lower()))), default=None)
+
+
+def _row_difference(d: Document, unit_row: list[Cell], row: list[Cell]) -> str | None:
+    """The cells of the 1.00x row that name its setup and differ from the same column's cell of `row`, joined
+    ("None (stock pipeline)"; "fp16 weights; eager"); else its label; None when it names nothing."""
+    theirs = {c.col: _text(d, c) for c in row}
+    named = [t for c in unit_row if (t := _text(d, c)) and not _LEADS_WITH_NUMBER.match(t)
+             and t.strip("*_ ") != theirs.get(c.col, "").strip("*_ ")]
+    label = _text(d, unit_row[0]).strip("*_ ") if unit_row else ""
+    return "; ".join(t.strip("*_ ") for t in named)[:120] or label or None
 
 

@@ -16,9 +16,10 @@ NO_GROUP = -1   # an item of a series of results that states no result: it belon
 _SERIES_COMMA = re.compile(r",\s+")
 
 
-def _item_group(group: int, item: bool, lo: int, hi: int, figures: list[tuple[int, int]]) -> int:
-    """The group of a clause: an item of a comma series without a result of its own belongs to none."""
-    return NO_GROUP if item and not any(lo <= s[0] < hi for s in figures) else group
+def _item_group(group: int, item: bool, lo: int, hi: int, figures: list[tuple[int, int]], measured: bool) -> int:
+    """The group of a clause: an item of a comma series without a result of its own belongs to none, unless
+    it says how the results were measured (`measured`)."""
+    return NO_GROUP if item and not measured and not any(lo <= s[0] < hi for s in figures) else group
 
 
 class ClauseScope:
@@ -28,6 +29,8 @@ class ClauseScope:
     def __init__(self, scopes: ScopeRules):
         self.clause_breaks = re.compile(scopes.clause_breaks, re.I)
         self.coordinated_break = re.compile(scopes.coordinated_break, re.I)
+        self.measured_item = re.compile(scopes.measured_item, re.I)
+        self.coordinated_verb, self.verb_reach = re.compile(scopes.coordinated_verb_break), scopes.coordinated_verb_reach
 
     def clauses(self, view: str, p: Passage, figures: list[tuple[int, int]]) -> list[Clause]:
         """The clauses of passage `p`: they part at `clause_breaks` (which also start a new group), and
@@ -35,6 +38,9 @@ class ClauseScope:
         cuts = [(m.start(), m.end(), True) for m in self.clause_breaks.finditer(view, p.start, p.end)]
         coordinated = [(m.start(), m.end(), False) for m in self.coordinated_break.finditer(view, p.start, p.end)
                        if any(m.end() <= s[0] < m.end() + COORDINATED_REACH for s in figures)]
+        coordinated += [(m.start(), m.end(), False) for m in self.coordinated_verb.finditer(view, p.start, p.end)
+                        if any(m.end() <= s[0] < m.end() + self.verb_reach for s in figures)
+                        and any(s[1] <= m.start() for s in figures)]
         cuts += coordinated
         if figures and any(view.startswith(",", lo) for lo, _, _ in coordinated):
             # a series of results parted by commas ("7x faster A, 1.5x faster B, support for C"): every
@@ -48,11 +54,14 @@ class ClauseScope:
         for lo, hi, strong in cuts:
             if lo < at:
                 continue
-            clauses.append((at, lo, _item_group(group, item, at, lo, figures)))
+            clauses.append((at, lo, _item_group(group, item, at, lo, figures, self._measured(view, at, lo))))
             group += bool(strong)
             at, item = hi, strong is None
-        clauses.append((at, p.end, _item_group(group, item, at, p.end, figures)))
+        clauses.append((at, p.end, _item_group(group, item, at, p.end, figures, self._measured(view, at, p.end))))
         return clauses
+
+    def _measured(self, view: str, lo: int, hi: int) -> bool:
+        return self.measured_item.match(view, lo, hi) is not None
 
     def _own_subject(self, located: list[Located], own: tuple[int, int], p: Passage, view: str) -> list[Located]:
         """A sentence of one result whose clauses name different models ("Model A on one GPU with INT4, and 6x

@@ -54,10 +54,11 @@ class DocumentReader:
         self.bench_command = re.compile(scopes.benchmark_command, re.I)
 
     def context(self, d: Document, found: list[Mention], claimed: list[tuple[int, int]],
-                printed: list[tuple[int, int]] = ()) -> DocContext:
+                printed: list[tuple[int, int]] = (), feeds: dict[int | None, set[int]] | None = None) -> DocContext:
         """The document's context from its mentions (numbers that state a claim already removed); `claimed`:
         the claims' figures, sorted; `printed`: the lines of code blocks a program printed, sorted (their setup
-        lines state conditions)."""
+        lines state conditions); `feeds`: per section, the Python cells its run's code reads names from
+        (code/flow.py): they ran, whatever their lead-in calls them."""
         starts = [b.start for b in d.blocks]
         cells = [(c.start, c.end, t, -1 if r == 0 else r - 1, c.col)
                  for t, table in enumerate(d.tables)
@@ -67,7 +68,8 @@ class DocumentReader:
         located: list[Located] = []
         section_of = SectionLookup(d)
         command_blocks = self.benchmark_blocks(d, found)
-        example_blocks = self.example_blocks(d, command_blocks)
+        feeds = feeds or {}
+        example_blocks = self.example_blocks(d, command_blocks) - {b for fed in feeds.values() for b in fed}
         baselines = baseline_names(d.view, found, self.baseline_tail)
         for m in found:
             if m.kind == "command_line":
@@ -93,10 +95,27 @@ class DocumentReader:
             x.for_family, x.for_mode, x.for_device, x.for_model = family, mode, device, model
         line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
         ends = own_ends(d)
+        run_in_back = self._back_matter_run(d, found, command_blocks - example_blocks)
         setup = [i for i, s in enumerate(d.sections) if not self.usage_heading.search(s.title)
-                 and (self.is_setup_heading(s.title) or self._labelled_setup(d, i, line_starts, ends[i]))]
+                 and (self.is_setup_heading(s.title) or i in run_in_back
+                      or self._labelled_setup(d, i, line_starts, ends[i]))]
         return DocContext(d, located, setup, {i for i in setup if self._in_back_matter(d, i)}, section_of,
-                          self._groups(d), self.alternative_items(d), claimed)
+                          self._groups(d), self.alternative_items(d), claimed, feeds)
+
+    def _back_matter_run(self, d: Document, found: list[Mention], blocks: set[int]) -> set[int]:
+        """The section of the back matter (under a top-level back-matter heading, or that heading itself) that runs
+        the post's one benchmark command ("Appendix > Run the server and the benchmark"): it shows how the post's
+        results were produced, and sets them up like a setup section. Several benchmark commands there are several
+        experiments: none is the post's."""
+        sections = {d.blocks[i].section for i in blocks if d.blocks[i].section is not None}
+        sections = {i for i in sections if self._in_back_matter(d, i)
+                    or d.sections[i].parent is None and self.back_matter_heading.search(d.sections[i].title)}
+        if not sections:
+            return set()
+        spans = [(b.start, b.end) for i, b in enumerate(d.blocks) if i in blocks and b.section in sections]
+        runs = {m.span[0] for m in found if m.kind == "command_line" and any(a <= m.span[0] < b for a, b in spans)
+                and self.bench_command.search(m.quote)}
+        return sections if len(runs) == 1 else set()
 
     def _in_back_matter(self, d: Document, section: int) -> bool:
         """A section under a back-matter heading ("Appendix", "Reproducing the results")."""

@@ -19,6 +19,11 @@ from extractor.records import Claim
 RATIO_OBJECT_CHARS = 40
 NEAR_FIGURE_BLOCKS = 3
 FOOTNOTE_CHARS = 600   # a footnote starts this close after its table
+TABLE_LEAD_REACH = 400   # the paragraph that leads into a table ends this close before it
+# the `citation_cue` groups that credit a whole table from its lead-in: a named source ("according to X", "published
+# by X", "in their paper", "studies show"), not "X reports" (a lead-in "validated against the official X report"
+# names what the post compared with)
+TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6")
 # where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
 # contrast): "goodput grows 3x, although TTFT barely moves" names goodput's family, not TTFT's
 # Metric families whose figures a caption may name ("max throughput", "first-token latency").
@@ -124,6 +129,22 @@ def near_captions(ctx: DocContext, section: int | None, block: int) -> set[int]:
     return {i for r, dd in zip(runs, dist) if dd <= best + NEAR_FIGURE_BLOCKS for i in r}
 
 
+def _table_lead(d: Document, t: int) -> Passage | None:
+    """The caption of table `t`, else the paragraph right before it in its section (a blank line or a short
+    note apart), as a passage; None when neither is there."""
+    table = d.tables[t]
+    if table.caption is not None:
+        return Passage(table.caption.start, table.caption.end, "caption", -1, table.section)
+    before = [b for i in d.blocks_ending(table.start - TABLE_LEAD_REACH, table.start)
+              if (b := d.blocks[i]).end <= table.start]
+    if not before:
+        return None
+    b = max(before, key=lambda b: (b.end, b.start))
+    if b.section != table.section or b.kind not in ("paragraph", "caption", "list_item", "quote"):
+        return None
+    return Passage(b.start, b.end, b.kind, -1, b.section)
+
+
 class Places:
     """The questions about a claim's place that need the rules: its metric family here; linked section, cited
     source, caption fit and covering setup sections per document (`reading`)."""
@@ -187,6 +208,7 @@ class DocumentPlaces:
         self._external_cue: dict[int, bool] = {}
         self._caption_families: dict[int, set[str]] = {}
         self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
+        self._table_citation: dict[int, str | None] = {}   # table -> the party its caption or lead-in credits
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
         """Setup sections that cover a claim in `section` at offset `before`, in section order: top-level ones and
@@ -286,20 +308,31 @@ class DocumentPlaces:
         """The party the claim's own sentence credits its figure to ("according to X's paper", "X reports"),
         as the sentence's link (or `source`, the link its paragraph gives) or as written; None when the
         sentence cites no one, or only the post itself ("according to our measurements")."""
-        if passage.table is not None or passage.kind == "front_matter":
+        if passage.kind == "front_matter":
             return None
+        if passage.table is not None:
+            # a table's figures are credited by its caption or the paragraph that leads into it ("The results
+            # below are based on benchmarks published by X:"), once per table
+            t = passage.table
+            if t not in self._table_citation:
+                lead = _table_lead(self.ctx.d, t)
+                cited = None if lead is None else self._citation(lead, TABLE_PARTIES)
+                self._table_citation[t] = None if cited is None else cited[0] or cited[1]
+            return self._table_citation[t]
         key = (passage.start, passage.end)   # every claim of a sentence reads the same citation: read it once
         if key not in self._citations:
             self._citations[key] = self._citation(passage)
         cited = self._citations[key]
         return None if cited is None else cited[0] or source or cited[1]
 
-    def _citation(self, passage: Passage) -> tuple[str | None, str] | None:
-        """(the sentence's link, the party as written) of the first citation in the sentence, else None."""
+    def _citation(self, passage: Passage, parties: tuple[str, ...] | None = None) -> tuple[str | None, str] | None:
+        """(the passage's link, the party as written) of its first citation, else None; `parties`: the groups of
+        `citation_cue` that may name the party (None: all)."""
         ctx = self.ctx
         view = ctx.d.view
         for m in self.places.citation_cue.finditer(view, passage.start, passage.end):
-            who = next((g for g in m.groups() if g), "").strip(" *_`'\"")
+            who = next((g for name, g in m.groupdict().items() if g and (parties is None or name in parties)), "")
+            who = who.strip(" *_`'\"")
             if not who or self.places.citation_self.match(who):
                 continue
             link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end

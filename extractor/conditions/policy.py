@@ -25,6 +25,7 @@ from extractor.conditions.located import Located
 from extractor.conditions.mentions import Mention
 from extractor.conditions.refine import counted, first_and_union, most_specific, refined
 from extractor.conditions.rules import ScopeRules
+from extractor.conditions.variants import Variants
 
 ENGINE = "engine_version"
 PRECISION = "precision"
@@ -43,6 +44,7 @@ class Policy:
         self.partial = {name: re.compile(rx, re.I) for name, rx in scopes.partial_values.items()}
         self.credit_section = re.compile(scopes.credit_sections, re.I)
         self.several_rule = scopes.several_systems
+        self.variants = Variants(scopes.variant_names)
 
     def reading(self, ctx: DocContext) -> DocumentPolicy:
         """The policy for one document's claims."""
@@ -70,7 +72,7 @@ class Policy:
         if len(picked) > 1:
             return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope,
                             mentions=tuple(picked))
-        m = picked[0]
+        m = first = picked[0]
         if name in self.refinable:
             m, scope = refined(m, scope, name, scopes.levels)
         elif name == PRECISION:
@@ -83,7 +85,28 @@ class Policy:
                 return Pick(only, "document", note=f"the only {name} of the post named '{_show(m)}' more fully "
                                                    f"(the claim's place names only '{_show(m)}')")
             return Unstated("partial", engine=" ".join(m.quote.split()))
+        if name in self.variants.conditions and (one := self._one_variant(doc, name, first, cands, m, scope,
+                                                                          scopes.levels)) is not None:
+            return one
         return Pick(m, scope)
+
+    def _one_variant(self, doc: DocumentPolicy, name: str, first: Mention, cands: list[Located], m: Mention, scope: str,
+                     levels: list[Level]) -> Unstated | None:
+        """Unstated when the name the claim's place gives (`first`, refined to `m` at `scope`) is one of several
+        variants (scopes.yaml `variant_names`): the place writes two of them ("Kimi-K9-Lite and Kimi-K9-Max",
+        one family name for both), the broader rung that writes it out does, or the post writes two and the
+        claim's place names only the short name ("MiniMax-M1" beside "-40k" and "-80k")."""
+        family = first.canonical or first.quote
+        place = [(x.m.quote, x.m.span) for x in cands]
+        if m is not first:   # written out more fully at a broader rung: that rung must name one variant
+            level = next((lv for lv in levels if lv.scope == scope and any(x.m is m for x in lv.located)), None)
+            if level is not None:
+                place = [(x.m.quote, x.m.span) for x in level.located if x.name == name and x.usable]
+        if len(here := self.variants.at_place(doc.ctx.d, family, place)) > 1:
+            return Unstated("ambiguous", values=", ".join(f"{family} {w}" for w in here), scope=scope)
+        if m is first and len(variants := self.variants.of(doc.ctx.d, m.quote, m.span, doc.variants)) > 1:
+            return Unstated("variants", values=", ".join(variants), engine=" ".join(m.quote.split()))
+        return None
 
     def several(self, name: str, decision: Decision, qualifier: str, headline: bool, scopes: Scopes
                 ) -> list[Mention] | None:
@@ -209,6 +232,7 @@ class DocumentPolicy:
         self.policy, self.ctx = policy, ctx
         self.fuller_names: dict[tuple[str, str], Mention | None] = {}   # Policy.only_member's
         self.specific: dict[tuple, list[Mention]] = {}   # refine.most_specific's
+        self.variants: dict[str, list[str]] = {}   # Variants.of's: the variants of each name the post writes
 
     def decide(self, name: str, scopes: Scopes) -> Decision:
         """The decision on condition `name` of a claim whose rungs are `scopes`."""

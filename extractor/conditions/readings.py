@@ -169,6 +169,8 @@ class MatchReader:
             value: Any
             if e.value is not None:
                 value = e.value
+                if isinstance(value, str) and "{n}" in value and g.get("n", "").lower() in self.rules.hw_words:
+                    value = value.replace("{n}", str(self.rules.hw_words[g["n"].lower()]))   # "two-way" -> 2
                 if isinstance(value, str) and "{" in value:
                     value = render_id(value, m, self.rules.family_cut) or quote
                 if "text" in g:

@@ -72,6 +72,7 @@ class ConditionResolver:
         self.statements = Statements(self.scopes)
         self.bare_version = re.compile(self.scopes.bare_version)
         self.bare_commit = re.compile(self.scopes.bare_commit, re.I)
+        self.commit_owner = re.compile(self.scopes.commit_owner, re.I)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
         self.output = OutputSetup(OutputBlocks.from_rules(rules_dir))
 
@@ -91,7 +92,7 @@ class ConditionResolver:
         bare = self._bare_versions(d, found)
         if bare:   # the phrasings that make a version no run's (a minimum, an upcoming release) hold for these too
             bare = [m for m in self.finder.drop_not_conditions(flat, bare) if m.version]
-        return self.code.replace(d, found + bare)
+        return self.code.replace(d, _same_build_once(found + bare))
 
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
         """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") is the
@@ -119,16 +120,25 @@ class ConditionResolver:
                     if len(here) != 1:
                         continue
                     engine = here.pop()
+                if group == "c" and self._not_the_engine_s(d.view, m, engine):
+                    continue
                 out.append(Mention(kind="engine", value=engine, canonical=engine, version=m.group(group),
                                    quote=d.text[span[0]:span[1]], span=span, rule=f"scopes.yaml:{rule}"))
         return sorted(out, key=lambda x: x.span)
+
+    def _not_the_engine_s(self, view: str, m: re.Match[str], engine: str) -> bool:
+        """A bare commit that the text before it on its line gives to another component (`commit_owner`: "using
+        MORI commit 1a2b3c4d")."""
+        line = view.rfind("\n", 0, m.start()) + 1
+        owner = self.commit_owner.search(view, max(line, m.start() - 80), m.start())
+        return owner is not None and owner["owner"].lower() != engine.lower()
 
     def context(self, d: Document, found: list[Mention], claims: list[Claim] = ()) -> DocumentConditions:
         """What resolution needs of the document: its context and each reader's state for it; a number that
         states a claim ("14.8k output tokens per second") is not also a condition."""
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if not _numeric(m) or not overlaps_near(claimed, *m.span)]
-        ctx = self.reader.context(d, found, claimed, self.output.printed(d))
+        ctx = self.reader.context(d, found, claimed, self.output.printed(d), self.code.feeds(d))
         where = self.where.reading(ctx, self.where.offers(d, found), document_figures(d))
         places = self.places.reading(ctx)
         return DocumentConditions(ctx, where, places, self.ladder.reading(ctx, places), self.policy.reading(ctx),
@@ -263,11 +273,28 @@ class ConditionResolver:
         if (several := self.policy.several(name, decision, claim.qualifier, claim.headline, scopes)) is not None:
             return doc.statements.several(claim, name, several, decision.scope), None, None
         cond = doc.where.unrecoverable(claim, name, decision.reason, values=decision.values, engine=decision.engine)
-        if decision.reason in ("no_version", "partial"):
+        if decision.reason in ("no_version", "partial", "variants"):
             cond = cond.model_copy(update={"value_partial": decision.engine})
         if decision.scope and ambiguous_at is not None:
             ambiguous_at[name] = decision.scope
         return cond, decision.reason, None
+
+
+_COMMIT = re.compile(r"^[0-9a-f]{7,40}$", re.I)
+
+
+def _same_build_once(found: list[Mention]) -> list[Mention]:
+    """`found` without an engine's commit that another version of the same engine holds ("0.9.0.dev1+g1a2b3c4d"
+    and "commit 1a2b3c4d": one build, written twice, not two values)."""
+    versions: dict[str, set[str]] = {}
+    for m in found:
+        if m.kind == "engine" and m.version:
+            versions.setdefault(m.canonical or str(m.value), set()).add(m.version.lower())
+    if not any(len(v) > 1 for v in versions.values()):
+        return found
+    return [m for m in found if not (m.kind == "engine" and m.version and _COMMIT.match(m.version)
+                                     and any(v != m.version.lower() and m.version.lower() in v
+                                             for v in versions.get(m.canonical or str(m.value), ())))]
 
 
 def _numeric(m: Mention) -> bool:

@@ -18,7 +18,7 @@ SCOPES_FILE = "scopes.yaml"
 WHERE_FILE = "where_notes.yaml"
 OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 # Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
-Reason = Literal["absent", "ambiguous", "no_version", "partial", "external"]
+Reason = Literal["absent", "ambiguous", "no_version", "partial", "variants", "external"]
 
 
 NEVER = r"(?!)"   # a pattern that matches nothing: a cue the rules leave unset
@@ -96,6 +96,19 @@ class SeveralSystems(_Strict):
         return known_conditions(v)
 
 
+class VariantNames(_Strict):
+    """Conditions whose name a post may write out as several variants, and the words after a name that make
+    no other variant (a size, a precision, a tuning)."""
+
+    conditions: Words
+    not_variant: Regex = NEVER
+
+    @field_validator("conditions")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        return known_conditions(v)
+
+
 class ScopeRules(_Strict):
     """The scope ladder; which sections set up measurements, and which paragraphs extend a scope."""
 
@@ -127,6 +140,7 @@ class ScopeRules(_Strict):
     benchmark_command: Regex = r"bench|perf|loadgen|lm_eval"
     bare_version: Regex = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
     bare_commit: Regex = NEVER
+    commit_owner: Regex = NEVER
     external_cues: Words
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: Words
@@ -136,6 +150,9 @@ class ScopeRules(_Strict):
     topic_heading: Regex = NEVER
     clause_breaks: Regex = NEVER
     coordinated_break: Regex = NEVER
+    coordinated_verb_break: Regex = NEVER
+    coordinated_verb_reach: int = Field(default=0, ge=0, le=200)
+    measured_item: Regex = NEVER
     example_cue: Regex = NEVER
     example_code_cue: Regex = NEVER
     measured_code_cue: Regex = NEVER
@@ -158,6 +175,7 @@ class ScopeRules(_Strict):
     several_systems: SeveralSystems = Field(default_factory=SeveralSystems)
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value
     partial_values: dict[str, str] = Field(default_factory=dict)
+    variant_names: VariantNames = Field(default_factory=VariantNames)
 
     @field_validator("column_labels")
     @classmethod

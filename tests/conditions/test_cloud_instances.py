@@ -13,11 +13,6 @@ def _hardware(text: str) -> list[str]:
     return [m.quote for m in find_mentions(text) if m.kind == "hardware"]
 
 
-@pytest.fixture(scope="module")
-def extractor() -> Extractor:
-    return Extractor.from_rules()
-
-
 def _hardware_of(extractor: Extractor, text: str) -> dict[str, str | None]:
     record = extractor.extract(text, doc="t.md", fmt="markdown", path=None, sha256="0")
     return {c.quote: c.conditions["hardware"].value for c in record.claims}

@@ -212,3 +212,26 @@ def test_two_scenarios_in_the_sentence_itself_stay_ambiguous():
     text = ("# Results\n\nIn the offline scenario and in the server scenario, Qwen2-72B on four L40S is 1.4x "
             "faster than before.\n")
     unrecoverable(claim(extract_text(text, "t.md"), 1.4), "scenario")
+
+
+# -- a layout bound to one named mode (scopes.yaml setting_binding kinds: parallelism) ----------------------------
+def test_a_mode_defined_elsewhere_gives_its_layout_to_a_claim_naming_the_mode():
+    text = ("# Results\n\nAfter the kernel work, output throughput improves by 21% in the min-latency scenario.\n\n"
+            "## Next\n\nWe keep tuning the min-latency scenario (TP4 with a single request at a time).\n")
+    cond = stated(claim(extract_text(text, "t.md"), -21), "parallelism")
+    assert cond.value == "TP4" and "min-latency" in cond.note
+
+
+def test_modes_in_one_parenthesis_each_take_their_own_layout():
+    text = ("# Results\n\nWe compare two modes (TP2, max-throughput mode; TP8, min-latency mode).\n\n"
+            "In max-throughput mode the server reaches 14,200 tok/s.\n\n"
+            "In min-latency mode it reaches 310 tok/s per user.\n")
+    record = extract_text(text, "t.md")
+    assert stated(claim(record, 14200), "parallelism").value == "TP2"
+    assert stated(claim(record, 310), "parallelism").value == "TP8"
+
+
+def test_a_claim_naming_no_mode_takes_no_modes_layout_from_elsewhere():
+    text = ("# Results\n\nAfter the kernel work, output throughput improves by 21%.\n\n"
+            "## Next\n\nWe keep tuning the min-latency scenario (TP4 with a single request at a time).\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 21), "parallelism")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from extractor.api import get_extractor
 from extractor.conditions.mentions import MentionFinder
-from extractor.pipeline import Extractor
 from extractor.rules_io import default_rules_dir
 
 FINDER = MentionFinder(default_rules_dir())
-EXTRACTOR = Extractor.from_rules()
+EXTRACTOR = get_extractor()   # the one extractor of this test process
 
 
 def _values(text: str, kind: str) -> list:

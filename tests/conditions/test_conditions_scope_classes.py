@@ -208,3 +208,20 @@ def test_a_sentence_that_only_mentions_experiments_is_not_universal():
     text = ("# Results\n\nPrefill runs at 30,000 tokens/s.\n\n# Notes\n\nWe plan more experiments on "
             "Mistral-7B next month.\n")
     unrecoverable(claim(extract_text(text, "t.md"), 30000), "model")
+
+
+# -- a serving run named as a figure's load (conditions.yaml serving_scenario) ----------------------------------
+def test_a_serving_benchmark_or_scenario_is_the_scenario():
+    from claim_checks import claim, stated
+    from extractor.api import extract_text
+    text = "# Results\n\nIn low-concurrency serving scenarios the new kernel cut TPOT by 35%.\n"
+    assert "serving" in stated(claim(extract_text(text, "t.md"), -35), "scenario").value
+
+
+def test_serving_as_a_product_or_a_general_regime_is_no_scenario():
+    from claim_checks import claim, unrecoverable
+    from extractor.api import extract_text
+    for sentence in ("Our serving engine cut TPOT by 35%.", "The serving throughput went up by 35%.",
+                     "It cut TPOT by 35%, which matters in memory-constrained serving scenarios."):
+        text = f"# Results\n\n{sentence}\n"
+        unrecoverable(claim(extract_text(text, "t.md"), 35 if "up" in sentence else -35), "scenario")

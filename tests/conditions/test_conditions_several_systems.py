@@ -3,9 +3,9 @@ runs over several systems lists them all; a figure of one run among several stay
 sentence names one of them takes its own."""
 from __future__ import annotations
 
-from extractor.pipeline import Extractor
+from extractor.api import get_extractor
 
-EXTRACTOR = Extractor.from_rules()
+EXTRACTOR = get_extractor()   # the one extractor of this test process
 
 
 def _claim(text: str, quote: str):

@@ -229,3 +229,18 @@ def test_a_clause_about_the_same_model_is_the_results():
     text = "# Llama-3.1-70B on one L40S with INT4 AWQ, and 3.2x faster Llama-3.1-70B over A100\n\nBody text.\n"
     c = claim(extract_text(text, "t.md"), 3.2)
     assert stated(c, "precision").value == "INT4 AWQ"
+
+
+# -- the baseline's configuration is not the claim's (scopes.yaml baseline_cues) ---------------------------------
+def test_a_name_after_gap_to_or_up_from_is_the_baseline():
+    # the section names the claim's precision; the sentence names only the baseline's
+    for sentence in ("The gap to BF16 is small: only 0.7% worse accuracy.",
+                     "Throughput is 18% higher, up from BF16 in the last release."):
+        c = claim(extract_text(f"# Results with FP8 weights\n\n{sentence}\n", "t.md"),
+                  -0.7 if "gap" in sentence else 18)
+        assert stated(c, "precision").value.startswith("FP8"), sentence
+
+
+def test_a_name_the_gap_sentence_gives_the_claim_itself_stays():
+    c = claim(extract_text("# Results\n\nIn BF16 the gap is small: only 0.7% worse accuracy.\n", "t.md"), -0.7)
+    assert stated(c, "precision").value == "BF16"

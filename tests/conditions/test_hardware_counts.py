@@ -13,11 +13,6 @@ def _hardware(text: str) -> list[Mention]:
     return [m for m in find_mentions(text) if m.kind == "hardware"]
 
 
-@pytest.fixture(scope="module")
-def extractor() -> Extractor:
-    return Extractor.from_rules()
-
-
 def _claim(extractor: Extractor, text: str, quote: str):
     record = extractor.extract(text, doc="t.md", fmt="markdown", path=None, sha256="0")
     return next(c for c in record.claims if c.quote == quote or any(m.quote == quote for m in c.mentions))

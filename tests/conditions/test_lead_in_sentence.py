@@ -9,11 +9,6 @@ import pytest
 from extractor.pipeline import Extractor
 
 
-@pytest.fixture(scope="module")
-def extractor() -> Extractor:
-    return Extractor.from_rules()
-
-
 def _conditions(extractor: Extractor, text: str, kind: str) -> dict[str, str | None]:
     record = extractor.extract(text, doc="t.md", fmt="markdown", path=None, sha256="0")
     return {c.quote: c.conditions[kind].value for c in record.claims}

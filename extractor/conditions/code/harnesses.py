@@ -86,6 +86,7 @@ class PythonRules(BaseModel):
 
     keywords: dict[str, Reading] = Field(default_factory=dict)
     model_calls: list[str] = Field(default_factory=list)
+    hub_calls: list[str] = Field(default_factory=list)
     not_model_objects: list[str] = Field(default_factory=list)
     helper_names: Regex = NEVER
     prompt_names: list[str] = Field(default_factory=list)

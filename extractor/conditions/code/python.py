@@ -94,7 +94,9 @@ class PythonReader:
                 out.times = True
             if last in self.rules.multi_device:
                 multi = True
-            if last in self.rules.model_calls and not self._helper(node, parents):
+            if callee in self.rules.hub_calls and len(node.args) >= 2 and not self._helper(node, parents):
+                self._hub_model(src, node, names, out)
+            elif last in self.rules.model_calls and not self._helper(node, parents):
                 owner = callee.rsplit(".", 1)[0] if "." in callee else ""
                 if not any(rx.fullmatch(owner.rsplit(".", 1)[-1]) for rx in self.not_model):
                     self._model(src, node, names, out)
@@ -117,13 +119,13 @@ class PythonReader:
                             multi = True
                     elif kw.arg == "device_map" and isinstance(kw.value, ast.Dict):
                         multi |= len(kw.value.keys) > 1
-            if last in ("to", "device") and node.args:
+            if last in ("to", "device", "set_default_device") and node.args:
                 found = names.constant(node.args[0])
                 if found is not None and isinstance(found[0], str) and self.one_device.match(found[0]):
                     single.append(_span(src, node))
             elif last == "cuda" and not node.args and isinstance(node.func, ast.Attribute):
                 single.append(_span(src, node))
-        self._assigned(src, names, out)
+        self._assigned(src, tree, parents, names, out)
         self._warmup_loops(src, tree, names, out)
         out.single, out.multi = (single[0] if single else None), multi
         out.calls = _called(tree)
@@ -153,10 +155,18 @@ class PythonReader:
             return
         out.findings.append(Finding(Reading(condition="model"), value, _span(src, where), "model"))
 
+    def _hub_model(self, src: Source, call: ast.Call, names: "_Names", out: PythonBlock) -> None:
+        """`torch.hub.load("org/repo:tag", "name")`: the model `name` of that repository."""
+        repo, model = (names.constant(a) for a in call.args[:2])
+        if repo and model and isinstance(repo[0], str) and isinstance(model[0], str) and model[0].strip():
+            span = (_span(src, call.args[0])[0], _span(src, call.args[1])[1])
+            out.findings.append(Finding(Reading(condition="model"), f"{model[0]} ({repo[0]})", span, "hub"))
+
     # -- names assigned once -----------------------------------------------------------
-    def _assigned(self, src: Source, names: "_Names", out: PythonBlock) -> None:
+    def _assigned(self, src: Source, tree: ast.Module, parents: dict, names: "_Names", out: PythonBlock) -> None:
         """`batch_size = 16`, `max_new_tokens = 200`, `n_warmup = 10`, `prompt = "..."`: a name assigned a
-        constant once, when the block reads it."""
+        constant once, when the block reads it. One prompt (a string, or a list of one) that the block only
+        passes whole to calls (not repeated into a batch, not looped over with others) is a batch of one."""
         for name, (value, node) in names.once.items():
             reading = self.rules.keywords.get(name)
             if reading is not None and reading.condition != "model":
@@ -167,6 +177,9 @@ class PythonReader:
                 prompt = _prompt(value)
                 if prompt:
                     out.findings.append(Finding(Reading(condition="dataset"), prompt, _span(src, node), name))
+                    if _one(value) and _passed_whole(tree, parents, name):
+                        out.findings.append(Finding(Reading(condition="batch_or_concurrency"), 1, _span(src, node),
+                                                    f"{name}:one"))
 
     def _warmup_loops(self, src: Source, tree: ast.Module, names: "_Names", out: PythonBlock) -> None:
         """A `for _ in range(N)` loop that calls what the timed part after it calls, right before a timer
@@ -257,6 +270,23 @@ def _prompt(value: object) -> str | None:
     if len(set(prompts)) == 1:
         return f'single prompt "{shown[0]}"' + (f" (x{len(prompts)})" if len(prompts) > 1 else "")
     return f"{len(prompts)} prompts: " + "; ".join(f'"{p}"' for p in shown)
+
+
+def _one(value: object) -> bool:
+    return isinstance(value, str) or isinstance(value, list) and len(value) == 1 and isinstance(value[0], str)
+
+
+def _passed_whole(tree: ast.Module, parents: dict, name: str) -> bool:
+    """Whether every read of `name` in the block is a whole argument of a call (`tokenizer(prompt)`,
+    `generate(prompt, ...)`, `run(text=prompt)`), and there is one."""
+    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    for n in uses:
+        up = parents.get(n)
+        if isinstance(up, ast.keyword):
+            up = parents.get(up)
+        if not (isinstance(up, ast.Call) and up.func is not n):
+            return False
+    return bool(uses)
 
 
 def _bodies(node: ast.AST):

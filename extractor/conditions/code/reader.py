@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from extractor.conditions.code.flow import CellNames, cell_names, feeding
 from extractor.conditions.code.harnesses import NUMERIC, Reading, load_harnesses
 from extractor.conditions.code.python import MODEL_ID, PythonBlock, PythonReader, parse
 from extractor.conditions.code.shell import Command, ShellReader
@@ -41,6 +42,7 @@ class CodeReader:
         self.shell = ShellReader(self.table)
         self.python = PythonReader(self.table.python, self.table.precision)
         self.result_after_server = re.compile(self.table.result_after_server, re.I)
+        self._fed: tuple[Document | None, dict[int | None, set[int]]] = (None, {})
 
     def replace(self, d: Document, found: list[Mention]) -> list[Mention]:
         """`found` with the mentions the patterns read in the run's code blocks replaced by what the parsed
@@ -67,6 +69,7 @@ class CodeReader:
         before a timed one in its section (block -> "shell" or "python")."""
         shell: dict[int, list[Command]] = {}
         python: dict[int, tuple[Source, PythonBlock]] = {}
+        names: dict[int, CellNames] = {}
         for i, b in enumerate(d.blocks):
             if b.kind != "code":
                 continue
@@ -76,6 +79,7 @@ class CodeReader:
             if src.lang in PYTHON_LANGS or src.lang not in SHELL_LANGS:
                 if (src.lang in PYTHON_LANGS or not src.lang.startswith("{")) and (tree := parse(src)) is not None:
                     python[i] = (src, self.python.read(src, tree))
+                    names[i] = cell_names(tree)
                 continue
             if any(line.split() and self.shell.knows(_first_word(line)) for line in src.lines):
                 if cmds := self.shell.commands(src):
@@ -94,6 +98,12 @@ class CodeReader:
                 timed[d.blocks[i].section] = i
             timing |= p.timing_functions
         cells = {i for i in python if d.blocks[i].section in timed and i <= timed[d.blocks[i].section]}
+        fed = feeding(names, cells)
+        cells |= {j for got in fed.values() for j in got}
+        feeds: dict[int | None, set[int]] = {}
+        for i, got in fed.items():
+            feeds.setdefault(d.blocks[i].section, set()).update(got)
+        self._fed = (d, feeds)
         run |= cells
         spread = {d.blocks[i].section for i in cells if python[i][1].multi}
         out: list[Mention] = []
@@ -108,6 +118,15 @@ class CodeReader:
                     out.append(self._mention(d, Reading(condition="parallelism"), "single GPU", block.single,
                                              f"{PYTHON_RULE}device"))
         return out, {i: "shell" if i in shell else "python" for i in run}
+
+    def feeds(self, d: Document) -> dict[int | None, set[int]]:
+        """Per section, the Python cells (block indexes) its run's cells read names from, wherever they sit
+        (flow.py): the cell that loads the model a later section's timed function uses."""
+        done, feeds = self._fed
+        if done is not d:
+            self.read(d)
+            feeds = self._fed[1]
+        return feeds
 
     def _result_follows(self, d: Document, i: int) -> bool:
         """Whether the next block after code block `i` that is no code is a paragraph of its section that
@@ -197,7 +216,7 @@ class CodeReader:
                 return None
             named = [m for m in self.finder.find(value) if m.kind == kind and m.canonical]
             canonical = named[0].canonical if len(named) == 1 else None
-            if kind == "model" and canonical is None and not MODEL_ID.match(value):
+            if kind == "model" and canonical is None and not MODEL_ID.match(value) and not rule.endswith(":hub"):
                 return None   # a bare word ("vllm" as a backend) or a local path is no checkpoint's name
         elif kind == "warmup" and (value is None or not rule.startswith(PYTHON_RULE)):
             value = " ".join(d.text[span[0]:span[1]].split())

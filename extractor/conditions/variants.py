@@ -1,0 +1,70 @@
+"""Names a post writes out as several variants ("MiniMax-M1" beside "MiniMax-M1-40k" and "MiniMax-M1-80k";
+"DeepSeek V4" beside "DeepSeek-V4-Pro" and "DeepSeek-V4-Flash"): the short name alone does not say which of
+them a claim measured (scopes.yaml `variant_names`)."""
+from __future__ import annotations
+
+import re
+
+from extractor.conditions.rules import VariantNames
+from extractor.ingest import Document
+
+_TOKENS = re.compile(r"[A-Za-z0-9.]+")
+# a variant word joined to a name: a word, not the start of a file name ("-throughput.png")
+_WORD = r"[-_](?P<v>[A-Za-z0-9]+(?:\.\d+[A-Za-z]*)*)(?![\w-]*\.[A-Za-z]{2,4}\b)"
+_CUT = re.compile(_WORD)
+
+
+class Variants:
+    """The variants of a name in a document, read from its whole text (prose and code alike)."""
+
+    def __init__(self, rule: VariantNames):
+        self.conditions = frozenset(rule.conditions)
+        self.not_variant = re.compile(rule.not_variant, re.I)
+
+    def of(self, d: Document, name: str, span: tuple[int, int], memo: dict[str, list[str]]) -> list[str]:
+        """The variants the post writes of the name at `span`: the words joined to it by a hyphen or underscore
+        ("-40k", "_Pro"), one each, sorted. Such a word counts when it is capitalised or a number ("-Flash",
+        "-80k") or inside a repository id ("org/name-flash"), and is no file name ("-throughput.png"); the words
+        `not_variant` names (a size, a precision, a tuning, a draft model) do not. None when the name at `span`
+        is itself cut from a longer one written there ("Llama-4" of "Llama-4-Maverick-17B"): that one is tied.
+        `memo`: the document's variants by name (the same for every claim of the post)."""
+        if self.cut_word(d, span) is not None:
+            return []
+        base = name.rsplit("/", 1)[-1]
+        if base not in memo:
+            tokens = _TOKENS.findall(base)
+            found: set[str] = set()
+            if tokens:
+                rx = re.compile(r"(?P<repo>/)?(?<![A-Za-z0-9.])" + r"[\s_-]?".join(map(re.escape, tokens))
+                                + _WORD, re.I)
+                found = {m["v"].lower() for m in rx.finditer(d.text) if m["repo"] or not m["v"][0].islower()}
+            memo[base] = sorted(v for v in found if not self.not_variant.fullmatch(v))
+        return memo[base]
+
+    def at_place(self, d: Document, base: str, named: list[tuple[str, tuple[int, int]]]) -> list[str]:
+        """The variants of `base` among the names one place writes (`named`: quote and span of each): the word
+        after `base` in a fuller name ("Kimi-K9-Max"), or the word a name cut from a longer one goes on with."""
+        key = _key(base)
+        words = set()
+        for quote, span in named:
+            k = _key(quote)
+            if k == key:
+                word = self.cut_word(d, span)
+            elif k.startswith(key + " "):
+                word = k[len(key) + 1:].split()[0]
+            else:
+                continue
+            if word is not None and not self.not_variant.fullmatch(word):
+                words.add(word)
+        return sorted(words)
+
+    @staticmethod
+    def cut_word(d: Document, span: tuple[int, int]) -> str | None:
+        """The word a name found at `span` goes on with in the text ("-Maverick" after "Llama-4"), lower case;
+        None when the name ends there."""
+        m = _CUT.match(d.text, span[1])
+        return m["v"].lower() if m and not m["v"][0].islower() else None
+
+
+def _key(name: str) -> str:
+    return " ".join(_TOKENS.findall(name.rsplit("/", 1)[-1].lower()))
