@@ -36,3 +36,11 @@ def test_every_stage_and_rule_file_is_in_the_architecture_page():
     page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     assert all(f"| {c.stage} |" in page for c in STAGES)
     assert all(f"| `{rf.name}` |" in page for rf in RULE_FILES)
+
+
+def test_the_architecture_page_names_files_that_exist():
+    import re
+
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for path in re.findall(r"`((?:extractor|tests|scripts)/[\w/.*]+)`", page):
+        assert list(ROOT.glob(path.rstrip("/"))), f"docs/architecture.md names {path}, which does not exist"

@@ -11,7 +11,7 @@ import re
 
 from extractor import limits
 from extractor.claims.analysis import TextAnalyser
-from extractor.claims.classify import unit_class
+from extractor.claims.classify import Cue, unit_class
 from extractor.claims.compared import compared_unit
 from extractor.claims.headlines import front_matter_units
 from extractor.claims.rules import ClaimRules
@@ -83,7 +83,8 @@ class SentenceReader:
             out.extend((claim, u) for claim in self._unit_claims(d, u, t, qs, cues, rejected))
         return out
 
-    def _unit_claims(self, d: Document, u: Passage, t: str, qs, cues, rejected: Rejected) -> list[Claim]:
+    def _unit_claims(self, d: Document, u: Passage, t: str, qs: list[QuantityRecord], cues: list[Cue],
+                     rejected: Rejected) -> list[Claim]:
         """The claims of one analysed unit; `rejected` gains the figures a claim rule turned down."""
         builder = self.x.builder
         context = ClaimContext(section=d.section_path(u.section), block=u.kind)

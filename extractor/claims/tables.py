@@ -59,6 +59,8 @@ def _text(d: Document, c: Cell | None) -> str:
     return " ".join(d.view[c.start:c.end].split()) if c else ""
 
 
+# an opening parenthesis glued to the word before it ("TPOT(ms)")
+_GLUED_PAREN = re.compile(r"(?<=[A-Za-z])\(")
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
 _LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 
@@ -127,10 +129,11 @@ class TableReader:
         self.header = lru_cache(maxsize=4096)(self._read_header)
 
     def _read_header(self, text: str) -> Header:
-        """Cues and unit of a header: the unit is read from its parenthesised part or its whole text."""
+        """Cues and unit of a header: the unit is read from its parenthesised part or its whole text. A unit
+        glued to its metric ("TPOT(ms)", "Throughput(TPS)") is read as if spaced."""
         if not text:
             return Header(text)
-        cues = list(self.x.cues(text))
+        cues = list(self.x.cues(_GLUED_PAREN.sub(" (", text)))
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
                 or self.ratio_header and "%" not in text and self.ratio_header.search(text):
@@ -179,7 +182,7 @@ class TableReader:
         ratio ("How many times slower in TPS vs X", "Speed-up over eager"): a table of bare ratios under it
         holds speed-ups, read in that text's direction. Empty when none does."""
         for text in texts:
-            (_, cues), = list(self.x.analyse([text], [0]))
+            cues = list(self.x.cues(text))
             if any(c.label.startswith("change:") for c in cues) \
                     or (self.ratio_header is not None and self.ratio_header.search(text)):
                 return list(cues)
@@ -300,8 +303,8 @@ class TableReader:
                             lead = self.lead_header(lead_in(d, table))
                         # what the text around the table names fits a cell that is a bare number only
                         h = lead if lead.cls and _BARE_NUMBER.match(cell_text) else None
-                    if h is None:
-                        continue
+                    if h is None or (h.cls == "score" and not 0 <= q.value <= 100):
+                        continue      # a count beside a score's name ("2,931 / 10,471" under "WER = 0"): no score
                     cls, unit = h.cls, h.unit
                     q = q.model_copy(update={"unit": unit})
                     if h is lead:

@@ -294,3 +294,14 @@ def test_numbers_under_a_header_spanning_columns_name_those_columns():
             "<tr><td>Paged</td><td>0.9s/it</td><td>2.4s/it</td></tr>\n</table>\n")
     got = {(c.quote, c.metric) for c in _claims(text)}
     assert {("0.9s/it", "latency"), ("2.4s/it", "latency")} <= got
+
+
+def test_a_unit_glued_to_its_metric_in_a_header_is_read_as_spaced():
+    text = "| Concurrency | Base TPOT(ms) | Base Throughput(TPS) |\n|---|---|---|\n| 1 | 54.1 | 18.3 |\n"
+    got = {(c.quote, c.metric, c.unit) for c in _claims(text)}
+    assert {("54.1", "tpot", "millisecond"), ("18.3", "throughput", "token / second")} <= got
+
+
+def test_a_count_beside_a_score_name_is_no_score():
+    text = "| Metric | Result |\n| --- | --- |\n| WER = 0 (exact) | 2,931 / 10,471 (28.0%) |\n"
+    assert not any(c.quote == "2,931" for c in _claims(text))

@@ -48,3 +48,16 @@ def test_the_stage_modules_name_their_files_as_the_registry_does():
 
 def test_an_unknown_name_is_not_registered():
     assert rule_file("claims.yml") is None
+
+
+def test_the_rule_files_name_only_modules_that_exist():
+    import re
+
+    root = RULES.parent if (RULES.parent / "extractor").is_dir() else None
+    if root is None:
+        pytest.skip("the rules are installed apart from the source tree")
+    for path in sorted(RULES.rglob("*")):
+        if path.suffix not in (".yaml", ".jsonl", ".txt"):
+            continue
+        for module in re.findall(r"\bextractor/[\w/]+\.py\b", path.read_text(encoding="utf-8")):
+            assert (root / module).is_file(), f"{path.name} names {module}, which does not exist"
