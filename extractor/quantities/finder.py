@@ -14,6 +14,7 @@ import math
 import re
 from typing import NamedTuple
 
+from extractor.quantities.durations import CompoundDurations
 from extractor.quantities.exclusions import Exclusions, _glued, _lower, _merge, _overlaps, _word_start
 from extractor.quantities.grammar import WORD_END, Grammar, NumberReader, _alt, _literal, trie
 from extractor.quantities.ranges import Hit, Relations, _strip_gap, surface
@@ -58,6 +59,7 @@ class QuantityFinder:
         self.exclusions = Exclusions(rules)
         self.relations = Relations(rules, self.grammar, self.numbers, self.units, self.exclusions)
         self._scan_excl = self.exclusions._scan_excl
+        self.durations = CompoundDurations(rules, self.units)
         articles = rules.numbers.article_numbers
         self._articles = re.compile(
             rf"\b(?P<num>{trie({n.lower() for n in articles.numbers})})[ \t]+"
@@ -104,6 +106,7 @@ class QuantityFinder:
                 found.append(hit)
         found.extend(self._ratio_hits(text, low, ratio_words, excluded))
         found.sort(key=lambda h: (h.start, h.end))
+        found = self.durations.merge(text, found)
         if self.grammar.price_denominator is not None:
             for hit in found:
                 self._price_denominator(text, hit)

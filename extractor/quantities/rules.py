@@ -93,6 +93,20 @@ class ArticleNumbers(_Strict):
         return sorted(f"{n} {u}".lower() for n in self.numbers for u in self.units)
 
 
+class DurationPart(_Strict):
+    """One unit of a compound duration and the spellings a part in that unit may carry."""
+
+    unit: str
+    spellings: Phrases
+
+
+class CompoundDurations(_Strict):
+    """A duration written in parts ("1 hour, 5 minutes"): the units largest first, and the joiners."""
+
+    parts: list[DurationPart] = Field(default_factory=list)
+    joiners: Phrases = Field(default_factory=list)
+
+
 class QualifierCues(_Strict):
     before: Phrases
     after: Phrases
@@ -133,6 +147,7 @@ class NumberRules(_Strict):
     spelled: Spelled
     ratio_words: dict[str, float] = Field(default_factory=dict)
     article_numbers: ArticleNumbers = Field(default_factory=ArticleNumbers)
+    compound_durations: CompoundDurations = Field(default_factory=CompoundDurations)
     qualifiers: dict[Literal["approx", "at_least", "up_to"], QualifierCues]
     ranges: Ranges
     series_connectors: Phrases
