@@ -305,3 +305,53 @@ def test_a_unit_glued_to_its_metric_in_a_header_is_read_as_spaced():
 def test_a_count_beside_a_score_name_is_no_score():
     text = "| Metric | Result |\n| --- | --- |\n| WER = 0 (exact) | 2,931 / 10,471 (28.0%) |\n"
     assert not any(c.quote == "2,931" for c in _claims(text))
+
+
+# ---- a period is a run length only where the line speaks of a measurement run
+
+@pytest.mark.parametrize("text,quote", [
+    ("Did the cluster go down? For the past 3 days, no.\n", "3 days"),
+    ("For the last 2 weeks we have been on holiday.\n", "2 weeks"),
+])
+def test_a_period_outside_a_measurement_is_no_run_length(text, quote):
+    assert _aside(text)[quote] == ("date_or_version", "set_aside.calendar_period")
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("We ran each benchmark for 10 minutes.\n", "10 minutes"),
+    ("Every load test lasted for 1 hour, 5 minutes at a fixed request rate.\n", "1 hour, 5 minutes"),
+    ("The soak test kept traffic on the cluster for 3 days.\n", "3 days"),
+])
+def test_a_period_of_a_measurement_run_is_a_run_length(text, quote):
+    assert _aside(text)[quote] == ("setting", "set_aside.run_length")
+
+
+def test_a_compound_duration_is_one_claim():
+    claims = _claims("The fine-tune finished in 30 minutes and 14 seconds on our node.\n")
+    assert [(c.quote, c.value, c.unit) for c in claims] == [("30 minutes and 14 seconds", 1814.0, "second")]
+
+
+# ---- capacity in tokens: what a model holds is a setting, not a claim
+
+@pytest.mark.parametrize("text,quote", [
+    ("The new release serves the model with 1M context.\n", "1M context"),
+    ("It supports a 128K context window and reaches 2,400 tokens/s.\n", "128K context window"),
+    ("The base model was trained with a 32k-token context.\n", "32k-token context"),
+    ("Each replica holds 64k tokens of context.\n", "64k tokens of context"),
+])
+def test_a_context_capacity_is_set_aside_as_a_setting(text, quote):
+    assert _aside(text)[quote] == ("setting", "set_aside.context_capacity")
+    assert not any(quote in c.quote for c in _claims(text))
+
+
+@pytest.mark.parametrize("text", [
+    "Each of the 2 context switches cost little.\n",
+    "We compared 3 contexts of use.\n",
+])
+def test_a_count_of_contexts_is_no_capacity(text):
+    assert not any(r == "set_aside.context_capacity" for _, r in _aside(text).values())
+
+
+def test_a_throughput_next_to_a_context_capacity_stays_a_claim():
+    claims = _claims("It supports a 128K context window and reaches 2,400 tokens/s.\n")
+    assert [(c.quote, c.metric) for c in claims] == [("2,400 tokens/s", "throughput")]
