@@ -175,7 +175,7 @@ def test_a_memory_line_that_says_it_was_used_is_no_listing():
 
 
 def test_over_the_past_hours_is_a_run_length():
-    assert _aside("Over the past 24 hours the fleet served every region.\n")["24 hours"][0] == "setting"
+    assert _aside("Over the past 24 hours the fleet served every region.\n")["24 hours"] == ("setting", "set_aside.run_length_then_run")
 
 
 # ---- a second header row, accuracy named by a table's lead-in
@@ -312,6 +312,8 @@ def test_a_count_beside_a_score_name_is_no_score():
 @pytest.mark.parametrize("text,quote", [
     ("Did the cluster go down? For the past 3 days, no.\n", "3 days"),
     ("For the last 2 weeks we have been on holiday.\n", "2 weeks"),
+    # a run word in the next sentence of the line does not make the period a run's length
+    ("Any outage? For the past 3 days, no. Why did the nightly jobs stall, then?\n", "3 days"),
 ])
 def test_a_period_outside_a_measurement_is_no_run_length(text, quote):
     assert _aside(text)[quote] == ("date_or_version", "set_aside.calendar_period")
@@ -321,9 +323,15 @@ def test_a_period_outside_a_measurement_is_no_run_length(text, quote):
     ("We ran each benchmark for 10 minutes.\n", "10 minutes"),
     ("Every load test lasted for 1 hour, 5 minutes at a fixed request rate.\n", "1 hour, 5 minutes"),
     ("The soak test kept traffic on the cluster for 3 days.\n", "3 days"),
+    ("It runs for 90 seconds per setting.\n", "90 seconds"),
 ])
 def test_a_period_of_a_measurement_run_is_a_run_length(text, quote):
     assert _aside(text)[quote] == ("setting", "set_aside.run_length")
+
+
+def test_a_period_before_the_run_it_measures_is_a_run_length():
+    assert _aside("During the first 5 minutes the load generator sent no requests.\n")["5 minutes"] == \
+        ("setting", "set_aside.run_length_then_run")
 
 
 def test_a_compound_duration_is_one_claim():
@@ -355,3 +363,16 @@ def test_a_count_of_contexts_is_no_capacity(text):
 def test_a_throughput_next_to_a_context_capacity_stays_a_claim():
     claims = _claims("It supports a 128K context window and reaches 2,400 tokens/s.\n")
     assert [(c.quote, c.metric) for c in claims] == [("2,400 tokens/s", "throughput")]
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("If a replica stays idle for 5 minutes, the controller scales it down.\n", "5 minutes"),
+    ("Once the alarm condition is no longer met for 30 seconds, the controller resets.\n", "30 seconds"),
+])
+def test_how_long_a_condition_must_hold_is_a_setting(text, quote):
+    assert _aside(text)[quote] == ("setting", "set_aside.hold_time")
+
+
+def test_a_time_after_for_without_a_condition_is_no_hold_time():
+    aside = _aside("We thank the team for 3 years of support.\n")
+    assert aside.get("3 years", ("", ""))[1] != "set_aside.hold_time"
