@@ -23,6 +23,11 @@ def fmt_value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
+def shown_value(value: Any) -> str:
+    """A field's value for a person: `(none)` when there is none (not JSON's `null`), else as JSON writes it."""
+    return "(none)" if value is None else fmt_value(value)
+
+
 def clip_line(text: str | None, width: int = 90) -> str:
     """One line of at most `width` characters (blank runs collapsed, … where cut)."""
     text = " ".join((text or "").split())

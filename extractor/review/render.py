@@ -8,7 +8,7 @@ from typing import TextIO
 
 from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
 from extractor.review.excerpts import clip
-from extractor.review.labels import MARK, claim_label, clip_line, doc_tags, fmt_value, group_label
+from extractor.review.labels import MARK, claim_label, clip_line, doc_tags, group_label, shown_value
 from extractor.review.render_html import render_html
 from extractor.review.set_aside_diff import change_line
 from extractor.review.views import ContextGroup, Excerpt
@@ -67,7 +67,7 @@ def _text_doc(doc: DocDiff, paint) -> list[str]:
     if doc.audit:
         out.append(f"  audit page: {doc.audit}")
     for f in doc.fields:
-        out.append(f"  * {f.field}: {fmt_value(f.old)} -> {fmt_value(f.new)}")
+        out.append(f"  * {f.field}: {shown_value(f.old)} -> {shown_value(f.new)}")
     for a in doc.set_aside:
         out.append(paint(a.kind, f"  {MARK[a.kind]} set aside: {change_line(a)}"))
     if not doc.groups:          # no context attached (e.g. records compared in a test): a flat list
@@ -148,7 +148,7 @@ def _text_claim(cd: ClaimDiff, paint, indent: str, in_group: ContextGroup | None
     by_cond = {c.name: c for c in cd.conditions}
     shown: set[str] = set()
     for f in cd.fields:
-        out.append(f"{indent}    {f.field}: {fmt_value(f.old)} -> {fmt_value(f.new)}")
+        out.append(f"{indent}    {f.field}: {shown_value(f.old)} -> {shown_value(f.new)}")
         name = f.field.split(".")[1] if f.field.startswith("conditions.") else None
         if name in by_cond and name not in shown:
             shown.add(name)

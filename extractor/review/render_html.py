@@ -16,18 +16,13 @@ from extractor.records import Claim
 from extractor.review.diff import CLAIM_KINDS, ClaimDiff, DiffReport, DocDiff
 from extractor.review.html_assets import CSS, JS
 from extractor.review.links import claim_fragment
-from extractor.review.labels import MARK, claim_label, doc_tags, fmt_value, group_label
+from extractor.review.labels import MARK, claim_label, doc_tags, group_label, shown_value
 from extractor.review.set_aside_diff import change_line
 from extractor.review.views import ConditionSide, ContextGroup, Excerpt
 
 
 def _e(s: Any) -> str:
     return html.escape(str(s), quote=True)
-
-
-def _value(value: Any) -> str:
-    """A field's value for a person: absent (not `null`) when there is none, else as JSON writes it."""
-    return "(none)" if value is None else fmt_value(value)
 
 
 VERDICTS = (("accept", "accept"), ("reject", "reject"), ("look", "look again"))
@@ -105,7 +100,7 @@ def _condition_side(cs: ConditionSide | None, kind: str) -> str:
         return '<td class="muted">—</td>'
     head = f"<code>{_e(cs.status)}</code>"
     if cs.value is not None:
-        head += f" {_e(_value(cs.value))}"
+        head += f" {_e(shown_value(cs.value))}"
     if cs.scope:
         head += f' <span class="muted">({_e(cs.scope)})</span>'
     body = _excerpt_html(cs.context, kind) if cs.context is not None else ""
@@ -125,8 +120,8 @@ def _html_claim(doc: DocDiff, did: str, k: int, cd: ClaimDiff) -> str:
     # a condition change is shown once, in the conditions table below; the field list keeps the rest
     shown = [f for f in cd.fields if not (cd.conditions and f.field.startswith("conditions."))]
     if shown:
-        items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(_value(f.old))}</del> → "
-                        f"<ins>{_e(_value(f.new))}</ins></li>" for f in shown)
+        items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(shown_value(f.old))}</del> → "
+                        f"<ins>{_e(shown_value(f.new))}</ins></li>" for f in shown)
         fields = f'<ul class="fields">{items}</ul>'
     if cd.conditions:
         rows = "".join(f'<tr><td><code>{_e(c.name)}</code></td>{_condition_side(c.old, "old")}'
@@ -181,8 +176,8 @@ def _html_doc(doc: DocDiff, did: str) -> str:
     if doc.context_note:
         parts.append(f'<div class="muted context-note">context: {_e(doc.context_note)}</div>')
     if doc.fields:
-        items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(_value(f.old))}</del> → "
-                        f"<ins>{_e(_value(f.new))}</ins></li>" for f in doc.fields)
+        items = "".join(f"<li><code>{_e(f.field)}</code>: <del>{_e(shown_value(f.old))}</del> → "
+                        f"<ins>{_e(shown_value(f.new))}</ins></li>" for f in doc.fields)
         parts.append(f'<ul class="fields doc-fields">{items}</ul>')
     if doc.set_aside:
         items = "".join(f'<li class="set-aside-{a.kind}">{MARK[a.kind]} {_e(change_line(a))}</li>' for a in doc.set_aside)

@@ -45,7 +45,7 @@ def test_text_summary_counts_per_kind_field_and_document():
     assert re.search(r"^  value\s+1$", text, re.M)
     assert "== serve.md (blog/serve.md)  claims +1, -1, ~1" in text
     assert '      value: 640 -> 690' in text
-    assert '      conditions.engine_version.where: null -> "release notes"' in text
+    assert '      conditions.engine_version.where: (none) -> "release notes"' in text
     assert "== old-only.md (blog/old-only.md) [document removed]" in text
     # the summary precedes the per-document section
     assert text.index("fields changed:") < text.index("== serve.md")
