@@ -8,6 +8,7 @@ last part may carry decimals); the first part is a whole number ("1.5 hours, 30 
 """
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal
 
@@ -54,7 +55,7 @@ class CompoundDurations:
 
     def _extend(self, text: str, hit: Hit) -> None:
         step = self._step.get(hit.info.unit)
-        if step is None or hit.value_max is not None or hit.value != int(hit.value):
+        if step is None or hit.value_max is not None or not math.isfinite(hit.value) or hit.value != int(hit.value):
             return
         total, pos, last = Decimal(int(hit.value)), hit.end, None
         while step < len(self._next):

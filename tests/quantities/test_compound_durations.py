@@ -44,3 +44,10 @@ def test_a_duration_in_parts_is_one_quantity(text, quote, value, unit):
 ])
 def test_times_that_are_not_one_duration_stay_apart(text, expected):
     assert _found(text) == expected
+
+
+def test_a_first_part_too_large_for_a_float_is_no_compound():
+    """A number that overflows to infinity (a fuzzed run of nines) starts no compound and raises nothing:
+    the part after it stays a figure of its own."""
+    text = "9" * 400 + " minutes 5 seconds"
+    assert ("5 seconds", 5, "second") in _found(text)
