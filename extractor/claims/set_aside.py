@@ -245,6 +245,12 @@ class FigureDecider:
                 out[i] = decided
         return out
 
+    def applies(self, d: Document, places: "SetAsidePlaces", claim: Claim) -> bool:
+        """Whether a set-aside rule (demoting or not) gives a reason for the figure of `claim`."""
+        cls = unit_class(claim.unit)
+        span = (with_markup_before(d.text, claim.span[0]), claim.span[1])
+        return cls in FIGURE_CLASSES and self._reason(d.text, Figure(span, cls, claim.unit), places) is not None
+
     def decide(self, d: Document, places: "SetAsidePlaces", claims: list[Claim],
                rejected: dict[int, tuple[str, str]], prose: ProseFigures | None = None) -> list[SetAside]:
         """The set-aside figures of a post, in text order. `rejected`: the (reason, rule) the claim stage gave

@@ -35,6 +35,11 @@ _CURRENCY = re.compile(r"[$€£¥]|\b(?:USD|EUR|cost|costs|price|prices|dollars
 LEAD_PARAGRAPHS = 3
 LEAD_REACH = 3000   # ... within this many characters before it
 _LEAD_CLASSES = ("token_rate", "request_rate", "time")
+# the metric of a result cell's figure that no header, lead text or cue names: a figure is a claim unless a
+# set-aside rule says why not (ClaimStage checks these against the rules before keeping them)
+RESIDUAL_METRICS = {"percent": "other", "time": "latency", "memory": "memory", "cost": "cost",
+                    "bandwidth": "bandwidth", "compute": "compute", "token_rate": "throughput",
+                    "request_rate": "request_throughput", "energy": "energy_efficiency"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +66,8 @@ def _text(d: Document, c: Cell | None) -> str:
 
 # an opening parenthesis glued to the word before it ("TPOT(ms)")
 _GLUED_PAREN = re.compile(r"(?<=[A-Za-z])\(")
+# an arrow glued to a header's metric ("Acc.↑", "Error↓": which way is better) is read as a blank
+_ARROWS = re.compile(r"[↑↓⬆⬇]")
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
 _LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 
@@ -125,6 +132,7 @@ class TableReader:
         self.reference_column = re.compile(rules.table_reference_column)
         self.setting_headers = re.compile(rules.table_setting_headers)
         self.memory_headers = re.compile(rules.table_memory_headers)
+        self.share_of_header = re.compile(rules.table_share_of_header)
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
         self.header = lru_cache(maxsize=4096)(self._read_header)
 
@@ -133,7 +141,7 @@ class TableReader:
         glued to its metric ("TPOT(ms)", "Throughput(TPS)") is read as if spaced."""
         if not text:
             return Header(text)
-        cues = list(self.x.cues(_GLUED_PAREN.sub(" (", text)))
+        cues = list(self.x.cues(_ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text))))
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
                 or self.ratio_header and "%" not in text and self.ratio_header.search(text):
@@ -199,12 +207,14 @@ class TableReader:
                 return q.unit, cls
         return None
 
-    def claims(self, d: Document, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
+    def claims(self, d: Document, seen: "ProseFigures",
+               residual: list[tuple[Claim, Passage]] | None = None) -> list[tuple[Claim, Passage]]:
         """The claims of every table; `seen` gains the quantities of the cells read (the set-aside pass skips
-        them)."""
+        them). `residual` gains the result cells' figures no header, lead text or cue names the metric of,
+        each as a claim of its class's RESIDUAL_METRICS metric: a claim unless a set-aside rule applies."""
         out: list[tuple[Claim, Passage]] = []
         for t, table in enumerate(d.tables):
-            out.extend(self.table_claims(d, t, table, seen))
+            out.extend(self.table_claims(d, t, table, seen, residual))
         return out
 
     def result_cells(self, d: Document, table: Table) -> list[tuple[Cell, Header | None, str, int, list[Header]]]:
@@ -246,14 +256,19 @@ class TableReader:
                         cells.append((c, col, row_head, r, headers))
         return cells
 
+    def names_setting(self, headers: list[Header], cues: list) -> bool:
+        """A header of the cell names a setting, a limit or a length of media, or a limit or setting word sits
+        in the cell: its figure is no result."""
+        return any(self.setting_headers.search(h.text) for h in headers) \
+            or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
+            or any(c.label in ("limit", "setting", "not_claim") for c in cues)
+
     def unnamed_measure(self, cls: str, headers: list[Header], cues: list, lead_texts: list[str]) -> str | None:
         """The metric of a results cell holding a time or a size that no metric word names: a time is a
         latency (how long the step or run took), a size is memory under a header naming memory, else when the
         table's caption, heading or lead-in paragraphs (`lead_texts`) name it; None under a header that names
         a setting, a limit or a length of media, or with a limit or setting word in the cell."""
-        if any(self.setting_headers.search(h.text) for h in headers) \
-                or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
-                or any(c.label in ("limit", "setting", "not_claim") for c in cues):
+        if self.names_setting(headers, cues):
             return None
         if cls == "time":
             return "latency"
@@ -261,7 +276,8 @@ class TableReader:
             return "memory"
         return "memory" if any(self.memory_headers.search(t) for t in lead_texts) else None
 
-    def table_claims(self, d: Document, t: int, table: Table, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
+    def table_claims(self, d: Document, t: int, table: Table, seen: "ProseFigures",
+                     residual: list[tuple[Claim, Passage]] | None = None) -> list[tuple[Claim, Passage]]:
         cells = self.result_cells(d, table)
         if not cells:
             return []
@@ -338,9 +354,20 @@ class TableReader:
                     if lead_texts is None:
                         lead_texts = lead_in(d, table)
                     metric = self.unnamed_measure(cls, headers, cues, lead_texts)
-                if metric is None:
-                    continue
                 text = d.view[c.start:c.end]
+                if metric is None:
+                    if residual is not None and cls in RESIDUAL_METRICS and (q.value > 0 or cls == "percent") \
+                            and not self.names_setting(headers, cues):
+                        share_of = self.share_of_header.search(col.text) if col and cls == "percent" else None
+                        claim = self.x.builder.claim(q, "speedup" if share_of else RESIDUAL_METRICS[cls], cls, cues,
+                                                     text, c.start, c.start, context, header_cues, unit,
+                                                     written=d.text)
+                        if share_of:      # "| Slope (% of BF16) |" over "71%": a level relative to BF16
+                            claim.baseline = share_of.group("base").strip(" *_`")
+                            claim.direction = _share_direction(
+                                q.value, self.x.builder.directions.polarity([], 0, 0, header_cues))
+                        residual.append((claim, unit_place))
+                    continue
                 claim = self.x.builder.claim(q, metric, cls, cues, text, c.start, c.start, context,
                                              header_cues, unit, written=d.text)
                 out.append((claim, unit_place))
@@ -365,6 +392,15 @@ class TableReader:
                 base = _row_difference(d, table.rows[unit_rows[col]], table.rows[r])
             reference = _closest(own, [h for h in references if h != own])
             claim.baseline = base or reference
+
+
+def _share_direction(value: float, polarity: int) -> str:
+    """The direction of a level written as a percent of a reference's: below 100 % is better for a
+    quantity of which less is better (a latency, a slope) and worse for one of which more is (a throughput);
+    above 100 % the other way round; better when the quantity's polarity is unknown."""
+    if polarity == 0 or value == 100:
+        return "better" if value != 100 else "neutral"
+    return "better" if (value < 100) == (polarity < 0) else "worse"
 
 
 def _closest(own: str, references: list[str]) -> str | None:

@@ -1,0 +1,69 @@
+"""Every figure of a table or a program's output decided (issue 23): a result cell's figure that no header,
+lead text or cue names the metric of is a claim of its unit's metric unless a set-aside rule says why not
+(a setting column, a size beside a time, a workload's shape). Tables and outputs written for these tests."""
+from __future__ import annotations
+
+from extractor.api import extract_text
+
+
+def _read(text: str):
+    record = extract_text(text, "t.md")
+    claims = {c.quote: c for c in record.claims}
+    aside = {a.quote: a for a in record.set_aside}
+    return claims, aside
+
+
+def test_unnamed_result_cells_are_claims_of_their_units_metric():
+    text = ("## Fine-tuning runs\n\n| Nodes | Small model | Large model |\n|---|---|---|\n"
+            "| 4x L40S | 3.5 hours ($71) | 11 hours ($226) |\n\n"
+            "| Workload | Requests | Success rate |\n|---|---:|---:|\n| mixed-8x16 | 512 | 99.80% |\n")
+    claims, _ = _read(text)
+    assert claims["$71"].metric == "cost" and claims["$71"].unit == "USD"
+    assert claims["$226"].value == 226
+    assert claims["99.80%"].metric == "other" and claims["99.80%"].unit == "percent"
+
+
+def test_a_header_stating_a_share_of_a_reference_makes_a_level_against_it():
+    text = ("| Model | Decode slope (% of FP16) | Goodput (% of baseline) |\n|---|---|---|\n"
+            "| tiny-2b | 58% | 121% |\n")
+    claims, _ = _read(text)
+    slope = claims["58%"]
+    assert (slope.metric, slope.baseline, slope.direction) == ("speedup", "FP16", "better")  # less slope is better
+    goodput = claims["121%"]
+    assert goodput.metric == "speedup" and goodput.baseline == "baseline"
+
+
+def test_an_arrow_glued_to_a_header_does_not_hide_its_metric():
+    text = ("| System | Routing (Acc.↑) | Misfires↓ |\n|---|---|---|\n| ours | 91.5% | 2.5% |\n"
+            "| theirs | 80.1% | 9.0% |\n")
+    claims, _ = _read(text)
+    assert claims["91.5%"].metric == "accuracy" and claims["80.1%"].metric == "accuracy"
+    assert claims["2.5%"].metric == "other"
+
+
+def test_settings_in_cells_are_set_aside_not_claimed():
+    text = ("| Model | Sync time | Cache layout | Shape |\n|---|---|---|---|\n"
+            "| tiny-1b | 2.31s (1.50GiB) | 200 GiB shared pool | 4 × 1,024 tokens |\n"
+            "| tiny-3b | 4.02s (2.25GiB) | 2 x 31.5 GiB private pools | 2 × 512 tokens |\n")
+    claims, aside = _read(text)
+    assert claims["2.31s"].metric == "latency"
+    assert aside["1.50GiB"].rule == "set_aside.size_beside_time" and aside["1.50GiB"].reason == "setting"
+    assert aside["200 GiB"].rule == "set_aside.sized_pool_cell"
+    assert aside["31.5 GiB"].rule == "set_aside.sized_pool_cell"
+    assert aside["4 ×"].rule == "set_aside.workload_shape"
+    assert not {"1.50GiB", "200 GiB", "31.5 GiB", "4 ×"} & set(claims)
+
+
+def test_a_cost_beside_a_time_stays_a_claim():
+    # negative of size_beside_time: only a size beside a time is a setting
+    text = "| Nodes | Run |\n|---|---|\n| 8x H100 | 2 hours ($98) |\n"
+    claims, aside = _read(text)
+    assert "$98" in claims and "$98" not in aside
+
+
+def test_setting_columns_stay_out_of_the_claims():
+    # negative: a cell under a header naming a setting is no residual claim
+    text = "| Model | Timeout | Clip length | Latency |\n|---|---|---|---|\n| tiny | 30 s | 8 seconds | 412 ms |\n"
+    claims, _ = _read(text)
+    assert "412 ms" in claims
+    assert not {"30 s", "8 seconds"} & set(claims)
