@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from extractor.claims.classify import unit_class
 from extractor.claims.output_blocks import OutputBlocks, OutputLine
+from extractor.claims.tables import RESIDUAL_METRICS
 from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
@@ -101,9 +102,11 @@ class ScriptOutputReader:
             out.append(Passage(line.start, line.end, "code", line.block, d.blocks[line.block].section))
         return out
 
-    def claims(self, d: Document, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
+    def claims(self, d: Document, seen: "ProseFigures",
+               residual: list[tuple[Claim, Passage]] | None = None) -> list[tuple[Claim, Passage]]:
         """One claim per labelled result of the program output lines; `seen` gains the quantities of the
-        output segments read."""
+        output segments read. `residual` gains the printed figures whose label names no metric ("pre_process:
+        25.70%"), each as a claim of its unit's metric: a claim unless a set-aside rule applies."""
         out: list[tuple[Claim, Passage]] = []
         x = self.tables.x
         found = [(line, seg) for line in self.blocks.lines(d) if not line.error for seg in self.segments(d, line)]
@@ -121,6 +124,7 @@ class ScriptOutputReader:
             if q is None or header.counts:
                 continue
             cls, unit = unit_class(q.unit), q.unit
+            own_unit = cls is not None        # the figure carries its unit (not only its label)
             named = any(c.label.startswith("metric:") for c in header.cues)
             stat = None if named else self.blocks.statistic(label)
             if stat is None and not named and cls == "time" and line.start in groups:
@@ -138,13 +142,17 @@ class ScriptOutputReader:
                     continue
                 cls, unit = header.cls, header.unit
                 q = q.model_copy(update={"unit": unit})
-            if not header.cues:
-                continue          # "Elapsed: 3 s" with no metric word: not shown as a result
-            metric = x.builder.metric_for(q, cls, list(cues), q.span[0], q.span[1], header.cues)
-            if metric is None:
-                continue
+            metric = x.builder.metric_for(q, cls, list(cues), q.span[0], q.span[1], header.cues) \
+                if header.cues else None   # "Elapsed: 3 s" with no metric word: not shown as a result
             block = d.blocks[line.block]
             context = ClaimContext(section=d.section_path(block.section), block="code", row_header=header.text)
+            if metric is None:
+                if residual is not None and own_unit and cls in RESIDUAL_METRICS \
+                        and (q.value > 0 or cls == "percent") and not self.tables.names_setting([header], list(cues)):
+                    claim = x.builder.claim(q, RESIDUAL_METRICS[cls], cls, list(cues), d.text, 0, 0, context,
+                                            header.cues, unit, written=d.text)
+                    residual.append((claim, Passage(line.start, line.end, "code", line.block, block.section)))
+                continue
             claim = x.builder.claim(q, metric, cls, list(cues), d.text, 0, 0, context, header.cues, unit,
                                     written=d.text)
             out.append((claim, Passage(line.start, line.end, "code", line.block, block.section)))

@@ -257,9 +257,9 @@ class TableReader:
         return cells
 
     def names_setting(self, headers: list[Header], cues: list) -> bool:
-        """A header of the cell names a setting, a limit or a length of media, or a limit or setting word sits
-        in the cell: its figure is no result."""
-        return any(self.setting_headers.search(h.text) for h in headers) \
+        """A header of the cell names a setting, a limit or a length of media ("Timeout", "request_timeout"), or
+        a limit or setting word sits in the cell: its figure is no result."""
+        return any(self.setting_headers.search(h.text.replace("_", " ")) for h in headers) \
             or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
             or any(c.label in ("limit", "setting", "not_claim") for c in cues)
 
@@ -310,6 +310,7 @@ class TableReader:
             for i, q in enumerate(qs):
                 cls = unit_class(q.unit)
                 unit = q.unit
+                own_unit = cls is not None    # the figure carries its unit (not only its header)
                 if cls is None:
                     if i > 0 or not _LEADS_WITH_NUMBER.match(cell_text):
                         continue      # a number inside a note or a command, not the cell's value
@@ -356,8 +357,8 @@ class TableReader:
                     metric = self.unnamed_measure(cls, headers, cues, lead_texts)
                 text = d.view[c.start:c.end]
                 if metric is None:
-                    if residual is not None and cls in RESIDUAL_METRICS and (q.value > 0 or cls == "percent") \
-                            and not self.names_setting(headers, cues):
+                    if residual is not None and own_unit and cls in RESIDUAL_METRICS \
+                            and (q.value > 0 or cls == "percent") and not self.names_setting(headers, cues):
                         share_of = self.share_of_header.search(col.text) if col and cls == "percent" else None
                         claim = self.x.builder.claim(q, "speedup" if share_of else RESIDUAL_METRICS[cls], cls, cues,
                                                      text, c.start, c.start, context, header_cues, unit,

@@ -67,3 +67,18 @@ def test_setting_columns_stay_out_of_the_claims():
     claims, _ = _read(text)
     assert "412 ms" in claims
     assert not {"30 s", "8 seconds"} & set(claims)
+
+
+def test_printed_figures_without_a_metric_word_are_claims_unless_a_reason_applies():
+    text = ("Output:\n\n```\nScenario: sync\nThroughput (items/sec): 41.2\nTime breakdown:\n"
+            "     tokenize: 12.50%\n     forward: 86.10%\nAccelerator-0 : 71.25%\n"
+            "Size: ~512MB\nInstalled-Size: 9.8 kB\n  Total data:\t409600 bytes\nCPU(s):        64\n"
+            "max_len: 2048\nidle_timeout: 45 s\n```\n")
+    claims, aside = _read(text)
+    assert claims["12.50%"].metric == "other" and claims["86.10%"].value == 86.1
+    assert claims["71.25%"].unit == "percent"
+    assert (aside["~512MB"].reason, aside["~512MB"].rule) == ("model_size", "set_aside.artifact_size_line")
+    assert aside["9.8 kB"].rule == "set_aside.package_metadata_line"
+    assert aside["409600 bytes"].rule == "set_aside.transfer_total_line"
+    # negatives: a count whose label holds a unit-like "(s)" is no time; a timeout setting is no result
+    assert "64" not in claims and "45 s" not in claims
