@@ -41,6 +41,9 @@ SEGMENT = re.compile(
 BARE = re.compile(rf"(?P<value>{_VALUE}{_UNIT})(?P<rest>[^\d]{{0,24}})$")
 # a latency percentile line of a load generator: "99% in 0.1501 secs", "p90 in 12 ms"
 PERCENTILE = re.compile(rf"[ \t]*(?P<pct>\d{{1,2}}(?:\.\d+)?)[ \t]*%[ \t]+in[ \t]+(?P<value>{_VALUE}{_UNIT})[ \t]*$")
+# a printed line of figures alone, without a label: "14488.24 iter/s (0.6902s)", "512.0 tokens/s"
+_FIGURE = rf"{_VALUE}[ \t]*[A-Za-zµ%][A-Za-z0-9µ%]*(?:[ \t]*/[ \t]*[A-Za-z0-9]+)*"
+FIGURES_LINE = re.compile(rf"[ \t]*(?P<value>{_FIGURE})(?:[ \t]*\([ \t]*(?P<second>{_FIGURE})[ \t]*\))?[ \t]*$")
 # a printed line written as a sentence: two words before its first number
 _PROSE_LINE = re.compile(r"[^\d\n]*?[A-Za-z]{2,}[^\d\n]*?\s[A-Za-z]{2,}[^\d\n]*?\d")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -72,6 +75,9 @@ class ScriptOutputReader:
         if (p := PERCENTILE.fullmatch(text, line.start, line.end)) is not None:
             value = p.group("value").rstrip(". \t")
             return [(f"p{p.group('pct')}", p.start("value"), p.start("value") + len(value), False)]
+        if (f := FIGURES_LINE.fullmatch(text, line.start, line.end)) is not None:
+            # figures alone: unlabelled, each read as an unnamed result (a claim unless a set-aside rule applies)
+            return [("", f.start(g), f.end(g), False) for g in ("value", "second") if f.group(g) is not None]
         cuts = [m for m in SPLIT.finditer(text, line.start, line.end)]
         for lo, hi in zip([line.start] + [m.end() for m in cuts], [m.start() for m in cuts] + [line.end]):
             piece = text[lo:hi]
@@ -148,7 +154,7 @@ class ScriptOutputReader:
             context = ClaimContext(section=d.section_path(block.section), block="code", row_header=header.text)
             if metric is None:
                 if residual is not None and own_unit and cls in RESIDUAL_METRICS \
-                        and (q.value > 0 or cls == "percent") and not self.tables.names_setting([header], list(cues)):
+                        and q.value >= 0 and not self.tables.names_setting([header], list(cues)):
                     claim = x.builder.claim(q, RESIDUAL_METRICS[cls], cls, list(cues), d.text, 0, 0, context,
                                             header.cues, unit, written=d.text)
                     residual.append((claim, Passage(line.start, line.end, "code", line.block, block.section)))

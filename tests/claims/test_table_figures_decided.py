@@ -82,3 +82,57 @@ def test_printed_figures_without_a_metric_word_are_claims_unless_a_reason_applie
     assert aside["409600 bytes"].rule == "set_aside.transfer_total_line"
     # negatives: a count whose label holds a unit-like "(s)" is no time; a timeout setting is no result
     assert "64" not in claims and "45 s" not in claims
+
+
+def test_figures_with_a_unit_under_a_count_header_are_unnamed_results():
+    text = ("| Setup | Host RAM/rank | Requests | vs. eager |\n|---|---|---|---|\n"
+            "| offload | 3.5 GB | 128 | 2.4× |\n\n| Metric | Value |\n|---|---|\n| Misrouted requests (sampled) | ~7% |\n")
+    claims, _ = _read(text)
+    assert claims["3.5 GB"].metric == "memory"
+    assert claims["~7%"].metric == "other"
+    assert "128" not in claims                       # a count stays out
+    assert claims["2.4×"].metric == "speedup" and claims["2.4×"].baseline == "eager"
+
+
+def test_setting_rows_replicas_and_shapes_are_set_aside():
+    text = ("| Spec | Small | Large |\n|---|---|---|\n| Frame rate | 24 frames / second | 12 frames / second |\n"
+            "| Clip length | 4 seconds or 8 seconds | 6 seconds |\n| Replicas | 2× Encoder + 3× Decoder | 1× Encoder |\n"
+            "| Hardware | 2 × 8 H200 (16 GPUs) | 1 node |\n| Staging buffers | 2 × chunk_size per rank | none |\n"
+            "| Hosting | 6+ GPU types, L40S from $0.99 | DIY |\n"
+            "| `--offload-ratio` | Share kept on the host. Example: 0.2 means 20% of all layers stay on the host. | |\n"
+            "| Render time | 41 seconds | 95 seconds |\n")
+    claims, aside = _read(text)
+    assert {aside[q].rule for q in ("24 frames / second", "4 seconds", "8 seconds", "6 seconds")} \
+        == {"set_aside.setting_row"}
+    assert aside["2×"].rule == "set_aside.replica_mix" and aside["3×"].rule == "set_aside.replica_mix"
+    assert aside["2 ×"].rule in ("set_aside.nodes_times_devices", "set_aside.times_identifier")
+    assert aside["$0.99"].reason == "datasheet"
+    assert aside["20%"].reason == "example"
+    # negative: the render time row is a result
+    assert claims["41 seconds"].metric == "latency" and "41 seconds" not in aside
+
+
+def test_module_prints_and_tree_logs_in_code_are_set_aside():
+    text = ("```\nModel(\n  (layers): ModuleList(\n    (0-11): 12 x DecoderLayer(\n```\n\n"
+            "```\n├──tuning using warmup iters 1 [0.41 ms] and tuning iters 40 [16.2 ms]\n```\n")
+    _, aside = _read(text)
+    assert aside["12 x"].rule == "set_aside.module_repeat"
+    assert aside["0.41 ms"].rule == "set_aside.tree_log_line" and aside["16.2 ms"].reason == "log_or_error"
+
+
+def test_figure_lines_without_a_label_are_read_and_unit_spellings():
+    text = ("Benchmark output:\n\n```\n9120.50 iter/s (1.0965s)\n```\n\n"
+            "| Setup | Peak per GPU |\n|---|---|\n| 2 GPU TP | 3.80 TFlops |\n")
+    claims, _ = _read(text)
+    assert claims["9120.50 iter/s"].unit == "1 / second" and claims["9120.50 iter/s"].metric == "other"
+    assert claims["1.0965s"].metric == "latency"
+    assert claims["3.80 TFlops"].metric == "compute" and claims["3.80 TFlops"].unit == "teraFLOPS"
+
+
+def test_a_figure_cited_after_it_is_set_aside_as_cited():
+    text = ("Our kernel sustains 410 TFlops on one card. The new chip reaches up to 900 TFlops in the forward "
+            "pass, as reported by its vendor.\n")
+    claims, aside = _read(text)
+    assert "410 TFlops" in claims
+    cited = [a for q, a in aside.items() if "900 TFlops" in q]
+    assert cited and cited[0].reason == "cited" and not any("900" in q for q in claims)
