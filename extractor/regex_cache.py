@@ -42,6 +42,10 @@ except ImportError:  # pragma: no cover - another interpreter
 _DEBUG = re.DEBUG.value
 # entries a file keeps beyond what one process used (rule edits leave old patterns behind)
 _MAX_STALE = 2000
+# A pattern shorter than this compiles in microseconds, less than rewriting the file costs: it alone does not
+# make a process write the file (markdown-it builds a character class from a set, in another order in every
+# process: the file was rewritten by every start-up for it).
+WORTH_SAVING = 64
 
 Entry = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
 
@@ -70,6 +74,7 @@ class RegexCache:
         self.used: set[tuple[bool, str | bytes, int]] = set()
         self.compiled: dict[tuple[bool, str | bytes, int], re.Pattern] = {}  # this process's, as re's own cache
         self.added = 0
+        self.worth_saving = False   # whether what was added is worth writing the file for (WORTH_SAVING)
         if path is not None:
             try:
                 loaded = marshal.loads(path.read_bytes())
@@ -108,11 +113,13 @@ class RegexCache:
         self.used.add(key)
         self.compiled[key] = compiled
         self.added += 1
+        self.worth_saving |= len(pattern) >= WORTH_SAVING
         return compiled
 
     def save(self) -> None:
-        """Write the file when this process compiled patterns it did not hold (atomically; errors ignored)."""
-        if self.path is None or not self.added:
+        """Write the file when this process compiled patterns it did not hold, one of them at least as long as
+        WORTH_SAVING, or computed a memo (atomically; errors ignored)."""
+        if self.path is None or not self.added or not self.worth_saving:
             return
         keep = self.entries
         if len(keep) > len(self.used) + _MAX_STALE:
@@ -128,6 +135,7 @@ class RegexCache:
                 os.unlink(tmp)
                 raise
             self.added = 0
+            self.worth_saving = False
         except (OSError, ValueError):
             pass
 
@@ -142,6 +150,7 @@ class RegexCache:
         self.entries[key] = value
         self.used.add(key)
         self.added += 1
+        self.worth_saving = True
         return value
 
 
