@@ -75,13 +75,25 @@ class RegexCache:
         self.compiled: dict[tuple[bool, str | bytes, int], re.Pattern] = {}  # this process's, as re's own cache
         self.added = 0
         self.worth_saving = False   # whether what was added is worth writing the file for (WORTH_SAVING)
-        if path is not None:
+        self.load()
+
+    def load(self) -> None:
+        """Read the file's entries (none when it is missing or damaged)."""
+        self.loaded = True
+        if self.path is not None:
             try:
-                loaded = marshal.loads(path.read_bytes())
+                loaded = marshal.loads(self.path.read_bytes())
                 if isinstance(loaded, dict):
                     self.entries = loaded
             except (OSError, ValueError, EOFError, TypeError):
                 pass
+
+    def release(self) -> None:
+        """Forget the file's entries once the build is over (each a list of ints, ~4 KB a pattern in memory:
+        several MB the process would hold to the end); the patterns compiled stay with their users, and a later
+        `active()` block reads the file again."""
+        self.entries = {}
+        self.loaded = False
 
     def compile(self, pattern: str | bytes, flags: int) -> re.Pattern:
         """`re.compile(pattern, flags)`, from the cached code when there is one."""
@@ -176,12 +188,15 @@ def _process_cache() -> RegexCache | None:
 
 @contextmanager
 def active() -> Iterator[None]:
-    """Within the block, every `re` compile of a text pattern goes through the cache; saved on leaving."""
+    """Within the block, every `re` compile of a text pattern goes through the cache; on leaving the outermost
+    block the file is saved and its entries released (`release`)."""
     with _lock:
         cache = _process_cache()
         if cache is None or cache.path is None:
             yield
             return
+        if not cache.loaded:
+            cache.load()
         original = re._compile  # type: ignore[attr-defined]
 
         def cached_compile(pattern, flags):
@@ -197,11 +212,14 @@ def active() -> Iterator[None]:
             return original(pattern, flags)
 
         global _active
+        previous = _active
         re._compile = cached_compile  # type: ignore[attr-defined]
         _active = cache
         try:
             yield
         finally:
             re._compile = original  # type: ignore[attr-defined]
-            _active = None
-            cache.save()
+            _active = previous
+            if previous is None:   # the outermost block: the build is over
+                cache.save()
+                cache.release()

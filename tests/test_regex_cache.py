@@ -135,3 +135,21 @@ def test_records_are_byte_identical_with_and_without_the_cache(tmp_path):
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] == outputs[2]
     assert list(tmp_path.glob("regex-*.marshal"))
+
+
+def test_entries_are_released_after_the_outermost_block_and_read_again_by_the_next(tmp_path, monkeypatch):
+    monkeypatch.setenv("BENCHCLAIMS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(regex_cache, "_cache", None)
+    pattern, flags = PATTERNS[-1]
+    with regex_cache.active():
+        with regex_cache.active():      # an inner block leaves the entries to the outer one
+            re.compile(pattern, flags)
+        assert regex_cache._cache.entries
+    cache = regex_cache._cache
+    assert cache.entries == {} and not cache.loaded     # the build is over: the file's entries forgotten
+    cache.compiled.clear()   # as another process would: nothing compiled yet
+    with regex_cache.active():
+        assert cache.loaded and cache.entries
+        added = cache.added
+        _same(re.compile(pattern, flags), RegexCache(None).compile(pattern, flags))
+        assert cache.added == added   # read from the file, not compiled again

@@ -26,7 +26,7 @@ Role = Literal["unit", "denominator", "both", "prefix", "kind", "per"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class UnitSpelling(_Strict):
@@ -172,7 +172,7 @@ class NumberRules(_Strict):
 class QuantityRules(BaseModel):
     """Everything the finder compiles: spellings plus number grammar, and their source folder."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     rules_dir: Path
     spellings: tuple[UnitSpelling, ...]
