@@ -58,14 +58,22 @@ def code_version() -> str:
 
 
 def _versions() -> tuple[str, ...]:
-    from importlib.metadata import PackageNotFoundError, version
+    """The versions of the libraries that validate rules (imported by then) and pint's installed files (pint
+    itself is not imported for this: its `__init__.py` by path, size and time, as Python checks a `.pyc`)."""
+    import importlib.util
 
-    found = []
-    for name in ("pydantic", "pydantic-core", "PyYAML", "pint"):
-        try:
-            found.append(f"{name}={version(name)}")
-        except PackageNotFoundError:
-            found.append(f"{name}=none")
+    import pydantic
+    import pydantic_core
+    import yaml
+
+    found = [f"pydantic={pydantic.VERSION}", f"pydantic-core={pydantic_core.__version__}", f"PyYAML={yaml.__version__}"]
+    spec = importlib.util.find_spec("pint")
+    origin = spec.origin if spec is not None else None
+    if origin:
+        st = os.stat(origin)
+        found.append(f"pint={origin}:{st.st_size}:{st.st_mtime_ns}")
+    else:
+        found.append("pint=none")
     return tuple(found)
 
 
