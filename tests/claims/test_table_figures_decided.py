@@ -144,3 +144,13 @@ def test_a_throttled_practical_peak_is_a_datasheet_figure():
     claims, aside = _read(text)
     assert aside["~700 TFlops"].rule == "set_aside.throttled_peak" and "~700 TFlops" not in claims
     assert "610 TFlops" in claims
+
+
+def test_a_models_generated_answer_in_output_is_an_example():
+    text = ('Example output:\n\n```bash\n{\n  "choices": [{"message": {"content": "| **Layer** | **Why** |\\n'
+            '| **Kernels** | • **Fused attention** – gives 3× higher throughput <br>• **Paged cache** |"}}]\n}\n```\n\n'
+            "```python\nsize = 2**20  # 1 MB buffers\nprint(f\"{tps:.1f} tokens/s\")\n```\n")
+    _, aside = _read(text)
+    assert aside["3×"].rule == "set_aside.generated_answer_line" and aside["3×"].reason == "example"
+    # negative: a power in source code is no generated text
+    assert "set_aside.generated_answer_line" not in {a.rule for a in aside.values() if a.quote == "1 MB"}
