@@ -141,3 +141,33 @@ def test_a_rate_of_bytes_per_minute_is_a_bandwidth() -> None:
 def test_a_count_per_second_in_a_progress_bar_is_set_aside() -> None:
     aside, _ = _decided("Evaluating: 100%|██████████| 8/8 [00:05<00:00,  1.52it/s]\n")
     assert aside.get("1.52it/s", ("", ""))[0] == "log_or_error"
+
+
+# ---- measured sizes and bandwidths that no measurement verb introduces
+
+@pytest.mark.parametrize("text,quote,metric", [
+    ("Across the fleet the copy path held 180 GB/s average, with 230 GB/s P99 on the busiest day.\n", "230 GB/s",
+     "bandwidth"),
+    ("For the 8-rank job the resident peak was 96 GB on every host.\n", "96 GB", "memory"),
+    ("Peak HBM climbs about 15% from 20.5 GB to 23.6 GB on the larger model.\n", "23.6 GB", "memory"),
+    ("It runs the 4-bit variant using only 12GB VRAM on one desktop.\n", "12GB", "memory"),
+    ("- 5.1 TiB/s aggregate read throughput in a 120-node cluster\n", "5.1 TiB/s", "bandwidth"),
+    ("Sorting finished at 2.4 TiB/min throughput on the test cluster.\n", "2.4 TiB/min", "bandwidth"),
+])
+def test_a_measured_size_or_bandwidth_with_a_statistic_or_a_change_is_a_claim(text: str, quote: str,
+                                                                             metric: str) -> None:
+    record = extract_text(text, "t.md")
+    assert (metric, quote) in {(c.metric, c.quote) for c in record.claims}, record.claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("* **A desktop (M2 Max, 32 GB unified memory)**\n", "32 GB"),          # "Max" names a chip, after a comma
+    ("We swept block sizes ranging from 4KB to 16MB in the copy test.\n", "16MB"),   # a span of settings
+    ("The older card has 64 GB HBM (compared to 32 GB for MI100).\n", "32 GB"),
+    ("At the measured rate a 16 GiB cache segment can be fetched in about 80 ms.\n", "16 GiB"),
+    ("The transformer exceeds a single B60's 24 GB capacity once activations count.\n", "24 GB"),
+])
+def test_a_device_size_a_setting_or_an_estimate_is_no_claim(text: str, quote: str) -> None:
+    record = extract_text(text, "t.md")
+    assert quote not in {c.quote for c in record.claims}
+    assert quote in {a.quote for a in record.set_aside}
