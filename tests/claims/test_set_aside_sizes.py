@@ -62,7 +62,11 @@ def _decided(text: str) -> tuple[dict[str, tuple[str, str]], set[str]]:
     ("A 2048×2048 input frame is around 12 MB when represented as an int8 array.\n", "around 12 MB",
      "design_arithmetic"),
     ("### Extrapolation to 300 GB\n", "300 GB", "design_arithmetic"),
+    ("Weights and buffers take 50 GB per card, leaving only 8 GB of headroom.\n", "8 GB", "design_arithmetic"),
+    ("The run peaked at 90 GB even though the model is only 30 GB.\n", "30 GB", "model_size"),
+    ("For example, in the two-node case, 80 GB/s of it is local traffic.\n", "80 GB/s", "example"),
     # an earlier figure, a cited one
+    ("The 120 GB baseline splits into page cache and runtime buffers.\n", "120 GB", "baseline"),
     ("It is still below the 600 TFLOPS peak of our previous dense kernel.\n", "600 TFLOPS", "baseline"),
     ("The kernel achieves up to 1200 TFlops on the new part, as reported by the vendor.\n", "up to 1200 TFlops",
      "cited"),
@@ -153,6 +157,8 @@ def test_a_count_per_second_in_a_progress_bar_is_set_aside() -> None:
     ("It runs the 4-bit variant using only 12GB VRAM on one desktop.\n", "12GB", "memory"),
     ("- 5.1 TiB/s aggregate read throughput in a 120-node cluster\n", "5.1 TiB/s", "bandwidth"),
     ("Sorting finished at 2.4 TiB/min throughput on the test cluster.\n", "2.4 TiB/min", "bandwidth"),
+    ("It stays fast while using only 40% of the rival's HBM (20.5 GiB vs 51.2 GiB).\n", "51.2 GiB", "memory"),
+    ("Decoding can yield over 3 GB of peak memory on the phone.\n", "over 3 GB", "memory"),
 ])
 def test_a_measured_size_or_bandwidth_with_a_statistic_or_a_change_is_a_claim(text: str, quote: str,
                                                                              metric: str) -> None:
