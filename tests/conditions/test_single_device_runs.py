@@ -84,3 +84,44 @@ def test_bits_of_something_else_or_methods_named_are_no_precision():
         c = _post(body, 1.2)
         unrecoverable(c, "precision")
         unrecoverable(c, "batch_or_concurrency")
+
+
+def test_devices_named_as_what_the_run_s_device_equals_are_no_devices_of_the_run():
+    setup = ("## Setup\n\nIn this post, we will use an MI210 GPU, equivalent to one die of an MI250X GPU (one "
+             "MI250X GPU can be viewed as two MI210 GPUs). We measure the throughput.\n\n")
+    c = claim(extract_text(f"# Leaner decoding\n\nAn introduction.\n\n{setup}## Results\n\n"
+                           "INT8 raises throughput by about 25% over FP16.\n", "t.md"), 25)
+    assert stated(c, "hardware").value == "1x MI210"
+    assert stated(c, "parallelism").value == "single GPU"
+    # without the equivalence, two devices named for the run are two values
+    setup = "## Setup\n\nIn this post, we will use an MI210 GPU and an MI250X GPU. We measure the throughput.\n\n"
+    c = claim(extract_text(f"# Leaner decoding\n\nAn introduction.\n\n{setup}## Results\n\n"
+                           "INT8 raises throughput by about 25% over FP16.\n", "t.md"), 25)
+    unrecoverable(c, "hardware")
+
+
+TABLES = """# Decoding speed
+
+An introduction.
+
+## Results
+
+| new tokens | Model A latency (s) |
+|------------|---------------------|
+| 128        | 2.4                 |
+| 512        | 7.9                 |
+
+| Model | Number of devices | Latency (s) |
+|-------|-------------------|-------------|
+| Big   | 8                 | 3.1         |
+| Small | 1                 | 1.7         |
+
+We ran the big model on 8 devices.
+"""
+
+
+def test_columns_of_new_tokens_and_of_devices_label_the_row_s_setting():
+    rec = extract_text(TABLES, "t.md")
+    assert stated(claim(rec, 7.9), "output_length").value == 512
+    assert stated(claim(rec, 1.7), "gpu_count").value == 1
+    assert stated(claim(rec, 3.1), "gpu_count").value == 8
