@@ -76,6 +76,12 @@ class SettingBinding(_Strict):
     kinds: ConditionNames
     item_break: Regex = NEVER
     group_break: Regex = NEVER
+    # settings a sentence pairs with one of the several models it names ("A (2xH100) and B (4xH100)", "TP=1 for
+    # A, TP=8 for B"): the kinds paired, and what stands between a model and its setting (`model_first`) or a
+    # setting and its model (`setting_first`), each matched whole
+    paired_kinds: ConditionNames
+    model_first: Regex = NEVER
+    setting_first: Regex = NEVER
 
 
 class SeveralSystems(_Strict):

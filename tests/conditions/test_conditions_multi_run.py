@@ -1,0 +1,185 @@
+"""Conditions of every claim in posts that run several workloads, models or systems: each result takes its own
+run's settings (its table row, its model's layout), never another run's. Small posts written for these tests."""
+from __future__ import annotations
+
+from extractor.api import extract_text
+
+
+def claim(record, value, metric=None):
+    found = [c for c in record.claims if abs(c.value - value) < 1e-6 and (metric is None or c.metric == metric)]
+    assert found, f"no claim {value} {metric or ''} in {[(c.metric, c.value) for c in record.claims]}"
+    return found[0]
+
+
+def test_abbreviated_length_columns_give_each_rows_lengths():
+    text = ("# Results\n\nWe served Llama-3-8B on one H100.\n\n"
+            "| Case | Prompt tok | Gen tok | TTFT | Decode tok/s |\n|---|---:|---:|---:|---:|\n"
+            "| short | 120 | 16 | 0.10 s | 95 |\n| long | 4,000 | 256 | 0.90 s | 88 |\n")
+    record = extract_text(text, "t.md")
+    short, long_ = claim(record, 95), claim(record, 0.9)
+    assert (short.conditions["input_length"].value, short.conditions["output_length"].value) == (120, 16)
+    assert (long_.conditions["input_length"].value, long_.conditions["output_length"].value) == (4000, 256)
+    assert long_.conditions["input_length"].scope == "table_row"
+
+
+def test_a_rate_column_of_generated_tokens_is_no_output_length():
+    # "Gen tok/s" is a throughput column, not the generated length
+    text = ("# Results\n\nWe served Llama-3-8B on one H100.\n\n"
+            "| Case | Prompt tok/s | Gen tok/s |\n|---|---:|---:|\n| short | 1,200 | 95 |\n| long | 3,400 | 88 |\n")
+    c = claim(extract_text(text, "t.md"), 88)
+    assert c.conditions["output_length"].status == "unrecoverable"
+    assert c.conditions["input_length"].status == "unrecoverable"
+
+
+PAIRED_HARDWARE = """# A KV-cache study
+
+## Performance
+
+For serving we focus on `Qwen3-30B-A3B` (2xH100) and `Llama-3.3-70B-Instruct` (4xH100).
+
+### Latency
+
+<em>Figure 8: Latency overhead for Llama-3.3-70B-Instruct. The new cache adds 10% to 60% latency.</em>
+
+On Llama-70B, FP8 is almost 2x faster than BF16.
+"""
+
+
+def test_a_claim_about_one_model_takes_the_hardware_the_post_pairs_with_it():
+    record = extract_text(PAIRED_HARDWARE, "t.md")
+    for c in (claim(record, 10), claim(record, 2)):
+        hw = c.conditions["hardware"]
+        assert (hw.status, hw.value) == ("stated", "4x H100")
+        assert PAIRED_HARDWARE[hw.span[0]:hw.span[1]] == "4xH100"
+
+
+PAIRED_LAYOUT = """# Two models
+
+## Results
+
+We used TP=1 for Mistral-7B and TP=8 for Mixtral-8x22B on H100 boards.
+
+On Mixtral-8x22B the engine serves 3,150 output tokens per second.
+
+On Mistral-7B it reaches 5,900 output tokens per second.
+"""
+
+
+def test_a_layout_written_before_its_model_is_that_models():
+    record = extract_text(PAIRED_LAYOUT, "t.md")
+    big, small = claim(record, 3150), claim(record, 5900)
+    assert (big.conditions["parallelism"].status, big.conditions["parallelism"].value) == ("stated", "TP=8")
+    assert (small.conditions["parallelism"].status, small.conditions["parallelism"].value) == ("stated", "TP=1")
+
+
+UNPAIRED = """# Two models
+
+## Results
+
+We ran Mistral-7B and Mixtral-8x22B, using L40S and H100 boards.
+
+The engine serves 3,150 output tokens per second on Mixtral-8x22B.
+"""
+
+
+def test_settings_listed_apart_from_the_models_pair_with_none():
+    # the devices follow the list of models, not each model: which one ran Mixtral is not said
+    hw = claim(extract_text(UNPAIRED, "t.md"), 3150).conditions["hardware"]
+    assert hw.status == "unrecoverable"
+    assert "L40S" in hw.why and "H100" in hw.why
+
+
+ONE_MODEL_PAIRED_AGAINST_ANOTHER = """# Two models
+
+## Results
+
+We served Qwen3-8B (1x L40S) and Qwen3-32B (4x L40S).
+
+Across the runs, the new cache cut latency by 20%.
+"""
+
+
+def test_a_claim_that_names_no_model_keeps_both_paired_settings_ambiguous():
+    # one device at two counts is two values: neither the first count nor the single-device layout of
+    # "1x L40S" is stated for a claim over both runs
+    c = claim(extract_text(ONE_MODEL_PAIRED_AGAINST_ANOTHER, "t.md"), -20)
+    for name in ("hardware", "parallelism", "gpu_count"):
+        assert c.conditions[name].status == "unrecoverable", name
+    assert "1x L40S" in c.conditions["hardware"].why and "4x L40S" in c.conditions["hardware"].why
+
+
+def test_one_device_at_one_count_written_twice_is_one_value():
+    text = ("# Results\n\n## Setup\n\nAll runs use 8x H100 GPUs; the 8 H100 GPUs share one NVLink domain.\n\n"
+            "## Numbers\n\nThe engine reached 12,400 output tokens per second.\n")
+    hw = claim(extract_text(text, "t.md"), 12400).conditions["hardware"]
+    assert (hw.status, hw.value) == ("stated", "8x H100")
+
+
+def test_a_model_version_written_without_its_letter_is_the_models():
+    text = "# Results\n\nWe ran Kimi-2.5 NVFP4 on 12 GB200 GPUs. Throughput rose by 3.1x over the baseline.\n"
+    model = claim(extract_text(text, "t.md"), 3.1).conditions["model"]
+    assert (model.status, model.value) == ("stated", "Kimi-2.5")
+    # a number after the family name that is no version names no model
+    other = "# Results\n\nKimi 2 is slower. Throughput rose by 3.1x over the baseline with vLLM.\n"
+    assert claim(extract_text(other, "t.md"), 3.1).conditions["model"].status == "unrecoverable"
+
+
+FIGURES_OF_TWO_METRICS = """# Offloading
+
+## Benefits
+
+In our first benchmark we measure the latency of a single prefill request.
+
+<p align="center">
+<img src="f1.png"><br>
+<b>Figure 1</b>: Single request TTFT (Llama-3.1-8B-Instruct, NVIDIA H100).
+</p>
+
+The results show that loading cached values cuts TTFT by 2x-20x, depending on the prompt size.
+
+<p align="center">
+<img src="f2.png"><br>
+<b>Figure 2</b>: Concurrent requests throughput (Llama-3.1-70B-Instruct, NVIDIA H200).
+</p>
+"""
+
+
+def test_of_two_near_figures_the_one_that_shows_the_claims_metric_gives_its_setup():
+    # the captions under <img> in an HTML paragraph are captions; the throughput figure holds no TTFT result
+    c = claim(extract_text(FIGURES_OF_TWO_METRICS, "t.md"), 2)
+    assert (c.conditions["model"].value, c.conditions["model"].scope) == ("Llama-3.1-8B-Instruct", "figure_caption")
+    assert c.conditions["hardware"].value == "NVIDIA H100"
+
+
+def test_two_near_figures_of_the_claims_metric_state_only_what_both_state():
+    text = FIGURES_OF_TWO_METRICS.replace("Concurrent requests throughput", "Batched TTFT")
+    c = claim(extract_text(text, "t.md"), 2)
+    assert c.conditions["model"].status == "unrecoverable"
+
+
+TWO_MODELS_TWO_SYSTEMS = """# Two models
+
+## Setup
+
+We tested Llama-7B on one NVIDIA A10G GPU and Mixtral-8x7B on 8 NVIDIA A10G GPUs with tensor parallelism.
+
+## Results
+
+Our engine achieves up to 5 times higher throughput than vLLM.
+
+On Mixtral-8x7B the engine serves 2,100 tokens per second.
+"""
+
+
+def test_a_claim_over_both_models_takes_neither_models_own_count_or_layout():
+    c = claim(extract_text(TWO_MODELS_TWO_SYSTEMS, "t.md"), 5)
+    assert c.conditions["hardware"].value == "1x NVIDIA A10G; 8x NVIDIA A10G"   # a bound over both runs lists both
+    assert c.conditions["gpu_count"].status == "unrecoverable"   # the 8 GPUs are Mixtral's alone
+    layout = c.conditions["parallelism"]
+    assert layout.status == "unrecoverable" and "one NVIDIA A10G" in layout.why   # not "single GPU, TP8"
+
+
+def test_a_claim_about_one_model_takes_its_own_count_and_layout():
+    c = claim(extract_text(TWO_MODELS_TWO_SYSTEMS, "t.md"), 2100)
+    assert (c.conditions["hardware"].value, c.conditions["gpu_count"].value) == ("8x NVIDIA A10G", 8)
+    assert c.conditions["parallelism"].value == "TP8"
