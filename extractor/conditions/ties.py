@@ -146,7 +146,7 @@ def _other_models(located: list, x: Located) -> bool:
 def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
     """A mention measured for another metric ("ITL measured at 12 QPS"; a run "measuring latency", for a
     claim of another known family) is not a condition of this claim; an example or an accuracy-evaluation
-    dataset is one only in the claim's own sentence."""
+    dataset is one only in the claim's own sentence, and so is a side of a comparison ("A versus B")."""
     if x.bound is not None and x.bound != site.family:
         return False
     if scope != "sentence" and _bound_elsewhere(site, x):
@@ -158,7 +158,7 @@ def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
         return False   # the load of a run that measured another metric ("..., measuring latency")
     if scope == "sentence":
         return True
-    return not x.example and not (x.accuracy and site.claim.metric != "accuracy")
+    return not x.example and not x.side and not (x.accuracy and site.claim.metric != "accuracy")
 
 
 def _bound_elsewhere(site: ClaimSite, x: Located) -> bool:

@@ -183,3 +183,98 @@ def test_a_claim_about_one_model_takes_its_own_count_and_layout():
     c = claim(extract_text(TWO_MODELS_TWO_SYSTEMS, "t.md"), 2100)
     assert (c.conditions["hardware"].value, c.conditions["gpu_count"].value) == ("8x NVIDIA A10G", 8)
     assert c.conditions["parallelism"].value == "TP8"
+
+
+VERSUS_CAPTIONS = """# Model-B release
+
+## Memory
+
+With the new attention, the model stores about 8.7x less KV cache per sequence than before.
+
+<p align="center">
+<img src="kv.svg"><br>
+<em>Per-layer KV state in DeepSeek V3.2 versus DeepSeek V4.</em>
+</p>
+
+## Speed
+
+<p align="center">
+<img src="s.svg"><br>
+<em>Performance comparison between vLLM v0.5.3 and v0.6.0 for Llama 8B on 1xH100.</em>
+</p>
+
+The new release serves 2x more requests per second than the old one.
+"""
+
+
+def test_the_sides_of_a_comparison_in_a_caption_are_not_the_claims_setting():
+    record = extract_text(VERSUS_CAPTIONS, "t.md")
+    # "A versus B": which side the claim was measured on the caption does not say (not the first one)
+    assert claim(record, 8.7).conditions["model"].status == "unrecoverable"
+    # "between v0.5.3 and v0.6.0": neither version; what both sides share (model, device) still holds
+    c = claim(record, 2)
+    assert c.conditions["engine_version"].status == "unrecoverable"
+    assert (c.conditions["model"].value, c.conditions["hardware"].value) == ("Llama 8B", "1x H100")
+
+
+def test_a_claims_own_sentence_keeps_the_first_side_of_its_comparison():
+    text = "# Results\n\n## Speed\n\nOn the H200 versus the H100, the engine is 1.9x faster for Llama-3-8B.\n"
+    hw = claim(extract_text(text, "t.md"), 1.9).conditions["hardware"]
+    assert (hw.status, hw.scope) == ("stated", "sentence") and "H200" in hw.value
+
+
+def test_in_prose_the_name_before_versus_is_the_presented_system():
+    text = ("# Results\n\n## Kernels\n\nWe tuned the LoRA kernels for GPT-OSS 20B in vLLM 0.15.0 vs vLLM 0.11.1rc3.\n\n"
+            "The tuned kernels lower TTFT by 40%.\n")
+    engine = claim(extract_text(text, "t.md"), -40).conditions["engine_version"]
+    assert (engine.status, engine.value) == ("stated", "vLLM 0.15.0")
+
+
+BOLD_TABLE_TITLE = """# New GPU results
+
+The engine reaches 11,819 tokens/s on Llama2-13B on a single GPU. The new GPU is up to 1.9x faster than H100.
+
+**H200 FP8 max throughput**
+
+| Model | Batch size | Input length | Output length | Throughput (out tok/s/GPU) |
+|:--|--:|--:|--:|--:|
+| Llama2-13B | 1024 | 128 | 128 | 11,819 |
+| Llama2-13B | 128 | 128 | 2048 | 4,750 |
+
+<sub>Preliminary figures | H200, H100 FP8.</sub>
+"""
+
+
+def test_a_bold_line_above_a_table_is_its_title_and_names_its_system():
+    # (the name after "than H100." at the end of the paragraph above is no baseline: a paragraph ends there)
+    c = claim(extract_text(BOLD_TABLE_TITLE, "t.md"), 4750)
+    hw = c.conditions["hardware"]
+    assert (hw.status, hw.value, hw.scope) == ("stated", "H200", "table_caption")
+    assert c.conditions["precision"].value == "FP8"
+
+
+def test_a_name_right_after_than_across_a_line_break_is_still_the_baseline():
+    text = "# R\n\nOn Llama-3-8B our engine is 2.1x faster than\nthe H100 build of the reference server on an H200.\n"
+    hw = claim(extract_text(text, "t.md"), 2.1).conditions["hardware"]
+    assert (hw.status, hw.value) == ("stated", "H200")
+
+
+GROUPED_ROWS = """# Two GPUs
+
+| Model | Batch size | Throughput (out tok/s) |
+| :-- | :-- | --: |
+| **L40S**
+| Llama-3-8B | 64 | **4,210** |
+| **A10G** |
+| Llama-3-8B | 64 | 1,380 |
+| **4 nodes** |
+| Llama-3-8B | 32 | 15,500 |
+"""
+
+
+def test_a_one_cell_label_row_names_the_system_of_the_rows_below_it():
+    record = extract_text(GROUPED_ROWS, "t.md")
+    assert claim(record, 4210).conditions["hardware"].value == "L40S"
+    assert claim(record, 1380).conditions["hardware"].value == "A10G"
+    # a one-cell row that opens with a number is a value, not a label: it names no device for the rows below
+    assert claim(record, 15500).conditions["hardware"].status == "unrecoverable"
