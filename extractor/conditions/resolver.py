@@ -75,6 +75,7 @@ class ConditionResolver:
         self.commit_owner = re.compile(self.scopes.commit_owner, re.I)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
         self.output = OutputSetup(OutputBlocks.from_rules(rules_dir))
+        self.single_device = self.finder.rules.conditions.hardware_count.single_device
 
     # -- per document --------------------------------------------------------------
     def mentions(self, d: Document) -> list[Mention]:
@@ -202,10 +203,22 @@ class ConditionResolver:
         elif out["gpu_count"].status == "stated" and hw.status == "stated" and hw.count \
                 and isinstance(out["gpu_count"].value, int) and out["gpu_count"].value != hw.count:
             self._reconcile_counts(doc, claim, out, reasons, stated_by["hardware"])
+        if self._single_against_count(out):   # "single GPU" (from "1xGB200" elsewhere) for a claim run on 4 devices
+            out["parallelism"] = doc.where.unrecoverable(claim, "parallelism", "ambiguous",
+                                                         values=f"{out['parallelism'].quote}, {hw.quote}")
+            reasons["parallelism"] = "ambiguous"
         for name, cond in out.items():  # provenance: quote the original text (mentions are found in the masked view)
             if cond.span is not None and cond.quote != (quote := doc.ctx.d.text[cond.span[0]:cond.span[1]]):
                 out[name] = cond.model_copy(update={"quote": quote})
         return out, reasons
+
+    def _single_against_count(self, out: dict[str, Condition]) -> bool:
+        """Whether the layout stated is the single-device one while the claim's hardware, stated at a more
+        specific rung, counts several devices: the layout is another run's."""
+        par, hw = out["parallelism"], out["hardware"]
+        rank = self._scope_rank
+        return par.status == "stated" and par.value == self.single_device and hw.status == "stated" \
+            and (hw.count or 0) > 1 and rank.get(hw.scope, len(rank)) < rank.get(par.scope, len(rank))
 
     def _reconcile_counts(self, doc: DocumentConditions, claim: Claim, out: dict[str, Condition],
                           reasons: dict[str, Reason], device: Mention) -> None:

@@ -278,3 +278,36 @@ def test_a_one_cell_label_row_names_the_system_of_the_rows_below_it():
     assert claim(record, 1380).conditions["hardware"].value == "A10G"
     # a one-cell row that opens with a number is a value, not a label: it names no device for the rows below
     assert claim(record, 15500).conditions["hardware"].status == "unrecoverable"
+
+
+def test_a_device_with_its_memory_joined_by_an_x_is_the_device():
+    text = ("# Results\n\n## Setup\n\nWe evaluate both engines on NVIDIA A100, H100 and A6000.\n\n## Numbers\n\n"
+            "On Llama-2 70B with 4 A100x80GB, the engine shows up to 2x higher throughput than the reference.\n")
+    hw = claim(extract_text(text, "t.md"), 2).conditions["hardware"]
+    assert (hw.status, hw.scope) == ("stated", "sentence") and hw.value.startswith("A100x80GB")
+
+
+ONE_DEVICE_THEN_FOUR = """# Runner v2
+
+## Results
+
+We stress-tested the runner with a small model (`Qwen3-0.6B`) on a powerful GPU (`1×GB200`). The runner delivered a
+56% throughput increase.
+
+We also measured gains for speculative decoding: **6.3% lower TPOT** on `4×GB200` with `GLM-4.7-FP8`.
+"""
+
+
+def test_a_single_device_layout_of_another_run_is_not_given_to_a_claim_on_four_devices():
+    record = extract_text(ONE_DEVICE_THEN_FOUR, "t.md")
+    four = claim(record, -6.3)
+    assert four.conditions["hardware"].value == "4x GB200"
+    assert four.conditions["parallelism"].status == "unrecoverable"
+    one = claim(record, 56)
+    assert (one.conditions["hardware"].value, one.conditions["parallelism"].value) == ("1x GB200", "single GPU")
+
+
+def test_a_gpus_column_cell_gives_its_count_not_the_digits_of_the_device_name():
+    text = "# Cost\n\n| GPUs | Model-A | Model-B |\n|---|:-:|:-:|\n| 64x A100-80G | 1.25 hours | 4 hours |\n"
+    c = claim(extract_text(text, "t.md"), 4)
+    assert (c.conditions["gpu_count"].value, c.conditions["hardware"].value) == (64, "64x A100")
