@@ -236,7 +236,9 @@ class ClauseCues:
                 if g > limit:
                     continue
                 a, b = (c.end, start) if c.end <= start else (end, c.start)
-                crossed = a < b and self.between(cues, a, b, ("break", "join"))
+                # a break right after a cue before the number is a label's colon ("TTFT: 2 s"); right after
+                # the number it ends the number's clause ("TTFT = 2s, TPOT = 200ms")
+                crossed = a < b and self.between(cues, a, b, ("break", "join"), c.end <= start)
                 key = (crossed, g, -(c.end - c.start), -c.start)
                 if best_key is None or key < best_key:
                     best, best_key = c, key

@@ -152,8 +152,8 @@ class MetricChooser:
         datasheet value (reason None: the rule turns it down without saying what it is), None when it may
         be a result."""
         if cls == "cost":
-            if re.search(r"\b(?:\w*token|request)\b", q.unit):
-                return None
+            if re.search(r"/\s*(?:\w*token|request)\b", q.unit):
+                return None               # a cost per token or per request; not "a $0.003 request" (USD * request)
             return None, "claims.cost_not_per_token"   # a list price per GPU-hour, or a cost the rules miss
         if cls in ("time", "token_rate", "request_rate", "item_rate", "memory", "bandwidth", "token_count",
                    "token_time") \

@@ -132,3 +132,31 @@ def test_times_and_prices_set_aside(text, quote, reason, rule):
 ])
 def test_results_next_to_set_aside_forms(text, quote, metric):
     assert claim_of(text, quote).metric == metric
+
+
+# -- classes of error found by the sample check (docs/sample-check.md) ----------------------------------------
+@pytest.mark.parametrize("text,quote,metric", [
+    # a metric word after a comma names the next figure, not this one
+    ("Measured result: TTFT = 1.5s, TPOT = 120ms on one card.", "1.5s", "ttft"),
+    ("Measured result: TTFT = 1.5s, TPOT = 120ms on one card.", "120ms", "tpot"),
+    ("Our run: TTFT is 640 ms, ITL is 31 ms.", "640 ms", "ttft"),
+    # a label's colon still names the figure after it
+    ("TPOT: 42 ms, far below the old build.", "42 ms", "tpot"),
+])
+def test_label_value_lists(text, quote, metric):
+    assert claim_of(text, quote).metric == metric
+
+
+def test_a_price_times_a_request_is_no_cost_per_request():
+    text = "Routed locally, that is a $0.004 request instead of $0.05 on the hosted model."
+    no_claim(text, "$0.004")
+    assert claim_of("The new path costs $0.002 per request on our traffic.", "$0.002 per request").unit == "USD / request"
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("- **Storage**: ~700GB for model weights (native INT4)", "~700GB"),
+    ("- **Storage**: >100 GB for BF16 model weights (96.2 GB)", "96.2 GB"),
+])
+def test_a_listed_weights_size_is_the_model_size(text, quote):
+    assert aside(text, quote).reason == "model_size"
+    assert aside("- **RAM**: 512GB DDR5 per socket", "512GB").reason == "datasheet"
