@@ -160,3 +160,29 @@ def test_a_price_times_a_request_is_no_cost_per_request():
 def test_a_listed_weights_size_is_the_model_size(text, quote):
     assert aside(text, quote).reason == "model_size"
     assert aside("- **RAM**: 512GB DDR5 per socket", "512GB").reason == "datasheet"
+
+
+@pytest.mark.parametrize("text,quote,reason,rule", [
+    # every price of a listed pricing line
+    ("_(*) List pricing: \\$0.20/M input tokens (cache hit), \\$0.60/M input tokens (cache miss), $2.40/M output "
+     "tokens._", "$2.40/M output tokens", "datasheet", "list_price"),
+    # a ratio argued in theory is no measurement
+    ("The sparse layer should in theory decode faster than the dense one because of 4x less compute.", "4x",
+     "design_arithmetic", "in_theory"),
+    # a cache budget is the configuration the runs share
+    ("We ran eight instances on one host with the same 400 GiB cache budget.", "400 GiB", "setting",
+     "cache_budget"),
+])
+def test_sample_check_set_aside_classes(text, quote, reason, rule):
+    a = aside(text, quote)
+    assert (a.reason, a.rule) == (reason, f"set_aside.{rule}")
+    no_claim(text, quote)
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("At full load the service came to $0.31 per million output tokens, and $0.12 per million input tokens.",
+     "$0.12 per million input tokens"),
+    ("These kernels reach 75% of the theoretical peak and 2.9 TB/s memory bandwidth.", "2.9 TB/s"),
+])
+def test_measured_figures_near_those_forms_stay_claims(text, quote):
+    claim_of(text, quote)
