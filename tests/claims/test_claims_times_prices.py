@@ -172,6 +172,12 @@ def test_a_listed_weights_size_is_the_model_size(text, quote):
     # a cache budget is the configuration the runs share
     ("We ran eight instances on one host with the same 400 GiB cache budget.", "400 GiB", "setting",
      "cache_budget"),
+    # a share of a model's parameters is its size, not a change
+    ("Since the adapters touch under 2% of the model's parameters, swapping them is cheap.", "under 2%",
+     "model_size", "parameter_share"),
+    # the figure an example converts to
+    ("It sizes the cache from the requested fraction (e.g. 0.9 → 90% of total VRAM).", "90%", "example",
+     "example_conversion"),
 ])
 def test_sample_check_set_aside_classes(text, quote, reason, rule):
     a = aside(text, quote)
