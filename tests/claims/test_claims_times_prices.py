@@ -192,3 +192,15 @@ def test_sample_check_set_aside_classes(text, quote, reason, rule):
 ])
 def test_measured_figures_near_those_forms_stay_claims(text, quote):
     claim_of(text, quote)
+
+
+@pytest.mark.parametrize("text,quote,statistic", [
+    # a statistic word that ends a product's name states no statistic
+    ("On an M3 Max the model decodes at 41 tokens/s with a median TTFT of 0.3 s.", "41 tokens/s", None),
+    ("On an M3 Max the model decodes at 41 tokens/s with a median TTFT of 0.3 s.", "0.3 s", "median"),
+    ("| Device | Latency (s) |\n|---|---|\n| iPhone 15 Pro Max | 9.8 |\n| Pixel 8 | 11.2 |\n", "9.8", None),
+    # ...while the word alone still does
+    ("Max TTFT was 2.1 s on the busiest node.", "2.1 s", "max"),
+])
+def test_statistic_words_in_product_names(text, quote, statistic):
+    assert claim_of(text, quote).statistic == statistic
