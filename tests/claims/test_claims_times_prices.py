@@ -204,3 +204,11 @@ def test_measured_figures_near_those_forms_stay_claims(text, quote):
 ])
 def test_statistic_words_in_product_names(text, quote, statistic):
     assert claim_of(text, quote).statistic == statistic
+
+
+def test_a_ratio_is_no_unit_of_a_scaled_count_before_it():
+    text = "We see 12X memory savings at sequence length 4K, and 25X at 8K."
+    no_claim(text, "4K")
+    assert claim_of(text, "25X").unit == "x"
+    # a plain series still shares its trailing ratio unit
+    assert claim_of("Speedups of 1.5, 2 and 3x over the old kernel.", "2").unit == "x"
