@@ -36,7 +36,7 @@ def unit_class(unit: str) -> str | None:
     if unit in ("dimensionless", ""):
         return None
     if re.search(r"\b\w*(?:byte|bit)\b", unit):   # pint's information units carry no dimension
-        if re.search(r"/\s*\w*second", unit):
+        if re.search(r"/\s*\w*(?:second|minute|hour)\b", unit):   # "3.66 TiB/min": a rate of bytes too
             return "bandwidth"
         return "memory" if re.search(r"byte", unit) else None   # "4 bits" is a precision, not a size
     try:

@@ -41,6 +41,7 @@ class SentenceReader:
         self.bare_assignment = re.compile(rules.bare_assignment_before)
         self.bare_fraction = re.compile(rules.bare_fraction_after)
         self.bare_denominator = re.compile(rules.bare_fraction_before)
+        self.measured_memory_sections = re.compile(rules.measured_memory_sections)
 
     def pieces(self, d: Document, seen: ProseFigures) -> list[tuple[Passage, str]]:
         """The text units that may hold a number, each with its text; `seen` gains the prose units read."""
@@ -100,11 +101,16 @@ class SentenceReader:
                 continue
             metric = builder.metric_for(q, cls, cues, q.span[0], q.span[1])
             if metric is None:
-                if why := builder.metrics.rejection(q, cls, cues, *q.span, d.view):
-                    rejected[q.span[0]] = why
-                elif cls in SERIES_CLASSES and not builder.metrics.not_result(q, cls, cues, *q.span):
-                    pending.append((q, cls))
-                continue
+                why = builder.metrics.rejection(q, cls, cues, *q.span, d.view)
+                if cls == "memory" and (why is None or why[1] == "claims.device_spec") \
+                        and self._measured_memory_section(context.section):
+                    metric = "memory"      # "- 380GB DRAM, at least 12GB VRAM" under "Memory consumption"
+                else:
+                    if why:
+                        rejected[q.span[0]] = why
+                    elif cls in SERIES_CLASSES and not builder.metrics.not_result(q, cls, cues, *q.span):
+                        pending.append((q, cls))
+                    continue
             taken.append((q, cls, metric))
         while pending:       # "0.85s vs 0.26s", "10.2 ms on ~500 tokens, 16.3 ms on ~2000 tokens": one series
             found = [(q, cls, m) for q, cls in pending
@@ -116,6 +122,10 @@ class SentenceReader:
             pending = [(q, cls) for q, cls in pending if all(q is not f for f, _, _ in found)]
         return [builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
                 for q, cls, metric in taken]
+
+    def _measured_memory_section(self, section: list[str]) -> bool:
+        """Whether the innermost section's title says its sizes were measured ("Memory consumption")."""
+        return bool(section) and bool(self.measured_memory_sections.search(section[-1]))
 
     def _bare_setting(self, text: str, base: int, q: QuantityRecord, cues) -> bool:
         """A bare number that is the value of a named setting ("`k=3`", "top_k=4": unless the name is a cue of
