@@ -256,7 +256,7 @@ def test_a_bold_line_above_a_table_is_its_title_and_names_its_system():
 def test_a_name_right_after_than_across_a_line_break_is_still_the_baseline():
     text = "# R\n\nOn Llama-3-8B our engine is 2.1x faster than\nthe H100 build of the reference server on an H200.\n"
     hw = claim(extract_text(text, "t.md"), 2.1).conditions["hardware"]
-    assert (hw.status, hw.value) == ("stated", "H200")
+    assert hw.status == "stated" and "H200" in hw.value and "H100" not in hw.value   # ("an H200": one device)
 
 
 GROUPED_ROWS = """# Two GPUs
