@@ -19,7 +19,8 @@ from extractor.ingest.model import Cell
 from extractor.records import Claim, Condition
 
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
-_NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
+# a number of its own (not the digits of a name: "A100"), or a count written before an "x" ("64x A100")
+_NUM = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*[kKmM]?(?:\b|(?=[x×]))")
 _PAIR = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*/\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*")
 _PAIRED_PART = {"input_length": 1, "output_length": 2}
 _BLANKS = re.compile(r"\s+")
