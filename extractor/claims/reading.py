@@ -57,9 +57,13 @@ class ClaimStage:
         self.analyser.enter_document()
         rejected: Rejected = {}
         prose = ProseFigures([], [], [])
-        read = self.sentences.claims(d, cap, rejected, prose) + self.tables.claims(d, prose) \
-            + self.script_output.claims(d, prose)
+        residual: list[tuple[Claim, Passage]] = []
+        read = self.sentences.claims(d, cap, rejected, prose) + self.tables.claims(d, prose, residual) \
+            + self.script_output.claims(d, prose, residual)
         places = self.figures.places(d)
+        # a result cell's or a printed figure that nothing names the metric of is a claim unless a set-aside rule
+        # applies
+        read += [p for p in residual if not self.figures.applies(d, places, p[0])]
         demoted = self.figures.demoted(d, places, [c for c, _ in read])
         named = sorted((span, kind) for span, kind in names if kind in NAME_KINDS)
         spans = [span for span, _ in named]

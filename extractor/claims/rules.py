@@ -75,6 +75,7 @@ class ClaimRules(BaseModel):
     table_reference_column: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
+    table_share_of_header: str = r"(?!)"
     measured_memory_sections: str = r"(?!)"
     sla_share_after: Phrases
     level_reached_intro: Phrases
@@ -89,8 +90,8 @@ class ClaimRules(BaseModel):
 
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
                      "bare_fraction_before", "table_baseline_header", "table_reference_column",
-                     "table_setting_headers", "table_memory_headers", "statistic_not_before",
-                     "measured_memory_sections")
+                     "table_setting_headers", "table_memory_headers", "table_share_of_header",
+                     "statistic_not_before", "measured_memory_sections")
     @classmethod
     def _regex(cls, v: str, info):
         try:

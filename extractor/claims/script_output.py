@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from extractor.claims.classify import unit_class
 from extractor.claims.output_blocks import OutputBlocks, OutputLine
+from extractor.claims.tables import RESIDUAL_METRICS
 from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
@@ -40,6 +41,9 @@ SEGMENT = re.compile(
 BARE = re.compile(rf"(?P<value>{_VALUE}{_UNIT})(?P<rest>[^\d]{{0,24}})$")
 # a latency percentile line of a load generator: "99% in 0.1501 secs", "p90 in 12 ms"
 PERCENTILE = re.compile(rf"[ \t]*(?P<pct>\d{{1,2}}(?:\.\d+)?)[ \t]*%[ \t]+in[ \t]+(?P<value>{_VALUE}{_UNIT})[ \t]*$")
+# a printed line of figures alone, without a label: "14488.24 iter/s (0.6902s)", "512.0 tokens/s"
+_FIGURE = rf"{_VALUE}[ \t]*[A-Za-zµ%][A-Za-z0-9µ%]*(?:[ \t]*/[ \t]*[A-Za-z0-9]+)*"
+FIGURES_LINE = re.compile(rf"[ \t]*(?P<value>{_FIGURE})(?:[ \t]*\([ \t]*(?P<second>{_FIGURE})[ \t]*\))?[ \t]*$")
 # a printed line written as a sentence: two words before its first number
 _PROSE_LINE = re.compile(r"[^\d\n]*?[A-Za-z]{2,}[^\d\n]*?\s[A-Za-z]{2,}[^\d\n]*?\d")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -71,6 +75,9 @@ class ScriptOutputReader:
         if (p := PERCENTILE.fullmatch(text, line.start, line.end)) is not None:
             value = p.group("value").rstrip(". \t")
             return [(f"p{p.group('pct')}", p.start("value"), p.start("value") + len(value), False)]
+        if (f := FIGURES_LINE.fullmatch(text, line.start, line.end)) is not None:
+            # figures alone: unlabelled, each read as an unnamed result (a claim unless a set-aside rule applies)
+            return [("", f.start(g), f.end(g), False) for g in ("value", "second") if f.group(g) is not None]
         cuts = [m for m in SPLIT.finditer(text, line.start, line.end)]
         for lo, hi in zip([line.start] + [m.end() for m in cuts], [m.start() for m in cuts] + [line.end]):
             piece = text[lo:hi]
@@ -101,9 +108,11 @@ class ScriptOutputReader:
             out.append(Passage(line.start, line.end, "code", line.block, d.blocks[line.block].section))
         return out
 
-    def claims(self, d: Document, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
+    def claims(self, d: Document, seen: "ProseFigures",
+               residual: list[tuple[Claim, Passage]] | None = None) -> list[tuple[Claim, Passage]]:
         """One claim per labelled result of the program output lines; `seen` gains the quantities of the
-        output segments read."""
+        output segments read. `residual` gains the printed figures whose label names no metric ("pre_process:
+        25.70%"), each as a claim of its unit's metric: a claim unless a set-aside rule applies."""
         out: list[tuple[Claim, Passage]] = []
         x = self.tables.x
         found = [(line, seg) for line in self.blocks.lines(d) if not line.error for seg in self.segments(d, line)]
@@ -121,6 +130,7 @@ class ScriptOutputReader:
             if q is None or header.counts:
                 continue
             cls, unit = unit_class(q.unit), q.unit
+            own_unit = cls is not None        # the figure carries its unit (not only its label)
             named = any(c.label.startswith("metric:") for c in header.cues)
             stat = None if named else self.blocks.statistic(label)
             if stat is None and not named and cls == "time" and line.start in groups:
@@ -138,13 +148,17 @@ class ScriptOutputReader:
                     continue
                 cls, unit = header.cls, header.unit
                 q = q.model_copy(update={"unit": unit})
-            if not header.cues:
-                continue          # "Elapsed: 3 s" with no metric word: not shown as a result
-            metric = x.builder.metric_for(q, cls, list(cues), q.span[0], q.span[1], header.cues)
-            if metric is None:
-                continue
+            metric = x.builder.metric_for(q, cls, list(cues), q.span[0], q.span[1], header.cues) \
+                if header.cues else None   # "Elapsed: 3 s" with no metric word: not shown as a result
             block = d.blocks[line.block]
             context = ClaimContext(section=d.section_path(block.section), block="code", row_header=header.text)
+            if metric is None:
+                if residual is not None and own_unit and cls in RESIDUAL_METRICS \
+                        and q.value >= 0 and not self.tables.names_setting([header], list(cues)):
+                    claim = x.builder.claim(q, RESIDUAL_METRICS[cls], cls, list(cues), d.text, 0, 0, context,
+                                            header.cues, unit, written=d.text)
+                    residual.append((claim, Passage(line.start, line.end, "code", line.block, block.section)))
+                continue
             claim = x.builder.claim(q, metric, cls, list(cues), d.text, 0, 0, context, header.cues, unit,
                                     written=d.text)
             out.append((claim, Passage(line.start, line.end, "code", line.block, block.section)))

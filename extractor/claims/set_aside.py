@@ -68,12 +68,14 @@ class SetAsideRule(BaseModel):
                                                       "section (its nearest heading)")
     header: str | None = Field(None, description="regex searched in the column header of the table body cell the "
                                                  "figure sits in (a figure outside a body cell fails it)")
+    row: str | None = Field(None, description="regex searched in the row label (first cell) of the row of the table "
+                                              "body cell the figure sits in (a figure outside a body cell fails it)")
     demotes: bool = Field(False, description="the reason holds even where a claim rule took the figure: the "
                                              "claim is dropped and the figure set aside (a target, a list price)")
     example: str = Field(min_length=1, description="a sentence of the class, for the docs and the tests")
 
     _compile = field_validator("quote", "unit", "before", "not_before", "after", "line", "not_line", "not_section",
-                               "header")(lambda cls, v: compiled(v))
+                               "header", "row")(lambda cls, v: compiled(v))
 
 
 class ExtraForm(BaseModel):
@@ -164,6 +166,7 @@ class _Compiled(NamedTuple):
     not_line: re.Pattern | None
     not_section: re.Pattern | None
     header: re.Pattern | None
+    row: re.Pattern | None
 
 
 def figure_class(q: QuantityRecord) -> str | None:
@@ -199,7 +202,7 @@ class FigureDecider:
         rx = lambda p: re.compile(p, re.M) if p else None   # noqa: E731  (^: after any newline)
         return _Compiled(r, frozenset(r.places), None if r.langs is None else frozenset(r.langs),
                          frozenset(r.units), rx(r.quote), rx(r.unit), rx(r.before), rx(r.not_before), rx(r.after),
-                         rx(r.line), rx(r.not_line), rx(r.not_section), rx(r.header))
+                         rx(r.line), rx(r.not_line), rx(r.not_section), rx(r.header), rx(r.row))
 
     def figures(self, text: str, prose: ProseFigures | None = None) -> list[Figure]:
         """The performance figures of `text` in text order, those an exclusion skipped included. `prose`:
@@ -244,6 +247,12 @@ class FigureDecider:
             if decided is not None:
                 out[i] = decided
         return out
+
+    def applies(self, d: Document, places: "SetAsidePlaces", claim: Claim) -> bool:
+        """Whether a set-aside rule (demoting or not) gives a reason for the figure of `claim`."""
+        cls = unit_class(claim.unit)
+        span = (with_markup_before(d.text, claim.span[0]), claim.span[1])
+        return cls in FIGURE_CLASSES and self._reason(d.text, Figure(span, cls, claim.unit), places) is not None
 
     def decide(self, d: Document, places: "SetAsidePlaces", claims: list[Claim],
                rejected: dict[int, tuple[str, str]], prose: ProseFigures | None = None) -> list[SetAside]:
@@ -301,6 +310,8 @@ class FigureDecider:
                 continue
             if c.header is not None and not c.header.search(places.column_header(start)):
                 continue
+            if c.row is not None and not c.row.search(places.row_label(start)):
+                continue
             return c.rule.reason, f"set_aside.{c.rule.name}"
         return None
 
@@ -337,6 +348,10 @@ class SetAsidePlaces:
             for t in d.tables for row in t.rows for c in row[1:]
             for h in t.header if h.col == c.col and c.end > c.start)
         self.cell_starts = [c[0] for c in self.cells]
+        # the row label over each body cell ("| Frame rate |" beside "| 16 fps |"), by the cell's start
+        self.row_labels = sorted((c.start, c.end, " ".join(d.view[row[0].start:row[0].end].split()))
+                                 for t in d.tables for row in t.rows for c in row[1:] if c.end > c.start)
+        self.row_starts = [c[0] for c in self.row_labels]
         # innermost first: of the spans holding an offset, the one that starts last
         spans.sort(key=lambda s: (s[0], -s[1]))
         self.d = d
@@ -352,6 +367,12 @@ class SetAsidePlaces:
         """The column header text over the table body cell holding `offset` ('' outside body cells)."""
         i = bisect.bisect_right(self.cell_starts, offset) - 1
         return self.cells[i][2] if i >= 0 and offset < self.cells[i][1] else ""
+
+    def row_label(self, offset: int) -> str:
+        """The row label (first cell) of the row of the table body cell holding `offset` ('' outside body
+        cells)."""
+        i = bisect.bisect_right(self.row_starts, offset) - 1
+        return self.row_labels[i][2] if i >= 0 and offset < self.row_labels[i][1] else ""
 
     def at(self, offset: int) -> tuple[str, str | None]:
         i = bisect.bisect_right(self.starts, offset) - 1

@@ -23,6 +23,8 @@ _PAREN = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 # a unit named by a caption or lead-in: "(tokens/s)", "in milliseconds", "in tok/s per GPU", "tokens per second"
 _LEAD_UNIT = re.compile(r"\(([^()\d]{1,24})\)|\bin ([A-Za-z/]+(?: (?:per|/) [A-Za-z]+)?)\b"
                         r"|\b([A-Za-z]+ per (?:second|sec|s|minute|min|hour|h|ms|millisecond))\b")
+# a number with a unit written after it ("3.5 GB", "~18%", "12 ms"): a figure, not a count
+_UNIT_AFTER_NUMBER = re.compile(r"\d\s*(?:%|[A-Za-zµ$€]|/)")
 # a decimal comma: a number whose comma is followed by one or two digits (never a thousands separator)
 _DECIMAL_COMMA = re.compile(r"^[\s*_~≈]*\d+,\d{1,2}[\s*_]*$")
 # a cell that holds a bare number (markup, an approximation mark or a ± spread around it)
@@ -35,6 +37,11 @@ _CURRENCY = re.compile(r"[$€£¥]|\b(?:USD|EUR|cost|costs|price|prices|dollars
 LEAD_PARAGRAPHS = 3
 LEAD_REACH = 3000   # ... within this many characters before it
 _LEAD_CLASSES = ("token_rate", "request_rate", "time")
+# the metric of a result cell's figure that no header, lead text or cue names: a figure is a claim unless a
+# set-aside rule says why not (ClaimStage checks these against the rules before keeping them)
+RESIDUAL_METRICS = {"percent": "other", "time": "latency", "memory": "memory", "cost": "cost",
+                    "bandwidth": "bandwidth", "compute": "compute", "token_rate": "throughput",
+                    "request_rate": "request_throughput", "energy": "energy_efficiency", "item_rate": "other"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +68,8 @@ def _text(d: Document, c: Cell | None) -> str:
 
 # an opening parenthesis glued to the word before it ("TPOT(ms)")
 _GLUED_PAREN = re.compile(r"(?<=[A-Za-z])\(")
+# an arrow glued to a header's metric ("Acc.↑", "Error↓": which way is better) is read as a blank
+_ARROWS = re.compile(r"[↑↓⬆⬇]")
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
 _LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 
@@ -125,6 +134,7 @@ class TableReader:
         self.reference_column = re.compile(rules.table_reference_column)
         self.setting_headers = re.compile(rules.table_setting_headers)
         self.memory_headers = re.compile(rules.table_memory_headers)
+        self.share_of_header = re.compile(rules.table_share_of_header)
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
         self.header = lru_cache(maxsize=4096)(self._read_header)
 
@@ -133,7 +143,7 @@ class TableReader:
         glued to its metric ("TPOT(ms)", "Throughput(TPS)") is read as if spaced."""
         if not text:
             return Header(text)
-        cues = list(self.x.cues(_GLUED_PAREN.sub(" (", text)))
+        cues = list(self.x.cues(_ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text))))
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
                 or self.ratio_header and "%" not in text and self.ratio_header.search(text):
@@ -199,17 +209,20 @@ class TableReader:
                 return q.unit, cls
         return None
 
-    def claims(self, d: Document, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
+    def claims(self, d: Document, seen: "ProseFigures",
+               residual: list[tuple[Claim, Passage]] | None = None) -> list[tuple[Claim, Passage]]:
         """The claims of every table; `seen` gains the quantities of the cells read (the set-aside pass skips
-        them)."""
+        them). `residual` gains the result cells' figures no header, lead text or cue names the metric of,
+        each as a claim of its class's RESIDUAL_METRICS metric: a claim unless a set-aside rule applies."""
         out: list[tuple[Claim, Passage]] = []
         for t, table in enumerate(d.tables):
-            out.extend(self.table_claims(d, t, table, seen))
+            out.extend(self.table_claims(d, t, table, seen, residual))
         return out
 
-    def result_cells(self, d: Document, table: Table) -> list[tuple[Cell, Header | None, str, int, list[Header]]]:
+    def result_cells(self, d: Document, table: Table) -> list[tuple[Cell, Header | None, str, int, list[Header], bool]]:
         """Body cells that can hold a result: (cell, column header, row header text, body row, the headers
-        that qualify it). Cells under a header of counts or settings are left out before any reading."""
+        that qualify it, whether a header names counts). Cells under a header of counts or settings are left
+        out before any reading, but for those that write a unit after their number (flagged)."""
         texts = {c.col: _text(d, c) for c in table.header}
         second = second_header_row(d, table)
         if second is not None:
@@ -218,7 +231,7 @@ class TableReader:
                 texts[c.col] = " ".join(t for t in (texts.get(c.col, ""), _text(d, c)) if t)
         width = max(texts, default=-1) + 1
         cols = [self.header(texts.get(i, "")) for i in range(width)]
-        cells: list[tuple[Cell, Header | None, str, int, list[Header]]] = []
+        cells: list[tuple[Cell, Header | None, str, int, list[Header], bool]] = []
         group: Header | None = None
         for r, row in enumerate(table.rows):
             if r == 0 and second is not None:
@@ -243,17 +256,26 @@ class TableReader:
                     # of counts when the column header names the metric and unit of its cells
                     counted = [h for h in headers if not (h is row_info and col is not None and col.cls)]
                     if not any(h.counts for h in counted) or _OUT_OF_100.match(d.view[c.start:c.end]):
-                        cells.append((c, col, row_head, r, headers))
+                        cells.append((c, col, row_head, r, headers, False))
+                    elif _UNIT_AFTER_NUMBER.search(d.view, c.start, c.end):
+                        # "| Misrouted requests | ~18% |", "| CPU/rank |" over "3.5 GB": a figure written with its
+                        # own unit is no count, whatever the header; it is read as an unnamed result only
+                        cells.append((c, col, row_head, r, headers, True))
         return cells
+
+    def names_setting(self, headers: list[Header], cues: list) -> bool:
+        """A header of the cell names a setting, a limit or a length of media ("Timeout", "request_timeout"), or
+        a limit or setting word sits in the cell: its figure is no result."""
+        return any(self.setting_headers.search(h.text.replace("_", " ")) for h in headers) \
+            or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
+            or any(c.label in ("limit", "setting", "not_claim") for c in cues)
 
     def unnamed_measure(self, cls: str, headers: list[Header], cues: list, lead_texts: list[str]) -> str | None:
         """The metric of a results cell holding a time or a size that no metric word names: a time is a
         latency (how long the step or run took), a size is memory under a header naming memory, else when the
         table's caption, heading or lead-in paragraphs (`lead_texts`) name it; None under a header that names
         a setting, a limit or a length of media, or with a limit or setting word in the cell."""
-        if any(self.setting_headers.search(h.text) for h in headers) \
-                or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
-                or any(c.label in ("limit", "setting", "not_claim") for c in cues):
+        if self.names_setting(headers, cues):
             return None
         if cls == "time":
             return "latency"
@@ -261,7 +283,8 @@ class TableReader:
             return "memory"
         return "memory" if any(self.memory_headers.search(t) for t in lead_texts) else None
 
-    def table_claims(self, d: Document, t: int, table: Table, seen: "ProseFigures") -> list[tuple[Claim, Passage]]:
+    def table_claims(self, d: Document, t: int, table: Table, seen: "ProseFigures",
+                     residual: list[tuple[Claim, Passage]] | None = None) -> list[tuple[Claim, Passage]]:
         cells = self.result_cells(d, table)
         if not cells:
             return []
@@ -279,7 +302,7 @@ class TableReader:
         out: list[tuple[Claim, Passage]] = []
         unit_rows: dict[int, int] = {}        # column -> its body row that holds 1.00x
         places: list[tuple[int, int]] = []    # the (row, column) of each claim of `out`
-        for (c, col, row_head, r, headers), (qs, cues), score in zip(cells, analysed, scores):
+        for (c, col, row_head, r, headers, under_counts), (qs, cues), score in zip(cells, analysed, scores):
             if score is not None:   # the quote is the score as written
                 qs = [q.model_copy(update={"span": (q.span[0], c.start + score.end(1) + 4),
                                            "quote": d.text[q.span[0]:c.start + score.end(1) + 4]})
@@ -294,6 +317,11 @@ class TableReader:
             for i, q in enumerate(qs):
                 cls = unit_class(q.unit)
                 unit = q.unit
+                own_unit = cls is not None    # the figure carries its unit (not only its header)
+                if under_counts:      # under a header of counts: an unnamed result at most
+                    if own_unit and residual is not None:
+                        self._residual(d, q, cls, cues, c.start, context, headers, col, unit_place, residual)
+                    continue
                 if cls is None:
                     if i > 0 or not _LEADS_WITH_NUMBER.match(cell_text):
                         continue      # a number inside a note or a command, not the cell's value
@@ -317,8 +345,9 @@ class TableReader:
                     unit = col.unit   # "$5.87" under "Cost per 1M tokens ($)": a price per that many tokens
                     q = q.model_copy(update={"unit": unit})
                 metric = self.x.builder.metric_for(q, cls, cues, q.span[0], q.span[1], header_cues)
-                if metric is None and cls == "ratio" and any(h.ratio for h in headers):
-                    metric = "speedup"
+                if metric is None and cls == "ratio" and (any(h.ratio for h in headers) or (
+                        col is not None and self.baseline_header.search(col.text))):
+                    metric = "speedup"    # "| Speedup |", "| vs. eager |" over "3.3×": a ratio against a run
                 elif metric is None and cls == "ratio" and not (q.value == 1 and q.value_max is None):
                     if lead_cues is None:
                         lead_cues = self.lead_ratio_cues(lead_in(d, table))
@@ -338,15 +367,38 @@ class TableReader:
                     if lead_texts is None:
                         lead_texts = lead_in(d, table)
                     metric = self.unnamed_measure(cls, headers, cues, lead_texts)
-                if metric is None:
-                    continue
                 text = d.view[c.start:c.end]
+                if metric is None:
+                    if residual is not None and own_unit:
+                        self._residual(d, q, cls, cues, c.start, context, headers, col, unit_place, residual,
+                                       header_cues, unit)
+                    continue
                 claim = self.x.builder.claim(q, metric, cls, cues, text, c.start, c.start, context,
                                              header_cues, unit, written=d.text)
                 out.append((claim, unit_place))
                 places.append((r, c.col))
         self._baselines(d, table, out, places, unit_rows)
         return out
+
+    def _residual(self, d: Document, q: QuantityRecord, cls: str | None, cues: list[Cue], base: int,
+                  context: ClaimContext, headers: list[Header], col: Header | None, place: Passage,
+                  residual: list[tuple[Claim, Passage]], header_cues: list[Cue] | None = None,
+                  unit: str | None = None) -> None:
+        """Adds to `residual` the claim of a result cell's figure no header, lead text or cue names the metric
+        of: its class's RESIDUAL_METRICS metric; a percent under a header stating a share of a reference ("%
+        of BF16") a level against it. Nothing for a figure of no such class, a negative size, time or rate, or
+        under a header or beside a word that names a setting."""
+        if cls not in RESIDUAL_METRICS or q.value < 0 or self.names_setting(headers, cues):
+            return
+        header_cues = [cue for h in headers for cue in h.cues] if header_cues is None else header_cues
+        share_of = self.share_of_header.search(col.text) if col is not None and cls == "percent" else None
+        claim = self.x.builder.claim(q, "speedup" if share_of else RESIDUAL_METRICS[cls], cls, cues,
+                                     d.view[place.start:place.end], base, base, context, header_cues, unit or q.unit,
+                                     written=d.text)
+        if share_of:      # "| Slope (% of BF16) |" over "71%": a level relative to BF16
+            claim.baseline = share_of.group("base").strip(" *_`")
+            claim.direction = _share_direction(q.value, self.x.builder.directions.polarity([], 0, 0, header_cues))
+        residual.append((claim, place))
 
     def _baselines(self, d: Document, table: Table, out: list[tuple[Claim, Passage]], places: list[tuple[int, int]],
                    unit_rows: dict[int, int]) -> None:
@@ -365,6 +417,15 @@ class TableReader:
                 base = _row_difference(d, table.rows[unit_rows[col]], table.rows[r])
             reference = _closest(own, [h for h in references if h != own])
             claim.baseline = base or reference
+
+
+def _share_direction(value: float, polarity: int) -> str:
+    """The direction of a level written as a percent of a reference's: below 100 % is better for a
+    quantity of which less is better (a latency, a slope) and worse for one of which more is (a throughput);
+    above 100 % the other way round; better when the quantity's polarity is unknown."""
+    if polarity == 0 or value == 100:
+        return "better" if value != 100 else "neutral"
+    return "better" if (value < 100) == (polarity < 0) else "worse"
 
 
 def _closest(own: str, references: list[str]) -> str | None:
