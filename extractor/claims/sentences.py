@@ -14,6 +14,7 @@ from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import Cue, unit_class
 from extractor.claims.compared import compared_unit
 from extractor.claims.headlines import front_matter_units
+from extractor.claims.prose_ratios import RatioForms
 from extractor.claims.rules import ClaimRules
 from extractor.claims.script_output import ScriptOutputReader
 from extractor.claims.set_aside import ProseFigures
@@ -41,6 +42,7 @@ class SentenceReader:
         self.bare_assignment = re.compile(rules.bare_assignment_before)
         self.bare_fraction = re.compile(rules.bare_fraction_after)
         self.bare_denominator = re.compile(rules.bare_fraction_before)
+        self.ratio_forms = RatioForms(rules)
 
     def pieces(self, d: Document, seen: ProseFigures) -> list[tuple[Passage, str]]:
         """The text units that may hold a number, each with its text; `seen` gains the prose units read."""
@@ -68,7 +70,7 @@ class SentenceReader:
         for u, t in self.pieces(d, seen):
             qs = self.x.quantity_finder.find(t, u.start, seen.skipped)
             seen.quantities.extend(qs)
-            if self.x.may_claim(t, qs):
+            if self.x.may_claim(t, qs) or any(self.ratio_forms.device_ratio(q, d.view) for q in qs):
                 kept.append((u, t))
                 found.append(qs)
                 candidates += len(qs)
@@ -89,20 +91,36 @@ class SentenceReader:
         builder = self.x.builder
         context = ClaimContext(section=d.section_path(u.section), block=u.kind)
         out = []
+        last_cls = None
         for q in qs:
             cls = unit_class(q.unit) or (None if self._bare_setting(t, u.start, q, cues)
                                          else builder.bare_class(q, cues))
             if cls is None and (same := compared_unit(q, qs, cues)):
                 cls = same[0]
                 q = q.model_copy(update={"unit": same[1]})     # "2,038 tok/s versus 1,742"
+            if cls is None and self.ratio_forms.device_ratio(q, d.view):
+                cls = "ratio"
+                q = q.model_copy(update={"unit": "x"})         # "up to 6.7x A100": a speed-up, not a count
             if cls is None:
                 continue
             metric = builder.metric_for(q, cls, cues, q.span[0], q.span[1])
+            form = None
             if metric is None:
                 if why := builder.metrics.rejection(q, cls, cues, *q.span, d.view):
                     rejected[q.span[0]] = why
-                continue
-            out.append(builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text))
+                    continue
+                if cls not in ("percent", "ratio") or builder.metrics.turned_down(q, cls, cues, *q.span) \
+                        or (form := self.ratio_forms.form(q, cls, d.view, out[-1] if out else None,
+                                                          last_cls)) is None:
+                    continue
+                metric = form.metric
+            claim = builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
+            if form is not None:
+                claim = self.ratio_forms.apply(claim, form)
+            elif cls == "ratio" and claim.baseline is None and (base := self.ratio_forms.named_baseline(q, d.view)):
+                claim = claim.model_copy(update={"baseline": base})   # "up to 6.7x A100", "2.7x that of MLA"
+            out.append(claim)
+            last_cls = cls
         return out
 
     def _bare_setting(self, text: str, base: int, q: QuantityRecord, cues) -> bool:

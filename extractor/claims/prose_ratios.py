@@ -1,0 +1,88 @@
+"""Percents and ratios in prose that no cue word takes, read from how they are written (issue 23):
+
+- the next item of an enumeration after a claimed change of the same kind ("TTFT drops by 24%, and TPOT by
+  17%"): a claim of the same metric, sign, direction and baseline;
+- the share of a run's time or work spent somewhere ("spends 30% of its time in attention"): metric `other`;
+- a decimal ratio right before a device's name ("up to 6.7x A100"): a speed-up over that device;
+- a ratio that states a level against another system ("2.7x that of the old kernel"): a speed-up.
+
+The forms are regexes of `rules/claims.yaml`; `SentenceReader` asks here only for the figures its metric
+choice did not take and no claim rule turned down.
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from extractor.claims.rules import ClaimRules
+from extractor.records import Claim, QuantityRecord
+
+_DECIMAL = re.compile(r"\d\.\d")
+
+
+class WrittenForm(NamedTuple):
+    """The metric a form gives a figure, the baseline it names, and the claim it follows (an enumeration)."""
+
+    metric: str
+    baseline: str | None = None
+    follows: Claim | None = None
+
+
+class RatioForms:
+    """Reads the written forms above (see the module docstring)."""
+
+    def __init__(self, rules: ClaimRules):
+        self.gap = re.compile(rules.enumeration_gap)
+        self.share_of_time = re.compile(rules.share_of_time_after)
+        self.before_device = re.compile(rules.ratio_before_device)
+        self.that_of = re.compile(rules.ratio_that_of)
+
+    def form(self, q: QuantityRecord, cls: str, view: str, previous: Claim | None,
+             previous_cls: str | None) -> WrittenForm | None:
+        """The form of a percent or ratio figure `q` (class `cls`) of a prose unit, or None. `view`: the
+        document's markup-blanked text; `previous`: the last claim of the unit before it, of class
+        `previous_cls`."""
+        start, end = q.span
+        if previous is not None and previous_cls == cls and previous.metric in ("speedup", "relative_change") \
+                and previous.span[1] <= start and self.gap.match(view[previous.span[1]:start]):
+            return WrittenForm(previous.metric, previous.baseline, previous)
+        after = view[end:end + 120]
+        if cls == "percent" and self.share_of_time.match(after):
+            return WrittenForm("other")
+        if cls == "ratio":
+            m = self.before_device.match(after)
+            if m and _DECIMAL.search(q.quote):
+                return WrittenForm("speedup", m.group("base"))
+            m = self.that_of.match(after)
+            if m:
+                return WrittenForm("speedup", m.group("base").strip())
+        return None
+
+    def named_baseline(self, q: QuantityRecord, view: str) -> str | None:
+        """The baseline a ratio's written form names right after it ("6.7x A100", "2.7x that of MLA")."""
+        after = view[q.span[1]:q.span[1] + 120]
+        m = self.before_device.match(after) if _DECIMAL.search(q.quote) else None
+        m = m or self.that_of.match(after)
+        return m.group("base").strip() if m else None
+
+    def device_ratio(self, q: QuantityRecord, view: str) -> bool:
+        """A decimal factor the quantity finder read as a count before a device ("6.7x A100"): a ratio."""
+        return q.unit in ("dimensionless", "") and q.quote.rstrip()[-1:] in ("x", "X", "×") \
+            and bool(_DECIMAL.search(q.quote)) and self.before_device.match(view[q.span[1]:q.span[1] + 120]) is not None
+
+    @staticmethod
+    def apply(claim: Claim, form: WrittenForm) -> Claim:
+        """The claim built for a figure of this form, with what the form says: the enumeration's sign,
+        direction and baseline, or the baseline the form names."""
+        update: dict = {}
+        prev = form.follows
+        if prev is not None:
+            if (prev.value < 0) != (claim.value < 0):
+                update.update(value=-claim.value, value_max=None if claim.value_max is None else -claim.value_max)
+            update.update(direction=prev.direction, baseline=claim.baseline or prev.baseline)
+        elif form.baseline and not claim.baseline:
+            update["baseline"] = form.baseline
+        return claim.model_copy(update=update) if update else claim
+
+
+__all__ = ["RatioForms", "WrittenForm"]
