@@ -38,10 +38,11 @@ class RatioForms:
         self.that_of = re.compile(rules.ratio_that_of)
 
     def form(self, q: QuantityRecord, cls: str, view: str, previous: Claim | None,
-             previous_cls: str | None) -> WrittenForm | None:
+             previous_cls: str | None, spec: bool = False) -> WrittenForm | None:
         """The form of a percent or ratio figure `q` (class `cls`) of a prose unit, or None. `view`: the
         document's markup-blanked text; `previous`: the last claim of the unit before it, of class
-        `previous_cls`."""
+        `previous_cls`; `spec`: a memory, bandwidth or compute word names what the figure compares (no
+        "N x that of" speed-up: a datasheet comparison)."""
         start, end = q.span
         if previous is not None and previous_cls == cls and previous.metric in ("speedup", "relative_change") \
                 and previous.span[1] <= start and self.gap.match(view[previous.span[1]:start]):
@@ -53,7 +54,7 @@ class RatioForms:
             m = self.before_device.match(after)
             if m and _DECIMAL.search(q.quote):
                 return WrittenForm("speedup", m.group("base"))
-            m = self.that_of.match(after)
+            m = None if spec else self.that_of.match(after)
             if m:
                 return WrittenForm("speedup", m.group("base").strip())
         return None

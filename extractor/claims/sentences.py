@@ -12,6 +12,7 @@ import re
 from extractor import limits
 from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import Cue, unit_class
+from extractor.claims.cues import NEAR
 from extractor.claims.compared import compared_unit
 from extractor.claims.headlines import front_matter_units
 from extractor.claims.prose_ratios import RatioForms
@@ -24,6 +25,7 @@ from extractor.ingest.segment import Passage, units
 from extractor.contracts import CREATED, StageContract
 from extractor.records import Claim, ClaimContext, QuantityRecord
 
+SPEC_METRICS = ("memory", "bandwidth", "compute")   # what a datasheet compares ("2x the memory of the older card")
 Rejected = dict[int, tuple[str, str]]   # start offset of a figure -> (set-aside reason, rule)
 
 
@@ -43,6 +45,7 @@ class SentenceReader:
         self.bare_fraction = re.compile(rules.bare_fraction_after)
         self.bare_denominator = re.compile(rules.bare_fraction_before)
         self.ratio_forms = RatioForms(rules)
+        self.metrics = list(rules.metric_cues)
 
     def pieces(self, d: Document, seen: ProseFigures) -> list[tuple[Passage, str]]:
         """The text units that may hold a number, each with its text; `seen` gains the prose units read."""
@@ -110,8 +113,8 @@ class SentenceReader:
                     rejected[q.span[0]] = why
                     continue
                 if cls not in ("percent", "ratio") or builder.metrics.turned_down(q, cls, cues, *q.span) \
-                        or (form := self.ratio_forms.form(q, cls, d.view, out[-1] if out else None,
-                                                          last_cls)) is None:
+                        or (form := self.ratio_forms.form(q, cls, d.view, out[-1] if out else None, last_cls,
+                                                          self._spec(cues, q))) is None:
                     continue
                 metric = form.metric
             claim = builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
@@ -122,6 +125,11 @@ class SentenceReader:
             out.append(claim)
             last_cls = cls
         return out
+
+    def _spec(self, cues: list[Cue], q: QuantityRecord) -> bool:
+        """A memory, bandwidth or compute word is the nearest metric word of the figure's clause."""
+        cue = self.x.builder.clauses.metric_cue(cues, q.span[0], q.span[1], self.metrics, NEAR)
+        return cue is not None and cue.label[7:] in SPEC_METRICS
 
     def _bare_setting(self, text: str, base: int, q: QuantityRecord, cues) -> bool:
         """A bare number that is the value of a named setting ("`k=3`", "top_k=4": unless the name is a cue of

@@ -89,3 +89,12 @@ def test_a_spike_in_a_latency_is_a_change_for_the_worse() -> None:
 def test_a_sampling_setting_is_still_no_claim() -> None:
     record = extract_text("We decode with a sampling rate of 10% of the steps and top-p sampling at 90%.\n", "t.md")
     assert not [c for c in record.claims if c.unit == "percent"]
+
+
+def test_a_level_that_of_another_system_in_memory_is_no_speed_up() -> None:
+    assert "1.5x" not in _claims("Its 192 GB memory is 1.5x that of the older card on paper.\n")
+
+
+def test_a_baseline_named_with_a_dotted_name_keeps_it_whole() -> None:
+    c = _claims("Decode speed reached nearly 8 times that of llama.cpp on one socket.\n")["nearly 8 times"]
+    assert c.baseline == "llama.cpp"

@@ -45,6 +45,9 @@ def _aside(text: str, quote: str):
     ("The scratch buffer is sized to 2 × max_batch tokens before the first step.\n", "2 ×", "design_arithmetic"),
     ("We set the chunk to 8192 tokens, i.e. 2× ISL, on the prefill side.\n", "2×", "design_arithmetic"),
     ("Traffic is proportional to 2 × TP size rather than the vocabulary.\n", "2 ×", "design_arithmetic"),
+    # a datasheet comparison
+    ("Its 192 GB memory is 1.5x that of the older card on paper.\n", "1.5x", "datasheet"),
+    ("The new part expands memory capacity nearly 2X to 192 GB per card.\n", "nearly 2X", "datasheet"),
     # a finding credited to other work
     ("An earlier paper, which suggested that only 10% of the attention heads matter, inspired us.\n", "10%",
      "cited"),
