@@ -2,9 +2,12 @@
 
 - the next item of an enumeration after a claimed change of the same kind ("TTFT drops by 24%, and TPOT by
   17%"): a claim of the same metric, sign, direction and baseline;
-- the share of a run's time or work spent somewhere ("spends 30% of its time in attention"): metric `other`;
+- the share of a run's time or work spent somewhere ("spends 30% of its time in attention") or of an ideal ("83%
+  of the ideal 4x scaling"): metric `other`; a share of memory a run used ("using only 47% of the HBM"): `memory`;
+  a score at a model size ("71.7% at 29.3M parameters"): `accuracy`;
 - a decimal ratio right before a device's name ("up to 6.7x A100"): a speed-up over that device;
-- a ratio that states a level against another system ("2.7x that of the old kernel"): a speed-up.
+- a ratio that states a level against another system ("2.7x that of the old kernel", "3.3x the single-request
+  baseline"): a speed-up.
 
 The forms are regexes of `rules/claims.yaml`; `SentenceReader` asks here only for the figures its metric
 choice did not take and no claim rule turned down.
@@ -36,6 +39,10 @@ class RatioForms:
         self.share_of_time = re.compile(rules.share_of_time_after)
         self.before_device = re.compile(rules.ratio_before_device)
         self.that_of = re.compile(rules.ratio_that_of)
+        self.share_of_ideal = re.compile(rules.share_of_ideal_after)
+        self.memory_before = re.compile(rules.memory_share_before)
+        self.memory_after = re.compile(rules.memory_share_after)
+        self.score_at_size = re.compile(rules.score_at_size_after)
 
     def form(self, q: QuantityRecord, cls: str, view: str, previous: Claim | None,
              previous_cls: str | None, spec: bool = False) -> WrittenForm | None:
@@ -48,15 +55,20 @@ class RatioForms:
                 and previous.span[1] <= start and self.gap.match(view[previous.span[1]:start]):
             return WrittenForm(previous.metric, previous.baseline, previous)
         after = view[end:end + 120]
-        if cls == "percent" and self.share_of_time.match(after):
-            return WrittenForm("other")
+        if cls == "percent":
+            if self.share_of_time.match(after) or self.share_of_ideal.match(after):
+                return WrittenForm("other")
+            if self.memory_after.match(after) and self.memory_before.search(view, max(0, start - 60), start):
+                return WrittenForm("memory")
+            if self.score_at_size.match(after):
+                return WrittenForm("accuracy")
         if cls == "ratio":
             m = self.before_device.match(after)
             if m and _DECIMAL.search(q.quote):
                 return WrittenForm("speedup", m.group("base"))
             m = None if spec else self.that_of.match(after)
             if m:
-                return WrittenForm("speedup", m.group("base").strip())
+                return WrittenForm("speedup", (m.group("base") or m.group("named")).strip())
         return None
 
     def named_baseline(self, q: QuantityRecord, view: str) -> str | None:
@@ -64,7 +76,7 @@ class RatioForms:
         after = view[q.span[1]:q.span[1] + 120]
         m = self.before_device.match(after) if _DECIMAL.search(q.quote) else None
         m = m or self.that_of.match(after)
-        return m.group("base").strip() if m else None
+        return (m.group("base") or m.group("named")).strip() if m else None
 
     def device_ratio(self, q: QuantityRecord, view: str) -> bool:
         """A decimal factor the quantity finder read as a count before a device ("6.7x A100"): a ratio."""

@@ -98,3 +98,34 @@ def test_a_level_that_of_another_system_in_memory_is_no_speed_up() -> None:
 def test_a_baseline_named_with_a_dotted_name_keeps_it_whole() -> None:
     c = _claims("Decode speed reached nearly 8 times that of llama.cpp on one socket.\n")["nearly 8 times"]
     assert c.baseline == "llama.cpp"
+
+
+def test_the_other_end_of_a_range_written_with_markup_is_a_mention_of_the_claim() -> None:
+    text = "Across the sweep the gains range from **1.3x** to **2.2x** over the old scheduler.\n"
+    c = _claims(text)["1.3x"]
+    assert (c.value, c.value_max) == (1.3, 2.2)
+    assert [m.quote for m in c.mentions] == ["1.3x", "2.2x"]
+    assert all(text[m.span[0]:m.span[1]] == m.quote for m in c.mentions)
+
+
+def test_a_range_without_markup_keeps_one_mention() -> None:
+    c = _claims("Across the sweep the gains range from 1.3x to 2.2x over the old scheduler.\n")["1.3x to 2.2x"]
+    assert [m.quote for m in c.mentions] == ["1.3x to 2.2x"]
+
+
+@pytest.mark.parametrize("text,quote,metric", [
+    ("Eight workers reach 7.1x, about 89% of the ideal 8x scaling on this cluster.\n", "about 89%", "other"),
+    ("The offloaded run finishes on time while using only 52% of the baseline's HBM.\n", "52%", "memory"),
+    ("The small network scores 74.2% at 12.5M parameters on the image set.\n", "74.2%", "accuracy"),
+    ("Four replicas give 3.5x the single-replica baseline on the chat trace.\n", "3.5x", "speedup"),
+    ("Decode time fell by 20% (short prompts) and 12% (long prompts) on the new build.\n", "12%", "relative_change"),
+])
+def test_shares_of_an_ideal_of_memory_and_scores_at_a_size(text: str, quote: str, metric: str) -> None:
+    assert _claims(text)[quote].metric == metric
+
+
+def test_the_ideal_factor_is_set_aside_as_the_baseline_and_a_memory_setting_stays_a_setting() -> None:
+    record = extract_text("Eight workers reach 7.1x, about 89% of the ideal 8x scaling on this cluster.\n", "t.md")
+    assert ("8x", "baseline") in [(a.quote, a.reason) for a in record.set_aside]
+    record = extract_text("We reserve 90% of GPU memory for the cache on each card.\n", "t.md")
+    assert not record.claims
