@@ -52,10 +52,11 @@ def read_document(path: str | Path, max_bytes: int | None = None) -> tuple[str, 
 @lru_cache(maxsize=4)
 def get_extractor(rules_dir: str | None = None):
     """The extractor for a rules folder (default: the installed rules), built once per process (its
-    regular expressions from the cross-process cache, `extractor/regex_cache.py`)."""
-    from extractor import regex_cache
+    regular expressions from the cross-process cache, `extractor/regex_cache.py`, its validated rules and what
+    pint says of units from `extractor/derived_cache.py`)."""
+    from extractor import derived_cache, regex_cache
 
-    with regex_cache.active():
+    with regex_cache.active(), derived_cache.active():
         from extractor.pipeline import Extractor
 
         ext = Extractor.from_rules(rules_dir)

@@ -24,6 +24,7 @@ what `memo` is asked for (the start strings `regex_starts` reads from a pattern'
 from __future__ import annotations
 
 import marshal
+from array import array
 import os
 import re
 import sys
@@ -42,8 +43,15 @@ except ImportError:  # pragma: no cover - another interpreter
 _DEBUG = re.DEBUG.value
 # entries a file keeps beyond what one process used (rule edits leave old patterns behind)
 _MAX_STALE = 2000
+# A pattern shorter than this compiles in microseconds, less than rewriting the file costs: it alone does not
+# make a process write the file (markdown-it builds a character class from a set, in another order in every
+# process: the file was rewritten by every start-up for it).
+WORTH_SAVING = 64
 
-Entry = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
+# The generated code is kept as the bytes of an array of 32-bit words (one bytes object: read, held and freed
+# at C speed; a list of ints cost ~36 bytes a word in memory and the file ~4x longer to read)
+_WORD = "I" if array("I").itemsize == 4 else "L"
+Entry = tuple[int, bytes, int, dict[str, int], tuple[Any, ...]]
 
 
 def cache_dir() -> Path | None:
@@ -58,7 +66,7 @@ def cache_dir() -> Path | None:
 def _file_name() -> str:
     magic = getattr(_sre, "MAGIC", 0)
     tag = sys.implementation.cache_tag or sys.implementation.name
-    return f"regex-{tag}-{'.'.join(map(str, sys.version_info[:3]))}-{magic}.marshal"
+    return f"regex-{tag}-{'.'.join(map(str, sys.version_info[:3]))}-{magic}-words.marshal"
 
 
 class RegexCache:
@@ -70,13 +78,26 @@ class RegexCache:
         self.used: set[tuple[bool, str | bytes, int]] = set()
         self.compiled: dict[tuple[bool, str | bytes, int], re.Pattern] = {}  # this process's, as re's own cache
         self.added = 0
-        if path is not None:
+        self.worth_saving = False   # whether what was added is worth writing the file for (WORTH_SAVING)
+        self.load()
+
+    def load(self) -> None:
+        """Read the file's entries (none when it is missing or damaged)."""
+        self.loaded = True
+        if self.path is not None:
             try:
-                loaded = marshal.loads(path.read_bytes())
+                loaded = marshal.loads(self.path.read_bytes())
                 if isinstance(loaded, dict):
                     self.entries = loaded
             except (OSError, ValueError, EOFError, TypeError):
                 pass
+
+    def release(self) -> None:
+        """Forget the file's entries once the build is over (each a list of ints, ~4 KB a pattern in memory:
+        several MB the process would hold to the end); the patterns compiled stay with their users, and a later
+        `active()` block reads the file again."""
+        self.entries = {}
+        self.loaded = False
 
     def compile(self, pattern: str | bytes, flags: int) -> re.Pattern:
         """`re.compile(pattern, flags)`, from the cached code when there is one."""
@@ -88,7 +109,8 @@ class RegexCache:
         entry = self.entries.get(key)
         if entry is not None:
             try:
-                compiled = _sre.compile(pattern, entry[0], entry[1], entry[2], entry[3], entry[4])
+                code = array(_WORD, entry[1]).tolist()
+                compiled = _sre.compile(pattern, entry[0], code, entry[2], entry[3], entry[4])
                 self.used.add(key)
                 self.compiled[key] = compiled
                 return compiled
@@ -101,18 +123,21 @@ class RegexCache:
         for name, i in groupindex.items():
             indexgroup[i] = name
         # plain ints: the opcodes are int subclasses, which marshal does not write
-        entry = (int(flags | parsed.state.flags), [int(c) for c in code], int(parsed.state.groups - 1),
+        words = [int(c) for c in code]
+        entry = (int(flags | parsed.state.flags), array(_WORD, words).tobytes(), int(parsed.state.groups - 1),
                  {str(k): int(v) for k, v in groupindex.items()}, tuple(indexgroup))
-        compiled = _sre.compile(pattern, *entry)
+        compiled = _sre.compile(pattern, entry[0], words, *entry[2:])
         self.entries[key] = entry
         self.used.add(key)
         self.compiled[key] = compiled
         self.added += 1
+        self.worth_saving |= len(pattern) >= WORTH_SAVING
         return compiled
 
     def save(self) -> None:
-        """Write the file when this process compiled patterns it did not hold (atomically; errors ignored)."""
-        if self.path is None or not self.added:
+        """Write the file when this process compiled patterns it did not hold, one of them at least as long as
+        WORTH_SAVING, or computed a memo (atomically; errors ignored)."""
+        if self.path is None or not self.added or not self.worth_saving:
             return
         keep = self.entries
         if len(keep) > len(self.used) + _MAX_STALE:
@@ -128,6 +153,7 @@ class RegexCache:
                 os.unlink(tmp)
                 raise
             self.added = 0
+            self.worth_saving = False
         except (OSError, ValueError):
             pass
 
@@ -142,6 +168,7 @@ class RegexCache:
         self.entries[key] = value
         self.used.add(key)
         self.added += 1
+        self.worth_saving = True
         return value
 
 
@@ -167,12 +194,15 @@ def _process_cache() -> RegexCache | None:
 
 @contextmanager
 def active() -> Iterator[None]:
-    """Within the block, every `re` compile of a text pattern goes through the cache; saved on leaving."""
+    """Within the block, every `re` compile of a text pattern goes through the cache; on leaving the outermost
+    block the file is saved and its entries released (`release`)."""
     with _lock:
         cache = _process_cache()
         if cache is None or cache.path is None:
             yield
             return
+        if not cache.loaded:
+            cache.load()
         original = re._compile  # type: ignore[attr-defined]
 
         def cached_compile(pattern, flags):
@@ -188,11 +218,14 @@ def active() -> Iterator[None]:
             return original(pattern, flags)
 
         global _active
+        previous = _active
         re._compile = cached_compile  # type: ignore[attr-defined]
         _active = cache
         try:
             yield
         finally:
             re._compile = original  # type: ignore[attr-defined]
-            _active = None
-            cache.save()
+            _active = previous
+            if previous is None:   # the outermost block: the build is over
+                cache.save()
+                cache.release()

@@ -6,6 +6,7 @@ bad rule file stops the extractor with a message a rule author can act on.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -18,6 +19,8 @@ from typing import Annotated, Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, Field, ValidationError
+
+from extractor import derived_cache
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -119,10 +122,32 @@ def known_names(names: list[str], allowed: tuple[str, ...], kind: str, listed_as
     return names
 
 
+def _read_rule_file(path: Path | str) -> tuple[bytes, str]:
+    """A rule file's bytes and their sha256 (the key under which what is validated from them is kept)."""
+    data = Path(path).read_bytes()
+    return data, hashlib.sha256(data).hexdigest()
+
+
+def _text(data: bytes) -> io.TextIOWrapper:
+    """The bytes read as `open(path, encoding="utf-8")` reads the file (universal newlines)."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+
+
+def _model_name(model: type) -> str:
+    return f"{model.__module__}.{model.__qualname__}"
+
+
 def load_jsonl(path: Path, model: type[M]) -> list[M]:
-    """One entry a line; blank lines and lines starting with '//' or '#' are skipped."""
+    """One entry a line; blank lines and lines starting with '//' or '#' are skipped. While the extractor is
+    built, the validated entries are kept across processes by the file's digest (extractor/derived_cache.py)."""
+    data, digest = _read_rule_file(path)
+    return derived_cache.remember(("rules-jsonl", _model_name(model), digest),
+                                  lambda: _validate_jsonl(path, data, model))
+
+
+def _validate_jsonl(path: Path, raw: bytes, model: type[M]) -> list[M]:
     entries: list[M] = []
-    with open(path, encoding="utf-8") as fh:
+    with _text(raw) as fh:
         for lineno, line in enumerate(fh, 1):
             s = line.strip()
             if not s or s.startswith(("#", "//")):
@@ -141,9 +166,18 @@ def load_jsonl(path: Path, model: type[M]) -> list[M]:
 
 
 def load_yaml(path: Path, model: type[M]) -> M:
-    """A whole YAML file validated as one model (lists inside name their entry on error)."""
+    """A whole YAML file validated as one model (lists inside name their entry on error). While the extractor
+    is built, the validated model is kept across processes by the file's digest (extractor/derived_cache.py)."""
+    data, digest = _read_rule_file(path)
+    return derived_cache.remember(("rules-yaml", _model_name(model), digest),
+                                  lambda: _validate_yaml(path, data, model))
+
+
+def _validate_yaml(path: Path, raw: bytes, model: type[M]) -> M:
     try:
-        data, _ = parse_yaml(Path(path).read_text(encoding="utf-8"))
+        with _text(raw) as fh:
+            text = fh.read()
+        data, _ = parse_yaml(text)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "file"

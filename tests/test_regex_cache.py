@@ -21,6 +21,7 @@ PATTERNS = [
     (r"(?<![\w.])(\d{1,3}(?:,\d{3})+)(?!\d)", 0),
     (r"[\u00b5\u03bc]s\b", 0),
     (rb"\x00+(?P<n>[0-9]+)", 0),
+    (r"(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>(?:output |input |total )?tok(?:en)?s?\s*/\s*s(?:ec(?:ond)?)?)\b", 0),
 ]
 SAMPLES = ["25,000 tokens/s on H100", "## Results\n12.5 tok/s", "8 h200 and 3 µs", "1,234,567 tokens",
            "no number here"]
@@ -49,6 +50,23 @@ def test_cached_patterns_are_the_patterns_re_compiles(tmp_path):
     assert second.added == 0
 
 
+def test_short_patterns_alone_do_not_rewrite_the_file(tmp_path):
+    """A pattern shorter than WORTH_SAVING (markdown-it's set-ordered character class, new in every process)
+    compiles faster than the file is written: it alone does not rewrite the file; it is kept with a longer one."""
+    path = tmp_path / "cache.marshal"
+    short = [(p, f) for p, f in PATTERNS if len(p) < regex_cache.WORTH_SAVING]
+    long_ = [(p, f) for p, f in PATTERNS if len(p) >= regex_cache.WORTH_SAVING]
+    assert short and long_
+    cache = RegexCache(path)
+    for pattern, flags in short:
+        cache.compile(pattern, flags)
+    cache.save()
+    assert not path.exists()
+    cache.compile(*long_[0])
+    cache.save()
+    assert len(RegexCache(path).entries) == len(short) + 1
+
+
 def test_a_bad_pattern_raises_re_error_as_re_does(tmp_path):
     with pytest.raises(re.error):
         RegexCache(tmp_path / "c").compile(r"(unclosed", 0)
@@ -59,13 +77,13 @@ def test_a_damaged_file_or_entry_only_means_compiling_again(tmp_path):
     path.write_bytes(b"not marshal data at all")
     cache = RegexCache(path)
     assert cache.entries == {}
-    _same(cache.compile(*PATTERNS[0]), re.compile(*PATTERNS[0]))
+    _same(cache.compile(*PATTERNS[-1]), re.compile(*PATTERNS[-1]))
     cache.save()
     damaged = RegexCache(path)
     key = next(iter(damaged.entries))
     flags, code, groups, groupindex, indexgroup = damaged.entries[key]
     damaged.entries[key] = (flags, [99999] * len(code), groups, groupindex, indexgroup)  # code _sre refuses
-    _same(damaged.compile(*PATTERNS[0]), re.compile(*PATTERNS[0]))
+    _same(damaged.compile(*PATTERNS[-1]), re.compile(*PATTERNS[-1]))
 
 
 def test_an_unwritable_folder_is_no_error(tmp_path):
@@ -82,7 +100,7 @@ def test_active_routes_re_compile_and_restores_it(tmp_path, monkeypatch):
     original = re._compile
     with regex_cache.active():
         assert re._compile is not original
-        rx = re.compile(r"(?P<x>benchclaims-cache-probe-\d+)")
+        rx = re.compile(r"(?P<x>benchclaims-cache-probe-\d+)(?:-(?P<tail>[a-z]+(?:-[a-z]+)*))?(?P<end>$|\s)")
         assert re.search(r"probe-(\d+)", "probe-42").group(1) == "42"
     assert re._compile is original
     assert rx.match("benchclaims-cache-probe-7").group("x") == "benchclaims-cache-probe-7"
@@ -117,3 +135,21 @@ def test_records_are_byte_identical_with_and_without_the_cache(tmp_path):
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] == outputs[2]
     assert list(tmp_path.glob("regex-*.marshal"))
+
+
+def test_entries_are_released_after_the_outermost_block_and_read_again_by_the_next(tmp_path, monkeypatch):
+    monkeypatch.setenv("BENCHCLAIMS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(regex_cache, "_cache", None)
+    pattern, flags = PATTERNS[-1]
+    with regex_cache.active():
+        with regex_cache.active():      # an inner block leaves the entries to the outer one
+            re.compile(pattern, flags)
+        assert regex_cache._cache.entries
+    cache = regex_cache._cache
+    assert cache.entries == {} and not cache.loaded     # the build is over: the file's entries forgotten
+    cache.compiled.clear()   # as another process would: nothing compiled yet
+    with regex_cache.active():
+        assert cache.loaded and cache.entries
+        added = cache.added
+        _same(re.compile(pattern, flags), RegexCache(None).compile(pattern, flags))
+        assert cache.added == added   # read from the file, not compiled again

@@ -99,8 +99,8 @@ class TextAnalyser:
         # the records are taken as they are and only the cue marker runs (no quantity spans to build).
         broken = broken_runs(text)
         qs = tuple(self.quantity_finder.find(broken) if found is None else found)
-        sdoc = self._mark_cues(self.nlp.make_doc(broken))
-        return qs, tuple(Cue(s.label_, base + s.start_char, base + s.end_char) for s in sdoc.spans["cues"])
+        hits = self._mark_cues.hits(self.nlp.make_doc(broken))   # what the marker's spans would hold
+        return qs, tuple(Cue(label, base + start, base + end) for label, start, end in hits)
 
     def _cues(self, text: str) -> tuple[Cue, ...]:
         """The cues `analyse` would give for `text` (offset 0), without its quantities: a caller that reads

@@ -15,7 +15,7 @@ from extractor.claims.direction import DirectionReader
 from extractor.claims.metric import SIGNED, MetricChooser, change_metric_of
 from extractor.claims.rules import ClaimRules
 from extractor.records import Claim, ClaimContext, ClaimMention, QuantityRecord
-from extractor.quantities.units import parse_unit
+from extractor.quantities.units import dimensions
 from extractor.spans import markup_free, markup_free_pieces
 
 # unit classes of levels a text may state a change of ("reduced by 500 ms", "grew by 300 tok/s")
@@ -41,7 +41,7 @@ def unit_class(unit: str) -> str | None:
             return "bandwidth"
         return "memory" if re.search(r"byte", unit) else None   # "4 bits" is a precision, not a size
     try:
-        dims = dict(parse_unit(unit).dimensionality)
+        dims = dimensions(unit)
     except ValueError:
         return None
     time = dims.get("[time]", 0)

@@ -96,13 +96,21 @@ class CueMarker:
             self.capitals.update((label, p) for p in phrases if p.isalpha() and p.isupper() and len(p) <= 3)
 
     def __call__(self, doc: Doc) -> Doc:
-        matched: dict[tuple[str, int, int], Span] = {}   # (label, start, end) -> the matcher's span
-        for span in self.matcher(doc, as_spans=True):
-            if (span.label_, span.text.upper()) in self.capitals and span.text != span.text.upper():
-                continue     # "al" in "et al." is not the acronym AL
-            matched[(span.label_, span.start_char, span.end_char)] = span
-        found = list(matched)
+        doc.spans[CUES_KEY] = [doc.char_span(s, e, label=label) for label, s, e in self.hits(doc)]
+        return doc
+
+    def hits(self, doc: Doc) -> list[tuple[str, int, int]]:
+        """The cues `__call__` places, as (label, start_char, end_char) in their order: a reader that needs
+        only these skips building the span group and reading its spans back."""
         text = doc.text
+        matched: dict[tuple[str, int, int], None] = {}   # (label, start, end) of the matcher's spans, in order
+        for span in self.matcher(doc, as_spans=True):
+            start, end = span.start_char, span.end_char
+            surface = text[start:end]     # the span's text, without building its tokens
+            if (span.label_, surface.upper()) in self.capitals and surface != surface.upper():
+                continue     # "al" in "et al." is not the acronym AL
+            matched[(span.label_, start, end)] = None
+        found = list(matched)
         if "\n" in text:
             # a line break ends a clause as punctuation does ("dropped by 40%\nThese gains ...")
             found += [("break", t.idx, t.idx + len(t)) for t in doc if "\n" in t.text]
@@ -113,13 +121,13 @@ class CueMarker:
                 hit = (span.label_, span.start_char, span.end_char)
                 if hit not in seen and "\n" in text[hit[1]:hit[2]]:
                     found.append(hit)
-        spans = []
+        out = []
         for hit in sorted(keep_longest(found), key=lambda f: (f[1], f[2], f[0])):
-            span = matched.get(hit) or doc.char_span(hit[1], hit[2], label=hit[0], alignment_mode="expand")
-            if span is not None:
-                spans.append(span)
-        doc.spans[CUES_KEY] = spans
-        return doc
+            if hit in matched:      # a matcher's span: on token bounds already
+                out.append(hit)
+            elif (span := doc.char_span(hit[1], hit[2], label=hit[0], alignment_mode="expand")) is not None:
+                out.append((hit[0], span.start_char, span.end_char))
+        return out
 
 
 @Language.factory("benchclaims_cues", default_config={"rules_dir": None})

@@ -40,7 +40,7 @@ _OPEN, _CLOSE = "([{", ")]}"
 class OutputRules(BaseModel):
     """The vocabularies of `program_output.yaml`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     version: int = 1
     config_langs: list[str]

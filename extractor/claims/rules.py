@@ -30,7 +30,7 @@ def _phrases(values: list) -> list[str]:
 class ClaimRules(BaseModel):
     """Cue lexicons and settings that decide which quantities are claims and what they measure."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     metric_cues: dict[str, list[str]]
     unit_classes: dict[str, list[str]]

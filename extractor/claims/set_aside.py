@@ -50,7 +50,7 @@ WINDOW = 400   # characters of the line read before and after a figure
 class SetAsideRule(BaseModel):
     """One reason a figure is no claim, and where it applies: every test given must hold."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(min_length=1)
     reason: SetAsideReason
@@ -81,7 +81,7 @@ class ExtraForm(BaseModel):
     device name, "8192 ×" in a product, "2gb" in a command): the unit written after the number, the class it
     has, and decided by the rules like any other figure where the finder found nothing."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(min_length=1)
     after: str = Field(description="regex of what follows the number")
@@ -94,7 +94,7 @@ class ExtraForm(BaseModel):
 class ExtraFigures(BaseModel):
     """The extra figure forms: the number they all begin with, then each form's unit (one scan of the text)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     number: str = Field(description="regex of the number; begin it with \\d so the scan skips fast")
     forms: list[ExtraForm] = Field(default_factory=list)
@@ -105,7 +105,7 @@ class ExtraFigures(BaseModel):
 class SetAsideRules(BaseModel):
     """The set-aside rules, in the order they are tried, and the extra figure forms."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     rules: list[SetAsideRule]
     extra_figures: ExtraFigures | None = None

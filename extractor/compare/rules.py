@@ -25,7 +25,7 @@ def known_metrics(names: list[str]) -> list[str]:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class ConditionRule(_Strict):

@@ -43,7 +43,7 @@ LABELLED_FUZZ_THRESHOLD = 85.0
 class GazetteerEntry(BaseModel):
     """One gazetteer line: a literal `pattern` or a `regex`, and the canonical `id`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     label: Label
     pattern: str | None = None

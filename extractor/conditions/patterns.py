@@ -39,7 +39,7 @@ def regex_syntax(v: str) -> str:
 class PatternEntry(BaseModel):
     """One phrasing of a condition in conditions.yaml."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     name: str
     kind: PatternKind
@@ -58,14 +58,14 @@ class PatternEntry(BaseModel):
 class CanonicalWord(BaseModel):
     """Canonical label for a mention whose quote matches `match`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     match: str
     canonical: str
 
 
 class HardwareCount(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     machines: Words
     left: Words
@@ -83,7 +83,7 @@ class HostProcessor(BaseModel):
     under a label on its line, after a host word in its sentence, or in a setup sentence that also names an
     accelerator (one without a comparison word: "8x MI300X GPUs and two EPYC 9654 CPUs")."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     label_before: str = r"(?!)"       # matched on the mention's line up to the mention
     host_words: str = r"(?!)"         # searched in the mention's sentence before it
@@ -91,7 +91,7 @@ class HostProcessor(BaseModel):
 
 
 class EngineVersion(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     right: list[str] = Field(default_factory=list)
 
@@ -102,7 +102,7 @@ class NotCondition(BaseModel):
     (`drop: mention`), or keep their name and lose their version (`drop: version`: the engine stays named,
     so an unrecoverable version still carries it as `value_partial`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     name: str
     kinds: list[Kind]
@@ -124,7 +124,7 @@ class NotCondition(BaseModel):
 class ConditionsFile(BaseModel):
     """The whole of rules/conditions.yaml."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     version: int = 1
     family_variant_words: list[str] = Field(default_factory=list)

@@ -39,7 +39,7 @@ ConditionNames = Annotated[list[str], AfterValidator(known_conditions), Field(de
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class Rung(_Strict):

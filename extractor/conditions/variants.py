@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 from extractor.conditions.rules import VariantNames
+from extractor.conditions.scan import fold, matches_at
+from extractor.regex_starts import searchable
 from extractor.ingest import Document
 
 _TOKENS = re.compile(r"[A-Za-z0-9.]+")
@@ -20,6 +22,7 @@ class Variants:
     def __init__(self, rule: VariantNames):
         self.conditions = frozenset(rule.conditions)
         self.not_variant = re.compile(rule.not_variant, re.I)
+        self._folded: tuple[str, str | None] | None = None   # the last document's text, folded (None: unsearchable)
 
     def of(self, d: Document, name: str, span: tuple[int, int], memo: dict[str, list[str]]) -> list[str]:
         """The variants the post writes of the name at `span`: the words joined to it by a hyphen or underscore
@@ -37,9 +40,27 @@ class Variants:
             if tokens:
                 rx = re.compile(r"(?P<repo>/)?(?<![A-Za-z0-9.])" + r"[\s_-]?".join(map(re.escape, tokens))
                                 + _WORD, re.I)
-                found = {m["v"].lower() for m in rx.finditer(d.text) if m["repo"] or not m["v"][0].islower()}
+                found = {m["v"].lower() for m in self._finditer(rx, d.text, tokens[0])
+                         if m["repo"] or not m["v"][0].islower()}
             memo[base] = sorted(v for v in found if not self.not_variant.fullmatch(v))
         return memo[base]
+
+    def _finditer(self, rx: re.Pattern[str], text: str, first: str) -> list[re.Match[str]]:
+        """`rx.finditer(text)` for a name's pattern, tried only where its first token `first` begins (or at the
+        "/" right before it): a (?i) pattern that opens with an optional group gets no fast skip in `re`."""
+        if self._folded is None or self._folded[0] is not text:
+            self._folded = (text, fold(text) if searchable(text) else None)
+        folded = self._folded[1]
+        if folded is None:
+            return list(rx.finditer(text))
+        word, starts = fold(first), []
+        at = folded.find(word)
+        while at >= 0:
+            if at and text[at - 1] == "/":
+                starts.append(at - 1)
+            starts.append(at)
+            at = folded.find(word, at + 1)
+        return matches_at(rx, text, [(0, len(text))], starts)
 
     def at_place(self, d: Document, base: str, named: list[tuple[str, tuple[int, int]]]) -> list[str]:
         """The variants of `base` among the names one place writes (`named`: quote and span of each): the word

@@ -21,7 +21,7 @@ Regex = Annotated[str, AfterValidator(_check_regex)]
 
 
 class RuleModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 def union(patterns: list[str], flags: int = re.I) -> re.Pattern[str]:

@@ -15,7 +15,7 @@ from decimal import Decimal
 from extractor.quantities.ranges import Hit
 from extractor.quantities.rules import QuantityRules
 from extractor.quantities.unit_reader import UnitReader
-from extractor.quantities.units import canonical_unit, convert
+from extractor.quantities.units import canonical_unit, one_in
 
 _NUMBER = r"(?P<num>\d+(?:\.\d+)?)"
 
@@ -37,7 +37,7 @@ class CompoundDurations:
             spellings = sorted(spec.parts[i + 1].spellings, key=len, reverse=True)
             self._next.append(re.compile(
                 rf"(?:{joiner}|[ \t]*){_NUMBER}[ \t]?(?P<unit>{'|'.join(map(re.escape, spellings))})(?![A-Za-z0-9])"))
-            self._limit.append(convert(1, self.ladder[i], self.ladder[i + 1], rules.rules_dir))
+            self._limit.append(one_in(self.ladder[i], self.ladder[i + 1], rules.rules_dir))
 
     def merge(self, text: str, found: list[Hit]) -> list[Hit]:
         """`found` (in text order) with each compound duration as one hit in place of its parts."""

@@ -13,10 +13,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from extractor import derived_cache
 from extractor.rules_io import Phrases, RuleError, compiled, default_rules_dir, folder_cache, load_jsonl, load_yaml
 from extractor.quantities.units import has_dimension, parse_unit, registry
 from extractor.records import SetAsideReason
-from extractor.rule_files import NUMBERS, SPELLINGS
+from extractor.rule_files import NUMBERS, SPELLINGS, UNITS
 
 SPELLINGS_FILE = SPELLINGS.name
 NUMBERS_FILE = NUMBERS.name
@@ -25,7 +26,7 @@ Role = Literal["unit", "denominator", "both", "prefix", "kind", "per"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class UnitSpelling(_Strict):
@@ -171,7 +172,7 @@ class NumberRules(_Strict):
 class QuantityRules(BaseModel):
     """Everything the finder compiles: spellings plus number grammar, and their source folder."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     rules_dir: Path
     spellings: tuple[UnitSpelling, ...]
@@ -226,10 +227,16 @@ def load_quantity_rules(rules_dir: Path | None = None) -> QuantityRules:
     with _lock:
         rules = _cache.get(folder)
         if rules is None:
-            registry(folder)  # units.txt first: its errors name units.txt
-            spellings, token_units = load_spellings(folder / SPELLINGS_FILE, folder)
-            numbers = load_yaml(folder / NUMBERS_FILE, NumberRules)
-            rules = QuantityRules(rules_dir=folder, spellings=tuple(spellings), numbers=numbers,
-                                  token_units=token_units)
+            # kept across processes by the digests of the three files it reads (pint reads units.txt)
+            digests = tuple(derived_cache.file_digest(folder / name) for name in (UNITS.name, SPELLINGS_FILE,
+                                                                                   NUMBERS_FILE))
+            rules = derived_cache.remember(("quantity-rules", str(folder), digests), lambda: _load(folder))
             _cache[folder] = rules
     return rules
+
+
+def _load(folder: Path) -> QuantityRules:
+    registry(folder)  # units.txt first: its errors name units.txt
+    spellings, token_units = load_spellings(folder / SPELLINGS_FILE, folder)
+    numbers = load_yaml(folder / NUMBERS_FILE, NumberRules)
+    return QuantityRules(rules_dir=folder, spellings=tuple(spellings), numbers=numbers, token_units=token_units)

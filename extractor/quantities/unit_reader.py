@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from extractor.quantities.grammar import Grammar, NumberReader
 from extractor.quantities.rules import QuantityRules, UnitSpelling, spelling_key
-from extractor.quantities.units import DIMENSIONLESS, canonical_unit
+from extractor.quantities.units import DIMENSIONLESS, canonical_unit, dimensions_text
 
 TOKEN_DIM = "[token]"
 _SCALE_ZEROS = {3: "kilo", 6: "mega", 9: "giga", 12: "tera"}
@@ -112,6 +112,4 @@ class UnitReader:
 
 @lru_cache(maxsize=512)
 def _dims(unit: str, rules_dir: Path) -> str:
-    from extractor.quantities.units import registry
-    reg = registry(rules_dir)
-    return str(reg.get_dimensionality(reg.parse_units(unit)))
+    return dimensions_text(unit, rules_dir)

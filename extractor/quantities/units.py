@@ -9,14 +9,16 @@ from __future__ import annotations
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
+from extractor import derived_cache
 from extractor.rules_io import RuleError, default_rules_dir, folder_cache, rule_cache
 from extractor.rule_files import UNITS
 
 if TYPE_CHECKING:  # pint is imported lazily: it is slow to import
     import pint
 
+V = TypeVar("V")
 UNITS_FILE = UNITS.name
 DIMENSIONLESS = "dimensionless"
 
@@ -80,8 +82,34 @@ def parse_unit(expr: str, rules_dir: Path | None = None) -> "pint.Unit":
         raise ValueError(f"unknown unit expression {expr!r} ({err})") from None
 
 
+def _remembered(name: str, args: tuple, rules_dir: Path | None, compute: Callable[[], V]) -> V:
+    """`compute()`, what pint says of a unit expression with the units.txt of `rules_dir`, kept across processes
+    by the digest of that units.txt (extractor/derived_cache.py): a process that reads only units read before
+    neither imports pint nor builds its registry. A ValueError (an expression pint cannot read) is kept as such
+    and raised again; a RuleError (a broken units.txt) is never kept."""
+    path = _units_file(Path(rules_dir or default_rules_dir()))
+
+    def outcome() -> tuple[bool, Any]:
+        try:
+            return True, compute()
+        except RuleError:
+            raise
+        except ValueError as err:
+            return False, str(err)
+
+    ok, value = derived_cache.remember(("units", name, args, derived_cache.file_digest(path)), outcome,
+                                       after_build=True)
+    if not ok:
+        raise ValueError(value)
+    return value
+
+
 @rule_cache(maxsize=4096)
 def _canonical(expr: str, rules_dir: Path | None) -> str:
+    return _remembered("canonical", (expr,), rules_dir, lambda: _canonical_of(expr, rules_dir))
+
+
+def _canonical_of(expr: str, rules_dir: Path | None) -> str:
     unit = parse_unit(expr, rules_dir)
     reg = registry(rules_dir)
     items = list(unit._units.items())  # name -> exponent, pint's canonical names
@@ -116,7 +144,29 @@ def convert(value: float, from_unit: str, to_unit: str, rules_dir: Path | None =
     return float(q.to(parse_unit(to_unit, rules_dir)).magnitude)
 
 
+def one_in(from_unit: str, to_unit: str, rules_dir: Path | None = None) -> float:
+    """`convert(1, from_unit, to_unit)`: how many `to_unit` one `from_unit` is (kept across processes)."""
+    return _remembered("one_in", (from_unit, to_unit), rules_dir, lambda: convert(1, from_unit, to_unit, rules_dir))
+
+
 def has_dimension(expr: str, dimension: str, rules_dir: Path | None = None) -> bool:
     """Whether the unit's dimensionality involves `dimension` (e.g. ``[token]``)."""
-    reg = registry(rules_dir)
-    return dimension in reg.get_dimensionality(parse_unit(expr, rules_dir))
+    return dimension in dimensions(expr, rules_dir)
+
+
+@rule_cache(maxsize=4096)
+def dimensions(expr: str, rules_dir: Path | None = None) -> dict[str, float]:
+    """The dimensionality of a unit expression, {"[token]": 1, "[time]": -1}; ValueError when pint cannot read
+    it (kept across processes; a copy is the caller's to keep, the cached dict is not to be changed)."""
+    def compute() -> dict[str, float]:
+        reg = registry(rules_dir)
+        return dict(reg.get_dimensionality(parse_unit(expr, rules_dir)))
+    return _remembered("dimensions", (expr,), rules_dir, compute)
+
+
+def dimensions_text(expr: str, rules_dir: Path | None = None) -> str:
+    """pint's text of a unit expression's dimensionality ("[token] / [time]"), kept across processes."""
+    def compute() -> str:
+        reg = registry(rules_dir)
+        return str(reg.get_dimensionality(reg.parse_units(expr)))
+    return _remembered("dimensions_text", (expr,), rules_dir, compute)

@@ -19,6 +19,7 @@ PIECES = [
     "1,024",
     "p99 latency 120 ms at 64 concurrent requests",
     "The new kernel is twice as fast as the old one\nand uses half the memory.",
+    "The AL rose to 3.1 (Smith et al. measured 2.9) with input and\noutput tokens at 900 tok/s.",
     "12 GB",
     "Speedup vs. baseline",
     "",
@@ -96,3 +97,75 @@ def test_cues_alone_are_the_cues_of_analyse(analyser, text):
     """A table header or lead-in reads only its cues: the same as `analyse` gives, without the quantity finder."""
     (_, cues), = analyser.analyse([text], [0])
     assert list(analyser.cues(text)) == list(cues)
+
+
+# -- shortcuts of the condition stage (issue 25, session 3) -------------------------------------------------
+
+SHELL_LINES = [
+    "pip install --upgrade some-package",            # no known command word: shlex is skipped
+    "export CUDA_VISIBLE_DEVICES=0,1",
+    "cd bench && vllm bench serve --max-concurrency 32 --num-prompts 200",
+    "VLLM_USE_V1=1 vllm serve org/model-7b --tensor-parallel-size 2",
+    "/opt/env/bin/python3 benchmark_serving.py --request-rate 4",
+    "echo start; docker run --gpus all -it some/image:latest",
+    "'vllm' bench serve --max-concurrency 8",         # a quote: shlex reads the word through it
+    "vl\\lm bench serve --num-prompts 10",             # a backslash: the word is 'vllm' to shlex
+    "echo done  # vllm serve is in a comment",
+    "",
+]
+
+
+@pytest.fixture(scope="module")
+def shell(extractor):
+    return extractor.conditions.code.shell
+
+
+@pytest.mark.parametrize("line", SHELL_LINES)
+def test_a_shell_line_skipped_by_the_word_filter_holds_no_command(shell, line):
+    """`_split_known` gives the words shlex gives, or none when no command could be read from them."""
+    from extractor.conditions.code.shell import _split
+    where = list(range(len(line)))
+    fast = [shell._read(w) for w in shell._split_known(line, where)]
+    full = [shell._read(w) for w in _split(line, where)]
+    assert [(c.harness.name, c.span, [(s.value, s.span) for s in c.settings]) for c in fast if c] == \
+        [(c.harness.name, c.span, [(s.value, s.span) for s in c.settings]) for c in full if c]
+
+
+def test_the_word_filter_skips_lines_without_a_known_word(shell):
+    assert shell._split_known(SHELL_LINES[0], list(range(len(SHELL_LINES[0])))) == []
+    known = SHELL_LINES[2]
+    assert shell._split_known(known, list(range(len(known))))
+
+
+VARIANT_TEXTS = [
+    "We ran Orca-9 and Orca-9-Lite; orca-9-Max came later, see acme/orca-9-mini and ORCA 9_Turbo.",
+    "The kernel of the Orca-9\u017ftep build (a long s) and the \u212aelvin-sign orca-9-\u212a1 variant.",
+    "No name here at all.",
+    "Orca-9-Lite.png is a file name; Orca-9-Pro-v2.1 is a variant, orca-9-Orca-9-X runs on.",
+]
+
+
+@pytest.mark.parametrize("text", VARIANT_TEXTS)
+def test_variants_tried_at_the_first_token_match_finditer(extractor, text):
+    """`Variants._finditer` finds what `finditer` over the whole text finds, case traps included."""
+    import re
+
+    from extractor.conditions.variants import _WORD
+    variants = extractor.conditions.policy.variants
+    for name in ("Orca-9", "orca 9", "Kelvin"):
+        tokens = re.findall(r"[A-Za-z0-9.]+", name)
+        rx = re.compile(r"(?P<repo>/)?(?<![A-Za-z0-9.])" + r"[\s_-]?".join(map(re.escape, tokens)) + _WORD, re.I)
+        assert [m.span() for m in variants._finditer(rx, text, tokens[0])] == \
+            [m.span() for m in rx.finditer(text)]
+
+
+def test_the_condition_pool_key_is_the_key_of_every_field_frozen():
+    """ConditionPool.key builds plain fields inline: the key is the one `frozen` gives every field."""
+    from extractor.conditions._internals.sharing import ConditionPool, frozen
+    from extractor.records import Condition
+    conds = [Condition(status="stated", value=v, quote="x", span=(1, 2)) for v in
+             (1, 1.0, True, "1", None, [1, 2], {"a": 1}, -0.0, 0.0)]
+    conds.append(Condition(status="unrecoverable", where="in the setup section"))
+    keys = [ConditionPool.key(c) for c in conds]
+    assert keys == [(tuple(frozen(v) for v in c.__dict__.values()), frozenset(c.model_fields_set)) for c in conds]
+    assert len(set(keys)) == len(keys)       # 1, 1.0, True, "1"; -0.0 and 0.0 stay apart

@@ -14,6 +14,8 @@ from typing import Any, Hashable
 
 from extractor.records import Condition
 
+_PLAIN = frozenset({type(None), str, int, bool})   # `frozen` of these is (type, value): built inline by `key`
+
 
 def frozen(value: Any) -> Hashable:
     """A hashable key that is equal for two values only when they dump alike."""
@@ -41,4 +43,6 @@ class ConditionPool:
     @staticmethod
     def key(cond: Condition) -> Hashable:
         """Every field with its type, and which fields were given explicitly (`exclude_unset` dumps)."""
-        return (tuple(frozen(v) for v in cond.__dict__.values()), frozenset(cond.model_fields_set))
+        # (type, value) inline for the plain fields (most of them): what `frozen` gives, without a call each
+        return (tuple((v.__class__, v) if v.__class__ in _PLAIN else frozen(v) for v in cond.__dict__.values()),
+                frozenset(cond.model_fields_set))

@@ -23,7 +23,7 @@ class Reading(BaseModel):
     """What one option or keyword states: a condition, with a template for its number ("TP{n}"), a value when it
     is a flag, a canonical value per written value, or the conditions of the keys of a "k=v,k=v" value."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     condition: CodeCondition | None = None
     template: str | None = None
@@ -56,7 +56,7 @@ def parse_target(target: str | Reading) -> Reading:
 class Harness(BaseModel):
     """One command of a benchmark or serving harness."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     name: str
     program: list[str] = Field(min_length=1)
@@ -82,7 +82,7 @@ class Harness(BaseModel):
 class PythonRules(BaseModel):
     """Python calls and names that state conditions (extractor/conditions/code/python.py)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     keywords: dict[str, Reading] = Field(default_factory=dict)
     model_calls: list[str] = Field(default_factory=list)
@@ -112,7 +112,7 @@ class PythonRules(BaseModel):
 class HarnessFile(BaseModel):
     """rules/harnesses.yaml."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     version: int = 1
     precisions: dict[str, str] = Field(default_factory=dict)

@@ -81,17 +81,21 @@ class PythonReader:
     def read(self, src: Source, tree: ast.Module) -> PythonBlock:
         """What the block states."""
         out = PythonBlock()
-        names = _Names(tree)
-        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        nodes, parents = _nodes(tree)
+        names = _Names(nodes)
         single: list[tuple[int, int]] = []
         multi = False
-        for node in ast.walk(tree):
+        timer_calls: list[ast.Call] = []   # the calls that start or read a timer (a timer's, or `.record`)
+        for node in nodes:
             if not isinstance(node, ast.Call):
                 continue
             callee = dotted(node.func)
             last = callee.rsplit(".", 1)[-1]
             if any(callee == t or callee.endswith("." + t) for t in self.timers):
                 out.times = True
+                timer_calls.append(node)
+            elif callee.endswith(".record"):
+                timer_calls.append(node)
             if last in self.rules.multi_device:
                 multi = True
             if callee in self.rules.hub_calls and len(node.args) >= 2 and not self._helper(node, parents):
@@ -125,12 +129,13 @@ class PythonReader:
                     single.append(_span(src, node))
             elif last == "cuda" and not node.args and isinstance(node.func, ast.Attribute):
                 single.append(_span(src, node))
-        self._assigned(src, tree, parents, names, out)
-        self._warmup_loops(src, tree, names, out)
+        timing = _with_ancestors(timer_calls, parents)
+        self._assigned(src, nodes, parents, names, out)
+        self._warmup_loops(src, nodes, names, timing, out)
         out.single, out.multi = (single[0] if single else None), multi
-        out.calls = _called(tree)
-        out.timing_functions = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                                and any(self._starts_timer(st) for st in n.body)}
+        out.calls = {dotted(n.func).rsplit(".", 1)[-1] for n in nodes if isinstance(n, ast.Call)}
+        out.timing_functions = {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                and any(st in timing for st in n.body)}
         return out
 
     # -- the model -------------------------------------------------------------------
@@ -163,7 +168,7 @@ class PythonReader:
             out.findings.append(Finding(Reading(condition="model"), f"{model[0]} ({repo[0]})", span, "hub"))
 
     # -- names assigned once -----------------------------------------------------------
-    def _assigned(self, src: Source, tree: ast.Module, parents: dict, names: "_Names", out: PythonBlock) -> None:
+    def _assigned(self, src: Source, nodes: list[ast.AST], parents: dict, names: "_Names", out: PythonBlock) -> None:
         """`batch_size = 16`, `max_new_tokens = 200`, `n_warmup = 10`, `prompt = "..."`: a name assigned a
         constant once, when the block reads it. One prompt (a string, or a list of one) that the block only
         passes whole to calls (not repeated into a batch, not looped over with others) is a batch of one."""
@@ -177,16 +182,19 @@ class PythonReader:
                 prompt = _prompt(value)
                 if prompt:
                     out.findings.append(Finding(Reading(condition="dataset"), prompt, _span(src, node), name))
-                    if _one(value) and _passed_whole(tree, parents, name):
+                    if _one(value) and _passed_whole(nodes, parents, name):
                         out.findings.append(Finding(Reading(condition="batch_or_concurrency"), 1, _span(src, node),
                                                     f"{name}:one"))
 
-    def _warmup_loops(self, src: Source, tree: ast.Module, names: "_Names", out: PythonBlock) -> None:
+    def _warmup_loops(self, src: Source, nodes: list[ast.AST], names: "_Names", timing: set[ast.AST],
+                      out: PythonBlock) -> None:
         """A `for _ in range(N)` loop that calls what the timed part after it calls, right before a timer
-        starts in the same body: N warm-up runs."""
-        for node in ast.walk(tree):
+        starts in the same body: N warm-up runs. `timing`: the nodes that hold a timer call."""
+        if not timing:
+            return
+        for node in nodes:
             for body in _bodies(node):
-                timed = next((i for i, st in enumerate(body) if self._starts_timer(st)), None)
+                timed = next((i for i, st in enumerate(body) if st in timing), None)
                 if timed is None:
                     continue
                 after = {c for st in body[timed:] for c in _called(st)}
@@ -203,22 +211,15 @@ class PythonReader:
                             Reading(condition="warmup"), f"{found[0]} warm-up runs before the timed ones",
                             (lo, src.starts[st.lineno - 1] + len(head.rstrip())), "loop"))
 
-    def _starts_timer(self, st: ast.stmt) -> bool:
-        for n in ast.walk(st):
-            if isinstance(n, ast.Call):
-                callee = dotted(n.func)
-                if any(callee == t or callee.endswith("." + t) for t in self.timers) or callee.endswith(".record"):
-                    return True
-        return False
-
 
 class _Names:
     """The names a module assigns: those assigned one constant once (`once`), and those it reads."""
 
-    def __init__(self, tree: ast.Module):
+    def __init__(self, nodes: list[ast.AST]):
+        """`nodes`: the module's nodes (`_nodes`)."""
         seen: dict[str, list[tuple[object, ast.AST]]] = {}
         self.read: set[str] = set()
-        for node in ast.walk(tree):
+        for node in nodes:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 value = _literal(node.value)
                 seen.setdefault(node.targets[0].id, []).append((value, node))
@@ -276,10 +277,35 @@ def _one(value: object) -> bool:
     return isinstance(value, str) or isinstance(value, list) and len(value) == 1 and isinstance(value[0], str)
 
 
-def _passed_whole(tree: ast.Module, parents: dict, name: str) -> bool:
+def _nodes(tree: ast.AST) -> tuple[list[ast.AST], dict[ast.AST, ast.AST]]:
+    """Every node of `tree` in `ast.walk`'s order (breadth first), and each node's parent: one walk that the
+    readers of a block share (each walked the tree again)."""
+    nodes: list[ast.AST] = [tree]
+    parents: dict[ast.AST, ast.AST] = {}
+    i = 0
+    while i < len(nodes):
+        node = nodes[i]
+        i += 1
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+            nodes.append(child)
+    return nodes, parents
+
+
+def _with_ancestors(found: list[ast.AST], parents: dict[ast.AST, ast.AST]) -> set[ast.AST]:
+    """The nodes of `found` and every node that holds one of them."""
+    out: set[ast.AST] = set()
+    for node in found:
+        while node is not None and node not in out:
+            out.add(node)
+            node = parents.get(node)
+    return out
+
+
+def _passed_whole(nodes: list[ast.AST], parents: dict, name: str) -> bool:
     """Whether every read of `name` in the block is a whole argument of a call (`tokenizer(prompt)`,
-    `generate(prompt, ...)`, `run(text=prompt)`), and there is one."""
-    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    `generate(prompt, ...)`, `run(text=prompt)`), and there is one (`nodes`: the block's, `_nodes`)."""
+    uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
     for n in uses:
         up = parents.get(n)
         if isinstance(up, ast.keyword):

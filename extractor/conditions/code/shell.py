@@ -14,6 +14,7 @@ from extractor.conditions.code.source import Source
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", ";;"})
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _PYTHON = re.compile(r"^python(?:\d(?:\.\d+)?)?$")
+_QUOTED = re.compile(r"[\"'\\]")
 _PREFIXES = frozenset({"sudo", "nohup", "time", "env", "exec", "srun", "numactl"})
 
 
@@ -56,6 +57,10 @@ class ShellReader:
         for words in self.by_first.values():
             words.sort(key=lambda h: -len(h.program))
         self.by_name = {h.name: h for h in table.harnesses}
+        # a command is read only when its first word is one of these (`knows`); shlex's words are pieces of the
+        # line when it holds no quote or backslash, so a line holding none of them as a substring has no command
+        self._known = re.compile("|".join(map(re.escape, sorted({*self.by_first, "python", "docker"},
+                                                                key=lambda w: (-len(w), w)))))
         self.docker_values = frozenset(table.docker_value_options)
 
     def knows(self, word: str) -> bool:
@@ -90,11 +95,18 @@ class ShellReader:
                 chars.append(" ")
                 where.append(src.starts[i] + len(body))
                 continue
-            out.extend(_split("".join(chars), where))
+            out.extend(self._split_known("".join(chars), where))
             chars, where = [], []
         if chars:
-            out.extend(_split("".join(chars), where))
+            out.extend(self._split_known("".join(chars), where))
         return out
+
+    def _split_known(self, line: str, where: list[int]) -> list[list[Token]]:
+        """`_split`, skipped for a line that cannot hold a command `_read` takes (no known first word in it, and
+        no quote or backslash that shlex would read a word through)."""
+        if not _QUOTED.search(line) and not self._known.search(line.lower()):
+            return []
+        return _split(line, where)
 
     # -- harness -------------------------------------------------------------------
     def _read(self, words: list[Token]) -> Command | None:
