@@ -48,6 +48,9 @@ def _aside(text: str, quote: str):
     # a datasheet comparison
     ("Its 192 GB memory is 1.5x that of the older card on paper.\n", "1.5x", "datasheet"),
     ("The new part expands memory capacity nearly 2X to 192 GB per card.\n", "nearly 2X", "datasheet"),
+    # a share of a model's dimension, a factor a design needs
+    ("The head size is 64, 50% of the standard head size in this family.\n", "50%", "model_size"),
+    ("Keeping both models loaded requires 2x the GPU memory of one.\n", "2x", "design_arithmetic"),
     # a finding credited to other work
     ("An earlier paper, which suggested that only 10% of the attention heads matter, inspired us.\n", "10%",
      "cited"),
@@ -67,6 +70,8 @@ def test_a_share_or_ratio_that_is_no_claim_is_set_aside(text: str, quote: str, r
     ("Downloads doubled this year. The new scheduler is 2.5x faster than the old one.\n", "2.5x"),
     # a share of the time measured, not a position
     ("The decode step spends 30% of its time in attention on this model.\n", "30%"),
+    # a result introduced by "for example" is no example
+    ("For example, on the long trace the cache reaches a 64% hit rate after warm-up.\n", "64%"),
     # a device count with a comparison is a speed-up
     ("On 8x H100 the new build is 3x faster than the release.\n", "3x"),
 ])
