@@ -3,7 +3,7 @@
 - the next item of an enumeration after a claimed change of the same kind ("TTFT drops by 24%, and TPOT by
   17%"): a claim of the same metric, sign, direction and baseline;
 - the share of a run's time or work spent somewhere ("spends 30% of its time in attention") or of an ideal ("83%
-  of the ideal 4x scaling"): metric `other`; a share of memory a run used ("using only 47% of the HBM"): `memory`;
+  of the ideal 4x scaling") or of work that hit a cache ("(56.3%) hit the on-disk KV cache"): metric `other`; a share of memory a run used ("using only 47% of the HBM"): `memory`;
   a score at a model size ("71.7% at 29.3M parameters"): `accuracy`;
 - a decimal ratio right before a device's name ("up to 6.7x A100"): a speed-up over that device;
 - a ratio that states a level against another system ("2.7x that of the old kernel", "3.3x the single-request
@@ -43,6 +43,7 @@ class RatioForms:
         self.memory_before = re.compile(rules.memory_share_before)
         self.memory_after = re.compile(rules.memory_share_after)
         self.score_at_size = re.compile(rules.score_at_size_after)
+        self.cache_hit = re.compile(rules.cache_hit_after)
 
     def form(self, q: QuantityRecord, cls: str, view: str, previous: Claim | None,
              previous_cls: str | None, spec: bool = False) -> WrittenForm | None:
@@ -56,7 +57,7 @@ class RatioForms:
             return WrittenForm(previous.metric, previous.baseline, previous)
         after = view[end:end + 120]
         if cls == "percent":
-            if self.share_of_time.match(after) or self.share_of_ideal.match(after):
+            if self.share_of_time.match(after) or self.share_of_ideal.match(after) or self.cache_hit.match(after):
                 return WrittenForm("other")
             if self.memory_after.match(after) and self.memory_before.search(view, max(0, start - 60), start):
                 return WrittenForm("memory")

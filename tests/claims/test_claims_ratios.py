@@ -118,6 +118,7 @@ def test_a_range_without_markup_keeps_one_mention() -> None:
     ("The offloaded run finishes on time while using only 52% of the baseline's HBM.\n", "52%", "memory"),
     ("The small network scores 74.2% at 12.5M parameters on the image set.\n", "74.2%", "accuracy"),
     ("Four replicas give 3.5x the single-replica baseline on the chat trace.\n", "3.5x", "speedup"),
+    ("Over the day, 120B prompt tokens (61.2%) hit the on-disk prefix cache.\n", "61.2%", "other"),
     ("Decode time fell by 20% (short prompts) and 12% (long prompts) on the new build.\n", "12%", "relative_change"),
 ])
 def test_shares_of_an_ideal_of_memory_and_scores_at_a_size(text: str, quote: str, metric: str) -> None:

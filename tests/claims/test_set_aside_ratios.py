@@ -41,6 +41,8 @@ def _aside(text: str, quote: str):
     ("- **CPU**: 2x Intel(R) Xeon(R) Gold 6430 on the host\n", "2x", "setting"),
     ("The cluster has 8 x 200 Gbps NICs per node for the pulls.\n", "8 x", "setting"),
     ("The pipeline keeps Encoder on GPU 0 and runs 3× Decoder + 2× Vocoder on GPUs 1 and 2.\n", "3×", "setting"),
+    ("| Setup | Shape |\n|---|---|\n| Prefill | 4 × 8,192 tokens |\n", "4 ×", "setting"),
+    ("The old setup used 8 x 62.5 GiB isolated pools per host.\n", "8 x", "setting"),
     # factors of a design
     ("The scratch buffer is sized to 2 × max_batch tokens before the first step.\n", "2 ×", "design_arithmetic"),
     ("We set the chunk to 8192 tokens, i.e. 2× ISL, on the prefill side.\n", "2×", "design_arithmetic"),
