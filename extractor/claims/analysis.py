@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from extractor import spacy_import  # noqa: F401  (spaCy without its command line)
 import spacy
+from spacy.attrs import LOWER
 
 from extractor.claims import cue_component as _cues  # noqa: F401  (registers the factory)
 from extractor.claims.classify import ClaimBuilder, Cue, unit_class
@@ -27,6 +28,7 @@ from extractor.records import QuantityRecord
 if TYPE_CHECKING:
     from extractor.claims.set_aside import ProseFigures
 
+LEX_ATTRS_READ = (LOWER,)   # the lexical attributes the pipeline reads (tests/pipeline/test_speed_paths.py)
 VOCAB_RESET_POSTS = 100  # spaCy forgets the words it learnt after this many posts (see `enter_document`)
 _DIGIT = re.compile(r"\d")
 # spaCy splits a token's prefixes and suffixes one at a time, each time searching the rest of the token
@@ -42,6 +44,11 @@ class TextAnalyser:
 
     def __init__(self, rules_dir: Path, claim_rules: ClaimRules):
         self.nlp = spacy.blank("en")
+        # The pipeline reads one attribute of a word, LOWER (the cue matcher's): a word spaCy meets for the first
+        # time gets only that one computed, not the ~25 others (shape, stop word, like_num...), each a Python
+        # call per new word (about a third of the tokenizer's time on table cells and sentences of figures).
+        getters = self.nlp.vocab.lex_attr_getters
+        self.nlp.vocab.lex_attr_getters = {attr: getters[attr] for attr in LEX_ATTRS_READ}
         self.nlp.add_pipe("benchclaims_quantities", config={"rules_dir": str(rules_dir)})
         self.nlp.add_pipe("benchclaims_cues", config={"rules_dir": str(rules_dir)})
         self.builder = ClaimBuilder(claim_rules)

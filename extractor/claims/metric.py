@@ -11,6 +11,7 @@ from extractor.claims.cues import ADJACENT, BARE_NEAR, CHANGE_NEAR, NEAR, Clause
 from extractor.claims.rules import ClaimRules
 from extractor.records import QuantityRecord
 
+STAT_AFTER = 15    # characters: "61.5 ms on average", "812 ms median", "77 ms (P99)"
 SIGNED = re.compile(r"(?:^|[\s*_(~])[+−]\s?\d|(?:^|[\s*_(])-\d")
 
 
@@ -96,17 +97,24 @@ class MetricChooser:
                                                                                        allowed, 10**9)
         if cue:
             return cue.label.split(":", 1)[1]
-        if cls == "memory" and self._run_state(cues, end):
-            return "memory"               # "9.62 GiB KV cache per sequence": the size of a run's state
+        if cls == "memory" and (self._run_state(cues, end) or (prose and self._stated_statistic(cues, start, end))):
+            return "memory"               # "9.62 GiB KV cache per sequence", "the peak was 178 GB": a run's memory
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         if cls == "time" and self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR):
             return "latency"       # "the AllGather overhead (~150 ms/step)", "a 5 ms bubble": time spent on it
-        if cls == "time" and prose and self.clauses.before(cues, start, end, ("stat:",), NEAR // 2) \
+        if cls == "time" and prose and self.clauses.before(self.clauses.without_label_break(cues, start), start, end,
+                                                           ("stat:",), NEAR // 2) \
                 and not self.clauses.setting(cues, start, end):
             return "latency"       # "Average per switch: ~2.6s", "a median of 340 ms": a statistic of a measured time
         if cls == "time" and prose and self.clauses.from_to(cues, start, end):
             return allowed[-1]     # "prefill went from ~5.9 s to ~0.6 s": the two levels of a change
+        if cls == "time" and prose and not self.clauses.setting(cues, start, end) and (
+                self.clauses.after(cues, start, end, ("stat:",), STAT_AFTER)
+                or self.clauses.before(cues, start, end, ("measure",), NEAR * 2)):
+            return "latency"       # "812 ms median / 1490 ms p95", "the GPU build ran at 10.2 ms": a measured time
+        if cls in ("memory", "bandwidth", "compute") and prose and self._changed_levels(cues, start, end):
+            return allowed[-1]     # "peak HBM rises from 23.1 GB to 28.1 GB": the two levels of a change
         return self.default.get(cls) or None
 
     def rejection(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int,
@@ -127,8 +135,6 @@ class MetricChooser:
         why = self.not_result(q, cls, cues, start, end)
         if why is None or why[0] is None:
             return None
-        if why[1] == "claims.not_claim" and "/" in q.unit:
-            return None                   # "5.85 seconds/video": a time per item, whatever the not-claim word
         if why[1] == "claims.device_spec" and USAGE.search(text, max(0, start - 30), start):
             return None                   # "running it using only 14GB VRAM": what a run took, not a datasheet
         if why[1] == "claims.limit_cues":
@@ -157,15 +163,16 @@ class MetricChooser:
         datasheet value (reason None: the rule turns it down without saying what it is), None when it may
         be a result."""
         if cls == "cost":
-            if re.search(r"\b(?:\w*token|request)\b", q.unit):
-                return None
+            if re.search(r"/\s*(?:\w*token|request)\b", q.unit):
+                return None               # a cost per token or per request; not "a $0.003 request" (USD * request)
             return None, "claims.cost_not_per_token"   # a list price per GPU-hour, or a cost the rules miss
         if cls in ("time", "token_rate", "request_rate", "item_rate", "memory", "bandwidth", "token_count",
                    "token_time") \
                 and self.clauses.limited(cues, start, end):
             return "target", "claims.limit_cues"
-        if cls in ("time", "token_time") and nearest(cues, start, end, "not_claim", 25):
-            return "setting", "claims.not_claim"   # "~3 hours, 12 video lessons": the length of a course
+        if cls in ("time", "token_time") and "/" not in q.unit and nearest(cues, start, end, "not_claim", 25):
+            # "~3 hours, 12 video lessons": the length of a course; not "5.85 seconds/video", a time per item
+            return "setting", "claims.not_claim"
         if cls == "item_rate":
             # "renders 240 fps", "we achieved ~14500 iters/s"; not "sampled at 28 fps", "a frame rate of 16 fps"
             if nearest([c for c in cues if not inside(c, start, end)], start, end, "not_claim", 25) or (
@@ -190,13 +197,15 @@ class MetricChooser:
                 and not self.clauses.measured(cues, start, end):
             return "datasheet", "claims.energy_measure_cues"   # "draws 1400W": a datasheet power figure
         if cls in ("memory", "bandwidth", "compute"):
-            if self._device_spec(cues, start, end) and not self.clauses.measured(cues, start, end):
+            measured = self.clauses.measured(cues, start, end) or self._stated_statistic(cues, start, end)
+            if self._device_spec(cues, start, end) and not measured:
                 return "datasheet", "claims.device_spec"   # "an L4 with 24 GB", "141 GB of HBM3e"
             if cls == "memory" and self._model_size(cues, start, end):
                 return "model_size", "claims.model_size_words"   # "shrinks the model size to 63 GB": the model's
-            if self.clauses.measured(cues, start, end) or self.clauses.governing_change(cues, start, end) \
+            if measured or self.clauses.governing_change(cues, start, end) \
                     or (cls == "memory" and self._run_state(cues, end)) \
-                    or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:", CHANGE_NEAR):
+                    or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:", CHANGE_NEAR) \
+                    or self._changed_levels(cues, start, end) or self._named_throughput(cues, end):
                 return None
             return None, "claims.measure_cues"   # a size or bandwidth nothing says was measured
         return None
@@ -228,6 +237,30 @@ class MetricChooser:
         phrase follows the number ("the overhead is 3% of end-to-end time" is a share)."""
         return any(c.label == "overhead" and (c.start, c.end) == (cue.start, cue.end) for c in cues) \
             and not any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT for c in cues)
+
+    def _stated_statistic(self, cues: list[Cue], start: int, end: int) -> bool:
+        """A percentile, median or mean of the figure stated right by it ("250 GB/s P99", "a median of 40 GB",
+        "the peak was 178 GB"): a statistic of measurements, so a measured figure. Not across a clause break
+        ("M1 Max, 64 GB unified memory" names a chip)."""
+        for c in cues:
+            if not c.label.startswith("stat:") or inside(c, start, end):
+                continue
+            near = c.end <= start and start - c.end <= (ADJACENT + 4 if c.label == "stat:max" else NEAR // 2) \
+                and not any(b.label == "break" and c.end <= b.start and b.end <= start for b in cues)
+            if near or (c.label != "stat:max" and c.start >= end and c.start - end <= ADJACENT + 2):
+                return True
+        return False
+
+    def _changed_levels(self, cues: list[Cue], start: int, end: int) -> bool:
+        """One end of "from A to B" after a change word in its clause ("rises about 22% from 23.1 GB to 28.1
+        GB"): a level of a measured change; a span of settings has none ("block sizes from 4KB to 16MB")."""
+        return self.clauses.from_to(cues, start, end) \
+            and self.clauses.before(cues, start, end, ("change:",), NEAR * 2) is not None
+
+    @staticmethod
+    def _named_throughput(cues: list[Cue], end: int) -> bool:
+        """A throughput word shortly after a bandwidth ("6.6 TiB/s aggregate read throughput"): a result."""
+        return any(c.label == "rate_claim" and 0 <= c.start - end <= 20 for c in cues)
 
     @staticmethod
     def _run_state(cues: list[Cue], end: int) -> bool:

@@ -76,6 +76,7 @@ class ClaimRules(BaseModel):
     table_reference_column: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
+    measured_memory_sections: str = r"(?!)"
     sla_share_after: Phrases
     level_reached_intro: Phrases
     level_pair_from: Phrases
@@ -85,6 +86,7 @@ class ClaimRules(BaseModel):
     rate_unit_before: Phrases
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
     statistic_metrics: Phrases
+    statistic_not_before: str = r"(?!)"
     enumeration_gap: str = r"(?!)"
     share_of_time_after: str = r"(?!)"
     ratio_before_device: str = r"(?!)"
@@ -97,7 +99,8 @@ class ClaimRules(BaseModel):
 
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
                      "bare_fraction_before", "table_baseline_header", "table_reference_column",
-                     "table_setting_headers", "table_memory_headers", "enumeration_gap", "share_of_time_after",
+                     "table_setting_headers", "table_memory_headers", "statistic_not_before",
+                     "measured_memory_sections", "enumeration_gap", "share_of_time_after",
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",
                      "memory_share_after", "score_at_size_after", "cache_hit_after")
     @classmethod

@@ -38,10 +38,10 @@ from extractor.rule_files import SET_ASIDE
 SET_ASIDE_FILE = SET_ASIDE.name
 # the unit classes of a performance figure: time, rates, ratios, shares, sizes, bandwidth, compute, energy, price
 FIGURE_CLASSES = frozenset({"time", "token_rate", "request_rate", "token_time", "ratio", "percent", "memory",
-                            "bandwidth", "compute", "energy", "cost", "count"})
+                            "bandwidth", "compute", "energy", "cost", "count", "item_rate"})
 # "capacity": a context size in tokens ("128K context window"), an extra form only (no quantity class)
 UnitClass = Literal["time", "token_rate", "request_rate", "token_time", "ratio", "percent", "memory",
-                    "bandwidth", "compute", "energy", "cost", "count", "capacity"]
+                    "bandwidth", "compute", "energy", "cost", "count", "capacity", "item_rate"]
 Place = Literal[BlockKind, "front_matter", "header_cell", "label_cell", "body_cell", "hidden", "none"]
 _DIGIT = re.compile(r"\d")
 WINDOW = 400   # characters of the line read before and after a figure

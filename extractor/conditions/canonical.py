@@ -53,6 +53,7 @@ class GazetteerEntry(BaseModel):
     case: bool = False
     gpus_per_unit: int | None = None
     host: bool = False   # a host processor (CPU): beside accelerators it is the machine's host, not the device
+    machine: bool = False   # a machine (a cloud instance type): a word counting it ("a g5.xlarge") counts machines
     fallback: bool = False   # a generic form (any name with a size suffix): only where no other entry matches
 
     @field_validator("regex")

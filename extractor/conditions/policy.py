@@ -30,12 +30,13 @@ from extractor.conditions.variants import Variants
 ENGINE = "engine_version"
 PRECISION = "precision"
 LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; conditions.yaml `layout_schemes`)
+ONE_DEGREE = "TP1"       # the layout of a run on one device, written by its degree
 
 
 class Policy:
     """Decides each condition of a claim from its `Scopes`."""
 
-    def __init__(self, scopes: ScopeRules):
+    def __init__(self, scopes: ScopeRules, single_device: str = "single GPU"):
         self.supporting = {norm(e) for e in scopes.supporting_engines}
         self.composite = set(scopes.composite)
         self.refinable = set(scopes.refinable)
@@ -45,6 +46,7 @@ class Policy:
         self.credit_section = re.compile(scopes.credit_sections, re.I)
         self.several_rule = scopes.several_systems
         self.variants = Variants(scopes.variant_names)
+        self.single_device = single_device   # the layout value of a run on one device (conditions.yaml)
 
     def reading(self, ctx: DocContext) -> DocumentPolicy:
         """The policy for one document's claims."""
@@ -88,7 +90,25 @@ class Policy:
         if name in self.variants.conditions and (one := self._one_variant(doc, name, first, cands, m, scope,
                                                                           scopes.levels)) is not None:
             return one
+        if name == LAYOUT and (other := self._one_device_twin(m, scopes)) is not None:
+            return Parts([m, other], scope)
         return Pick(m, scope)
+
+    def _one_device_twin(self, m: Mention, scopes: Scopes) -> Mention | None:
+        """For a one-device layout ("a single GPU", "1x H200") the degree-1 layout a broader rung writes ("TP1",
+        "TP=1"), and the other way round: one layout written two ways, both kept. Only from the first rung that
+        states a layout besides `m`, and only when that is its one layout."""
+        forms = (self.single_device, ONE_DEGREE)
+        mine = m.canonical or m.value
+        if mine not in forms:
+            return None
+        for _, by_name in scopes.usable:
+            others = {x.m.canonical or x.m.value: x.m for x in by_name.get(LAYOUT, []) if x.m is not m}
+            others.pop(mine, None)
+            if others:
+                twin = next(iter(others.values()))
+                return twin if len(others) == 1 and (twin.canonical or twin.value) in forms else None
+        return None
 
     def _one_variant(self, doc: DocumentPolicy, name: str, first: Mention, cands: list[Located], m: Mention, scope: str,
                      levels: list[Level]) -> Unstated | None:

@@ -103,7 +103,10 @@ class MatchReader:
                 continue   # "... on Gaudi 3 | Intel Gaudi 3": the number is the name's before, not a count
             g = lm.groupdict()
             bare = i > 0
-            if bare and not (ce.entry.gpus_per_unit or rules.hw_bare_right.match(right)):
+            # a bare number needs a device word after the name ("16 GB200 GPUs"; "two H100 nodes" counts
+            # machines); a count word ("a single H100", "one MI300X", "on an RTX 4090") only needs no machine noun
+            worded = bool(g.get("word")) and not ce.entry.machine and not rules.hw_not_single.match(right)
+            if bare and not (ce.entry.gpus_per_unit or worded or rules.hw_bare_right.match(right)):
                 continue
             if g.get("count"):
                 n = int(g["count"])

@@ -68,13 +68,14 @@ class ConditionResolver:
         self.ladder = ScopeLadder(self.scopes, self.places)
         self._scope_rank = self.scopes.scope_rank()   # a scope's place on the ladder: lower is more specific
         self._devices: dict[str, frozenset[str]] = {}   # baseline -> the devices it names
-        self.policy = Policy(self.scopes)
+        self.policy = Policy(self.scopes, self.finder.rules.conditions.hardware_count.single_device)
         self.statements = Statements(self.scopes)
         self.bare_version = re.compile(self.scopes.bare_version)
         self.bare_commit = re.compile(self.scopes.bare_commit, re.I)
         self.commit_owner = re.compile(self.scopes.commit_owner, re.I)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
         self.output = OutputSetup(OutputBlocks.from_rules(rules_dir))
+        self.single_device = self.finder.rules.conditions.hardware_count.single_device
 
     # -- per document --------------------------------------------------------------
     def mentions(self, d: Document) -> list[Mention]:
@@ -202,6 +203,7 @@ class ConditionResolver:
         elif out["gpu_count"].status == "stated" and hw.status == "stated" and hw.count \
                 and isinstance(out["gpu_count"].value, int) and out["gpu_count"].value != hw.count:
             self._reconcile_counts(doc, claim, out, reasons, stated_by["hardware"])
+        self._one_device_of_several(doc, claim, out, reasons)
         for name, cond in out.items():  # provenance: quote the original text (mentions are found in the masked view)
             if cond.span is not None and cond.quote != (quote := doc.ctx.d.text[cond.span[0]:cond.span[1]]):
                 out[name] = cond.model_copy(update={"quote": quote})
@@ -228,6 +230,23 @@ class ConditionResolver:
         for name in changed:
             out[name] = doc.where.unrecoverable(claim, name, "ambiguous", values=values)
             reasons[name] = "ambiguous"
+
+    def _one_device_of_several(self, doc: DocumentConditions, claim: Claim, out: dict[str, Condition],
+                               reasons: dict[str, Reason]) -> None:
+        """A single-device layout read from another place than the claim's hardware, no more specific than a
+        place that counts several devices ("4x GB200" in the claim's sentence, "a single GB200" in its section
+        about another run): the post is ambiguous about the layout, not a single device."""
+        par, hw, n = out["parallelism"], out["hardware"], out["gpu_count"]
+        if par.status != "stated" or self.single_device not in str(par.value).split(", ") or par.span == hw.span:
+            return
+        rank = self._scope_rank
+        several = [c for c, count in ((hw, hw.count if hw.status == "stated" else None),
+                                      (n, n.value if n.status == "stated" and isinstance(n.value, int) else None))
+                   if count and count > 1 and rank.get(c.scope, len(rank)) <= rank.get(par.scope, len(rank))]
+        if several:
+            out["parallelism"] = doc.where.unrecoverable(claim, "parallelism", "ambiguous",
+                                                         values=f"{par.quote}, {several[0].quote}")
+            reasons["parallelism"] = "ambiguous"
 
     def _devices_of(self, name: str) -> frozenset[str]:
         """The devices a baseline names ("the A100" -> NVIDIA A100), by the hardware gazetteer (memoised)."""

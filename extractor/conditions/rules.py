@@ -247,7 +247,7 @@ class ScopeRules(_Strict):
                            + devices + r"?\s*"
                            r"|^\s*\d+\s*[x×]\s*\d+\s*[x×]\s*"
                            r"|^\s*(?:(?:" + words + r")(?![a-z0-9])|\d+)\s*" + devices + r"?\s*"
-                           r"|\s*[x×]\s*\d+$", re.I)
+                           r"|(?:\s+|(?<=\d))[x×]\s*\d+$", re.I)   # "H100 x 8", "H100x8"; not "RTX 4090"
         return count, re.compile(r"\s+(?:" + nouns + r")$", re.I)
 
     def baseline_tail(self) -> BaselineTail:

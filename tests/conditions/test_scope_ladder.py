@@ -93,12 +93,12 @@ def test_rewording_the_ambiguous_why_changes_no_decision(tmp_path):
 
 def test_the_most_specific_rung_of_the_ladder_wins():
     claim = _claim(Extractor.from_rules(), SCOPED, "2,345 tokens per second")
-    assert (claim.conditions["hardware"].value, claim.conditions["hardware"].scope) == ("H100", "sentence")
+    assert (claim.conditions["hardware"].value, claim.conditions["hardware"].scope) == ("1x H100", "sentence")
 
 
 def test_the_ladder_order_is_read_from_the_rules(tmp_path):
     claim = _claim(Extractor.from_rules(), SET_UP, "2,345 tokens per second")
-    assert (claim.conditions["hardware"].value, claim.conditions["hardware"].scope) == ("H100", "paragraph")
+    assert (claim.conditions["hardware"].value, claim.conditions["hardware"].scope) == ("1x H100", "paragraph")
 
     claim = _claim(Extractor.from_rules(_rules(tmp_path, _moved("setup_sections", 1))), SET_UP, "2,345 tokens per second")
     assert (claim.conditions["hardware"].value, claim.conditions["hardware"].scope) == ("A100", "setup_section")

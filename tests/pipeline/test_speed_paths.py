@@ -169,3 +169,21 @@ def test_the_condition_pool_key_is_the_key_of_every_field_frozen():
     keys = [ConditionPool.key(c) for c in conds]
     assert keys == [(tuple(frozen(v) for v in c.__dict__.values()), frozenset(c.model_fields_set)) for c in conds]
     assert len(set(keys)) == len(keys)       # 1, 1.0, True, "1"; -0.0 and 0.0 stay apart
+
+
+def test_the_lean_vocabulary_marks_the_cues_a_full_one_marks(analyser):
+    """The analyser's vocabulary computes LOWER alone for a new word; a pipeline with spaCy's full set of
+    lexical attributes marks the same cues on the same texts (new words included: figures, model names)."""
+    import spacy
+    from spacy.attrs import LOWER
+
+    assert set(analyser.nlp.vocab.lex_attr_getters) == {LOWER}
+    full = spacy.blank("en")
+    assert len(full.vocab.lex_attr_getters) > 1
+    full.add_pipe("benchclaims_cues")
+    texts = PIECES + ["Zyxtra-17B served 4,321 tok/s at batch 48, 1.9x the Qwerty-8B baseline.",
+                      "AVERAGE LATENCY dropped by 35% vs. the previous release"]
+    for text in texts:
+        hits = analyser._mark_cues.hits(analyser.nlp.make_doc(text))
+        doc = full(text)
+        assert hits == [(s.label_, s.start_char, s.end_char) for s in doc.spans[CUES_KEY]]
