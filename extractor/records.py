@@ -24,7 +24,7 @@ Per = Literal["gpu", "user", "node", "system"]
 Direction = Literal["better", "worse", "neutral"]
 SetAsideReason = Literal[
     "datasheet", "setting", "target", "date_or_version", "model_size", "cited", "example",
-    "design_arithmetic", "log_or_error", "markup", "baseline",
+    "design_arithmetic", "log_or_error", "markup", "baseline", "adoption",
 ]
 STATISTIC_PATTERN = r"^(mean|median|min|max|p\d+(\.\d+)?)$"
 Scope = Literal[

@@ -80,6 +80,19 @@ def markup_free(text: str, start: int, end: int) -> Span:
     return a, b
 
 
+def markup_free_pieces(text: str, start: int, end: int) -> list[Span]:
+    """The markup-free pieces of `text[start:end]` that hold a digit, blanks trimmed: the ends of a range written
+    with markup between them ("**1.4x** to **1.8x**" -> "1.4x", "1.8x"); one piece when no markup sits inside."""
+    pos, out = start, []
+    for a, b in [m.span() for m in _MARKUP.finditer(text, start, end)] + [(end, end)]:
+        piece = text[pos:a]
+        if any(ch.isdigit() for ch in piece):
+            lo, hi = pos + len(piece) - len(piece.lstrip()), a - (len(piece) - len(piece.rstrip()))
+            out.append((lo, hi))
+        pos = b
+    return out
+
+
 def with_markup_before(text: str, start: int) -> int:
     """Where a markup-free quote starting at `start` began as written: back over the markers and entities
     (and blanks) `markup_free` left out before it ("&lt; 1 s" for "1 s"), so rules that read the figure

@@ -14,9 +14,9 @@ from extractor.claims.cues import TOKEN_CUE_NEAR, ClauseCues, Cue, gap, inside, 
 from extractor.claims.direction import DirectionReader
 from extractor.claims.metric import SIGNED, STAT_AFTER, MetricChooser, change_metric_of
 from extractor.claims.rules import ClaimRules
-from extractor.records import Claim, ClaimContext, QuantityRecord
+from extractor.records import Claim, ClaimContext, ClaimMention, QuantityRecord
 from extractor.quantities.units import dimensions
-from extractor.spans import markup_free
+from extractor.spans import markup_free, markup_free_pieces
 
 # unit classes of levels a text may state a change of ("reduced by 500 ms", "grew by 300 tok/s")
 ABSOLUTE_CLASSES = frozenset({"time", "token_time", "token_rate", "request_rate", "item_rate", "memory",
@@ -197,10 +197,14 @@ class ClaimBuilder:
         # the quote as written, without Markdown markers or HTML entities ("up to **1.9x", "0.42&nbsp;s"):
         # the fields were read from the whole phrase above, the quote is its markup-free piece with the number
         a, b = markup_free(written, start, end)
+        # the other end of a range written with markup between its ends ("**1.4x** to **1.8x**") is a mention
+        # of the claim: the quote holds only the first
+        ends = [] if value_max is None else [ClaimMention(quote=written[x:y], span=(x, y), context=context)
+                                             for x, y in markup_free_pieces(written, start, end) if y <= a or x >= b]
         return Claim(metric=metric, value=value, value_max=value_max, unit=unit, qualifier=q.qualifier,
                      tokens=tokens, per=per, baseline=baseline, direction=direction,
                      statistic=self.statistic(metric, cues, start, end, header_cues), quote=written[a:b],
-                     span=(a, b), context=context)
+                     span=(a, b), context=context, mentions=ends)
 
     def statistic(self, metric: str, cues: list[Cue], start: int, end: int, header_cues=()) -> str | None:
         """The statistic a latency or rate states: a statistic word in its clause before the number ("P99 TTFT

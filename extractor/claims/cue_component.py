@@ -4,7 +4,7 @@ Each match lands in `doc.spans["cues"]` with a label naming its role: `metric:<n
 `change:up`, `change:down`, `change:neutral`, `change:neutral_before`, `change_adj:up|down` (only when right before a number),
 `not_claim`, `measure`, `rate_claim`, `limit`, `setting`, `break`, `join`, `tokens:<kind>`, `per:<kind>`,
 `baseline`, `baseline_value:before|after|score`, `count`, `stop`, `valence:better|worse|neutral|neutral_before`,
-`polarity:lower|higher`, `share_of`, `length:accept`, `sla_share`, `level_reached`, `adoption`, `ratio_name`, `rate_unit`, `stat:<statistic>`, `level_intro`, `by`, `spec:before|after`.
+`polarity:lower|higher`, `share_of`, `length:accept`, `sla_share`, `level_reached`, `adoption`, `ratio_name`, `rate_unit`, `stat:<statistic>`, `level_intro`, `level_measured`, `by`, `spec:before|after`.
 A phrase written in capitals of at most three letters ("AL") matches only where the text has it in capitals.
 
 A phrase written across a soft line break ("input and\\noutput") still matches, and of two
@@ -43,7 +43,8 @@ LABEL_FIELDS: tuple[tuple[str, str], ...] = (
     ("valence:neutral", "direction_neutral"), ("valence:neutral_before", "direction_neutral_before"),
     ("polarity:lower", "lower_is_better"), ("polarity:higher", "higher_is_better"), ("share_of", "share_of"),
     ("overhead", "overhead_words"),
-    ("length:accept", "accept_length_cues"), ("level_intro", "level_intro"), ("by", "change_amount_intro"),
+    ("length:accept", "accept_length_cues"), ("level_intro", "level_intro"), ("level_measured", "level_measured_intro"),
+    ("by", "change_amount_intro"),
     ("spec:before", "device_spec_before"), ("spec:after", "device_spec_after"),
     ("state_after", "device_spec_not_after"), ("sla_share", "sla_share_after"),
     ("level_reached", "level_reached_intro"), ("pair_from", "level_pair_from"), ("adoption", "adoption_words"),

@@ -183,7 +183,7 @@ class ClauseCues:
     @staticmethod
     def level_share(cues: list[Cue], start: int, end: int) -> bool:
         """A percentage between a level word and a share word: "to 61% of", "at 72% of"."""
-        return any(c.label == "level_intro" and 0 <= start - c.end <= ADJACENT for c in cues) \
+        return any(c.label in ("level_intro", "level_measured") and 0 <= start - c.end <= ADJACENT for c in cues) \
             and any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT for c in cues) \
             and not any(c.label in ("change:neutral", "change:neutral_before") and inside(c, start, end)
                         for c in cues)   # "is within 2% of": a difference

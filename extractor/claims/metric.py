@@ -123,6 +123,8 @@ class MetricChooser:
         (a setting, a limit, a datasheet figure); None when no rule did (a figure the rules may miss).
         `text`: the document text the cue offsets point into."""
         if cls in ("percent", "ratio"):
+            if self.clauses.baseline_value(cues, start, end, cls):
+                return "baseline", "claims.baseline_value"   # "WER 5.3% vs 9.1%": the reference's value
             if nearest(cues, start, end, "not_claim", 25):
                 # "90% of GPU memory" is a setting; a ratio the not-claim words turn down ("7.4x higher
                 # throughput for video") is no setting: the rules decide
@@ -143,6 +145,13 @@ class MetricChooser:
                                     or NOT_A_TARGET.match(text, cue.end)):
                 return None               # "requires 35 s to warm up", "the target model": no target
         return why  # type: ignore[return-value]
+
+    def turned_down(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int) -> bool:
+        """Whether the metric choice turned a percent or ratio down on purpose (a not-claim phrase, a project's
+        adoption count, the reference value of a comparison), so that no written form may take it."""
+        return bool(nearest(cues, start, end, "not_claim", 25)
+                    or self.clauses.before(cues, start, end, ("adoption",), NEAR)
+                    or self.clauses.baseline_value(cues, start, end, cls))
 
     def _is_result(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int) -> bool:
         """Prose figures that are settings, limits or datasheet values are not claims."""
@@ -285,7 +294,11 @@ class MetricChooser:
             # "reduced to 61% of the BF16 cost": a level relative to a reference, a ratio written in percent;
             # "97% of BF16 accuracy", "33% of the execution time" keep their own metric
             cue = self.clauses.metric_cue(cues, start, end, specific, 25)
-            return cue.label[7:] if cue and cue.label[7:] in ("accuracy", "other") else "speedup"
+            if cue and cue.label[7:] in ("accuracy", "other"):
+                return cue.label[7:]
+            # "achieves 68.5% of the optimal throughput": a measured level, an efficiency
+            measured = any(c.label == "level_measured" and 0 <= start - c.end <= ADJACENT for c in cues)
+            return "other" if measured else "speedup"
         if cls == "percent" and not header_cues and q.value_max is None and self.clauses.level_pair(cues, start, end):
             # "accuracy dropped from 78% with 10 tools to just 13.6%": the two levels, not two changes
             cue = self.clauses.metric_cue(cues, start, end, specific, NEAR)

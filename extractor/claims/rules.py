@@ -60,6 +60,7 @@ class ClaimRules(BaseModel):
     share_of: Phrases
     accept_length_cues: Phrases
     level_intro: Phrases
+    level_measured_intro: Phrases
     overhead_words: Phrases
     change_amount_intro: Phrases
     device_spec_before: Phrases
@@ -87,11 +88,22 @@ class ClaimRules(BaseModel):
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
     statistic_metrics: Phrases
     statistic_not_before: str = r"(?!)"
+    enumeration_gap: str = r"(?!)"
+    share_of_time_after: str = r"(?!)"
+    ratio_before_device: str = r"(?!)"
+    ratio_that_of: str = r"(?!)"
+    share_of_ideal_after: str = r"(?!)"
+    memory_share_before: str = r"(?!)"
+    memory_share_after: str = r"(?!)"
+    score_at_size_after: str = r"(?!)"
+    cache_hit_after: str = r"(?!)"
 
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
                      "bare_fraction_before", "table_baseline_header", "table_reference_column",
                      "table_setting_headers", "table_memory_headers", "table_share_of_header",
-                     "statistic_not_before", "measured_memory_sections")
+                     "statistic_not_before", "measured_memory_sections", "enumeration_gap", "share_of_time_after",
+                     "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",
+                     "memory_share_after", "score_at_size_after", "cache_hit_after")
     @classmethod
     def _regex(cls, v: str, info):
         try:
@@ -115,7 +127,8 @@ class ClaimRules(BaseModel):
                      "baseline_score_before", "count_headers", "baseline_intro",
                      "baseline_stop", "headline_sections", "headline_fields", "abbreviations",
                      "direction_better", "direction_worse", "direction_neutral", "direction_neutral_before", "lower_is_better",
-                     "higher_is_better", "share_of", "accept_length_cues", "level_intro", "change_amount_intro",
+                     "higher_is_better", "share_of", "accept_length_cues", "level_intro", "level_measured_intro",
+                     "change_amount_intro",
                      "device_spec_before", "device_spec_after", "ratio_headers", "sla_share_after", "level_reached_intro",
                      "overhead_words", "device_spec_not_after", "level_pair_from", "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
     @classmethod

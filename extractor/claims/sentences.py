@@ -13,7 +13,9 @@ from extractor import limits
 from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import Cue, unit_class
 from extractor.claims.compared import SERIES_CLASSES, compared_unit, parenthesized_time, series_metric
+from extractor.claims.cues import NEAR
 from extractor.claims.headlines import front_matter_units
+from extractor.claims.prose_ratios import RatioForms, WrittenForm
 from extractor.claims.rules import ClaimRules
 from extractor.claims.script_output import ScriptOutputReader
 from extractor.claims.set_aside import ProseFigures
@@ -23,6 +25,7 @@ from extractor.ingest.segment import Passage, units
 from extractor.contracts import CREATED, StageContract
 from extractor.records import Claim, ClaimContext, QuantityRecord
 
+SPEC_METRICS = ("memory", "bandwidth", "compute")   # what a datasheet compares ("2x the memory of the older card")
 Rejected = dict[int, tuple[str, str]]   # start offset of a figure -> (set-aside reason, rule)
 
 
@@ -42,6 +45,8 @@ class SentenceReader:
         self.bare_fraction = re.compile(rules.bare_fraction_after)
         self.bare_denominator = re.compile(rules.bare_fraction_before)
         self.measured_memory_sections = re.compile(rules.measured_memory_sections)
+        self.ratio_forms = RatioForms(rules)
+        self.metrics = list(rules.metric_cues)
 
     def pieces(self, d: Document, seen: ProseFigures) -> list[tuple[Passage, str]]:
         """The text units that may hold a number, each with its text; `seen` gains the prose units read."""
@@ -69,7 +74,7 @@ class SentenceReader:
         for u, t in self.pieces(d, seen):
             qs = self.x.quantity_finder.find(t, u.start, seen.skipped)
             seen.quantities.extend(qs)
-            if self.x.may_claim(t, qs):
+            if self.x.may_claim(t, qs) or any(self.ratio_forms.device_ratio(q, d.view) for q in qs):
                 kept.append((u, t))
                 found.append(qs)
                 candidates += len(qs)
@@ -91,12 +96,16 @@ class SentenceReader:
         context = ClaimContext(section=d.section_path(u.section), block=u.kind)
         taken: list[tuple[QuantityRecord, str, str]] = []    # (quantity, unit class, metric), in text order
         pending: list[tuple[QuantityRecord, str]] = []       # times no rule took or turned down
+        forms: dict[int, WrittenForm] = {}                   # by start offset: percents and ratios read by form
         for q in qs:
             cls = unit_class(q.unit) or (None if self._bare_setting(t, u.start, q, cues)
                                          else builder.bare_class(q, cues))
             if cls is None and (same := compared_unit(q, qs, cues)):
                 cls = same[0]
                 q = q.model_copy(update={"unit": same[1]})     # "2,038 tok/s versus 1,742"
+            if cls is None and self.ratio_forms.device_ratio(q, d.view):
+                cls = "ratio"
+                q = q.model_copy(update={"unit": "x"})         # "up to 6.7x A100": a speed-up, not a count
             if cls is None:
                 continue
             metric = builder.metric_for(q, cls, cues, q.span[0], q.span[1])
@@ -105,6 +114,9 @@ class SentenceReader:
                 if cls == "memory" and (why is None or why[1] == "claims.device_spec") \
                         and self._measured_memory_section(context.section):
                     metric = "memory"      # "- 380GB DRAM, at least 12GB VRAM" under "Memory consumption"
+                elif why is None and (form := self._written_form(d, t, u, q, cls, cues, taken, context)):
+                    forms[q.span[0]] = form     # a percent or ratio read from how it is written (prose_ratios)
+                    metric = form.metric
                 else:
                     if why:
                         rejected[q.span[0]] = why
@@ -120,8 +132,35 @@ class SentenceReader:
                 break
             taken = sorted(taken + found, key=lambda x: x[0].span)
             pending = [(q, cls) for q, cls in pending if all(q is not f for f, _, _ in found)]
-        return [builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
-                for q, cls, metric in taken]
+        out: list[Claim] = []
+        for q, cls, metric in taken:
+            claim = builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
+            if (form := forms.get(q.span[0])) is not None:
+                if form.follows is not None and out:
+                    form = form._replace(follows=out[-1])   # the item before, as built (its own form applied)
+                claim = self.ratio_forms.apply(claim, form)
+            elif cls == "ratio" and claim.baseline is None and (base := self.ratio_forms.named_baseline(q, d.view)):
+                claim = claim.model_copy(update={"baseline": base})   # "up to 6.7x A100", "2.7x that of MLA"
+            out.append(claim)
+        return out
+
+    def _written_form(self, d: Document, t: str, u: Passage, q: QuantityRecord, cls: str, cues: list[Cue],
+                      taken: list[tuple[QuantityRecord, str, str]], context: ClaimContext) -> WrittenForm | None:
+        """The form of a percent or ratio no cue took and no rule turned down (see `prose_ratios`), read
+        against the claim taken last in the unit."""
+        builder = self.x.builder
+        if cls not in ("percent", "ratio") or builder.metrics.turned_down(q, cls, cues, *q.span):
+            return None
+        previous = previous_cls = None
+        if taken:
+            pq, previous_cls, pm = taken[-1]
+            previous = builder.claim(pq, pm, previous_cls, cues, t, u.start, u.start, context, written=d.text)
+        return self.ratio_forms.form(q, cls, d.view, previous, previous_cls, self._spec(cues, q))
+
+    def _spec(self, cues: list[Cue], q: QuantityRecord) -> bool:
+        """A memory, bandwidth or compute word is the nearest metric word of the figure's clause."""
+        cue = self.x.builder.clauses.metric_cue(cues, q.span[0], q.span[1], self.metrics, NEAR)
+        return cue is not None and cue.label[7:] in SPEC_METRICS
 
     def _measured_memory_section(self, section: list[str]) -> bool:
         """Whether the innermost section's title says its sizes were measured ("Memory consumption")."""

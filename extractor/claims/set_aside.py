@@ -42,7 +42,7 @@ FIGURE_CLASSES = frozenset({"time", "token_rate", "request_rate", "token_time", 
 # "capacity": a context size in tokens ("128K context window"), an extra form only (no quantity class)
 UnitClass = Literal["time", "token_rate", "request_rate", "token_time", "ratio", "percent", "memory",
                     "bandwidth", "compute", "energy", "cost", "count", "capacity", "item_rate"]
-Place = Literal[BlockKind, "front_matter", "header_cell", "label_cell", "body_cell", "none"]
+Place = Literal[BlockKind, "front_matter", "header_cell", "label_cell", "body_cell", "hidden", "none"]
 _DIGIT = re.compile(r"\d")
 WINDOW = 400   # characters of the line read before and after a figure
 
@@ -328,7 +328,7 @@ def _covered(claims: list[Claim]) -> list[tuple[int, int]]:
 
 class SetAsidePlaces:
     """Where an offset sits: the innermost block (or table cell: header, row label or body) and a code
-    block's language."""
+    block's language; `hidden` for text the view blanks (an HTML comment or tag a reader never sees)."""
 
     def __init__(self, d: Document):
         spans: list[tuple[int, int, str, str | None]] = [(b.start, b.end, b.kind, (b.lang or "").lower()
@@ -375,6 +375,13 @@ class SetAsidePlaces:
         return self.row_labels[i][2] if i >= 0 and offset < self.row_labels[i][1] else ""
 
     def at(self, offset: int) -> tuple[str, str | None]:
+        kind, lang = self._holder(offset)
+        if kind != "front_matter" and self.d.view[offset:offset + 1].isspace() \
+                and not self.d.text[offset:offset + 1].isspace():
+            return "hidden", None         # markup the reader never sees (an HTML comment, a tag): blank in the view
+        return kind, lang
+
+    def _holder(self, offset: int) -> tuple[str, str | None]:
         i = bisect.bisect_right(self.starts, offset) - 1
         for j in range(i, max(-1, i - 64), -1):      # blocks nest shallowly: the holder starts close by
             s, e, kind, lang = self.spans[j]

@@ -251,6 +251,11 @@ class MentionMerger:
         in_order = sorted(group, key=lambda s: s.claim.span)
         mentions = [ClaimMention(quote=s.claim.quote, span=s.claim.span, context=s.claim.context, headline=s.lead)
                     for s in in_order]
+        # the other ends of ranges written with markup between them, as the claim reader gave them
+        ends = [m.model_copy(update={"headline": s.lead}) for s in in_order for m in s.claim.mentions
+                if m.span != s.claim.span]
+        if ends:
+            mentions = sorted(mentions + ends, key=lambda m: m.span)
         if len(group) == 1:
             primary.mentions = mentions
             return primary, group[0].reasons
