@@ -2,7 +2,7 @@
 
 Start-up read and validated every rule file (YAML parsing, pydantic validation) and imported pint (with
 dask when installed) to check the unit spellings and to read units: the same work in every process, for
-the same files. This module keeps such values, pickled, in one cache file beside the regex cache
+the same files. This module keeps such values, pickled, in a cache file per code version beside the regex cache
 (`regex_cache.cache_dir()`, `BENCHCLAIMS_CACHE_DIR=off` disables both).
 
 Safety: a value is only ever found again under the same key, and every key holds
@@ -10,7 +10,8 @@ Safety: a value is only ever found again under the same key, and every key holds
 - the digest of every rule file it was derived from (`file_digest`: an edited rule is a new key), and
 - `code_version()`: a digest of the source of the whole `extractor` package, the Python version and the
   versions of pydantic, pydantic-core, PyYAML and pint, so that a change of the code or a library that
-  derives the value never meets an old one.
+  derives the value never meets an old one. The file name holds `code_version()` too: a process reads only
+  what its own code derived (the MAX_FILES most recent files are kept, for several checkouts or installs).
 Only a value computed without error is kept (a rule error is raised afresh every time). The file is written
 atomically (a temporary file, then a rename) by merging this process's new values into the file as it then
 is; a file that cannot be read or unpickled, or an entry that cannot, only means computing again. The cache
@@ -39,12 +40,15 @@ from extractor.regex_cache import cache_dir
 T = TypeVar("T")
 # entries of other keys (another code version, other rule files) a file keeps beyond what this process used
 MAX_STALE = 400
+# cache files of other code versions (other checkouts, older installs) kept in the folder, the newest first
+MAX_FILES = 12
 _PACKAGE = Path(__file__).resolve().parent
 
 
 def _file_name() -> str:
+    """One file per code version: a process reads only the values its own code derived."""
     tag = sys.implementation.cache_tag or sys.implementation.name
-    return f"derived-{tag}-{'.'.join(map(str, sys.version_info[:3]))}.pickle"
+    return f"derived-{tag}-{code_version()}.pickle"
 
 
 @lru_cache(maxsize=1)
@@ -150,7 +154,23 @@ class DerivedCache:
                 os.unlink(tmp)
                 raise
             self.new = {}
+            _prune(self.path.parent)
         except (OSError, ValueError, pickle.PicklingError):
+            pass
+
+
+def _prune(folder: Path) -> None:
+    """Remove the cache files of other code versions beyond the MAX_FILES most recently written."""
+    files = []
+    for path in folder.glob("derived-*.pickle"):
+        try:
+            files.append((path.stat().st_mtime_ns, path))
+        except OSError:
+            continue
+    for _, path in sorted(files, reverse=True)[MAX_FILES:]:
+        try:
+            path.unlink()
+        except OSError:
             pass
 
 

@@ -208,3 +208,16 @@ def test_records_are_byte_identical_and_a_warm_start_needs_no_pint(tmp_path):
     assert outputs[0][0] == outputs[1][0] == outputs[2][0]
     assert outputs[0][1].endswith("pint imported") and outputs[2][1].endswith("no pint")
     assert list(tmp_path.glob("derived-*.pickle"))
+
+
+def test_one_file_per_code_version_and_old_versions_pruned(cache_home, monkeypatch):
+    monkeypatch.setattr(derived_cache, "MAX_FILES", 2)
+    for version in ("v1", "v2", "v3"):
+        monkeypatch.setattr(derived_cache, "code_version", lambda v=version: v)
+        derived_cache._cache = None
+        with derived_cache.active():
+            assert derived_cache.remember(("probe",), lambda v=version: v) == version
+        os.utime(cache_home / f"derived-{sys.implementation.cache_tag}-{version}.pickle",
+                 ns=(10**18 + int(version[1:]),) * 2)   # written in this order, long ago
+    assert sorted(p.name.rsplit("-", 1)[1] for p in cache_home.glob("derived-*.pickle")) == ["v2.pickle",
+                                                                                             "v3.pickle"]

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from extractor.claims.cues import TOKEN_CUE_NEAR, ClauseCues, Cue, gap, inside, nearest
 from extractor.claims.direction import DirectionReader
-from extractor.claims.metric import SIGNED, MetricChooser, change_metric_of
+from extractor.claims.metric import SIGNED, STAT_AFTER, MetricChooser, change_metric_of
 from extractor.claims.rules import ClaimRules
 from extractor.records import Claim, ClaimContext, QuantityRecord
 from extractor.quantities.units import dimensions
@@ -22,7 +22,6 @@ from extractor.spans import markup_free
 ABSOLUTE_CLASSES = frozenset({"time", "token_time", "token_rate", "request_rate", "item_rate", "memory",
                               "bandwidth", "cost", "energy", "compute"})
 STAT_BEFORE = 60   # characters: "mean audio TTFP falls from ~5884 ms to ~632 ms"
-STAT_AFTER = 15    # "61.5 ms on average", "77 ms (P99)"
 
 __all__ = ["ClaimBuilder", "Cue", "change_metric_of", "gap", "inside", "nearest", "unit_class"]
 
@@ -55,6 +54,8 @@ def unit_class(unit: str) -> str | None:
         return "token_time"
     if dims.get("[request]", 0) > 0 and time < 0:
         return "request_rate"
+    if dims.get("[request]", 0) == -1 and time == 1 and len([p for p in dims.values() if p]) == 2:
+        return "time"              # "5.85 seconds/video", "1.2 s/request": the time one item takes
     if dims.get("[token]", 0) > 0 and dims.get("[mass]", 0) < 0:
         return "energy"
     if dims.get("[mass]", 0) > 0 and time:
@@ -151,6 +152,8 @@ class ClaimBuilder:
             unit = "request / second"     # "can sustain an RPS > 10": the rate's name before the number
         elif cls == "token_time":
             unit = re.sub(r"\s*/\s*token\b", "", unit)   # "16 ms per token": a TPOT of 16 ms
+        elif cls == "time":
+            unit = re.sub(r"\s*/\s*request\b", "", unit)   # "5.85 seconds/video": the latency of one item
         elif cls == "score" and metric == "accuracy" and unit in ("dimensionless", "") and 10 < value <= 100 \
                 and (value_max is None or value_max <= 100):
             unit = "percent"              # a score on a 0-100 scale written without its % sign
@@ -204,8 +207,8 @@ class ClaimBuilder:
         of 77 ms", "mean TPOT fell to 20 ms") or right after it ("61.5 ms on average"), else in its headers."""
         if metric not in self.rules.statistic_metrics:
             return None
-        own = [c for c in cues if (c.label.startswith("stat:") and not inside(c, start, end))
-               or c.label in ("break", "join", "stop")]
+        own = [c for c in self.clauses.without_label_break(cues, start)
+               if (c.label.startswith("stat:") and not inside(c, start, end)) or c.label in ("break", "join", "stop")]
         before = [c for c in own if c.label.startswith("stat:") and c.end <= start and start - c.end <= STAT_BEFORE
                   and not self.clauses.between(own, c.end, start, ("break", "join"), False)]
         cue = (self.clauses.after(own, start, end, ("stat:",), STAT_AFTER)

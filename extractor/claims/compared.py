@@ -1,5 +1,7 @@
 """A bare number compared with a measured one takes its unit: "2,038 tok/s versus 1,742 before",
-"23,545 tokens per second, which matches the submitted result (23,514)", "TTFT of 120 ms vs 96"."""
+"23,545 tokens per second, which matches the submitted result (23,514)", "TTFT of 120 ms vs 96"; and a time
+in a series or comparison with a claimed time takes its metric: "0.85s vs 0.26s", "10.2 ms on ~500 tokens,
+16.3 ms on ~2000 tokens, and 36.1 ms ..."."""
 from __future__ import annotations
 
 import re
@@ -35,3 +37,54 @@ def compared_unit(q: QuantityRecord, quantities: Sequence[QuantityRecord],
     if p.value <= 0 or not 1 / MAX_RATIO <= q.value / p.value <= MAX_RATIO:   # 0: no ratio to take
         return None
     return unit_class(p.unit), p.unit
+
+
+SERIES_CLASSES = ("time", "token_time")
+# what may stand between two times of one series or comparison: separators, a short condition of each ("on
+# ~500 tokens", "for the 8B model"), a conjunction or comparison word, bare numbers of a slashed series
+# ("630.4 / 833.3 / 743.9 ms"), the statistic of the first ("812 ms median / 1490 ms p95"), Markdown emphasis;
+# no clause of its own (no verb phrase, no period); at least a separator or a conjunction ("200 ms at a 50 ms
+# ITL" is no series)
+_SEP = r"[\s*_,/()~≈]*"
+SERIES_GAP = re.compile(
+    rf"(?=[^\n]*?(?:[,/(]|\b(?:and|or|vs|versus|compared|against)\b)){_SEP}(?:(?:on|at|for|with|in|under|across|using)\s[^,;.:!?\n()]{{0,30}}?)?{_SEP}"
+    rf"(?:(?:mean|median|average|avg|max|min|p\d+(?:\.\d+)?)(?!\w){_SEP})?"
+    rf"(?:(?:and|or|vs\.?|versus|compared\s+(?:to|with)|against)(?![\w]))?(?:{_SEP}\d[\d.,]*)*{_SEP}", re.I)
+
+
+def series_metric(q: QuantityRecord, cls: str, claims: Sequence[tuple[QuantityRecord, str]], text: str,
+                  base: int) -> str | None:
+    """The metric of the claimed time next to `q` (time class `cls`) in a series or comparison with it, when
+    only what `SERIES_GAP` allows stands between them; None otherwise. `claims`: the (quantity, metric) of the
+    claims of `q`'s text unit in text order; `text`: that unit's text, from offset `base`."""
+    if cls not in SERIES_CLASSES:
+        return None
+    before = [(p, m) for p, m in claims if p.span[1] <= q.span[0] and unit_class(p.unit) == cls]
+    after = [(p, m) for p, m in claims if p.span[0] >= q.span[1] and unit_class(p.unit) == cls]
+    for p, metric in before[-1:]:
+        if SERIES_GAP.fullmatch(text, p.span[1] - base, q.span[0] - base):
+            return metric
+    for p, metric in after[:1]:
+        if SERIES_GAP.fullmatch(text, q.span[1] - base, p.span[0] - base):
+            return metric
+    return None
+
+
+# "after the initial load (8.4s)", "the inference job itself (10s)": a time in parentheses right after the words
+# it measures, alone or first of a list ("(0.45s, 0.93s)"); not a period or a limit ("for a while (30 s)",
+# "a timeout (60 s)")
+PAREN_BEFORE = re.compile(r"[A-Za-z][\w-]*[ \t]*\([ \t]*(?:\*\*|__)?[ \t]*$")
+PAREN_AFTER = re.compile(r"[ \t]*(?:\*\*|__)?[ \t]*(?:\)|,[^()\n]{0,40}\))")
+PAREN_SETTING = re.compile(r"(?i)\b(?:for|during|over|every|within|per|each|timeouts?|intervals?|windows?|periods?|"
+                           r"durations?|deadlines?|limits?|budgets?|targets?|SLOs?|up\s+to|e\.g\.|eg\.?|"
+                           r"about|approximately|roughly|typical(?:ly)?|usual(?:ly)?|normal(?:ly)?)\b[^()\n.;]{0,30}\([^()\n]*$")
+
+
+def parenthesized_time(q: QuantityRecord, cls: str, text: str, base: int) -> bool:
+    """Whether the time `q` (unit class `cls`) stands alone in parentheses right after the words it measures;
+    `text`: its text unit, from offset `base`."""
+    if cls not in SERIES_CLASSES:
+        return False
+    start, end = q.span[0] - base, q.span[1] - base
+    return bool(PAREN_BEFORE.search(text, max(0, start - 60), start) and PAREN_AFTER.match(text, end)
+                and not PAREN_SETTING.search(text, max(0, start - 60), start))

@@ -13,6 +13,8 @@ total tokens, not input).
 """
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 from extractor import spacy_import  # noqa: F401  (spaCy without its command line)
@@ -90,6 +92,8 @@ class CueMarker:
         self.nlp = nlp
         self.matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
         self.capitals: set[tuple[str, str]] = set()   # (label, phrase) of short acronyms: match in capitals only
+        # "M3 Max", "iPhone 15 Pro Max": a statistic word that ends a product's name states no statistic
+        self.not_a_statistic = re.compile(rf"(?:{rules.statistic_not_before})[ \t]*$")
         for label, phrases in cue_labels(rules).items():
             self.matcher.add(label, list(nlp.tokenizer.pipe(phrases)))
             self.capitals.update((label, p) for p in phrases if p.isalpha() and p.isupper() and len(p) <= 3)
@@ -108,6 +112,8 @@ class CueMarker:
             surface = text[start:end]     # the span's text, without building its tokens
             if (span.label_, surface.upper()) in self.capitals and surface != surface.upper():
                 continue     # "al" in "et al." is not the acronym AL
+            if span.label_.startswith("stat:") and self.not_a_statistic.search(text, max(0, start - 24), start):
+                continue
             matched[(span.label_, start, end)] = None
         found = list(matched)
         if "\n" in text:

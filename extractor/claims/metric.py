@@ -11,6 +11,7 @@ from extractor.claims.cues import ADJACENT, BARE_NEAR, CHANGE_NEAR, NEAR, Clause
 from extractor.claims.rules import ClaimRules
 from extractor.records import QuantityRecord
 
+STAT_AFTER = 15    # characters: "61.5 ms on average", "812 ms median", "77 ms (P99)"
 SIGNED = re.compile(r"(?:^|[\s*_(~])[+−]\s?\d|(?:^|[\s*_(])-\d")
 
 
@@ -102,11 +103,16 @@ class MetricChooser:
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         if cls == "time" and self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR):
             return "latency"       # "the AllGather overhead (~150 ms/step)", "a 5 ms bubble": time spent on it
-        if cls == "time" and prose and self.clauses.before(cues, start, end, ("stat:",), NEAR // 2) \
+        if cls == "time" and prose and self.clauses.before(self.clauses.without_label_break(cues, start), start, end,
+                                                           ("stat:",), NEAR // 2) \
                 and not self.clauses.setting(cues, start, end):
             return "latency"       # "Average per switch: ~2.6s", "a median of 340 ms": a statistic of a measured time
         if cls == "time" and prose and self.clauses.from_to(cues, start, end):
             return allowed[-1]     # "prefill went from ~5.9 s to ~0.6 s": the two levels of a change
+        if cls == "time" and prose and not self.clauses.setting(cues, start, end) and (
+                self.clauses.after(cues, start, end, ("stat:",), STAT_AFTER)
+                or self.clauses.before(cues, start, end, ("measure",), NEAR * 2)):
+            return "latency"       # "812 ms median / 1490 ms p95", "the GPU build ran at 10.2 ms": a measured time
         if cls in ("memory", "bandwidth", "compute") and prose and self._changed_levels(cues, start, end):
             return allowed[-1]     # "peak HBM rises from 23.1 GB to 28.1 GB": the two levels of a change
         return self.default.get(cls) or None
@@ -127,8 +133,6 @@ class MetricChooser:
         why = self.not_result(q, cls, cues, start, end)
         if why is None or why[0] is None:
             return None
-        if why[1] == "claims.not_claim" and "/" in q.unit:
-            return None                   # "5.85 seconds/video": a time per item, whatever the not-claim word
         if why[1] == "claims.device_spec" and USAGE.search(text, max(0, start - 30), start):
             return None                   # "running it using only 14GB VRAM": what a run took, not a datasheet
         if why[1] == "claims.limit_cues":
@@ -150,15 +154,16 @@ class MetricChooser:
         datasheet value (reason None: the rule turns it down without saying what it is), None when it may
         be a result."""
         if cls == "cost":
-            if re.search(r"\b(?:\w*token|request)\b", q.unit):
-                return None
+            if re.search(r"/\s*(?:\w*token|request)\b", q.unit):
+                return None               # a cost per token or per request; not "a $0.003 request" (USD * request)
             return None, "claims.cost_not_per_token"   # a list price per GPU-hour, or a cost the rules miss
         if cls in ("time", "token_rate", "request_rate", "item_rate", "memory", "bandwidth", "token_count",
                    "token_time") \
                 and self.clauses.limited(cues, start, end):
             return "target", "claims.limit_cues"
-        if cls in ("time", "token_time") and nearest(cues, start, end, "not_claim", 25):
-            return "setting", "claims.not_claim"   # "~3 hours, 12 video lessons": the length of a course
+        if cls in ("time", "token_time") and "/" not in q.unit and nearest(cues, start, end, "not_claim", 25):
+            # "~3 hours, 12 video lessons": the length of a course; not "5.85 seconds/video", a time per item
+            return "setting", "claims.not_claim"
         if cls == "item_rate":
             # "renders 240 fps", "we achieved ~14500 iters/s"; not "sampled at 28 fps", "a frame rate of 16 fps"
             if nearest([c for c in cues if not inside(c, start, end)], start, end, "not_claim", 25) or (

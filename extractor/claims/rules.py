@@ -85,10 +85,12 @@ class ClaimRules(BaseModel):
     rate_unit_before: Phrases
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
     statistic_metrics: Phrases
+    statistic_not_before: str = r"(?!)"
 
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
                      "bare_fraction_before", "table_baseline_header", "table_reference_column",
-                     "table_setting_headers", "table_memory_headers", "measured_memory_sections")
+                     "table_setting_headers", "table_memory_headers", "statistic_not_before",
+                     "measured_memory_sections")
     @classmethod
     def _regex(cls, v: str, info):
         try:

@@ -34,3 +34,26 @@ def baselines(view: str, found: list[Mention], tail: BaselineTail) -> set[tuple[
                 out.add((m.kind, m.span))
                 ends.add((m.kind, m.span[1]))
     return out
+
+
+def comparison_sides(view: str, found: list[Mention], versus: re.Pattern[str], between_gap: re.Pattern[str],
+                     between: re.Pattern[str]) -> tuple[set[tuple[str, tuple[int, int]]], set[tuple[str, tuple[int, int]]]]:
+    """(kind, span) of the names that are one side of a comparison: the name right before "vs" / "versus" a name
+    of its kind ("Model-A versus Model-B"; in prose usually the system presented, in a figure's caption one of the
+    two the figure shows), and both names of "between A and B", whose sides the words do not rank (rules/scopes.yaml
+    `versus_gap`, `between_gap`, `between_sides`): (versus sides, between sides)."""
+    out, first = set(), set()
+    named = sorted((m for m in found if m.kind in BASELINE_KINDS), key=lambda x: x.span)
+    last: dict[str, Mention] = {}
+    for m in named:
+        a = last.get(m.kind)
+        last[m.kind] = m
+        if a is None or a.span[1] > m.span[0] or \
+                (a.canonical or a.value, a.version) == (m.canonical or m.value, m.version):
+            continue
+        if versus.fullmatch(view, a.span[1], m.span[0]):
+            first.add((a.kind, a.span))
+        elif between_gap.fullmatch(view, a.span[1], m.span[0]) and \
+                between.search(view, max(0, a.span[0] - 24), a.span[0]):
+            out |= {(a.kind, a.span), (m.kind, m.span)}
+    return first, out

@@ -50,6 +50,9 @@ class SettingBinder:
         self.item_break = re.compile(rules.item_break, re.I)
         self.group_break = re.compile(rules.group_break, re.I)
         self.family_cues = family_cues
+        self.paired_kinds = tuple(rules.paired_kinds)
+        self.model_first = re.compile(rules.model_first, re.I)
+        self.setting_first = re.compile(rules.setting_first, re.I)
 
     def bind(self, d: Document, located: list[Located]) -> list[tuple[Located, Binding]]:
         """The `Binding` of each setting of each sentence (prose, captions, list items) that ties it so (the
@@ -65,6 +68,7 @@ class SettingBinder:
         ties: dict[int, tuple[Located, Binding]] = {}
         bound: list[tuple[object, Located]] = []
         for sentence, here in by_sentence.items():
+            self._bind_pairs(d, sentence, here, families, ties)
             settings = [x for x in here if x.name in self.kinds and x.bound is None and x.m.kind != SCENARIO]
             if not settings:
                 continue
@@ -120,6 +124,35 @@ class SettingBinder:
                             bound.append((unit, x))
                         break
 
+    def _bind_pairs(self, d: Document, sentence: tuple[int, int], here: list[Located],
+                    seen: dict[tuple[object, str], set[str]], ties: dict[int, tuple[Located, Binding]]) -> None:
+        """Bind each setting of a paired kind to the model written right before it ("A (2xH100)", "A on 4x L40S",
+        "A: TP4") or right after it ("TP=8 for B", "TP1 (A)"), when the sentence pairs settings so with two models
+        or more; a setting of a kind both or neither way paired leaves that kind unbound."""
+        models = sorted((y for y in here if y.name == "model"), key=lambda y: y.m.span)
+        if len({_key(y) for y in models}) < 2:
+            return
+        view = d.view
+        pairs: list[tuple[Located, Located]] = []
+        for kind in self.paired_kinds:
+            of_kind = []
+            for x in (x for x in here if x.name == kind):
+                before = next((y for y in reversed(models) if y.m.span[1] <= x.m.span[0]), None)
+                after = next((y for y in models if y.m.span[0] >= x.m.span[1]), None)
+                first = before is not None and self.model_first.fullmatch(view, before.m.span[1], x.m.span[0])
+                then = after is not None and self.setting_first.fullmatch(view, x.m.span[1], after.m.span[0])
+                if bool(first) == bool(then):
+                    break
+                of_kind.append((x, before if first else after))
+            else:
+                pairs += of_kind
+        if len({_key(y) for _, y in pairs}) < 2:
+            return
+        for x, y in pairs:
+            if _binding(ties, x).model is None:
+                _binding(ties, x).model = _key(y)
+                seen.setdefault((_contrast_unit(d, x, sentence), "model"), set()).add(_key(y))
+
     def _tie(self, view: str, sentence: tuple[int, int], x: Located, settings: list[Located],
              modes: list[Located], spans: list[tuple[int, int]]) -> tuple[str, str] | None:
         """("mode", canonical) or ("family", family) that `x`'s own stretch of its sentence names: of the
@@ -142,6 +175,10 @@ class SettingBinder:
             if found:
                 return ("family", found.pop()) if len(found) == 1 else None
         return None
+
+
+def _key(x: Located) -> str:
+    return x.m.canonical or str(x.m.value)
 
 
 def _contrast_unit(d: Document, x: Located, sentence: tuple[int, int]) -> object:

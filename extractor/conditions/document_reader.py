@@ -9,6 +9,7 @@ from bisect import bisect_left, bisect_right
 
 from extractor.conditions._internals.lookups import SectionLookup, own_ends
 from extractor.conditions.baselines import baselines as baseline_names
+from extractor.conditions.baselines import comparison_sides
 from extractor.conditions.bindings import SettingBinder
 from extractor.conditions.code.reader import CODE_RULE
 from extractor.conditions.context import DocContext
@@ -46,6 +47,8 @@ class DocumentReader:
         self.metric_binding = re.compile(scopes.metric_binding, re.I)
         self.measures_cue = re.compile(scopes.measures_cue, re.I)
         self.comparison_cue = re.compile(scopes.comparison_cue, re.I)
+        self.sides = (re.compile(scopes.versus_gap, re.I), re.compile(scopes.between_gap, re.I),
+                      re.compile(scopes.between_sides, re.I))
         self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
         self.accuracy_check_cue = re.compile(scopes.accuracy_check_cue, re.I)
         self.serving_workloads = re.compile(scopes.serving_workloads, re.I)
@@ -71,6 +74,7 @@ class DocumentReader:
         feeds = feeds or {}
         example_blocks = self.example_blocks(d, command_blocks) - {b for fed in feeds.values() for b in fed}
         baselines = baseline_names(d.view, found, self.baseline_tail)
+        versus, between = comparison_sides(d.view, found, *self.sides)
         for m in found:
             if m.kind == "command_line":
                 continue
@@ -82,7 +86,9 @@ class DocumentReader:
             if code and not output and block not in command_blocks or (m.kind, m.span) in baselines:
                 continue
             loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None,
-                          code=code and not output, output=output)
+                          code=code and not output, output=output,
+                          side=(m.kind, m.span) in between or (m.kind, m.span) in versus and block >= 0
+                          and d.blocks[block].kind == "caption")
             if not output:
                 self._ties(d, loc, example_blocks)
             j = bisect_right(cell_starts, m.span[0]) - 1
@@ -246,15 +252,24 @@ class DocumentReader:
 
     @staticmethod
     def _groups(d: Document) -> dict[tuple[int, int], int | None]:
-        """(table, row) -> index of the group-label row governing it, if any."""
+        """(table, row) -> index of the group-label row governing it, if any: a row of one filled cell that is no
+        number ("| **H100** |" over the rows measured on it, also written as a one-cell row of a wider table); a
+        label that opens with a number ("| 4 nodes |") names no system and ends the group above it."""
         groups: dict[tuple[int, int], int | None] = {}
         for t, table in enumerate(d.tables):
             current = None
+            width = len(table.header)
             for r, row in enumerate(table.rows):
+                filled = [c for c in row if c.end > c.start]
                 if group_label(d.view, row) is not None:
                     current = r
+                elif len(filled) == 1 and max(len(row), width) > 1:   # a label row ends the group above it
+                    current = None if _NUMBER_START.match(d.view, filled[0].start, filled[0].end) else r
                 groups[(t, r)] = current
         return groups
+
+
+_NUMBER_START = re.compile(r"[\s*_`]*[~<>≈±+\-−]?\s*\d")   # a cell that opens with a number is a value, not a label
 
 
 def _dataset_key(m: Mention) -> str:

@@ -60,7 +60,9 @@ class DocumentFigureCaptions:
                 label = m.group(1) if m else label
                 if label is not None:
                     numbered[i] = label
-        figures = set(numbered.values())
+        # a figure whose caption names another metric than the claim's ("... throughput" for a TTFT) holds no
+        # candidate for it: the choice is among the figures that fit
+        figures = {label for i, label in numbered.items() if self.places.caption_fits(i, site.family)}
         if len(figures) < 2:
             return found
         p = site.passage

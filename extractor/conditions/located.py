@@ -40,6 +40,7 @@ class Located:
     for_model: str | None = None    # ... one model of several ("Model-A: BS 8 | Model-B: BS 64")
     sentence: tuple[int, int] | None = None   # its sentence (prose and captions; None in tables and code)
     compares: bool = False   # its sentence makes a comparison of its own ("quicker than X with 4 users")
+    side: bool = False   # one side of a comparison its words do not rank ("A versus B", "between A and B")
     name: str = field(init=False)     # the condition it states
     usable: bool = field(init=False)  # a value, not a column header's label or an overflowing number
 

@@ -66,6 +66,9 @@ class Policy:
         picked = most_specific(cands, doc.specific, layout=name == LAYOUT)
         if len(picked) > 1 and name in self.composite:
             exact = [m for m in picked if not self.is_partial(name, m)]
+            if len(exact) > 1 and len(_models_of(cands, exact)) > 1:   # each part another model's: no one layout
+                return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in exact})), scope=scope,
+                                mentions=tuple(exact))
             if len(exact) > 1:
                 return Parts(exact, scope)
             picked = exact or picked[:1]
@@ -75,6 +78,9 @@ class Policy:
             return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope,
                             mentions=tuple(picked))
         m = first = picked[0]
+        if name == LAYOUT and (more := _more_devices(scopes, scope, m)):
+            return Unstated("ambiguous", values=", ".join(sorted({_show(x) for x in (m, *more)})), scope=scope,
+                            mentions=(m, *more))
         if name in self.refinable:
             m, scope = refined(m, scope, name, scopes.levels)
         elif name == PRECISION:
@@ -263,3 +269,21 @@ def _show(m: Mention) -> str:
     if isinstance(m.value, dict):
         return "-".join(str(v) for v in m.value.values())
     return str(m.quote if isinstance(m.value, str) else m.value)
+
+
+def _more_devices(scopes: Scopes, scope: str, m: Mention) -> list[Mention]:
+    """The hardware mentions that count several devices for another model at the rung where a count of one gave
+    the single-device layout `m` ("Model-A (1x L40S) and Model-B (4x L40S)", bindings.py `_bind_pairs`): the
+    rung does not say one device ran the claim."""
+    for sc, by_name in scopes.usable:
+        devices = by_name.get("hardware", ()) if sc == scope else ()
+        one = next((x for x in devices if x.m.span == m.span), None)
+        if one is not None and one.for_model is not None:
+            return [x.m for x in devices if x.m.count and x.m.count > 1 and x.for_model not in (None, one.for_model)]
+    return []
+
+
+def _models_of(cands: list[Located], picked: list[Mention]) -> set[str]:
+    """The models the post pairs the picked mentions with (bindings.py `_bind_pairs`)."""
+    ids = {id(m) for m in picked}
+    return {x.for_model for x in cands if id(x.m) in ids and x.for_model is not None}

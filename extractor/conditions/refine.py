@@ -26,10 +26,13 @@ def most_specific(cands: list[Located], memo: dict[tuple, list[Mention]], layout
 
 def _fold_values(by_key: dict[str, Mention], cands: list[Located], layout: bool) -> dict[str, Mention]:
     """`by_key` with the candidates' values added in order: one mention per value (the counted one, else
-    the longest quote; of a layout, the shortest)."""
+    the longest quote; of a layout, the shortest); a device the post counts two ways for two models is two
+    values."""
     for x in cands:
         m = x.m
         k = " ".join(sorted(_key(m).split())) if layout else _key(m)
+        if m.count and not layout and x.for_model is not None:
+            k += f" x{m.count}"   # one device at two counts, each paired with its model ("A (1x L40S), B (4x L40S)")
         shorter = layout and any(c.isdigit() for c in k)   # "TP8" over "--tensor-parallel-size 8"
         if k not in by_key or (m.count and not by_key[k].count) or \
                 (len(m.quote) < len(by_key[k].quote) if shorter else len(m.quote) > len(by_key[k].quote)):

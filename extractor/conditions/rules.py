@@ -76,6 +76,12 @@ class SettingBinding(_Strict):
     kinds: ConditionNames
     item_break: Regex = NEVER
     group_break: Regex = NEVER
+    # settings a sentence pairs with one of the several models it names ("A (2xH100) and B (4xH100)", "TP=1 for
+    # A, TP=8 for B"): the kinds paired, and what stands between a model and its setting (`model_first`) or a
+    # setting and its model (`setting_first`), each matched whole
+    paired_kinds: ConditionNames
+    model_first: Regex = NEVER
+    setting_first: Regex = NEVER
 
 
 class SeveralSystems(_Strict):
@@ -148,6 +154,9 @@ class ScopeRules(_Strict):
     metric_binding: Regex = NEVER
     measures_cue: Regex = NEVER
     comparison_cue: Regex = NEVER
+    versus_gap: Regex = NEVER
+    between_gap: Regex = NEVER
+    between_sides: Regex = NEVER
     header_comparison: Regex = NEVER
     draft_column: Regex = NEVER
     citation_cue: Regex = NEVER
@@ -255,8 +264,9 @@ class ScopeRules(_Strict):
         words = sorted((re.escape(s) for s in self.baseline_cues), key=len, reverse=True)
         if not words:
             return BaselineTail(re.compile(r"(?!)"))
-        return BaselineTail(re.compile(rf"(?:^|\W)(?:{'|'.join(words)})\s+(?:the\s+|an?\s+|our\s+)?(?:\S+\s+)?$",
-                                       re.I))
+        gap = r"(?:[ \t]+|[ \t]*\n[ \t]*)"   # a space or one line break: not a paragraph's end
+        return BaselineTail(re.compile(rf"(?:^|\W)(?:{'|'.join(words)}){gap}(?:(?:the|an?|our){gap})?"
+                                       rf"(?:[^\s.;!?]+{gap})?$", re.I))
 
     def setup_label(self, line_start: bool = True) -> re.Pattern[str]:
         """Matches a line opening with a setup label and a colon ("Hardware: ..."); with `line_start` False,

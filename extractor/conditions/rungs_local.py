@@ -5,11 +5,13 @@ registered by name (rungs.py) and returns the mentions of its place for one clai
 not apply to it."""
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from extractor.conditions.code.reader import PYTHON_RULE
 from extractor.conditions.located import Located
 from extractor.conditions.output_setup import nearest_setup
+from extractor.conditions.restatements import distinctive
 from extractor.conditions.places import SENTENCE_END, ancestors, footnotes, introducing_sentence, lead_in
 from extractor.conditions.rungs import Tiers, rung_reader
 from extractor.conditions.ties import ClaimSite
@@ -47,8 +49,32 @@ def program_output(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
     p = site.passage
     printed = site.ctx.output.get(p.block) if p.kind == "code" and p.table is None else None
     if printed is None:
-        return None
+        return _printed_just_before(site)
     return nearest_setup(printed, p.start)
+
+
+_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+RESTATED_AFTER = 2   # blocks between a program's output and the prose that reports its figure
+
+
+def _printed_just_before(site: ClaimSite) -> list[Located] | None:
+    """For a figure of a paragraph that reports what a program printed just above it in its section ("Tokens per
+    second: 23545.5" printed, then "We recorded 23,545.5 tokens per second"), the setup lines printed before that
+    figure in its output block; only a distinctive figure (not a round 2x) printed there once."""
+    p, claim, ctx = site.passage, site.claim, site.ctx
+    if p.table is not None or p.kind == "code" or p.block < 0 or not distinctive(claim.value, claim.value_max):
+        return None
+    for b in range(p.block - 1, max(-1, p.block - 1 - RESTATED_AFTER), -1):
+        block = site.d.blocks[b]
+        if block.section != site.d.blocks[p.block].section:
+            return None
+        printed = ctx.output.get(b)
+        if printed is None:
+            continue
+        at = [m.start() for m in _FIGURE.finditer(site.d.view, block.start, block.end)
+              if float(m.group().replace(",", "")) == claim.value]
+        return nearest_setup(printed, at[0]) if len(at) == 1 else None
+    return None
 
 
 @rung_reader("table_row")

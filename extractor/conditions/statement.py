@@ -8,6 +8,7 @@ from bisect import bisect_right
 
 from dataclasses import dataclass
 
+from extractor.conditions.config_tables import configuration_cell
 from extractor.conditions.context import DocContext
 from extractor.conditions.decisions import EngineVersion
 from extractor.conditions.engine_tally import COMMIT
@@ -18,13 +19,15 @@ from extractor.ingest.model import Cell
 from extractor.records import Claim, Condition
 
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
-_NUM = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[kKmM]?\b")
+# a number of its own (not the digits of a name: "A100"), or a count written before an "x" ("64x A100")
+_NUM = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*[kKmM]?(?:\b|(?=[x×]))")
 _PAIR = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*/\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*")
 _PAIRED_PART = {"input_length": 1, "output_length": 2}
 _BLANKS = re.compile(r"\s+")
 CARRIED_ROWS = 8   # an empty cell repeats the value above it, unless a labelled row lies this far up
 LAYOUT_COLUMN = "parallelism:"   # column label keys of one layout scheme ("parallelism:TP")
 _WHOLE = re.compile(r"\s*(\d{1,4})\s*")
+CONFIG_COLUMNS = frozenset({"batch_or_concurrency", "input_length", "output_length", "gpu_count"})
 TEXT_COLUMNS = frozenset({"scenario", "dataset", "precision"})   # a labelled column's cell is the value as written
 _TEXT_CELL = re.compile(r"[\s*_`]*(\S(?:.{0,58}\S)?)[\s*_`]*", re.S)
 
@@ -164,9 +167,30 @@ class DocumentStatements:
                                          scope="table_row", note=note)
                     if r != idx and any(c2.end > c2.start for c2 in table.rows[r][:1]) and r < idx - CARRIED_ROWS:
                         return None
-            if name in _PAIRED_PART:
-                return self._paired_value(t, claim, name)
+            if name in _PAIRED_PART and (paired := self._paired_value(t, claim, name)) is not None:
+                return paired
+            if name in CONFIG_COLUMNS and not self._labelled_columns(t, name):
+                return self._configuration_value(t, claim, name)
         return None
+
+    def _configuration_value(self, t: int, claim: Claim, name: str) -> Condition | None:
+        """A condition the claim's table has no column for, from the row of a configuration table that the claim's
+        column header names (config_tables.py)."""
+        d = self.ctx.d
+        idx = self._row_at(t, claim.span[0])
+        cell = next((c for c in d.tables[t].rows[idx] if c.start <= claim.span[0] <= c.end), None) \
+            if idx is not None else None
+        if cell is None:
+            return None
+        found = configuration_cell(d.view, d.tables, t, cell.col, lambda t2: self._labelled_columns(t2, name),
+                                   lambda table: bool(self.ctx.claims_in(table.start, table.end)))
+        m = _NUM.search(d.view, found[0].start, found[0].end) if found else None
+        if m is None:
+            return None
+        config = " ".join(found[1].split())
+        return Condition(status="stated", value=lengths([m.group()], k_base=1000)[0],
+                         quote=d.text[m.start():m.end()].strip(), span=(m.start(), m.start() + len(m.group().strip())),
+                         scope="table_row", note=f"the row of the configuration '{config}' in another table")
 
     def _layout_value(self, t: int, claim: Claim) -> Condition | None:
         """Columns labelled with a layout scheme ("TP", "Expert Parallel"): the claim row's whole-number cells,

@@ -16,6 +16,7 @@ from extractor.records import Claim
 # what a figure was measured on (the system), as a complement right after it: not carried to other figures
 SUBJECT_NAMES = frozenset({"model", "hardware", "precision", "parallelism"})
 # between a figure and a setting that qualifies it: a chain of prepositional phrases, no clause break
+_WORDS = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 _COMPLEMENT = re.compile(r"[\s*_]*(?:(?:on|with|for|using|at|under|in)\s[^,;:.!?()\n]{0,40}?)+", re.I)
 
 
@@ -109,10 +110,43 @@ def _another_runs_sentence(site: ClaimSite, x: Located, sent: tuple[int, int]) -
             return True
     return False
 
+def same_model(a: str, b: str) -> bool:
+    """Whether two model names name one model, one written more fully ("Llama 70B", "Llama 3.3 70B")."""
+    x, y = set(_WORDS.findall(a.lower())), set(_WORDS.findall(b.lower()))
+    return bool(x) and bool(y) and (x <= y or y <= x)
+
+
+def other_models_settings(levels: list, site: ClaimSite) -> list:
+    """`levels` without the settings the post pairs with one model (bindings.py `_bind_pairs`: "A (2xH100) and B
+    (4xH100)") that is not the claim's, when the claim's own clause names no model: the most specific rung that
+    names a model names the claim's (written once or more fully); a rung that names several does not single one
+    out: a setting the post gives one model alone is not the claim's (the several models' settings stay, and are
+    ambiguous)."""
+    if site.models or not any(x.for_model is not None for level in levels for x in level.located):
+        return levels
+    for level in levels:
+        names = {x.m.canonical or str(x.m.value) for x in level.located if x.name == "model" and x.usable}
+        if not names:
+            continue
+        longest = max(names, key=len)
+        if all(same_model(n, longest) for n in names):
+            return [level._replace(located=[x for x in level.located if x.for_model is None
+                                            or same_model(x.for_model, longest)]) for level in levels]
+        return [level._replace(located=[x for x in level.located if x.for_model is None
+                                        or _other_models(level.located, x)]) for level in levels]
+    return levels
+
+
+def _other_models(located: list, x: Located) -> bool:
+    """Whether a rung also gives another model than `x`'s a setting of `x`'s condition: the rung's several values
+    (the claim over several models is then ambiguous about it, as the post is)."""
+    return any(y.name == x.name and y.for_model is not None and y.for_model != x.for_model for y in located)
+
+
 def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
     """A mention measured for another metric ("ITL measured at 12 QPS"; a run "measuring latency", for a
     claim of another known family) is not a condition of this claim; an example or an accuracy-evaluation
-    dataset is one only in the claim's own sentence."""
+    dataset is one only in the claim's own sentence, and so is a side of a comparison ("A versus B")."""
     if x.bound is not None and x.bound != site.family:
         return False
     if scope != "sentence" and _bound_elsewhere(site, x):
@@ -124,7 +158,7 @@ def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
         return False   # the load of a run that measured another metric ("..., measuring latency")
     if scope == "sentence":
         return True
-    return not x.example and not (x.accuracy and site.claim.metric != "accuracy")
+    return not x.example and not x.side and not (x.accuracy and site.claim.metric != "accuracy")
 
 
 def _bound_elsewhere(site: ClaimSite, x: Located) -> bool:
@@ -137,7 +171,7 @@ def _bound_elsewhere(site: ClaimSite, x: Located) -> bool:
     if x.for_device is not None and (x.for_device in site.baseline_devices
                                      or site.devices and x.for_device not in site.devices):
         return True   # the setting of another device, or of the device the claim is compared with
-    if x.for_model is not None and site.models and x.for_model not in site.models:
+    if x.for_model is not None and site.models and not any(same_model(x.for_model, m) for m in site.models):
         return True
     if site.baseline_devices and x.name in MEASURED_KINDS and x.block >= 0 \
             and site.d.blocks[x.block].kind == "caption" and _one_side(site, x.block):

@@ -32,6 +32,10 @@ IMPLIED_CLOSE.update({"li": {"li"} | _PARA_LIKE, "tr": {"tr", "td", "th"}, "td":
 _MAIN = re.compile(r"<(article|main)\b", re.I)
 _HIDING_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
                            re.I)
+# A short run of text after an image inside the same paragraph or figure element ("<p><img ...><br>Throughput on
+# 8x H100 (BF16).</p>") is the image's caption; a longer run is body text.
+_CAPTION_HOSTS = {"p", "figure"}
+_CAPTION_MAX = 300
 _ATTR = re.compile(r"""(?P<name>[\w:-]+)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s>]+))""")
 
 
@@ -60,6 +64,7 @@ class _Walker(HTMLParser):
         self.title_span: tuple[int, int] | None = None
         self.open_links: list[tuple[str, int | None, int | None]] = []
         self.run: list[int] = []   # [first, last] offsets of text in the current block
+        self.imaged: dict[int, int] = {}   # stack depth of an open paragraph or figure element -> end of its first image
         self.in_title = False
 
     # -- positions -------------------------------------------------------------
@@ -83,7 +88,8 @@ class _Walker(HTMLParser):
                     break
             if kind != "table":
                 start, end = self.run
-                if kind == "paragraph" and CAPTION.match(self.text[start - self.base:end - self.base]):
+                if kind == "paragraph" and (CAPTION.match(self.text[start - self.base:end - self.base])
+                                            or self._after_image(start, end)):
                     kind = "caption"
                 if kind == "heading":
                     level = next(HEADINGS[t] for t in reversed(self.stack) if t in HEADINGS)
@@ -95,6 +101,19 @@ class _Walker(HTMLParser):
                         self.title, self.title_span = title, (start, end)
                 self.blocks.append(Block(kind=kind, start=start, end=end, section=self.section))
         self.run = []
+
+    def _after_image(self, start: int, end: int) -> bool:
+        """Whether a text run is a short line after an image in its own paragraph or figure element."""
+        host = self._caption_host()
+        if host is None or self.imaged.get(host, end) > start:
+            return False   # no image before the run in its element (an inline icon in a sentence: no caption)
+        run = "".join(self.chars[start:end]).strip()
+        return 0 < len(run) <= _CAPTION_MAX and "\n" not in run
+
+    def _caption_host(self) -> int | None:
+        """Stack depth of the innermost open block element when it is a paragraph or a figure."""
+        host = next((i for i in range(len(self.stack) - 1, -1, -1) if self.stack[i] in BLOCK_KINDS), None)
+        return host if host is not None and self.stack[host] in _CAPTION_HOSTS else None
 
     def _mark(self, start: int, end: int) -> None:
         if not self.run:
@@ -164,6 +183,8 @@ class _Walker(HTMLParser):
             self.open_links.append((dict(attrs).get("href") or "", None, None))
         elif tag == "img":
             self._image(raw, pos, dict(attrs))
+            if (host := self._caption_host()) is not None:
+                self.imaged.setdefault(host, pos + len(raw))
         if not closing:
             self.stack.append(tag)
 
@@ -183,6 +204,10 @@ class _Walker(HTMLParser):
                 break
 
     def _close(self, tag: str) -> None:
+        self._close_element(tag)
+        self.imaged.pop(len(self.stack) - 1, None)   # (after its last text run was flushed with it open)
+
+    def _close_element(self, tag: str) -> None:
         if tag in SKIP or (self.hidden_depths and self.hidden_depths[-1] == len(self.stack)):
             if tag not in SKIP:
                 self.hidden_depths.pop()

@@ -21,6 +21,7 @@ CAPTION_MAX = 300  # a caption under a figure is one short line; a long paragrap
 _IMG_TAG = re.compile(r"<img\b[^>]*>", re.I)
 _ATTR = re.compile(r"""(?P<name>[\w:-]+)\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""")
 # A paragraph set in small print or as a caption element right under a figure or table is its caption.
+_BOLD_TITLE = re.compile(r"[ \t]*(\*\*|__)(?=\S)[^*_\n]{1,120}(?<=\S)\1[ \t]*")   # "**Max throughput on H200**"
 _CAPTION_WRAP = re.compile(r"^\s*<(?:sub|sup|small|figcaption|caption|em|i)\b", re.I)
 # The tokens that make blocks; the others only open and close containers.
 _BLOCK_TOKENS = {"heading_open", "paragraph_open", "fence", "code_block", "table_open", "html_block"}
@@ -105,6 +106,20 @@ def _strip(view: str, start: int, end: int) -> tuple[int, int]:
     part = view[start:end]
     s = start + len(part) - len(part.lstrip())
     return s, max(s, start + len(part.rstrip()))
+
+
+def _table_titles(text: str, blocks: list[Block]) -> None:
+    """A short line set wholly in bold right above a table ("**H200 FP8 max throughput**") is the table's title:
+    a caption (its block reaches the closing marker, so the table finds it next to it)."""
+    for i in range(len(blocks) - 1):
+        b, after = blocks[i], blocks[i + 1]
+        if b.kind != "paragraph" or after.kind != "table" or text.count("\n", b.end, after.start) > 3:
+            continue
+        lo = text.rfind("\n", 0, b.start) + 1
+        hi = text.find("\n", b.end)
+        hi = len(text) if hi < 0 else hi
+        if lo <= b.start and _BOLD_TITLE.fullmatch(text, lo, hi):
+            blocks[i] = b.model_copy(update={"kind": "caption", "end": lo + len(text[lo:hi].rstrip())})
 
 
 def _table(text: str, chars: list[str], lines: _Lines, first: int, last: int, section: int | None) -> Table:
@@ -260,6 +275,7 @@ def parse(text: str, name: str) -> Document:
             links.extend(part.links)
             images.extend(part.images)
 
+    _table_titles(text, blocks)
     attach_captions(tables, blocks, gap=3)
     finish_sections(sections, len(text))
     view = "".join(chars)

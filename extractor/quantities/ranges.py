@@ -201,6 +201,8 @@ class Relations:
             if len(grp) < 2 or (comma and len(grp) < 3):
                 continue     # "at batch 64, 5,000 tok/s" is no series: a comma list needs three numbers
             last = grp[-1]
+            if last.info.unit == "x" and any(h.scale is not None for h in grp[:-1]):
+                continue     # "at sequence length 2K, and 20X at 4K": a ratio is no unit of a scaled count
             _share_scale(grp)
             if last.info.unit != DIMENSIONLESS and all(h.info.unit == DIMENSIONLESS and not h.surface for h in grp[:-1]):
                 for h in grp[:-1]:

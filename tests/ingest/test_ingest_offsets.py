@@ -144,3 +144,21 @@ def test_text_bullet_items_do_not_lend_each_other_their_setup():
     assert memory.conditions["hardware"].status == "unrecoverable"
     decode = next(c for c in record.claims if c.value == 3300)
     assert decode.conditions["batch_or_concurrency"].value == 64 and decode.context.section == ["Performance"]
+
+
+FIGURE_PARAGRAPHS = """<html><body>
+<p align="center"><picture><img src="a.png"></picture><br>Decode throughput of Model-X on 8 x H100 (BF16).</p>
+<p>Body text that follows the figure.</p>
+<p>We are <img src="smile.png"> glad to share these numbers.</p>
+<div><img src="b.png"> words beside an image in a division</div>
+</body></html>"""
+
+
+def test_a_short_line_after_an_image_in_its_paragraph_is_the_images_caption():
+    d = ingest(FIGURE_PARAGRAPHS, "page.html", "html")
+    kinds = {" ".join(d.view[b.start:b.end].split()): b.kind for b in d.blocks}
+    assert kinds["Decode throughput of Model-X on 8 x H100 (BF16)."] == "caption"
+    # body text after the figure, an inline icon in a sentence, text in a division: no caption
+    assert kinds["Body text that follows the figure."] == "paragraph"
+    assert kinds["We are glad to share these numbers."] == "paragraph"
+    assert kinds["words beside an image in a division"] == "paragraph"

@@ -549,12 +549,6 @@ KNOWN_GAPS: frozenset[str] = frozenset({
     'html-malformed.html::attrs::speedup=2.4 x',
     'html-malformed.html::cond::throughput=52300 token/second::hardware=stated:MI300X',
     'html-malformed.html::cond::throughput=52300 token/second::warmup=stated:no warm-up',
-    # plain-text-latency.txt: dotted key/value lines ('TTFT p99 ..... 61 ms') are cut into sentences at
-    #   the dot leaders, so values get the next line's metric or none
-    'plain-text-latency.txt::claim::ttft=61 millisecond',
-    'plain-text-latency.txt::claim::e2e_latency=2.7 second',
-    'plain-text-latency.txt::cond::e2e_latency=2.7 second::scenario=stated:fixed request rate',
-    'plain-text-latency.txt::cond::e2e_latency=2.7 second::batch_or_concurrency=stated:4',
     # plain-text-cost.txt: the claim sentence's own hardware (MI300X vs H100) is called ambiguous; the
     #   'Inputs.' paragraph's conditions are not applied
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::hardware=stated:MI300X',

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Draw a random sample of claims and set-aside figures from a batch's JSON Lines, for a precision check by hand.
+
+    python scripts/sample_records.py --jsonl WIDE.jsonl --seed 7 --claims 40 --set-aside 40 [--docs DIR]
+        [--markdown] [--context 120]
+
+Each drawn claim is printed with its quote, the sentence around it (with `--docs`, the folder of the posts) and
+the fields a reviewer judges (metric, value, unit, qualifier, tokens, per, direction, baseline, statistic); each
+set-aside figure with its quote, context, reason and rule. The draw is uniform over all claims (resp. all
+set-aside figures) of all records, and deterministic for a seed. `--markdown` prints a table with an empty
+verdict column, ready to be filled in (docs/sample-check.md is one).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+from extractor.api import lone_cr_as_lf, read_document
+
+CLAIM_FIELDS = ("metric", "value", "value_max", "unit", "qualifier", "tokens", "per", "direction", "baseline",
+                "statistic")
+
+
+def load(path: Path) -> list[dict]:
+    """The document records of a JSON Lines file, in file order (broken lines are reported and skipped)."""
+    records = []
+    with path.open(encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                print(f"{path}:{n}: skipped, not JSON ({e})", file=sys.stderr)
+    return records
+
+
+def draw(records: list[dict], key: str, n: int, rng: random.Random) -> list[tuple[dict, dict]]:
+    """`n` (record, item) pairs drawn without replacement from the `key` lists of all records, in draw order."""
+    pool = [(r, item) for r in records for item in r.get(key) or []]
+    return rng.sample(pool, min(n, len(pool)))
+
+
+def context(docs: Path | None, record: dict, span: list[int], width: int) -> str:
+    """The text around `span` in the record's post, the figure marked [[...]], on one line ('' without docs)."""
+    if docs is None:
+        return ""
+    name = Path(record.get("doc") or record.get("path") or "").name
+    path = docs / name
+    if not path.is_file():
+        return ""
+    text = lone_cr_as_lf(read_document(path)[0])   # as the batch read it: a CRLF post keeps its CRs
+    a, b = span
+    lo, hi = max(0, a - width), min(len(text), b + width)
+    return " ".join((text[lo:a] + "[[" + text[a:b] + "]]" + text[b:hi]).split())
+
+
+def claim_fields(c: dict) -> str:
+    return ", ".join(f"{k}={c.get(k)}" for k in CLAIM_FIELDS if c.get(k) is not None)
+
+
+def cell(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--jsonl", required=True, type=Path, help="records of a batch (benchclaims batch --jsonl)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--claims", type=int, default=40, help="claims to draw")
+    ap.add_argument("--set-aside", type=int, default=40, dest="set_aside", help="set-aside figures to draw")
+    ap.add_argument("--docs", type=Path, help="folder of the posts, to print each figure's context")
+    ap.add_argument("--context", type=int, default=120, help="characters of context on each side")
+    ap.add_argument("--markdown", action="store_true", help="a Markdown table with a verdict column")
+    a = ap.parse_args(argv)
+    records = load(a.jsonl)
+    rng = random.Random(a.seed)
+    claims = draw(records, "claims", a.claims, rng)
+    asides = draw(records, "set_aside", a.set_aside, rng)
+    n_claims = sum(len(r.get("claims") or []) for r in records)
+    n_asides = sum(len(r.get("set_aside") or []) for r in records)
+    print(f"# seed {a.seed}: {len(claims)} of {n_claims} claims, {len(asides)} of {n_asides} set-aside figures, "
+          f"{len(records)} records")
+    rows = [("claim", r, c, claim_fields(c)) for r, c in claims] + \
+           [("set aside", r, s, f"reason={s.get('reason')}, rule={s.get('rule')}") for r, s in asides]
+    if a.markdown:
+        print("\n| # | kind | doc | quote | fields / reason | context | verdict |\n|---|---|---|---|---|---|---|")
+    for i, (kind, r, item, fields) in enumerate(rows, 1):
+        ctx = context(a.docs, r, item.get("span") or [0, 0], a.context)
+        doc = Path(r.get("doc") or "").name
+        if a.markdown:
+            print(f"| {i} | {kind} | {cell(doc)} | `{cell(item.get('quote') or '')}` | {cell(fields)} | {cell(ctx)} | |")
+        else:
+            print(f"\n{i:>3}. {kind:<9} {doc} @{(item.get('span') or [0])[0]}\n     quote: {item.get('quote')!r}\n"
+                  f"     {fields}" + (f"\n     context: {ctx}" if ctx else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,313 @@
+"""Conditions of every claim in posts that run several workloads, models or systems: each result takes its own
+run's settings (its table row, its model's layout), never another run's. Small posts written for these tests."""
+from __future__ import annotations
+
+from extractor.api import extract_text
+
+
+def claim(record, value, metric=None):
+    found = [c for c in record.claims if abs(c.value - value) < 1e-6 and (metric is None or c.metric == metric)]
+    assert found, f"no claim {value} {metric or ''} in {[(c.metric, c.value) for c in record.claims]}"
+    return found[0]
+
+
+def test_abbreviated_length_columns_give_each_rows_lengths():
+    text = ("# Results\n\nWe served Llama-3-8B on one H100.\n\n"
+            "| Case | Prompt tok | Gen tok | TTFT | Decode tok/s |\n|---|---:|---:|---:|---:|\n"
+            "| short | 120 | 16 | 0.10 s | 95 |\n| long | 4,000 | 256 | 0.90 s | 88 |\n")
+    record = extract_text(text, "t.md")
+    short, long_ = claim(record, 95), claim(record, 0.9)
+    assert (short.conditions["input_length"].value, short.conditions["output_length"].value) == (120, 16)
+    assert (long_.conditions["input_length"].value, long_.conditions["output_length"].value) == (4000, 256)
+    assert long_.conditions["input_length"].scope == "table_row"
+
+
+def test_a_rate_column_of_generated_tokens_is_no_output_length():
+    # "Gen tok/s" is a throughput column, not the generated length
+    text = ("# Results\n\nWe served Llama-3-8B on one H100.\n\n"
+            "| Case | Prompt tok/s | Gen tok/s |\n|---|---:|---:|\n| short | 1,200 | 95 |\n| long | 3,400 | 88 |\n")
+    c = claim(extract_text(text, "t.md"), 88)
+    assert c.conditions["output_length"].status == "unrecoverable"
+    assert c.conditions["input_length"].status == "unrecoverable"
+
+
+PAIRED_HARDWARE = """# A KV-cache study
+
+## Performance
+
+For serving we focus on `Qwen3-30B-A3B` (2xH100) and `Llama-3.3-70B-Instruct` (4xH100).
+
+### Latency
+
+<em>Figure 8: Latency overhead for Llama-3.3-70B-Instruct. The new cache adds 10% to 60% latency.</em>
+
+On Llama-70B, FP8 is almost 2x faster than BF16.
+"""
+
+
+def test_a_claim_about_one_model_takes_the_hardware_the_post_pairs_with_it():
+    record = extract_text(PAIRED_HARDWARE, "t.md")
+    for c in (claim(record, 10), claim(record, 2)):
+        hw = c.conditions["hardware"]
+        assert (hw.status, hw.value) == ("stated", "4x H100")
+        assert PAIRED_HARDWARE[hw.span[0]:hw.span[1]] == "4xH100"
+
+
+PAIRED_LAYOUT = """# Two models
+
+## Results
+
+We used TP=1 for Mistral-7B and TP=8 for Mixtral-8x22B on H100 boards.
+
+On Mixtral-8x22B the engine serves 3,150 output tokens per second.
+
+On Mistral-7B it reaches 5,900 output tokens per second.
+"""
+
+
+def test_a_layout_written_before_its_model_is_that_models():
+    record = extract_text(PAIRED_LAYOUT, "t.md")
+    big, small = claim(record, 3150), claim(record, 5900)
+    assert (big.conditions["parallelism"].status, big.conditions["parallelism"].value) == ("stated", "TP=8")
+    assert (small.conditions["parallelism"].status, small.conditions["parallelism"].value) == ("stated", "TP=1")
+
+
+UNPAIRED = """# Two models
+
+## Results
+
+We ran Mistral-7B and Mixtral-8x22B, using L40S and H100 boards.
+
+The engine serves 3,150 output tokens per second on Mixtral-8x22B.
+"""
+
+
+def test_settings_listed_apart_from_the_models_pair_with_none():
+    # the devices follow the list of models, not each model: which one ran Mixtral is not said
+    hw = claim(extract_text(UNPAIRED, "t.md"), 3150).conditions["hardware"]
+    assert hw.status == "unrecoverable"
+    assert "L40S" in hw.why and "H100" in hw.why
+
+
+ONE_MODEL_PAIRED_AGAINST_ANOTHER = """# Two models
+
+## Results
+
+We served Qwen3-8B (1x L40S) and Qwen3-32B (4x L40S).
+
+Across the runs, the new cache cut latency by 20%.
+"""
+
+
+def test_a_claim_that_names_no_model_keeps_both_paired_settings_ambiguous():
+    # one device at two counts is two values: neither the first count nor the single-device layout of
+    # "1x L40S" is stated for a claim over both runs
+    c = claim(extract_text(ONE_MODEL_PAIRED_AGAINST_ANOTHER, "t.md"), -20)
+    for name in ("hardware", "parallelism", "gpu_count"):
+        assert c.conditions[name].status == "unrecoverable", name
+    assert "1x L40S" in c.conditions["hardware"].why and "4x L40S" in c.conditions["hardware"].why
+
+
+def test_one_device_at_one_count_written_twice_is_one_value():
+    text = ("# Results\n\n## Setup\n\nAll runs use 8x H100 GPUs; the 8 H100 GPUs share one NVLink domain.\n\n"
+            "## Numbers\n\nThe engine reached 12,400 output tokens per second.\n")
+    hw = claim(extract_text(text, "t.md"), 12400).conditions["hardware"]
+    assert (hw.status, hw.value) == ("stated", "8x H100")
+
+
+def test_a_model_version_written_without_its_letter_is_the_models():
+    text = "# Results\n\nWe ran Kimi-2.5 NVFP4 on 12 GB200 GPUs. Throughput rose by 3.1x over the baseline.\n"
+    model = claim(extract_text(text, "t.md"), 3.1).conditions["model"]
+    assert (model.status, model.value) == ("stated", "Kimi-2.5")
+    # a number after the family name that is no version names no model
+    other = "# Results\n\nKimi 2 is slower. Throughput rose by 3.1x over the baseline with vLLM.\n"
+    assert claim(extract_text(other, "t.md"), 3.1).conditions["model"].status == "unrecoverable"
+
+
+FIGURES_OF_TWO_METRICS = """# Offloading
+
+## Benefits
+
+In our first benchmark we measure the latency of a single prefill request.
+
+<p align="center">
+<img src="f1.png"><br>
+<b>Figure 1</b>: Single request TTFT (Llama-3.1-8B-Instruct, NVIDIA H100).
+</p>
+
+The results show that loading cached values cuts TTFT by 2x-20x, depending on the prompt size.
+
+<p align="center">
+<img src="f2.png"><br>
+<b>Figure 2</b>: Concurrent requests throughput (Llama-3.1-70B-Instruct, NVIDIA H200).
+</p>
+"""
+
+
+def test_of_two_near_figures_the_one_that_shows_the_claims_metric_gives_its_setup():
+    # the captions under <img> in an HTML paragraph are captions; the throughput figure holds no TTFT result
+    c = claim(extract_text(FIGURES_OF_TWO_METRICS, "t.md"), 2)
+    assert (c.conditions["model"].value, c.conditions["model"].scope) == ("Llama-3.1-8B-Instruct", "figure_caption")
+    assert c.conditions["hardware"].value == "NVIDIA H100"
+
+
+def test_two_near_figures_of_the_claims_metric_state_only_what_both_state():
+    text = FIGURES_OF_TWO_METRICS.replace("Concurrent requests throughput", "Batched TTFT")
+    c = claim(extract_text(text, "t.md"), 2)
+    assert c.conditions["model"].status == "unrecoverable"
+
+
+TWO_MODELS_TWO_SYSTEMS = """# Two models
+
+## Setup
+
+We tested Llama-7B on one NVIDIA A10G GPU and Mixtral-8x7B on 8 NVIDIA A10G GPUs with tensor parallelism.
+
+## Results
+
+Our engine achieves up to 5 times higher throughput than vLLM.
+
+On Mixtral-8x7B the engine serves 2,100 tokens per second.
+"""
+
+
+def test_a_claim_over_both_models_takes_neither_models_own_count_or_layout():
+    c = claim(extract_text(TWO_MODELS_TWO_SYSTEMS, "t.md"), 5)
+    assert c.conditions["hardware"].value == "1x NVIDIA A10G; 8x NVIDIA A10G"   # a bound over both runs lists both
+    assert c.conditions["gpu_count"].status == "unrecoverable"   # the 8 GPUs are Mixtral's alone
+    layout = c.conditions["parallelism"]
+    assert layout.status == "unrecoverable" and "one NVIDIA A10G" in layout.why   # not "single GPU, TP8"
+
+
+def test_a_claim_about_one_model_takes_its_own_count_and_layout():
+    c = claim(extract_text(TWO_MODELS_TWO_SYSTEMS, "t.md"), 2100)
+    assert (c.conditions["hardware"].value, c.conditions["gpu_count"].value) == ("8x NVIDIA A10G", 8)
+    assert c.conditions["parallelism"].value == "TP8"
+
+
+VERSUS_CAPTIONS = """# Model-B release
+
+## Memory
+
+With the new attention, the model stores about 8.7x less KV cache per sequence than before.
+
+<p align="center">
+<img src="kv.svg"><br>
+<em>Per-layer KV state in DeepSeek V3.2 versus DeepSeek V4.</em>
+</p>
+
+## Speed
+
+<p align="center">
+<img src="s.svg"><br>
+<em>Performance comparison between vLLM v0.5.3 and v0.6.0 for Llama 8B on 1xH100.</em>
+</p>
+
+The new release serves 2x more requests per second than the old one.
+"""
+
+
+def test_the_sides_of_a_comparison_in_a_caption_are_not_the_claims_setting():
+    record = extract_text(VERSUS_CAPTIONS, "t.md")
+    # "A versus B": which side the claim was measured on the caption does not say (not the first one)
+    assert claim(record, 8.7).conditions["model"].status == "unrecoverable"
+    # "between v0.5.3 and v0.6.0": neither version; what both sides share (model, device) still holds
+    c = claim(record, 2)
+    assert c.conditions["engine_version"].status == "unrecoverable"
+    assert (c.conditions["model"].value, c.conditions["hardware"].value) == ("Llama 8B", "1x H100")
+
+
+def test_a_claims_own_sentence_keeps_the_first_side_of_its_comparison():
+    text = "# Results\n\n## Speed\n\nOn the H200 versus the H100, the engine is 1.9x faster for Llama-3-8B.\n"
+    hw = claim(extract_text(text, "t.md"), 1.9).conditions["hardware"]
+    assert (hw.status, hw.scope) == ("stated", "sentence") and "H200" in hw.value
+
+
+def test_in_prose_the_name_before_versus_is_the_presented_system():
+    text = ("# Results\n\n## Kernels\n\nWe tuned the LoRA kernels for GPT-OSS 20B in vLLM 0.15.0 vs vLLM 0.11.1rc3.\n\n"
+            "The tuned kernels lower TTFT by 40%.\n")
+    engine = claim(extract_text(text, "t.md"), -40).conditions["engine_version"]
+    assert (engine.status, engine.value) == ("stated", "vLLM 0.15.0")
+
+
+BOLD_TABLE_TITLE = """# New GPU results
+
+The engine reaches 11,819 tokens/s on Llama2-13B on a single GPU. The new GPU is up to 1.9x faster than H100.
+
+**H200 FP8 max throughput**
+
+| Model | Batch size | Input length | Output length | Throughput (out tok/s/GPU) |
+|:--|--:|--:|--:|--:|
+| Llama2-13B | 1024 | 128 | 128 | 11,819 |
+| Llama2-13B | 128 | 128 | 2048 | 4,750 |
+
+<sub>Preliminary figures | H200, H100 FP8.</sub>
+"""
+
+
+def test_a_bold_line_above_a_table_is_its_title_and_names_its_system():
+    # (the name after "than H100." at the end of the paragraph above is no baseline: a paragraph ends there)
+    c = claim(extract_text(BOLD_TABLE_TITLE, "t.md"), 4750)
+    hw = c.conditions["hardware"]
+    assert (hw.status, hw.value, hw.scope) == ("stated", "H200", "table_caption")
+    assert c.conditions["precision"].value == "FP8"
+
+
+def test_a_name_right_after_than_across_a_line_break_is_still_the_baseline():
+    text = "# R\n\nOn Llama-3-8B our engine is 2.1x faster than\nthe H100 build of the reference server on an H200.\n"
+    hw = claim(extract_text(text, "t.md"), 2.1).conditions["hardware"]
+    assert hw.status == "stated" and "H200" in hw.value and "H100" not in hw.value   # ("an H200": one device)
+
+
+GROUPED_ROWS = """# Two GPUs
+
+| Model | Batch size | Throughput (out tok/s) |
+| :-- | :-- | --: |
+| **L40S**
+| Llama-3-8B | 64 | **4,210** |
+| **A10G** |
+| Llama-3-8B | 64 | 1,380 |
+| **4 nodes** |
+| Llama-3-8B | 32 | 15,500 |
+"""
+
+
+def test_a_one_cell_label_row_names_the_system_of_the_rows_below_it():
+    record = extract_text(GROUPED_ROWS, "t.md")
+    assert claim(record, 4210).conditions["hardware"].value == "L40S"
+    assert claim(record, 1380).conditions["hardware"].value == "A10G"
+    # a one-cell row that opens with a number is a value, not a label: it names no device for the rows below
+    assert claim(record, 15500).conditions["hardware"].status == "unrecoverable"
+
+
+def test_a_device_with_its_memory_joined_by_an_x_is_the_device():
+    text = ("# Results\n\n## Setup\n\nWe evaluate both engines on NVIDIA A100, H100 and A6000.\n\n## Numbers\n\n"
+            "On Llama-2 70B with 4 A100x80GB, the engine shows up to 2x higher throughput than the reference.\n")
+    hw = claim(extract_text(text, "t.md"), 2).conditions["hardware"]
+    assert (hw.status, hw.scope) == ("stated", "sentence") and hw.value.startswith("A100x80GB")
+
+
+ONE_DEVICE_THEN_FOUR = """# Runner v2
+
+## Results
+
+We stress-tested the runner with a small model (`Qwen3-0.6B`) on a powerful GPU (`1×GB200`). The runner delivered a
+56% throughput increase.
+
+We also measured gains for speculative decoding: **6.3% lower TPOT** on `4×GB200` with `GLM-4.7-FP8`.
+"""
+
+
+def test_a_single_device_layout_of_another_run_is_not_given_to_a_claim_on_four_devices():
+    record = extract_text(ONE_DEVICE_THEN_FOUR, "t.md")
+    four = claim(record, -6.3)
+    assert four.conditions["hardware"].value == "4x GB200"
+    assert four.conditions["parallelism"].status == "unrecoverable"
+    one = claim(record, 56)
+    assert (one.conditions["hardware"].value, one.conditions["parallelism"].value) == ("1x GB200", "single GPU")
+
+
+def test_a_gpus_column_cell_gives_its_count_not_the_digits_of_the_device_name():
+    text = "# Cost\n\n| GPUs | Model-A | Model-B |\n|---|:-:|:-:|\n| 64x A100-80G | 1.25 hours | 4 hours |\n"
+    c = claim(extract_text(text, "t.md"), 4)
+    assert (c.conditions["gpu_count"].value, c.conditions["hardware"].value) == (64, "64x A100")
