@@ -8,7 +8,7 @@ from bisect import bisect_right
 
 from dataclasses import dataclass
 
-from extractor.conditions.config_tables import configuration_cell
+from extractor.conditions.config_tables import configuration_cell, configuration_rows
 from extractor.conditions.context import DocContext
 from extractor.conditions.decisions import EngineVersion
 from extractor.conditions.engine_tally import COMMIT
@@ -91,6 +91,7 @@ class DocumentStatements:
     def __init__(self, rules: Statements, ctx: DocContext, where: DocumentWhere):
         self.rules, self.ctx, self.where = rules, ctx, where
         self._columns: dict[tuple[int, str], list[Cell]] = {}
+        self._configs: dict[str, dict] = {}   # condition -> its configuration rows by name (config_tables.py)
         self._row_starts: dict[int, tuple[list[int], list[int]]] = {}   # table -> row starts, rows
 
     def stated(self, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
@@ -182,8 +183,10 @@ class DocumentStatements:
             if idx is not None else None
         if cell is None:
             return None
-        found = configuration_cell(d.view, d.tables, t, cell.col, lambda t2: self._labelled_columns(t2, name),
-                                   lambda table: bool(self.ctx.claims_in(table.start, table.end)))
+        if name not in self._configs:
+            self._configs[name] = configuration_rows(d.view, d.tables, lambda t2: self._labelled_columns(t2, name),
+                                                     lambda table: bool(self.ctx.claims_in(table.start, table.end)))
+        found = configuration_cell(d.view, d.tables, t, cell.col, self._configs[name])
         m = _NUM.search(d.view, found[0].start, found[0].end) if found else None
         if m is None:
             return None
