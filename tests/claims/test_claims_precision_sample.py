@@ -74,3 +74,19 @@ def test_an_estimate_stays_design_arithmetic():
     assert not claims_with(text, "30%")
     assert aside(text, "30%").rule == "set_aside.calculated_figure"
 
+
+MEMORY_SAVING_TABLE = ("# Results\n\n| Model | {header} | Decode Speedup |\n|---|---|---|\n"
+                       "| Small-3B | 1.96x | 2.19x |\n| Tiny-1B | 1.64x | 1.94x |\n")
+
+
+@pytest.mark.parametrize("header", ["GPU Memory Saving", "Memory reduction", "VRAM savings",
+                                    "Reduction in peak memory"])
+def test_a_memory_saving_column_holds_memory_ratios(header):
+    found = {(c.quote, c.metric) for c in record(MEMORY_SAVING_TABLE.format(header=header)).claims}
+    assert found == {("1.96x", "memory"), ("1.64x", "memory"), ("2.19x", "speedup"), ("1.94x", "speedup")}
+
+
+@pytest.mark.parametrize("header", ["Latency reduction", "Speedup (memory-bound)", "Throughput gain"])
+def test_other_change_columns_stay_speedups(header):
+    found = {(c.quote, c.metric) for c in record(MEMORY_SAVING_TABLE.format(header=header)).claims}
+    assert ("1.96x", "speedup") in found
