@@ -134,6 +134,7 @@ class TableReader:
         self.reference_column = re.compile(rules.table_reference_column)
         self.setting_headers = re.compile(rules.table_setting_headers)
         self.memory_headers = re.compile(rules.table_memory_headers)
+        self.memory_saving_header = re.compile(rules.table_memory_saving_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
         self.header = lru_cache(maxsize=4096)(self._read_header)
@@ -348,6 +349,9 @@ class TableReader:
                 if metric is None and cls == "ratio" and (any(h.ratio for h in headers) or (
                         col is not None and self.baseline_header.search(col.text))):
                     metric = "speedup"    # "| Speedup |", "| vs. eager |" over "3.3×": a ratio against a run
+                if metric == "speedup" and cls == "ratio" and any(
+                        self.memory_saving_header.search(h.text) for h in headers if h.text):
+                    metric = "memory"     # "| GPU Memory Saving |" over "1.96x": a memory ratio, not a speed-up
                 elif metric is None and cls == "ratio" and not (q.value == 1 and q.value_max is None):
                     if lead_cues is None:
                         lead_cues = self.lead_ratio_cues(lead_in(d, table))
