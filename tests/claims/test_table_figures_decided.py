@@ -16,7 +16,7 @@ def _read(text: str):
 def test_unnamed_result_cells_are_claims_of_their_units_metric():
     text = ("## Fine-tuning runs\n\n| Nodes | Small model | Large model |\n|---|---|---|\n"
             "| 4x L40S | 3.5 hours ($71) | 11 hours ($226) |\n\n"
-            "| Workload | Requests | Success rate |\n|---|---:|---:|\n| mixed-8x16 | 512 | 99.80% |\n")
+            "| Workload | Requests | Completed |\n|---|---:|---:|\n| mixed-8x16 | 512 | 99.80% |\n")
     claims, _ = _read(text)
     assert claims["$71"].metric == "cost" and claims["$71"].unit == "USD"
     assert claims["$226"].value == 226
