@@ -1,6 +1,9 @@
-"""The last classes of unexplained figures (issue 23): the notes of a mermaid diagram are markup, not claims.
+"""The last classes of unexplained figures (issue 23): the notes of a mermaid diagram and a number opening LaTeX
+math (read as a dollar amount) are markup, not claims.
 Sentences written for these tests."""
 from __future__ import annotations
+
+import pytest
 
 from extractor.api import extract_text
 
@@ -21,3 +24,20 @@ def test_the_notes_of_a_mermaid_diagram_are_markup() -> None:
 def test_the_same_note_outside_a_mermaid_block_is_not_taken_by_the_mermaid_rule() -> None:
     for text in ("Output:\n\n```text\nLatency cut: 37.5%\n```\n", "Latency cut: 37.5% on the long prompts.\n"):
         assert _decided(text, "37.5%")[1] != "set_aside.mermaid_diagram"
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("It only needs $32 \\times (256+128) \\times 2 / 1024 \\approx 24$ cycles per token.\n", "$32"),
+    ("The FLOPs are roughly $2 (h_q s_q \\cdot d_k)$ per step.\n", "roughly $2"),
+    ("Decoding gets up to $5\\times$ faster on long inputs.\n", "up to $5"),
+])
+def test_a_number_opening_latex_math_is_markup_not_a_price(text: str, quote: str) -> None:
+    assert _decided(text, quote) == ("markup", "set_aside.latex_math_number", False)
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Renting it costs $16 (about 3 hours of use) per day.\n", "$16"),
+    ("The whole sweep cost us $40 \\ on spot nodes.\n", "$40"),
+])
+def test_a_price_followed_by_plain_text_is_not_latex_math(text: str, quote: str) -> None:
+    assert _decided(text, quote)[1] != "set_aside.latex_math_number"
