@@ -41,3 +41,19 @@ def test_a_number_opening_latex_math_is_markup_not_a_price(text: str, quote: str
 ])
 def test_a_price_or_a_lone_latex_ratio_is_not_taken_as_latex_math(text: str, quote: str) -> None:
     assert _decided(text, quote)[1] != "set_aside.latex_math_number"
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("A cache line holds 2 x L x H values per token; the 2x is for keys and values.\n", "2x"),
+    ("The 4x factor accounts for the bytes of an FP32 value in the size formula.\n", "4x"),
+])
+def test_a_factor_explained_in_a_formula_is_design_arithmetic(text: str, quote: str) -> None:
+    assert _decided(text, quote) == ("design_arithmetic", "set_aside.factor_explained", False)
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("The 3x speedup is for batch 1 only; at batch 64 it falls to 1.4x.\n", "3x"),   # a result, then its scope
+    ("Fusing the kernels gives 2x, which accounts for most of the gain.\n", "2x"),   # no "the": a result
+])
+def test_a_result_factor_is_not_an_explained_factor(text: str, quote: str) -> None:
+    assert _decided(text, quote)[1] != "set_aside.factor_explained"
