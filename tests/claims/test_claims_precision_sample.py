@@ -91,3 +91,17 @@ def test_a_memory_saving_column_holds_memory_ratios(header):
 def test_other_change_columns_stay_speedups(header):
     found = {(c.quote, c.metric) for c in record(MEMORY_SAVING_TABLE.format(header=header)).claims}
     assert ("1.96x", "speedup") in found
+
+
+@pytest.mark.parametrize("text", [
+    "## Hardware\n\n- **GPU**: 1× NVIDIA RTX 5090 (32GB VRAM)\n",
+    "We validated the recipe on 1x H100 before the larger runs.\n",
+])
+def test_a_count_of_one_device_is_a_setting_not_a_baseline(text):
+    a = aside(text, "1×" if "1×" in text else "1x")
+    assert (a.reason, a.rule) == ("setting", "set_aside.device_count")
+
+
+def test_a_reference_row_of_one_is_still_a_baseline():
+    text = "| Mode | Speed-up |\n|---|---|\n| Eager (reference) | 1.00x |\n| Compiled | 1.62x |\n"
+    assert aside(text, "1.00x").reason == "baseline"
