@@ -105,3 +105,12 @@ def test_a_count_of_one_device_is_a_setting_not_a_baseline(text):
 def test_a_reference_row_of_one_is_still_a_baseline():
     text = "| Mode | Speed-up |\n|---|---|\n| Eager (reference) | 1.00x |\n| Compiled | 1.62x |\n"
     assert aside(text, "1.00x").reason == "baseline"
+
+
+def test_a_factor_after_over_is_another_figure_not_the_baseline():
+    text = "The new server cuts the latency of the model by 5.7x, while reducing the cost by over 40x.\n"
+    speedups = {c.quote: c for c in record(text).claims}
+    assert speedups["5.7x"].baseline is None and speedups["over 40x"].baseline is None
+    # a device count after "than" is still what was compared with
+    text = "It is 3x faster than 8x H100 on the same prompts.\n"
+    assert claims_with(text, "3x")[0].baseline == "8x H100"
