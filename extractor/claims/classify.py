@@ -21,6 +21,7 @@ from extractor.spans import markup_free, markup_free_pieces
 # unit classes of levels a text may state a change of ("reduced by 500 ms", "grew by 300 tok/s")
 ABSOLUTE_CLASSES = frozenset({"time", "token_time", "token_rate", "request_rate", "item_rate", "memory",
                               "bandwidth", "cost", "energy", "compute"})
+BARE_FACTOR = re.compile(r"[~≈<>]?\s*[\d.,]+\s*(?:[x×X%]|times)")   # "40x", "~3.5×", "12%"
 STAT_BEFORE = 60   # characters: "mean audio TTFP falls from ~5884 ms to ~632 ms"
 
 __all__ = ["ClaimBuilder", "Cue", "change_metric_of", "gap", "inside", "nearest", "unit_class"]
@@ -128,8 +129,9 @@ class ClaimBuilder:
             stop = min(x for x in (limit, c.end + 80, len(text) + base) if x is not None)
             phrase = text[c.end - base:stop - base]
             phrase = re.split(r"[,;:()!?\n]|\.(?!\w)| — | – ", phrase)[0].strip(" *_")
-            if re.match(r"[~≈<>]?\s*[\d.,]+(?:\s|$)", phrase):
-                continue                  # a bare number is the baseline value, not what was compared with
+            if re.match(r"[~≈<>]?\s*[\d.,]+(?:\s|$)", phrase) or BARE_FACTOR.fullmatch(phrase):
+                continue                  # a bare number is the baseline value, not what was compared with;
+                                          # a bare factor is another figure ("by 5.7x, ... by over 40x")
             if phrase and len(phrase.split()) <= 10 and re.search(r"[A-Za-z0-9]", phrase):
                 return re.sub(r"\s+", " ", phrase)
         return None

@@ -1,6 +1,6 @@
-"""Claim precision classes from the final random sample (issue 23): a factor of fewer resources, a sparsity or
-pruning level, a how-to step's run time are no results (set aside); a change the post reports on an estimated
-quantity stays a claim. Every sentence here is written for the test; each class has its negative cases."""
+"""Claim precision classes from the final random samples (issue 23): a factor of fewer resources is a result of
+its own (metric `other`), never a speed-up; a sparsity or pruning level, a how-to step's run time are no results
+(set aside); a change the post reports on an estimated quantity stays a claim. Every sentence here is written for the test; each class has its negative cases."""
 from __future__ import annotations
 
 import pytest
@@ -23,12 +23,6 @@ def aside(text: str, quote: str):
 
 
 @pytest.mark.parametrize("text,quote,reason,rule", [
-    # a factor of fewer resources is a setting of the run, not a speed-up
-    ("The sharded build is 1.2x and 1.6x faster while using 4x and 2x fewer GPUs than the reference.", "2x",
-     "setting", "fewer_resources"),
-    ("The sharded build is 1.2x and 1.6x faster while using 4x and 2x fewer GPUs than the reference.", "4x",
-     "setting", "fewer_resources"),
-    ("Our router matches the old throughput with 3x less hardware.", "3x", "setting", "fewer_resources"),
     # a sparsity or pruning level the method applies
     ("The method reaches 45% model-wide sparsity with little loss in quality.", "45%", "setting", "sparsity_level"),
     ("We keep 35-55% activation sparsity across all layers.", "35-55%", "setting", "sparsity_level"),
@@ -47,6 +41,13 @@ def test_settings_and_how_to_times_are_set_aside(text, quote, reason, rule):
 
 
 @pytest.mark.parametrize("text,quote,metric", [
+    # a factor of fewer resources is a result the post reports, of metric `other`: not a speed-up, not a setting
+    ("The sharded build is 1.2x and 1.6x faster while using 4x and 2x fewer GPUs than the reference.", "2x",
+     "other"),
+    ("The sharded build is 1.2x and 1.6x faster while using 4x and 2x fewer GPUs than the reference.", "4x",
+     "other"),
+    ("Offloading lets you train the model on up to 12x fewer GPUs.", "up to 12x", "other"),
+    ("We serve the same traffic on 2x less GPUs than last year.", "2x", "other"),
     # the speed-ups next to the fewer resources stay claims
     ("The sharded build is 1.2x and 1.6x faster while using 4x and 2x fewer GPUs than the reference.", "1.6x",
      "speedup"),
@@ -90,3 +91,26 @@ def test_a_memory_saving_column_holds_memory_ratios(header):
 def test_other_change_columns_stay_speedups(header):
     found = {(c.quote, c.metric) for c in record(MEMORY_SAVING_TABLE.format(header=header)).claims}
     assert ("1.96x", "speedup") in found
+
+
+@pytest.mark.parametrize("text", [
+    "## Hardware\n\n- **GPU**: 1× NVIDIA RTX 5090 (32GB VRAM)\n",
+    "We validated the recipe on 1x H100 before the larger runs.\n",
+])
+def test_a_count_of_one_device_is_a_setting_not_a_baseline(text):
+    a = aside(text, "1×" if "1×" in text else "1x")
+    assert (a.reason, a.rule) == ("setting", "set_aside.device_count")
+
+
+def test_a_reference_row_of_one_is_still_a_baseline():
+    text = "| Mode | Speed-up |\n|---|---|\n| Eager (reference) | 1.00x |\n| Compiled | 1.62x |\n"
+    assert aside(text, "1.00x").reason == "baseline"
+
+
+def test_a_factor_after_over_is_another_figure_not_the_baseline():
+    text = "The new server cuts the latency of the model by 5.7x, while reducing the cost by over 40x.\n"
+    speedups = {c.quote: c for c in record(text).claims}
+    assert speedups["5.7x"].baseline is None and speedups["over 40x"].baseline is None
+    # a device count after "than" is still what was compared with
+    text = "It is 3x faster than 8x H100 on the same prompts.\n"
+    assert claims_with(text, "3x")[0].baseline == "8x H100"
