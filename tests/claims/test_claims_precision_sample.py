@@ -112,5 +112,5 @@ def test_a_factor_after_over_is_another_figure_not_the_baseline():
     speedups = {c.quote: c for c in record(text).claims}
     assert speedups["5.7x"].baseline is None and speedups["over 40x"].baseline is None
     # a device count after "than" is still what was compared with
-    text = "It is 3x faster than 8x H100 on the same prompts.\n"
+    text = "It is 3x faster than 8x H100.\n"
     assert claims_with(text, "3x")[0].baseline == "8x H100"
