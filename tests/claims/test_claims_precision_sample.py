@@ -114,3 +114,12 @@ def test_a_factor_after_over_is_another_figure_not_the_baseline():
     # a device count after "than" is still what was compared with
     text = "It is 3x faster than 8x H100.\n"
     assert claims_with(text, "3x")[0].baseline == "8x H100"
+
+
+def test_what_another_party_reports_is_cited():
+    text = "Another group tried this design. They report a slowdown of about 3x on long prompts.\n"
+    a = aside(text, "about 3x")
+    assert (a.reason, a.rule) == ("cited", "set_aside.third_party_report")
+    assert not claims_with(text, "about 3x")
+    # what the post's own writers report stays a claim
+    assert claims_with("We report a 3x speedup on long prompts.\n", "3x")[0].metric == "speedup"
