@@ -55,25 +55,19 @@ def _cpu_seconds() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_setup(item):
-    start = _cpu_seconds()
-    yield
-    item.cpu_phase = _cpu_seconds() - start
+def _cpu_phase_hook():
+    """A hook wrapper that records the CPU seconds of one phase of a test (setup, call or teardown) on the item."""
+    @pytest.hookimpl(hookwrapper=True)
+    def hook(item):
+        start = _cpu_seconds()
+        yield
+        item.cpu_phase = _cpu_seconds() - start
+    return hook
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item):
-    start = _cpu_seconds()
-    yield
-    item.cpu_phase = _cpu_seconds() - start
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_teardown(item):
-    start = _cpu_seconds()
-    yield
-    item.cpu_phase = _cpu_seconds() - start
+pytest_runtest_setup = _cpu_phase_hook()
+pytest_runtest_call = _cpu_phase_hook()
+pytest_runtest_teardown = _cpu_phase_hook()
 
 
 @pytest.hookimpl(hookwrapper=True)
