@@ -81,6 +81,23 @@ def shortest_prefixes(words) -> list[str]:
     return out
 
 
+def start_finder(pattern: str | None, flags: int = 0) -> re.Pattern[str] | None:
+    """A regex finding, in the lowercased text, the strings (of any length) one of which begins every match
+    of `pattern`; None when they cannot be named (or no pattern)."""
+    words = start_strings(pattern, flags, min_len=1) if pattern else None
+    return re.compile("|".join(re.escape(w) for w in shortest_prefixes(words))) if words else None
+
+
+def search_from_starts(rx: re.Pattern[str], starts: re.Pattern[str] | None, text: str, lowered: str | None,
+                       lo: int, hi: int) -> bool:
+    """Whether `rx.search(text, lo, hi)` finds a match. A match lies wholly in text[lo:hi] and begins with a
+    string `starts` (`start_finder`) finds in `lowered` (text.lower(), where `searchable`): where none is
+    there, `rx` is not run. `starts` or `lowered` None: `rx` is run."""
+    if starts is not None and lowered is not None and starts.search(lowered, lo, hi) is None:
+        return False
+    return rx.search(text, lo, hi) is not None
+
+
 def searchable(text: str) -> bool:
     """Whether the start strings of `start_strings(..., digits=True)` can be looked for in the text
     lowercased (one character for one, CASE_TRAPS folded): no case trap, no digit but 0-9."""

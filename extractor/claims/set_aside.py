@@ -31,6 +31,7 @@ from extractor.quantities.exclusions import _merge, _overlaps
 from extractor.quantities.finder import QuantityFinder, Skipped
 from extractor.contracts import StageContract
 from extractor.records import Claim, QuantityRecord, SetAside, SetAsideReason
+from extractor.regex_starts import search_from_starts, searchable, start_finder
 from extractor.rules_io import RuleError, compiled, load_yaml, rule_cache
 from extractor.spans import with_markup_before
 from extractor.rule_files import SET_ASIDE
@@ -161,6 +162,8 @@ class _Compiled(NamedTuple):
     unit: re.Pattern | None
     before: re.Pattern | None
     not_before: re.Pattern | None
+    before_starts: re.Pattern | None       # finds, in the folded text, a string every match of `before` begins with
+    not_before_starts: re.Pattern | None   # ... of `not_before`
     after: re.Pattern | None
     line: re.Pattern | None
     not_line: re.Pattern | None
@@ -201,7 +204,8 @@ class FigureDecider:
     def _compile(r: SetAsideRule) -> _Compiled:
         rx = lambda p: re.compile(p, re.M) if p else None   # noqa: E731  (^: after any newline)
         return _Compiled(r, frozenset(r.places), None if r.langs is None else frozenset(r.langs),
-                         frozenset(r.units), rx(r.quote), rx(r.unit), rx(r.before), rx(r.not_before), rx(r.after),
+                         frozenset(r.units), rx(r.quote), rx(r.unit), rx(r.before), rx(r.not_before),
+                         start_finder(r.before, re.M), start_finder(r.not_before, re.M), rx(r.after),
                          rx(r.line), rx(r.not_line), rx(r.not_section), rx(r.header), rx(r.row))
 
     def figures(self, text: str, prose: ProseFigures | None = None) -> list[Figure]:
@@ -283,6 +287,8 @@ class FigureDecider:
         hi = text.find("\n", end)
         hi = len(text) if hi < 0 else hi
         place, lang = places.at(start)
+        folded = places.folded(text)
+        w0 = max(lo, start - WINDOW)
         for c in self.rules:
             if demoting and not c.rule.demotes:
                 continue
@@ -296,9 +302,9 @@ class FigureDecider:
                 continue
             if c.unit is not None and not c.unit.search(f.unit):
                 continue
-            if c.before is not None and not c.before.search(text, max(lo, start - WINDOW), start):
+            if c.before is not None and not search_from_starts(c.before, c.before_starts, text, folded, w0, start):
                 continue
-            if c.not_before is not None and c.not_before.search(text, max(lo, start - WINDOW), start):
+            if c.not_before is not None and search_from_starts(c.not_before, c.not_before_starts, text, folded, w0, start):
                 continue
             if c.after is not None and not c.after.match(text, end, min(hi, end + WINDOW)):
                 continue
@@ -357,6 +363,15 @@ class SetAsidePlaces:
         self.d = d
         self.spans = spans
         self.starts = [s[0] for s in spans]
+        self._folded: str | None = None
+
+    def folded(self, text: str) -> str | None:
+        """The post's text lowercased, when start strings can be looked for in it (regex_starts.searchable)."""
+        if text is not self.d.text:
+            return None
+        if self._folded is None:
+            self._folded = text.lower() if searchable(text) else ""
+        return self._folded or None
 
     def section_title(self, offset: int) -> str:
         """The title of the innermost section holding `offset` ('' before the first heading)."""

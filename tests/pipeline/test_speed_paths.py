@@ -1,10 +1,13 @@
 """The extractor's shortcuts give what the full spaCy pipeline and the separate stages would give (issue 25)."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
 import pytest
+from hostile_text import pieced_texts
+from hypothesis import given, settings
 
 from extractor.api import get_extractor
 from extractor.claims.cue_component import CUES_KEY
@@ -187,3 +190,58 @@ def test_the_lean_vocabulary_marks_the_cues_a_full_one_marks(analyser):
         hits = analyser._mark_cues.hits(analyser.nlp.make_doc(text))
         doc = full(text)
         assert hits == [(s.label_, s.start_char, s.end_char) for s in doc.spans[CUES_KEY]]
+
+
+# -- shortcuts of the text side (issue 25, session 4) ---------------------------------------------------------
+
+SET_ASIDE_PIECES = [
+    "our estimate shows", "Estimated at", "e.g.,", "for example", "TTFT", "p99", "SLO of", "target:",
+    "`", "``", "--max-tokens=", "-n ", "size:", "Model size =", "width: ", "style=\"", "#", "peak bandwidth of",
+    "GPU memory is", "H100 (", "Llama-3-8B (", "with an", "NICs with", "default is", "set to", "every", "would be",
+    "in theory", "assuming", "İ", "ı", "ſ", "\u212a", "≈", "~", "→", "->", "(", ")", ",", ".", ":", "=", "\n",
+    " ", "1", "64", "3.5", "GB", "ms", "tok/s", "x", "%", "the", "a",
+]
+
+
+def _set_aside_rules(extractor):
+    return [(c.rule.name, rx, starts) for c in extractor.claims.figures.rules
+            for rx, starts in ((c.before, c.before_starts), (c.not_before, c.not_before_starts))
+            if rx is not None]
+
+
+def test_most_set_aside_windows_have_a_start_finder(extractor):
+    """The start strings of most `before` / `not_before` rules can be named (the rest is always run)."""
+    rules = _set_aside_rules(extractor)
+    assert sum(starts is not None for _, _, starts in rules) >= 0.8 * len(rules)
+
+
+@settings(max_examples=60, deadline=None)
+@given(pieced_texts(SET_ASIDE_PIECES))
+def test_a_set_aside_window_read_from_its_start_strings_matches_as_search(extractor, text):
+    """`search_from_starts` says what `rx.search` over the stretch says, for every shipped set-aside rule and
+    every stretch ending at a digit (the figure's start), case traps included (then the text is not folded)."""
+    from extractor.regex_starts import search_from_starts, searchable
+
+    for variant in (text, text.upper(), text.swapcase()):
+        lowered = variant.lower() if searchable(variant) else None
+        ends = [i for i, ch in enumerate(variant) if ch.isdigit()] + [len(variant)]
+        for name, rx, starts in _set_aside_rules(extractor):
+            for end in ends:
+                for lo in (0, max(0, end - 12)):
+                    assert search_from_starts(rx, starts, variant, lowered, lo, end) == \
+                        (rx.search(variant, lo, end) is not None), (name, variant, lo, end)
+
+
+def test_set_aside_start_finders_on_sentences_of_our_own(extractor):
+    """Positive and negative windows: a rule's words before the figure, and none of them."""
+    from extractor.regex_starts import search_from_starts, start_finder
+
+    rx = re.compile(r"(?i)\b(?:TTFT|TPOT|latency)\s*$", re.M)
+    starts = start_finder(rx.pattern, re.M)
+    for text, expected in [("The TTFT 40 ms", True), ("Our Latency 40 ms", True), ("Decode ran 40 ms", False),
+                           ("ttft-ish 40 ms", False)]:
+        end = text.index("40") - 1
+        assert search_from_starts(rx, starts, text, text.lower(), 0, end) is expected
+        assert search_from_starts(rx, starts, text, None, 0, end) is expected    # unfolded: always run
+    assert start_finder(r"^\s*size\s*$", re.M) is None                         # a class first: no strings
+    assert start_finder(r"(?:ab)?", 0) is None                                 # may be empty
