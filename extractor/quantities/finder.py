@@ -65,6 +65,9 @@ class QuantityFinder:
             rf"\b(?P<num>{trie({n.lower() for n in articles.numbers})})[ \t]+"
             rf"(?P<unit>{trie({u.lower() for u in articles.units})})\b") if articles.numbers and articles.units else None
         self._article_values = {" ".join(n.lower().split()): v for n, v in articles.numbers.items()}
+        # every article match holds one of its unit words: a text without any ("second", "hour") is not scanned
+        # (the pattern opens with \b and an alternation: `re` tries it at every position)
+        self._article_units = re.compile(trie({u.lower() for u in articles.units})) if self._articles else None
         # the units a prefix spells that are money ("$", "€", "USD"): the others ("x") are no price
         self._currencies = frozenset(e.unit for e in rules.spellings if e.role == "prefix" and e.unit
                                      and e.unit.isupper() and len(e.unit) == 3)
@@ -82,7 +85,8 @@ class QuantityFinder:
         gains each number with a unit that an exclusion rule kept out (with the rule's name)."""
         low = _lower(text)
         starts, ratio_words = self._starts(text, low)
-        articles = list(self._articles.finditer(low)) if self._articles is not None else []
+        articles = list(self._articles.finditer(low)) \
+            if self._article_units is not None and self._article_units.search(low) else []
         if not starts and not ratio_words and not articles:
             return []      # the common sentence with only glued digits ("H100", "FP8"): no exclusion scans
         excluded = self.exclusions.excluded(text, low)

@@ -245,3 +245,29 @@ def test_set_aside_start_finders_on_sentences_of_our_own(extractor):
         assert search_from_starts(rx, starts, text, None, 0, end) is expected    # unfolded: always run
     assert start_finder(r"^\s*size\s*$", re.M) is None                         # a class first: no strings
     assert start_finder(r"(?:ab)?", 0) is None                                 # may be empty
+
+
+ARTICLE_TEXTS = [
+    "Warm-up takes under half a second and loading less than a minute.",
+    "It ran for about an hour; a second run took HALF AN HOUR.",
+    "A second opinion, an hourly job, a minuteman: no quantity here.",
+    "no unit word at all: a b an half",
+    "Under a\tmillisecond per step, up to a microsecond of jitter.",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", ARTICLE_TEXTS)
+def test_article_numbers_read_only_where_a_unit_word_is(analyser, text):
+    """The finder scans for "a second", "half an hour" only in a text holding one of their unit words: it finds
+    what scanning every text finds."""
+    finder = analyser.quantity_finder
+    fast = finder.find(text)
+    saved = finder._article_units
+    try:
+        finder._article_units = re.compile("")          # every text scanned
+        assert finder.find(text) == fast
+    finally:
+        finder._article_units = saved
+    if "under half a second" in text:
+        assert [(q.value, q.unit, q.qualifier) for q in fast][:1] == [(0.5, "second", "up_to")]
