@@ -106,7 +106,7 @@ class TextAnalyser:
         # the records are taken as they are and only the cue marker runs (no quantity spans to build).
         broken = broken_runs(text)
         qs = tuple(self.quantity_finder.find(broken) if found is None else found)
-        hits = self._mark_cues.hits(self.nlp.make_doc(broken))   # what the marker's spans would hold
+        hits = self._mark_cues.hits(self.nlp.make_doc(broken), broken)   # what the marker's spans would hold
         return qs, tuple(Cue(label, base + start, base + end) for label, start, end in hits)
 
     def _cues(self, text: str) -> tuple[Cue, ...]:

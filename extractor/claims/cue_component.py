@@ -103,10 +103,12 @@ class CueMarker:
         doc.spans[CUES_KEY] = [doc.char_span(s, e, label=label) for label, s, e in self.hits(doc)]
         return doc
 
-    def hits(self, doc: Doc) -> list[tuple[str, int, int]]:
+    def hits(self, doc: Doc, text: str | None = None) -> list[tuple[str, int, int]]:
         """The cues `__call__` places, as (label, start_char, end_char) in their order: a reader that needs
-        only these skips building the span group and reading its spans back."""
-        text = doc.text
+        only these skips building the span group and reading its spans back. `text`: the text the doc was
+        made from (`doc.text`, which spaCy's tokenizer keeps whole; given, the doc's tokens are not joined
+        again to rebuild it)."""
+        text = doc.text if text is None else text
         matched: dict[tuple[str, int, int], None] = {}   # (label, start, end) of the matcher's spans, in order
         for span in self.matcher(doc, as_spans=True):
             start, end = span.start_char, span.end_char
@@ -128,7 +130,8 @@ class CueMarker:
                 if hit not in seen and "\n" in text[hit[1]:hit[2]]:
                     found.append(hit)
         out = []
-        for hit in sorted(keep_longest(found), key=lambda f: (f[1], f[2], f[0])):
+        # one match or none: nothing lies inside another, and the order is that one
+        for hit in (sorted(keep_longest(found), key=lambda f: (f[1], f[2], f[0])) if len(found) > 1 else found):
             if hit in matched:      # a matcher's span: on token bounds already
                 out.append(hit)
             elif (span := doc.char_span(hit[1], hit[2], label=hit[0], alignment_mode="expand")) is not None:

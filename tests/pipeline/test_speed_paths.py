@@ -271,3 +271,24 @@ def test_article_numbers_read_only_where_a_unit_word_is(analyser, text):
         finder._article_units = saved
     if "under half a second" in text:
         assert [(q.value, q.unit, q.qualifier) for q in fast][:1] == [(0.5, "second", "up_to")]
+
+
+@pytest.mark.parametrize("text", PIECES + ["Throughput\nrose 2x", "p99 TTFT and p50 TTFT", "x" * 450 + " 12 ms"])
+def test_cue_hits_read_from_the_text_given_equal_those_of_the_doc(analyser, text):
+    """`CueMarker.hits(doc, text)` takes the text the doc was made from instead of joining its tokens again:
+    the same cues (spaCy's tokenizer keeps the text whole)."""
+    from extractor.claims.analysis import broken_runs
+
+    broken = broken_runs(text)
+    doc = analyser.nlp.make_doc(broken)
+    assert doc.text == broken
+    assert analyser._mark_cues.hits(doc, broken) == analyser._mark_cues.hits(doc)
+
+
+def test_one_cue_or_none_needs_no_sweep():
+    """`hits` skips `keep_longest` and the sort for one match or none: they give that list back as it is."""
+    from extractor.claims.cue_component import keep_longest
+
+    assert keep_longest([]) == []
+    for hit in [("metric:throughput", 3, 13), ("break", 0, 1), ("tokens:output", 5, 5)]:
+        assert keep_longest([hit]) == [hit] == sorted([hit], key=lambda f: (f[1], f[2], f[0]))
