@@ -187,3 +187,48 @@ def test_the_lean_vocabulary_marks_the_cues_a_full_one_marks(analyser):
         hits = analyser._mark_cues.hits(analyser.nlp.make_doc(text))
         doc = full(text)
         assert hits == [(s.label_, s.start_char, s.end_char) for s in doc.spans[CUES_KEY]]
+
+
+TABLE_POST = """# Serving results
+
+We served Zyxtra-17B on 4x H100 with our engine.
+
+| Batch | Throughput (tok/s) | TTFT (ms) |
+|---|---|---|
+| 1 | 410 | 35 |
+| 8 | 2,950 | 48 |
+| 32 | 8,100 | 96 |
+
+Decode reached 1,250 tokens/s per GPU.
+"""
+
+
+def test_the_pool_finds_a_condition_met_before_by_identity():
+    """ConditionPool.one: an object handed in again is found by identity; every answer is the one a pool keyed by
+    every field alone gives (the first identical condition seen)."""
+    from extractor.conditions._internals.sharing import ConditionPool
+    from extractor.records import Condition
+
+    a = Condition(status="unrecoverable", where="in the setup section", why="not stated")
+    b = Condition(status="unrecoverable", where="in the setup section", why="not stated")
+    c = Condition(status="unrecoverable", where="in the setup section", why="not stated", note=None)  # fields set differ
+    d = Condition(status="stated", value=8, quote="8", span=(3, 4))
+    pool, keyed = ConditionPool(), {}
+    for cond in (a, b, a, c, b, d, c, a, d):
+        assert pool.one(cond) is keyed.setdefault(ConditionPool.key(cond), cond)
+    assert pool.share({"x": b, "y": c}) == {"x": a, "y": c}
+
+
+def test_a_shared_where_note_condition_is_the_one_built_afresh():
+    """The where-notes hand out one `Condition` per note: each dumps as the condition built from its fields."""
+    from extractor.api import extract_text
+    from extractor.records import Condition
+
+    record = extract_text(TABLE_POST, "speed-table.md")
+    seen = [c for claim in record.claims for c in claim.conditions.values() if c.status == "unrecoverable"]
+    assert len(record.claims) >= 6 and len(seen) > len({id(c) for c in seen})   # shared objects
+    plain = [c for c in seen if c.model_fields_set == {"status", "where", "why"}]
+    assert len(plain) > len(seen) // 2
+    for cond in plain:
+        fresh = Condition(status="unrecoverable", where=cond.where, why=cond.why)
+        assert cond == fresh and cond.model_dump_json(exclude_unset=True) == fresh.model_dump_json(exclude_unset=True)
