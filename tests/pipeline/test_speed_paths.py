@@ -232,3 +232,32 @@ def test_a_shared_where_note_condition_is_the_one_built_afresh():
     for cond in plain:
         fresh = Condition(status="unrecoverable", where=cond.where, why=cond.why)
         assert cond == fresh and cond.model_dump_json(exclude_unset=True) == fresh.model_dump_json(exclude_unset=True)
+
+
+def test_relinking_reads_back_only_the_records_that_can_restate(tmp_path):
+    """`relink` reads back only the documents with a claim stating every `must_state` condition: the links are
+    those found from every stored claim, and a post of our own without a named model and device is not read."""
+    import sqlite3
+    from pathlib import Path
+
+    from extractor.compare.groups import find_restatements
+    from extractor.compare.rules import load_compare_rules
+    from extractor.corpus.batch import run_batch
+    from extractor.corpus.restatements import relink, stored_refs
+
+    corpus = Path(__file__).resolve().parents[2] / "corpus"
+    for name in ("compare-vllm-h100.md", "compare-sglang-h100.md", "compare-one-condition.md",
+                 "compare-vendor-roundup.md"):
+        (tmp_path / name).write_text((corpus / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "unnamed.md").write_text("# Notes\n\nOur server now reaches 9,200 tokens/s, 2x the old one.\n",
+                                         encoding="utf-8")
+    db = tmp_path / "claims.db"
+    run_batch([tmp_path], db=db, progress=False)
+    conn = sqlite3.connect(db)
+    rules = load_compare_rules()
+    every, kept = stored_refs(conn), stored_refs(conn, rules.restatement.must_state)
+    assert {r.key[0] for r in kept} < {r.key[0] for r in every}
+    assert not any(r.key[0].endswith("unnamed.md") for r in kept)
+    full = [(l.claim.key, l.restates.key) for l in find_restatements(every, rules=rules)]
+    assert full and [(l.claim.key, l.restates.key) for l in find_restatements(kept, rules=rules)] == full
+    assert relink(conn) == len(full)
