@@ -261,3 +261,17 @@ def test_relinking_reads_back_only_the_records_that_can_restate(tmp_path):
     full = [(l.claim.key, l.restates.key) for l in find_restatements(every, rules=rules)]
     assert full and [(l.claim.key, l.restates.key) for l in find_restatements(kept, rules=rules)] == full
     assert relink(conn) == len(full)
+
+
+def test_a_claims_condition_rows_reuse_the_columns_of_shared_conditions():
+    """`condition_rows` (each shared condition's columns built once per record) gives the rows `condition_row`
+    builds for every condition of every claim."""
+    from extractor.api import extract_text
+    from extractor.corpus.rows import condition_row, condition_rows
+
+    record = extract_text(TABLE_POST, "speed-table.md")
+    fields: dict[int, tuple] = {}
+    shared = [row for i, claim in enumerate(record.claims) for row in condition_rows("p", i, claim, fields)]
+    full = [condition_row("p", i, claim.id, name, c) for i, claim in enumerate(record.claims)
+            for name, c in sorted(claim.conditions.items())]
+    assert shared == full and len(fields) < len(full)
