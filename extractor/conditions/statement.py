@@ -93,9 +93,16 @@ class DocumentStatements:
         self._columns: dict[tuple[int, str], list[Cell]] = {}
         self._configs: dict[str, dict] = {}   # condition -> its configuration rows by name (config_tables.py)
         self._row_starts: dict[int, tuple[list[int], list[int]]] = {}   # table -> row starts, rows
+        # (name, mention id, scope) -> the mention and its condition: one frozen object that every claim stating
+        # `name` by that mention at that scope holds (the mention is kept here, so its id stays its own)
+        self._stated: dict[tuple[str, int, str], tuple[Mention, Condition]] = {}
 
     def stated(self, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
-        """Condition `name` as mention `m` states it at `scope`."""
+        """Condition `name` as mention `m` states it at `scope` (the same for every claim, but a swept value's
+        note, which names the chart near the claim)."""
+        known = self._stated.get((name, id(m), scope))
+        if known is not None:
+            return known[1]
         value = m.value
         note = None
         sweep = True if m.sweep else None
@@ -107,10 +114,14 @@ class DocumentStatements:
             value, note = value["rate"], "a request rate (requests per second), not a batch size"
         elif isinstance(value, dict) and not m.sweep:
             value = ", ".join(str(v) if k in ("name", "value") else f"{k}={v}" for k, v in value.items())
-        if sweep and isinstance(value, dict):
+        per_claim = sweep and isinstance(value, dict)
+        if per_claim:
             note = self.where.sweep_note(claim, name)
-        return Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
+        cond = Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
                          scope=scope, sweep=sweep, count=m.count if name == "hardware" else None, note=note)
+        if not per_claim:
+            self._stated[name, id(m), scope] = (m, cond)
+        return cond
 
     def several(self, claim: Claim, name: str, picked: list[Mention], scope: str) -> Condition:
         """A claim that sums up runs over several systems or models (scopes.yaml `several_systems`): each as it

@@ -82,6 +82,8 @@ class DocumentWhere:
         # each distinct unrecoverable condition made once: a frozen value that many claims hold (the pool in
         # _internals/sharing.py then finds it by identity, without building its key)
         self._notes: dict[tuple[str, str, str, str, str | None], Condition] = {}
+        self._by_words: dict[tuple[str, str], Condition] = {}   # (where, why) -> the one condition (two keys may
+        # give the same words: a note that does not name the figure)
 
     def unrecoverable(self, claim: Claim, name: str, reason: Reason, values: str = "", engine: str = "") -> Condition:
         """Condition `name` of `claim`, unrecoverable for `reason`, with the note of where to look."""
@@ -89,8 +91,11 @@ class DocumentWhere:
         key = (name, reason, values, engine, fig)
         cond = self._notes.get(key)
         if cond is None:
-            where, why = self._where_why(*key)
-            cond = self._notes[key] = Condition(status="unrecoverable", where=where, why=why)
+            words = self._where_why(*key)
+            cond = self._by_words.get(words)
+            if cond is None:
+                cond = self._by_words[words] = Condition(status="unrecoverable", where=words[0], why=words[1])
+            self._notes[key] = cond
         return cond
 
     def sweep_note(self, claim: Claim, name: str) -> str:

@@ -275,3 +275,30 @@ def test_a_claims_condition_rows_reuse_the_columns_of_shared_conditions():
     full = [condition_row("p", i, claim.id, name, c) for i, claim in enumerate(record.claims)
             for name, c in sorted(claim.conditions.items())]
     assert shared == full and len(fields) < len(full)
+
+
+def test_a_stated_condition_kept_per_mention_is_the_one_built_afresh(extractor):
+    """DocumentStatements.stated keeps one condition per (name, mention, scope), but a swept value's (its note names
+    the chart near the claim): each is what a reading without the memo builds for any claim."""
+    from extractor.conditions.statement import DocumentStatements
+    from extractor.ingest import ingest
+
+    post = TABLE_POST + "\nAt batch sizes 1-64 the cluster of 8x H100 ran Zyxtra-17B with TP8 and FP8.\n"
+    resolver = extractor.conditions
+    d = ingest(post, "speed-stated.md", "markdown")
+    found = resolver.mentions(d)
+    read = extractor.claims.read(d, 10_000, [(m.span, m.kind) for m in found])
+    claims = [c for c, _ in read.placed]
+    doc = resolver.context(d, found, claims)
+    names = ("model", "hardware", "gpu_count", "parallelism", "precision", "batch_or_concurrency")
+    checked = 0
+    for m in doc.mentions:
+        for name in names:
+            for claim in claims:
+                for _ in range(2):
+                    kept = doc.statements.stated(claim, name, m.m, "section")
+                    fresh = DocumentStatements(resolver.statements, doc.ctx, doc.where).stated(claim, name, m.m,
+                                                                                                "section")
+                    assert kept == fresh and kept.model_fields_set == fresh.model_fields_set
+                    checked += 1
+    assert checked > 100 and any(m.m.sweep for m in doc.mentions)
