@@ -96,6 +96,7 @@ class DocumentStatements:
         # (name, mention id, scope) -> the mention and its condition: one frozen object that every claim stating
         # `name` by that mention at that scope holds (the mention is kept here, so its id stays its own)
         self._stated: dict[tuple[str, int, str], tuple[Mention, Condition]] = {}
+        self._cells: dict[tuple[str, int, int | None, int | None], Condition | None] = {}   # column_value's
 
     def stated(self, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
         """Condition `name` as mention `m` states it at `scope` (the same for every claim, but a swept value's
@@ -148,7 +149,23 @@ class DocumentStatements:
                          scope=decision.scope, note=note)
 
     def column_value(self, claim: Claim, name: str) -> Condition | None:
-        """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
+        """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it. The
+        same for every claim of one cell's column in one row (the cell a configuration table's row is found by):
+        read once for them."""
+        ctx = self.ctx
+        pos = claim.span[0]
+        t = bisect_right(ctx.table_starts, pos) - 1
+        if t < 0 or not (ctx.d.tables[t].start <= pos <= ctx.d.tables[t].end):
+            return None
+        idx = self._row_at(t, pos)
+        cell = next((c for c in ctx.d.tables[t].rows[idx] if c.start <= pos <= c.end), None) \
+            if idx is not None else None
+        key = (name, t, idx, None if cell is None else cell.col)
+        if key not in self._cells:
+            self._cells[key] = self._column_value(claim, name)
+        return self._cells[key]
+
+    def _column_value(self, claim: Claim, name: str) -> Condition | None:
         ctx = self.ctx
         d = ctx.d
         t = bisect_right(ctx.table_starts, claim.span[0]) - 1

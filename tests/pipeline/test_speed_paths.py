@@ -302,3 +302,43 @@ def test_a_stated_condition_kept_per_mention_is_the_one_built_afresh(extractor):
                     assert kept == fresh and kept.model_fields_set == fresh.model_fields_set
                     checked += 1
     assert checked > 100 and any(m.m.sweep for m in doc.mentions)
+
+
+COLUMNS_POST = """# Results on our cluster
+
+| Configuration | batch_size | input_len |
+|---|---|---|
+| Zyxtra throughput | 64 | 2048 |
+| Zyxtra latency | 1 | 512 |
+
+| Model | Zyxtra throughput | Zyxtra latency |
+|---|---|---|
+| Zyxtra-17B | 4,200 tok/s | 95 tok/s |
+
+| Batch Size | ISL/OSL | TP | EP | Throughput (tok/s) | TTFT (ms) |
+|---|---|---|---|---|---|
+| 8 | 1024/128 | 4 | 2 | 2,950 | 48 |
+| | 2048/256 | 8 | 1 | 3,400 | 61 |
+| 32 | 8K/1K | 8 | 8 | 8,100 | 96 |
+"""
+
+
+def test_a_row_cells_column_value_read_once_is_the_value_read_per_claim(extractor):
+    """DocumentStatements.column_value reads a condition once per (table, row, the claim's column): for every
+    claim and condition it is what the full reading (`_column_value`) gives that claim."""
+    from extractor.ingest import ingest
+    from extractor.records import CONDITIONS
+
+    resolver = extractor.conditions
+    d = ingest(COLUMNS_POST, "speed-columns.md", "markdown")
+    found = resolver.mentions(d)
+    read = extractor.claims.read(d, 10_000, [(m.span, m.kind) for m in found])
+    claims = [c for c, _ in read.placed]
+    doc = resolver.context(d, found, claims)
+    stated = 0
+    for claim in claims:
+        for name in CONDITIONS:
+            kept, full = doc.statements.column_value(claim, name), doc.statements._column_value(claim, name)
+            assert kept == full and (kept is None or kept.model_fields_set == full.model_fields_set)
+            stated += kept is not None
+    assert len(claims) >= 8 and stated >= 20
