@@ -324,8 +324,10 @@ COLUMNS_POST = """# Results on our cluster
 
 
 def test_a_row_cells_column_value_read_once_is_the_value_read_per_claim(extractor):
-    """DocumentStatements.column_value reads a condition once per (table, row, the claim's column): for every
-    claim and condition it is what the full reading (`_column_value`) gives that claim."""
+    """DocumentStatements.column_value reads a condition once per table row (a configuration table's, once per
+    column): for every claim and condition it is what the full reading (`_column_value`, with nothing kept from
+    another claim) gives that claim."""
+    from extractor.conditions.statement import DocumentStatements
     from extractor.ingest import ingest
     from extractor.records import CONDITIONS
 
@@ -338,7 +340,8 @@ def test_a_row_cells_column_value_read_once_is_the_value_read_per_claim(extracto
     stated = 0
     for claim in claims:
         for name in CONDITIONS:
-            kept, full = doc.statements.column_value(claim, name), doc.statements._column_value(claim, name)
+            alone = DocumentStatements(resolver.statements, doc.ctx, doc.where)
+            kept, full = doc.statements.column_value(claim, name), alone._column_value(claim, name)
             assert kept == full and (kept is None or kept.model_fields_set == full.model_fields_set)
             stated += kept is not None
     assert len(claims) >= 8 and stated >= 20
