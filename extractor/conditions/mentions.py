@@ -257,9 +257,10 @@ def _resolve(mentions: list[Mention]) -> list[Mention]:
     by_kind: dict[str, list[Mention]] = {}
     for x in mentions:
         by_kind.setdefault(x.kind, []).append(x)
+    devices = [x.span for x in by_kind.get("hardware", [])]
     for kind, xs in by_kind.items():
-        if any(x.fallback for x in xs):   # a generic form yields to any other mention it overlaps
-            specific = sorted(x.span for x in xs if not x.fallback)
+        if any(x.fallback for x in xs):   # a generic form yields to any other mention it overlaps, or to a device
+            specific = sorted([x.span for x in xs if not x.fallback] + (devices if kind == "model" else []))
             by_kind[kind] = [x for x in xs if not (x.fallback and overlaps_near(specific, *x.span))]
     kept: list[Mention] = []
     for kind, xs in by_kind.items():

@@ -368,3 +368,26 @@ def test_masked_markup_is_fine() -> None:
     text = "Throughput of   Qwen3   on   8xH100   at   TP8  ."
     kinds = {m.kind for m in find_mentions(text)}
     assert {"model", "hardware", "parallelism"} <= kinds
+
+
+@pytest.mark.parametrize("text,quote,canonical", [
+    ("We ran Orion4-Nano on two cards.", "Orion4-Nano", "Orion4 Nano"),
+    ("the acme/Zephyr2.5-Flash checkpoint", "acme/Zephyr2.5-Flash", "Zephyr2.5 Flash"),
+    ("Serving Tessera12-Ultra-FP8 at scale", "Tessera12-Ultra-FP8", "Tessera12 Ultra"),
+    ("MiniMax-Q7 was served", "MiniMax-Q7", "MiniMax Q7"),   # a maker's name and a versioned letter
+])
+def test_a_versioned_name_with_a_tier_is_a_model(text: str, quote: str, canonical: str) -> None:
+    m = _one(text, "model")
+    assert (m.quote, m.canonical) == (quote, canonical)
+
+
+@pytest.mark.parametrize("text", [
+    "an Orion4-Mini-style stack",          # a name used as a kind
+    "the MI300-Pro board",                 # a device, not a model
+    "GB300-Max racks",
+    "the Step2-Pro plan",                  # a label
+    "Figure3-Max shows the peak",
+    "X1-Nano sensor",                      # one letter before the digits
+])
+def test_tier_words_after_devices_or_labels_are_no_model(text: str) -> None:
+    assert not _of(text, "model")
