@@ -391,3 +391,20 @@ def test_a_versioned_name_with_a_tier_is_a_model(text: str, quote: str, canonica
 ])
 def test_tier_words_after_devices_or_labels_are_no_model(text: str) -> None:
     assert not _of(text, "model")
+
+
+@pytest.mark.parametrize("text,values", [
+    ("ISL=4K, OSL=512, 32 & 96 concurrent requests", [32, 96]),
+    ("measured at 4, 12 and 40 concurrent users", [4, 12, 40]),
+    ("with 2 or 6 parallel streams", [2, 6]),
+])
+def test_several_loads_before_one_noun_are_a_sweep(text: str, values: list[int]) -> None:
+    assert _one(text, "batch_or_concurrency").value["values"] == values
+
+
+@pytest.mark.parametrize("text,n", [
+    ("on 4 GPUs and 24 concurrent requests", 24),     # a count of something else before the load
+    ("we sent 72 concurrent requests", 72),
+])
+def test_one_load_after_another_count_stays_one(text: str, n: int) -> None:
+    assert _one(text, "batch_or_concurrency").value == n
