@@ -408,3 +408,22 @@ def test_several_loads_before_one_noun_are_a_sweep(text: str, values: list[int])
 ])
 def test_one_load_after_another_count_stays_one(text: str, n: int) -> None:
     assert _one(text, "batch_or_concurrency").value == n
+
+
+@pytest.mark.parametrize("text,n", [
+    ("the cache needs 7 GiB per sequence at 1M context", 1000000),
+    ("TTFT at 64K context length stays under 3 s", 64000),
+    ("decode speed at 16K tokens of context", 16000),
+])
+def test_a_result_at_a_context_length_has_that_input_length(text: str, n: int) -> None:
+    assert _one(text, "input_length").value == n
+
+
+@pytest.mark.parametrize("text", [
+    "the model has a 256K context window",
+    "it supports 1M context out of the box",
+    "up to 128K context",
+    "runs at 32K context window sizes",
+])
+def test_a_models_context_capacity_is_no_input_length(text: str) -> None:
+    assert not _of(text, "input_length")
