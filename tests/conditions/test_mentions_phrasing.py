@@ -427,3 +427,13 @@ def test_a_result_at_a_context_length_has_that_input_length(text: str, n: int) -
 ])
 def test_a_models_context_capacity_is_no_input_length(text: str) -> None:
     assert not _of(text, "input_length")
+
+
+@pytest.mark.parametrize("spelled,n", [("1,048,576", 1048576), ("1,000,000", 1000000)])
+def test_a_token_count_written_out_tells_how_the_post_reads_m_and_k(spelled: str, n: int) -> None:
+    from claim_checks import claim, stated
+    from extractor.api import extract_text
+    text = (f"# Long context\n\nOur new layout cuts the KV cache to 3.25 GiB per sequence at 1M context, 6x less "
+            f"than before.\n\n## Appendix\n\n"
+            f"At {spelled} tokens the cache holds every layer's entries.\n")
+    assert stated(claim(extract_text(text, "t.md"), 3.25), "input_length").value == n
