@@ -179,7 +179,7 @@ class MatchReader:
                 if "text" in g:
                     span, quote = m.span(tname), g["text"]
             elif "min" in g and "max" in g:
-                lo, hi = (int(x) for x in lengths([g["min"], g["max"]], k_base))
+                lo, hi = (int(x) if float(x).is_integer() else x for x in lengths([g["min"], g["max"]], k_base))
                 if hi <= lo:
                     return []
                 value, sweep = {"min": lo, "max": hi}, True

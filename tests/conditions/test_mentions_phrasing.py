@@ -437,3 +437,21 @@ def test_a_token_count_written_out_tells_how_the_post_reads_m_and_k(spelled: str
             f"than before.\n\n## Appendix\n\n"
             f"At {spelled} tokens the cache holds every layer's entries.\n")
     assert stated(claim(extract_text(text, "t.md"), 3.25), "input_length").value == n
+
+
+@pytest.mark.parametrize("text,lo,hi", [
+    ("- Request rate: 0.25 to 6 (step 0.25)", 0.25, 6),
+    ("we used request rates of 1.5-12 req/s", 1.5, 12),
+])
+def test_a_labelled_range_of_request_rates_is_a_sweep(text: str, lo: float, hi: float) -> None:
+    assert _one(text, "batch_or_concurrency").value == {"min": lo, "max": hi}
+
+
+@pytest.mark.parametrize("text,rate", [("attainment drops to 41% at rate 9", 9), ("at rate = 2.5 the queue grows", 2.5)])
+def test_a_result_at_one_rate_of_a_sweep(text: str, rate: float) -> None:
+    assert _one(text, "batch_or_concurrency").value == {"rate": rate}
+
+
+@pytest.mark.parametrize("text", ["the request rate grew 2 to 3x", "at rate 10% of peak", "a rate limiter"])
+def test_growth_of_a_rate_is_no_load(text: str) -> None:
+    assert not _of(text, "batch_or_concurrency")
