@@ -455,3 +455,11 @@ def test_a_result_at_one_rate_of_a_sweep(text: str, rate: float) -> None:
 @pytest.mark.parametrize("text", ["the request rate grew 2 to 3x", "at rate 10% of peak", "a rate limiter"])
 def test_growth_of_a_rate_is_no_load(text: str) -> None:
     assert not _of(text, "batch_or_concurrency")
+
+
+@pytest.mark.parametrize("text,values", [
+    ("we sweep concurrency levels C ∈ {1,2,4,8,16}", [1, 2, 4, 8, 16]),   # commas without spaces: five values
+    ("batch sizes 1,024, 2,048 and 4,096", [1024, 2048, 4096]),            # thousands separators stay
+])
+def test_a_list_of_loads_is_read_value_by_value(text: str, values: list[int]) -> None:
+    assert _one(text, "batch_or_concurrency").value["values"] == values
