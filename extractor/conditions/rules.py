@@ -137,6 +137,8 @@ class ScopeRules(_Strict):
     bare_commit: Regex = NEVER
     commit_owner: Regex = NEVER
     external_cues: Words
+    family_modifier_cues: Words
+    family_modified_nouns: str = NEVER
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: Words
     setup_heading_max_words: int = Field(default=6, ge=1)
