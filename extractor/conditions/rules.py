@@ -164,6 +164,7 @@ class ScopeRules(_Strict):
     ratio_clause_end: Regex = r"$"
     ratio_clause_start: Regex = NEVER
     credit_sections: Regex = NEVER
+    anchor_link: Regex = NEVER
     accuracy_cue: Regex = NEVER
     accuracy_check_cue: Regex = NEVER
     serving_workloads: Regex = NEVER

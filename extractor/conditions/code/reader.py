@@ -8,7 +8,7 @@ from pathlib import Path
 
 from extractor.conditions.code.flow import CellNames, cell_names, feeding
 from extractor.conditions.code.harnesses import NUMERIC, Reading, load_harnesses
-from extractor.conditions.code.python import MODEL_ID, PythonBlock, PythonReader, parse
+from extractor.conditions.code.python import MODEL_ID, PythonBlock, PythonReader, parse, prompt_value
 from extractor.conditions.code.shell import Command, ShellReader
 from extractor.conditions.code.source import Source, block_source
 from extractor.conditions.mentions import MentionFinder
@@ -42,6 +42,7 @@ class CodeReader:
         self.shell = ShellReader(self.table)
         self.python = PythonReader(self.table.python, self.table.precision)
         self.result_after_server = re.compile(self.table.result_after_server, re.I)
+        self.printed_result = re.compile(self.table.printed_result, re.I)
         self._fed: tuple[Document | None, dict[int | None, set[int]]] = (None, {})
 
     def replace(self, d: Document, found: list[Mention]) -> list[Mention]:
@@ -84,11 +85,18 @@ class CodeReader:
             if any(line.split() and self.shell.knows(_first_word(line)) for line in src.lines):
                 if cmds := self.shell.commands(src):
                     shell[i] = cmds
+        # a script outside the table states its run's settings only when the block right after it prints a result
+        for i in list(shell):
+            if any(c.harness.role == "script" for c in shell[i]) and not self._printed_result_follows(d, i):
+                if not (kept := [c for c in shell[i] if c.harness.role != "script"]):
+                    del shell[i]
+                    continue
+                shell[i] = kept
         measuring = {d.blocks[i].section for i, cmds in shell.items() if any(c.harness.role == "benchmark" for c in cmds)}
         run: set[int] = set()
         for i, cmds in shell.items():
             sec = d.blocks[i].section
-            if any(c.harness.role == "benchmark" for c in cmds) or _related(d, sec, measuring) \
+            if any(c.harness.role in ("benchmark", "script") for c in cmds) or _related(d, sec, measuring) \
                     or self._result_follows(d, i):
                 run.add(i)
         timing: set[str] = set()   # functions a cell defines that time something: a later cell calling one times
@@ -137,6 +145,19 @@ class CodeReader:
         if j >= len(d.blocks) or d.blocks[j].kind != "paragraph" or d.blocks[j].section != d.blocks[i].section:
             return False
         return self.result_after_server.search(d.view, d.blocks[j].start, d.blocks[j].end) is not None
+
+    def _printed_result_follows(self, d: Document, i: int) -> bool:
+        """Whether the next code block after block `i`, in its section with at most one paragraph between (a lead
+        such as "Output:"), prints a result: a figure with a performance unit (`result_after_server`)."""
+        j, prose = i + 1, 0
+        while j < len(d.blocks) and d.blocks[j].kind != "code" and d.blocks[j].section == d.blocks[i].section:
+            prose += 1
+            j += 1
+        if prose > 1 or j >= len(d.blocks) or d.blocks[j].kind != "code" or d.blocks[j].section != d.blocks[i].section:
+            return False
+        lo, hi = d.blocks[j].start, d.blocks[j].end
+        return self.result_after_server.search(d.view, lo, hi) is not None \
+            or self.printed_result.search(d.view, lo, hi) is not None
 
     # -- mentions ------------------------------------------------------------------------
     def _command(self, d: Document, cmd: Command) -> list[Mention]:
@@ -211,6 +232,10 @@ class CodeReader:
             if canonical is None:
                 return None
             value = canonical
+        elif reading.prompt:
+            value = prompt_value(value)
+            if value is None:
+                return None
         elif kind == "model" or kind == "dataset":
             if not isinstance(value, str) or not value.strip():
                 return None

@@ -1,0 +1,138 @@
+"""Conditions of every claim of tutorial-style posts (issue 24, helper condtut2), on posts written for these tests:
+another result's system and settings kept to that result, a table of contents naming no setting, a configuration
+picked for its result named as no load scenario. Each class has its negative and positive cases."""
+from __future__ import annotations
+
+from claim_checks import claim, stated, unrecoverable
+from extractor.api import extract_text
+
+
+# -- another sentence's result on another system keeps its settings ---------------------------------------------
+def test_a_setting_of_an_earlier_result_on_another_system_is_not_the_claims():
+    text = ("# Picking a deployment\n\n## Summary\n\nFor the lowest cost, Qwen2.5 7B with AWQ on one L4 delivers "
+            "95 tokens/sec. For the best throughput, Qwen2.5 14B reached 410 tokens/sec on an H100.\n")
+    rec = extract_text(text, "t.md")
+    assert stated(claim(rec, 95), "precision").value == "AWQ"
+    c = claim(rec, 410)
+    unrecoverable(c, "precision")
+    assert stated(c, "hardware").value.endswith("H100")
+
+
+def test_a_setting_of_an_earlier_result_on_the_same_system_still_covers_the_claim():
+    text = ("# Results\n\n## Summary\n\nWith AWQ weights on one L4, Qwen2.5 7B delivers 95 tokens/sec. On the same "
+            "L4, Qwen2.5 7B answers in 40 ms per token.\n")
+    c = claim(extract_text(text, "t.md"), 40)
+    assert stated(c, "precision").value == "AWQ"
+
+
+def test_a_setting_in_a_sentence_without_a_result_still_covers_the_claim():
+    text = ("# Results\n\n## Summary\n\nAll runs use AWQ weights and the 14B model. On an H100, Qwen2.5 14B reached "
+            "410 tokens/sec.\n")
+    assert stated(claim(extract_text(text, "t.md"), 410), "precision").value == "AWQ"
+
+
+# -- a table of contents names headings, not settings ------------------------------------------------------------
+def test_a_table_of_contents_entry_states_no_setting():
+    text = ("# Serving Llama on one GPU\n\n- [Why FP8?](#why-fp8)\n- [Results](#results)\n\n## Why FP8?\n\nIt halves "
+            "the weights' memory.\n\n## Results\n\nOn one L40S, Llama 3.1 8B reaches 1,800 tokens/sec.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 1800), "precision")
+
+
+def test_a_link_to_another_page_keeps_its_setting():
+    text = ("# Serving Llama on one GPU\n\nWe serve the [FP8 checkpoint](https://example.org/fp8) of Llama 3.1 8B.\n"
+            "\n## Results\n\nOn one L40S it reaches 1,800 tokens/sec.\n")
+    assert stated(claim(extract_text(text, "t.md"), 1800), "precision").value == "FP8"
+
+
+# -- a configuration picked for its result is no load scenario ------------------------------------------------
+def test_the_best_throughput_configuration_is_no_scenario():
+    text = ("# Results\n\n## Best throughput\n\nThe best throughput configuration used eight A10G GPUs and reached "
+            "520 tokens/sec.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 520), "scenario")
+
+
+def test_a_throughput_scenario_is_still_a_scenario():
+    text = ("# Results\n\n## Offline\n\nIn the max throughput scenario, eight A10G GPUs reached 520 tokens/sec.\n")
+    assert "throughput" in str(stated(claim(extract_text(text, "t.md"), 520), "scenario").value).lower()
+
+
+# -- one image read once and passed whole: a batch of one --------------------------------------------------------
+FENCE = "```"
+
+
+def _classifier(read: str, batch: str = "images=picture") -> str:
+    return f"""# Timing an image classifier
+
+## Setup
+
+{FENCE}python
+import time
+from PIL import Image
+from transformers import AutoImageProcessor, AutoModelForImageClassification
+processor = AutoImageProcessor.from_pretrained("acme/tiny-classifier")
+model = AutoModelForImageClassification.from_pretrained("acme/tiny-classifier").to("cuda")
+{read}
+inputs = processor({batch}, return_tensors="pt").to("cuda")
+{FENCE}
+
+## Timing
+
+{FENCE}python
+start = time.perf_counter()
+out = model(**inputs)
+print((time.perf_counter() - start) * 1000, "ms")
+{FENCE}
+
+The classification takes 12.7 ms on our GPU.
+"""
+
+
+def test_one_image_read_and_passed_whole_is_a_batch_of_one():
+    c = claim(extract_text(_classifier('picture = Image.open("cat.png")'), "n.md"), 12.7)
+    assert stated(c, "batch_or_concurrency").value == 1
+    assert stated(c, "dataset").value == "single image"
+
+
+def test_images_read_in_a_loop_or_repeated_are_no_batch_of_one():
+    looped = _classifier('pictures = []\nfor path in ["a.png", "b.png"]:\n    picture = Image.open(path)\n'
+                         '    pictures.append(picture)', "images=pictures")
+    unrecoverable(claim(extract_text(looped, "n.md"), 12.7), "batch_or_concurrency")
+    repeated = _classifier('picture = Image.open("cat.png")', "images=[picture] * 16")
+    unrecoverable(claim(extract_text(repeated, "n.md"), 12.7), "batch_or_concurrency")
+
+
+# -- a script outside the harness table, shown with the output that prints its result ----------------------------
+def _script_run(between: str = "Output:", output: str = "Loading model ...\nAverage tokens/sec: 41.57") -> str:
+    return f"""# Compiling a small decoder
+
+## Eager mode
+
+We run the generation script without compilation.
+
+{FENCE}bash
+cd demo
+python gen_bench.py --compile none --prompt "Write a haiku about rivers." --max_new_tokens 128 --num_samples 10
+{FENCE}
+
+{between}
+
+{FENCE}text
+{output}
+{FENCE}
+
+The eager run gives 41.57 tokens/sec on average.
+"""
+
+
+def test_a_scripts_options_state_the_run_whose_printed_result_follows():
+    c = claim(extract_text(_script_run(), "s.md"), 41.57)
+    assert stated(c, "output_length").value == 128
+    assert stated(c, "dataset").value == 'single prompt "Write a haiku about rivers."'
+
+
+def test_a_script_without_its_printed_result_states_nothing():
+    text = _script_run(between="Afterwards the server is restarted.\n\nThen we clean the cache.",
+                       output="cache cleared")
+    unrecoverable(claim(extract_text(text, "s.md"), 41.57), "output_length")
+    no_figure = _script_run(output="Loading model ...\nDone.")
+    unrecoverable(claim(extract_text(no_figure, "s.md"), 41.57), "output_length")
