@@ -32,6 +32,9 @@ PRECISION = "precision"
 LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; conditions.yaml `layout_schemes`)
 ONE_DEGREE = "TP1"       # the layout of a run on one device, written by its degree
 
+# the note of a value the run's code settles among several a rung names (code/choice.py)
+SETTLED_BY_CODE = "the run's code loads"
+
 
 class Policy:
     """Decides each condition of a claim from its `Scopes`."""
@@ -73,7 +76,7 @@ class Policy:
                 return Parts(exact, scope)
             picked = exact or picked[:1]
         if len(picked) > 1 and (settled := settled_by_code(picked, scopes.usable, name, name_key)) is not None:
-            return Pick(settled, scope, note=f"the run's code loads '{_show(settled)}' of the several named here")
+            return Pick(settled, scope, note=f"{SETTLED_BY_CODE} '{_show(settled)}' of the several named here")
         if len(picked) > 1:
             return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope,
                             mentions=tuple(picked))

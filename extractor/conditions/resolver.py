@@ -24,7 +24,7 @@ from extractor.conditions.mentions_merge import MentionMerger
 from extractor.conditions.output_setup import OutputSetup
 from extractor.conditions.places import DocumentPlaces, Places
 from extractor.conditions.policy import DocumentPolicy, Policy
-from extractor.conditions.restatements import fill_from_restatements
+from extractor.conditions.restatements import fill_from_printed, fill_from_restatements
 from extractor.conditions.rules import load_scope_rules, load_where_rules
 from extractor.conditions.scan import finditer_from_starts, fold
 from extractor.conditions.statement import DocumentStatements, Statements
@@ -163,7 +163,9 @@ class ConditionResolver:
         claims, reasons = self.merger.merge(
             doc.ctx.d, placed, reasons, unclear, leads,
             lambda claim, name, values: doc.where.unrecoverable(claim, name, "ambiguous", values=values))
-        fill_from_restatements(claims, [{n for n, r in why.items() if r == "ambiguous"} for why in reasons])
+        ambiguous = [{n for n, r in why.items() if r == "ambiguous"} for why in reasons]
+        fill_from_restatements(claims, ambiguous)
+        fill_from_printed(claims, ambiguous)
         for claim in claims:   # a figure quoted from another party is not what the post leads with
             if claim.cited_from:
                 claim.headline = False

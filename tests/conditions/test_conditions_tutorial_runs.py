@@ -136,3 +136,71 @@ def test_a_script_without_its_printed_result_states_nothing():
     unrecoverable(claim(extract_text(text, "s.md"), 41.57), "output_length")
     no_figure = _script_run(output="Loading model ...\nDone.")
     unrecoverable(claim(extract_text(no_figure, "s.md"), 41.57), "output_length")
+
+
+# -- a figure the prose gives rounded from a printed result: that run's conditions -------------------------------
+def _rounded(prose: str) -> str:
+    return f"""# Timing a draft-free decoder
+
+## Autoregressive baseline
+
+{prose}
+
+{FENCE}python
+import time
+from transformers import AutoModelForCausalLM, AutoTokenizer
+tokenizer = AutoTokenizer.from_pretrained("acme/decoder-12b")
+model = AutoModelForCausalLM.from_pretrained("acme/decoder-12b").to("cuda")
+prompt = "Explain how tides work."
+start = time.perf_counter()
+ids = model.generate(**tokenizer(prompt, return_tensors="pt").to("cuda"), max_new_tokens=64)
+print(f"Time taken is {{time.perf_counter() - start}}s")
+{FENCE}
+
+{FENCE}text
+Time taken is 4.2719304561614990s
+{FENCE}
+"""
+
+
+def test_a_rounded_figure_in_prose_takes_the_printed_runs_conditions():
+    c = claim(extract_text(_rounded("Generating 64 tokens this way takes around 4.27s on our GPU."), "r.md"), 4.27)
+    assert stated(c, "output_length").value == 64
+    assert stated(c, "batch_or_concurrency").value == 1
+    assert stated(c, "model").value == "acme/decoder-12b"
+
+
+def test_a_figure_that_is_no_rounding_of_the_printed_one_takes_nothing():
+    c = claim(extract_text(_rounded("An earlier, untuned build took around 5.10s on our GPU."), "r.md"), 5.10)
+    unrecoverable(c, "batch_or_concurrency")
+
+
+# -- a launcher's world size: the count of devices and the layout as written ------------------------------------
+def _launched(command: str) -> str:
+    return f"""# Serving a large decoder on eight accelerators
+
+## Latency
+
+With our script the 100-token generation takes 2.41 seconds.
+
+## How to reproduce
+
+{FENCE}bash
+{command}
+{FENCE}
+"""
+
+
+def test_a_launchers_world_size_states_the_count_and_the_layout():
+    for command in ("python gaudi_spawn.py --use_deepspeed --world_size 8 run_generation.py "
+                    "--model_name_or_path acme/decoder-70b --max_new_tokens 100",
+                    "deepspeed --num_gpus 8 run_generation.py --model_name_or_path acme/decoder-70b"):
+        c = claim(extract_text(_launched(command), "l.md"), 2.41)
+        assert stated(c, "gpu_count").value == 8, command
+        assert stated(c, "parallelism").value == "world size 8", command
+
+
+def test_a_launcher_that_runs_no_benchmark_states_nothing():
+    c = claim(extract_text(_launched("python gaudi_spawn.py --world_size 8 convert_weights.py --out ckpt"), "l.md"),
+              2.41)
+    unrecoverable(c, "parallelism")

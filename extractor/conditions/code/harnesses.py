@@ -32,6 +32,7 @@ class Reading(BaseModel):
     prompt: bool = False   # the value is the text of the prompt the run sends (a dataset: 'single prompt "..."')
     ignore: list[str] = Field(default_factory=list)
     keys: dict[str, str] = Field(default_factory=dict)
+    also: Reading | None = None   # a second condition the same value states (`--world_size 8`: a count and a layout)
 
     @model_validator(mode="after")
     def _one(self) -> "Reading":

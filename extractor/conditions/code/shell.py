@@ -178,14 +178,14 @@ class ShellReader:
                 reading = h.options[name]
                 if reading.flag is not None:
                     if w.span:
-                        cmd.settings.append(Setting(reading, reading.flag, w.span, name))
+                        _settings(cmd, reading, reading.flag, w.span, name)
                 elif eq:
                     if w.span:
-                        cmd.settings.append(Setting(reading, value, w.span, name))
+                        _settings(cmd, reading, value, w.span, name)
                 elif j + 1 < len(words):
                     nxt = words[j + 1]
                     if w.span and nxt.span:
-                        cmd.settings.append(Setting(reading, nxt.text, (w.span[0], nxt.span[1]), name))
+                        _settings(cmd, reading, nxt.text, (w.span[0], nxt.span[1]), name)
                     j += 1
             elif eq and not w.text.startswith("-") and name in h.keyvalue and w.span:
                 cmd.settings.append(Setting(h.keyvalue[name], value, w.span, name))
@@ -193,6 +193,13 @@ class ShellReader:
         if h.role == "launcher":
             return None
         return cmd
+
+
+def _settings(cmd: Command, reading: Reading, value: str, span: tuple[int, int], key: str) -> None:
+    """Add what one option states to `cmd`: its reading, and the second one it may have (`also`)."""
+    while reading is not None:
+        cmd.settings.append(Setting(reading, value, span, key))
+        reading = reading.also
 
 
 def _split(line: str, where: list[int]) -> list[list[Token]]:
