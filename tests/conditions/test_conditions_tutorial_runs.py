@@ -204,3 +204,36 @@ def test_a_launcher_that_runs_no_benchmark_states_nothing():
     c = claim(extract_text(_launched("python gaudi_spawn.py --world_size 8 convert_weights.py --out ckpt"), "l.md"),
               2.41)
     unrecoverable(c, "parallelism")
+
+
+# -- a prompt quoted on its own after a lead-in, and its length in the paragraph after it ------------------------
+def _quoted_prompt(lead: str, tail: str = "which is 9 tokens long with the model's tokenizer.") -> str:
+    return f"""# Latency on one accelerator
+
+## Latency
+
+Every run generates 64 new tokens greedily. {lead}
+
+> "Summarise the history of the printing press"
+
+{tail}
+
+The median latency is 1.84 seconds on one L4.
+"""
+
+
+def test_a_prompt_quoted_after_its_lead_in_is_the_runs_single_prompt_and_length():
+    c = claim(extract_text(_quoted_prompt("The input prompt is:", "which consists of 9 tokens with its tokenizer."),
+                           "q.md"), 1.84)
+    assert stated(c, "dataset").value == 'single prompt "Summarise the history of the printing press"'
+    assert stated(c, "input_length").value == 9
+
+
+def test_an_example_prompt_or_a_quote_without_a_prompt_lead_in_states_nothing():
+    example = claim(extract_text(_quoted_prompt("An example prompt is:", "which consists of 9 tokens."), "q.md"), 1.84)
+    unrecoverable(example, "dataset")
+    unrecoverable(example, "input_length")
+    quote = claim(extract_text(_quoted_prompt("As the printer's manual puts it:", "which consists of 9 tokens."),
+                               "q.md"), 1.84)
+    unrecoverable(quote, "dataset")
+    unrecoverable(quote, "input_length")
