@@ -237,3 +237,37 @@ def test_an_example_prompt_or_a_quote_without_a_prompt_lead_in_states_nothing():
                                "q.md"), 1.84)
     unrecoverable(quote, "dataset")
     unrecoverable(quote, "input_length")
+
+
+# -- the run's code names the model exactly where the prose names it loosely --------------------------------------
+def _loose(prose_model: str, checkpoint: str = "checkpoints/acme-labs/tiny_llama_7b/model.pth") -> str:
+    return f"""# Compiling {prose_model}
+
+## Preparing the weights
+
+Download [acme-labs/tiny_llama_7b](https://example.org/acme-labs/tiny_llama_7b) and convert it.
+
+## {prose_model} in eager mode
+
+{FENCE}bash
+python gen_bench.py --compile none --checkpoint_path {checkpoint} --max_new_tokens 200
+{FENCE}
+
+Output:
+
+{FENCE}text
+Average tokens/sec: 31.27
+{FENCE}
+"""
+
+
+def test_the_runs_checkpoint_names_the_model_the_heading_names_loosely():
+    c = claim(extract_text(_loose("Llama 7B"), "m.md"), 31.27)
+    cond = stated(c, "model")
+    assert cond.value == "acme-labs/tiny_llama_7b"
+    assert "Llama 7B" in cond.note
+
+
+def test_a_local_checkpoint_path_names_no_model():
+    c = claim(extract_text(_loose("Llama 7B", "/data/ckpt/run3/model.pth"), "m.md"), 31.27)
+    assert stated(c, "model").value == "Llama 7B"

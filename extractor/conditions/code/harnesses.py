@@ -30,6 +30,7 @@ class Reading(BaseModel):
     flag: str | None = None
     rate: bool = False
     prompt: bool = False   # the value is the text of the prompt the run sends (a dataset: 'single prompt "..."')
+    path: bool = False     # the value is a file path whose two last directories name the model ("ckpt/org/name/model.pth")
     ignore: list[str] = Field(default_factory=list)
     keys: dict[str, str] = Field(default_factory=dict)
     also: Reading | None = None   # a second condition the same value states (`--world_size 8`: a count and a layout)

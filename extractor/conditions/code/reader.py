@@ -4,7 +4,7 @@ and replace what the text patterns read in those blocks (`CodeReader.replace`)."
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from extractor.conditions.code.flow import CellNames, cell_names, feeding
 from extractor.conditions.code.harnesses import NUMERIC, Reading, load_harnesses
@@ -239,6 +239,10 @@ class CodeReader:
         elif kind == "model" or kind == "dataset":
             if not isinstance(value, str) or not value.strip():
                 return None
+            if reading.path:
+                value = _repository_of(d, value)
+                if value is None:
+                    return None
             named = [m for m in self.finder.find(value) if m.kind == kind and m.canonical]
             canonical = named[0].canonical if len(named) == 1 else None
             if kind == "model" and canonical is None and not MODEL_ID.match(value) and not rule.endswith(":hub"):
@@ -264,6 +268,14 @@ def _number(value: object) -> int | float | list | None:
     if not _NUMBER.match(text):
         return None
     return int(text) if "." not in text else float(text)
+
+
+def _repository_of(d: Document, path: str) -> str | None:
+    """The `org/name` a checkpoint's path holds in its two last directories (`checkpoints/org/name/model.pth`), when
+    the post names that repository elsewhere too (a download command, a link): else None, a local layout."""
+    parts = PurePosixPath(path).parent.parts
+    repo = "/".join(parts[-2:]) if len(parts) >= 2 else ""
+    return repo if MODEL_ID.match(repo) and d.text.count(repo) > 1 else None
 
 
 def _first_word(line: str) -> str:
