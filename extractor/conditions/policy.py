@@ -85,15 +85,15 @@ class Policy:
             return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope,
                             mentions=tuple(picked))
         m = first = picked[0]
-        if name == MODEL and scope in _LOOSE_SCOPES and "/" not in m.quote \
-                and (run := loaded_by_code(scopes.usable, name)) is not None:
-            return Pick(run[0], run[1], note=f"{SETTLED_BY_CODE} '{_show(run[0])}'; the post names it "
-                                             f"'{_show(m)}' around the claim")
         if name == LAYOUT and (more := _more_devices(scopes, scope, m)):
             return Unstated("ambiguous", values=", ".join(sorted({_show(x) for x in (m, *more)})), scope=scope,
                             mentions=(m, *more))
         if name in self.refinable:
             m, scope = refined(m, scope, name, scopes.levels)
+        if name == MODEL and scope in _LOOSE_SCOPES and "/" not in m.quote \
+                and (run := loaded_by_code(scopes.usable, name)) is not None:
+            return Pick(run[0], run[1], note=f"{SETTLED_BY_CODE} '{_show(run[0])}'; the post names it "
+                                             f"'{_show(m)}' around the claim")
         elif name == PRECISION:
             m, scope = self.format_of(m, scope, scopes.levels)
         if name == "hardware" and m.count is None:

@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from extractor.conditions.code.reader import PYTHON_RULE
+from extractor.conditions.code.rungs import earlier_run_sections
 from extractor.conditions.located import MEASURED_KINDS, Located
 from extractor.conditions.output_setup import nearest_setup
 from extractor.conditions.restatements import distinctive
@@ -245,10 +246,19 @@ def section(lad: LadderReading, site: ClaimSite) -> Tiers:
 
 @rung_reader("section_commands")
 def section_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
-    """A benchmark command shown in the claim's section or above it states what it passes."""
+    """A benchmark command shown in the claim's section or above it states what it passes. A claim in a section that
+    shows none, after two or more earlier subsections of its heading that each run commands ("Compare the four
+    modes" after "Eager mode", "Compiled mode"...), reads those runs' commands: what they share is stated, what
+    differs between them is ambiguous (code/rungs.py `earlier_run_sections`)."""
     if site.passage.section is None:
         return None
-    return [x for s in site.chain for x in site.ctx.code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
+    code = site.ctx.code
+    found = [x for s in site.chain for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
+    if found:
+        return found
+    runs = earlier_run_sections(site, lambda s: any(not x.m.rule.startswith(PYTHON_RULE) for x in code.get(s, ())))
+    return [x for s in runs for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)
+            and x.m.span[0] < site.passage.start]
 
 
 def _linked(site: ClaimSite) -> list[int]:
