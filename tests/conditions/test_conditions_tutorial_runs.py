@@ -302,3 +302,32 @@ def test_a_comparison_after_the_runs_states_what_their_commands_share():
 def test_what_the_compared_runs_set_differently_or_a_single_earlier_run_states_nothing():
     unrecoverable(claim(extract_text(_modes(second_tokens=120), "c.md"), 2.36), "output_length")
     unrecoverable(claim(extract_text(_modes(runs=1), "c.md"), 2.36), "output_length")
+
+
+# -- the first N runs used as the warm-up; how the post changed its measuring script -----------------------------
+def _patched(change: str) -> str:
+    return f"""# Quantised decoding on one GPU
+
+## Background
+
+The stock `bench.py` averages every iteration, which biases the figures. {change}
+
+- Running 25 iterations in total, with the first 5 iterations as a warm-up, and averaging the last 20.
+- Reporting the standard deviation as well.
+
+## Results
+
+| Model | Tokens/s |
+| --- | --- |
+| Decoder-7B (INT8) | 118.42 |
+"""
+
+
+def test_the_first_runs_as_a_warm_up_in_the_posts_change_to_its_script_cover_every_result():
+    c = claim(extract_text(_patched("We modified the `bench.py` script by:"), "w.md"), 118.42)
+    assert "first 5 iterations as a warm-up" in stated(c, "warmup").value
+
+
+def test_a_warm_up_in_a_list_no_change_to_the_script_introduces_is_not_every_results():
+    c = claim(extract_text(_patched("Other tools differ, for example:"), "w.md"), 118.42)
+    unrecoverable(c, "warmup")
