@@ -42,3 +42,36 @@ def test_a_crlf_post_gives_the_claims_of_its_lf_twin_at_the_same_spans() -> None
     a, b = extract_text(lf, "a.md"), extract_text(lf.replace("\n", "\r\n"), "b.md")
     assert [(c.quote, c.span) for c in b.claims] == [(c.quote, c.span) for c in a.claims]
     assert len(a.claims) == 2
+
+
+# ---- a figure a "Performance:" label introduces
+@pytest.mark.parametrize("text,quote", [
+    ("Performance: 2900 GB/s memory-bound and 610 TFLOPS compute-bound on one card.\n", "610 TFLOPS"),
+    ("We reached solid performance: 1.9 TB/s on the copy test.\n", "1.9 TB/s"),
+    ("Result: 2.4 TB/s on the all-reduce test.\n", "2.4 TB/s"),
+])
+def test_a_bandwidth_or_compute_after_a_performance_label_is_a_claim(text: str, quote: str) -> None:
+    assert quote in [q for q, _, _ in _claims(text)]
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Theoretical performance: 2000 TFLOPS of dense FP8 per chip.\n", "2000 TFLOPS"),
+    ("Rated performance: 4.8 TB/s per GPU.\n", "4.8 TB/s"),
+])
+def test_a_rated_performance_label_is_a_datasheet_figure(text: str, quote: str) -> None:
+    assert _claims(text) == []
+    assert any(q.startswith(quote) and reason == "datasheet" for q, reason in _asides(text))
+
+
+# ---- two clauses sharing one verb ("reads from A to B, and writes from C to D")
+def test_the_second_clause_of_an_elided_verb_is_a_claim_too() -> None:
+    text = ("Four newer drives improve reads from 12GB/sec to 30GB/sec, and writes from 6GB/sec to 13GB/sec. "
+            "Eight drives further improve reads to 50GB/sec, and writes to 28GB/sec.\n")
+    quotes = " ".join(q for q, _, _ in _claims(text))
+    for figure in ("12GB/sec", "30GB/sec", "6GB/sec", "13GB/sec", "50GB/sec", "28GB/sec"):
+        assert figure in quotes
+
+
+def test_the_elided_form_does_not_make_settings_claims() -> None:
+    text = "The sweep covered block sizes from 4KB to 16MB, and transfer sizes from 1MB to 64MB.\n"
+    assert _claims(text) == []
