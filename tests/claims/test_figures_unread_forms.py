@@ -75,3 +75,22 @@ def test_the_second_clause_of_an_elided_verb_is_a_claim_too() -> None:
 def test_the_elided_form_does_not_make_settings_claims() -> None:
     text = "The sweep covered block sizes from 4KB to 16MB, and transfer sizes from 1MB to 64MB.\n"
     assert _claims(text) == []
+
+
+# ---- "halves / quarters the memory": a ratio of memory
+@pytest.mark.parametrize("text,word,value", [
+    ("Storing the cache in FP8 halves the memory per token.\n", "halves", 0.5),
+    ("Moving to 4-bit weights quarters the memory to about 40 GB.\n", "quarters", 0.25),
+    ("The new layout quarters the activation memory on long prompts.\n", "quarters", 0.25),
+])
+def test_halves_or_quarters_the_memory_is_a_memory_ratio(text: str, word: str, value: float) -> None:
+    assert (word, "memory", value) in _claims(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Revenue grew over the last two quarters while memory prices fell.\n",
+    "Three quarters of the requests hit the memory cache within 2 ms.\n",
+    "To match the load we double the batch and halve the KV cache length.\n",
+])
+def test_quarters_as_a_noun_and_ratio_settings_are_no_memory_claims(text: str) -> None:
+    assert not [c for c in _claims(text) if c[0] in ("quarters", "double", "halve")]
