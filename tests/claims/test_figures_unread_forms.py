@@ -94,3 +94,32 @@ def test_halves_or_quarters_the_memory_is_a_memory_ratio(text: str, word: str, v
 ])
 def test_quarters_as_a_noun_and_ratio_settings_are_no_memory_claims(text: str) -> None:
     assert not [c for c in _claims(text) if c[0] in ("quarters", "double", "halve")]
+
+
+# ---- set-aside rules read the figure's sentence, hard-wrapped or not
+@pytest.mark.parametrize("text,quote", [
+    ("  --duration SECS   How long each benchmark runs. The default\n                    is 45 seconds.\n", "45 seconds"),
+    ("The request timeout defaults\nto 90 seconds on every route.\n", "90 seconds"),
+])
+def test_a_wrapped_default_is_a_setting(text: str, quote: str) -> None:
+    assert (quote, "setting") in _asides(text)
+    assert _claims(text) == []
+
+
+def test_a_new_sentence_on_the_next_line_is_not_read_as_the_wrapped_one() -> None:
+    text = "The timeout has a default.\nPrefill took 45 seconds on the long prompts.\n"
+    assert ("45 seconds", "setting") not in _asides(text)
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("The first request paid the warm-up, eg. **12s**, and the later ones did not.\n", "12s"),
+    ("- **Quick start:** deploy the gateway in 10 minutes with Helm.\n", "10 minutes"),
+    ("You can get started in under 15 minutes on a laptop.\n", "under 15 minutes"),
+])
+def test_examples_and_quick_start_promises_are_set_aside_as_examples(text: str, quote: str) -> None:
+    assert (quote, "example") in _asides(text)
+
+
+def test_a_measured_run_time_is_no_quick_start_promise() -> None:
+    text = "After the upgrade, the nightly job finished in 12 minutes instead of 40.\n"
+    assert ("12 minutes", "example") not in _asides(text)
