@@ -123,3 +123,40 @@ def test_examples_and_quick_start_promises_are_set_aside_as_examples(text: str, 
 def test_a_measured_run_time_is_no_quick_start_promise() -> None:
     text = "After the upgrade, the nightly job finished in 12 minutes instead of 40.\n"
     assert ("12 minutes", "example") not in _asides(text)
+
+
+# ---- a percentage that names its rate, the rest of a share, detection accuracy, an eliminated amount
+@pytest.mark.parametrize("text,quote,metric", [
+    ("Half of the anchors landed far from their queries. That is a 64% miss rate.\n", "64%", "other"),
+    ("The filter shows a 2.5% false-positive rate on the held-out set.\n", "2.5%", "other"),
+    ("The pruned detector keeps at least 98% of the dense model's mAP.\n", "at least 98%", "accuracy"),
+])
+def test_percent_forms_are_claims(text: str, quote: str, metric: str) -> None:
+    assert any(q == quote and m == metric for q, m, _ in _claims(text))
+
+
+def test_the_rest_of_a_claimed_share_is_a_share_too() -> None:
+    text = "Prefill takes about 30% of the total computation while the decode loop takes the remaining 70%.\n"
+    assert {(q, m) for q, m, _ in _claims(text)} >= {("about 30%", "other"), ("70%", "other")}
+
+
+@pytest.mark.parametrize("text", [
+    "We replay the trace at a 50% sampling rate to keep the run short.\n",
+    "Set the dropout to 10% and the learning rate to 3e-4.\n",
+])
+def test_a_rate_set_for_a_run_is_no_claim(text: str) -> None:
+    assert not [c for c in _claims(text) if c[0] in ("50%", "10%")]
+
+
+def test_an_eliminated_transfer_is_a_saving() -> None:
+    claims = extract_text("The new path eliminates ~40 MB of copies per request.\n", "t.md").claims
+    assert [(c.metric, c.value) for c in claims] == [("memory", -40.0)]
+
+
+def test_the_next_level_of_a_series_takes_the_metric_of_the_level_before() -> None:
+    text = ("Plain serving degrades fast: from 100% at rate 1 to ~55% at rate 2, settling to ~20% by rate 4.\n"
+            "The survey also had an ~80% response rate.\n")
+    claims = _claims(text)
+    assert ("~20%", "other", 20.0) in claims
+    assert not [c for c in claims if c[0] in ("4", "~80%")]   # the rate is the setting; the survey share adoption
+    assert ("~80%", "adoption") in _asides(text)
