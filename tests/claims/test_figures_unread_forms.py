@@ -154,7 +154,7 @@ def test_an_eliminated_transfer_is_a_saving() -> None:
 
 
 def test_the_next_level_of_a_series_takes_the_metric_of_the_level_before() -> None:
-    text = ("Plain serving degrades fast, from 100% at rate 1 to ~55% at rate 2, settling to ~20% by rate 4.\n"
+    text = ("Plain serving degrades quickly under load, from 100% at rate 1 to ~55% at rate 2, settling to ~20% by rate 4.\n"
             "The survey also had an ~80% response rate.\n")
     claims = _claims(text)
     assert ("~20%", "other", 20.0) in claims
