@@ -101,8 +101,11 @@ class MetricChooser:
             return "memory"               # "9.62 GiB KV cache per sequence", "the peak was 178 GB": a run's memory
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
-        if cls == "time" and self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR):
-            return "latency"       # "the AllGather overhead (~150 ms/step)", "a 5 ms bubble": time spent on it
+        lower = self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR) if cls == "time" else None
+        if lower is not None and not (lower.start >= end and self.clauses.setting(cues, start, end)):
+            # "the AllGather overhead (~150 ms/step)", "a 5 ms bubble", "the routing cost is 1-18 ms": time spent
+            # on it; not a setting the cost word follows ("a run of 30 seconds costs $0.40")
+            return "latency"
         if cls == "time" and prose and self.clauses.before(self.clauses.without_label_break(cues, start), start, end,
                                                            ("stat:",), NEAR // 2) \
                 and not self.clauses.setting(cues, start, end):

@@ -160,3 +160,42 @@ def test_the_next_level_of_a_series_takes_the_metric_of_the_level_before() -> No
     assert ("~20%", "other", 20.0) in claims
     assert not [c for c in claims if c[0] in ("4", "~80%")]   # the rate is the setting; the survey share adoption
     assert ("~80%", "adoption") in _asides(text)
+
+
+# ---- a row label that names the setup, not a limit
+def test_a_threshold_in_a_row_label_does_not_make_a_p50_cell_a_setting() -> None:
+    text = ("| Detector | F1 | p50 |\n|---|---|---|\n| small, tuned threshold | 0.71 | ~31 ms |\n"
+            "| large | 0.85 | ~120 ms |\n")
+    quotes = [q for q, m, _ in _claims(text) if m == "latency"]
+    assert quotes == ["~31 ms", "~120 ms"]
+
+
+def test_a_timeout_column_stays_a_setting_beside_a_p50_column() -> None:
+    text = "| Config | p50 | Timeout |\n|---|---|---|\n| A | 12 ms | 30 s |\n"
+    assert ("30 s", "setting") in _asides(text)
+    assert [q for q, _, _ in _claims(text)] == ["12 ms"]
+
+
+# ---- a time a cost word names is time spent; prices of things are datasheet figures
+def test_a_time_named_as_a_cost_is_a_latency() -> None:
+    assert _claims("The routing decision cost is typically 2-15 ms on CPU.\n")[0][1] == "latency"
+
+
+def test_a_run_length_before_a_cost_word_is_no_latency() -> None:
+    assert _claims("A run of 45 seconds costs very little.\n") == []
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Simple prompts go to the $0 local model.\n", "$0"),
+    ("That makes it a $0.002 request instead of $0.04.\n", "$0.04"),
+    ("We bought a $1,299 GPU for the lab.\n", "$1,299 GPU"),
+    ("- Works 100% offline once the weights are cached\n", "100%"),
+])
+def test_prices_of_things_and_feature_shares_are_datasheet_figures(text: str, quote: str) -> None:
+    assert (quote, "datasheet") in _asides(text)
+    assert _claims(text) == []
+
+
+def test_a_measured_cost_per_token_is_no_price_of_a_thing() -> None:
+    text = "The whole run came to $0.29 per million output tokens.\n"
+    assert [m for _, m, _ in _claims(text)] == ["cost"]
