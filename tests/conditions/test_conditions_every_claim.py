@@ -1,0 +1,80 @@
+"""Conditions of every claim, not only headlines (issue 24): the model a setup section writes out for a claim whose
+own place names only the family, a device counted with its memory size, a generation length written as steps,
+a run labelled with one request. Sentences written for these tests; each class has its negative cases."""
+from __future__ import annotations
+
+from claim_checks import claim, stated, unrecoverable
+from extractor.api import extract_text
+
+
+# -- a family name refined by the most specific rung that writes it out ------------------------------------------
+_SETUP_THEN_RESULTS = ("Our gateway also fronts the hosted Mistral-7B service.\n\n## Evaluation\n\n"
+                       "### Experimental setup\n\nWe serve Mistral-Small-24B on 8x H100 for every run below.\n\n"
+                       "### Results\n\nMatching the settings Mistral published, decode reaches 3,400 tok/s per node.\n")
+
+
+def test_the_setup_sections_full_name_refines_a_family_named_near_the_claim():
+    # (before: the two fuller names of the post, the setup's and the introduction's, left the family alone)
+    cond = stated(claim(extract_text(_SETUP_THEN_RESULTS, "t.md"), 3400), "model")
+    assert cond.value == "Mistral-Small-24B" and cond.scope == "setup_section"
+
+
+def test_two_full_names_at_the_most_specific_rung_that_writes_one_out_leave_the_family():
+    text = _SETUP_THEN_RESULTS.replace("We serve Mistral-Small-24B on", "We serve Mistral-Small-24B and Mistral-Nemo-12B on")
+    assert unrecoverable(claim(extract_text(text, "t.md"), 3400), "model").value_partial == "Mistral"
+
+
+def test_a_fuller_name_only_in_the_introduction_is_taken_when_no_nearer_rung_writes_one():
+    text = _SETUP_THEN_RESULTS.replace("We serve Mistral-Small-24B on", "We serve it on")
+    assert stated(claim(extract_text(text, "t.md"), 3400), "model").value == "Mistral-7B"
+
+
+# -- a bare count before a device written with its memory size -----------------------------------------------
+def test_a_count_before_a_device_with_its_memory_counts_devices():
+    text = "# Results\n\nOn a 70B model with 4 A100x80GB, the server reaches 1.4 rps at 9 seconds of latency.\n"
+    c = claim(extract_text(text, "t.md"), 1.4)
+    assert stated(c, "hardware").value == "4x A100-80GB"
+    assert stated(c, "gpu_count").value == 4
+
+
+def test_a_count_before_a_device_with_its_memory_and_a_machine_noun_counts_machines():
+    text = "# Results\n\nOn 2 H100 80GB nodes, the server reaches 1.4 rps at 9 seconds of latency.\n"
+    c = claim(extract_text(text, "t.md"), 1.4)
+    assert not stated(c, "hardware").value.startswith("2x")
+
+
+def test_a_bare_count_before_a_device_without_memory_still_needs_a_device_word():
+    text = "# Results\n\nWe tried 4 A100 configurations; the best reaches 1.4 rps at 9 seconds of latency.\n"
+    c = claim(extract_text(text, "t.md"), 1.4)
+    assert not str(stated(c, "hardware").value).startswith("4x")
+
+
+# -- a generation length written as generation steps ---------------------------------------------------------
+def test_generation_steps_are_the_output_length():
+    text = "# Results\n\nThe engine gives 2.4x higher throughput for a prompt length of 1200 and 60 generation steps.\n"
+    c = claim(extract_text(text, "t.md"), 2.4)
+    assert stated(c, "output_length").value == 60
+    assert stated(c, "input_length").value == 1200
+
+
+def test_decoding_steps_of_a_profile_are_no_output_length():
+    text = "# Results\n\nWe profile 100 decoding steps; the fused kernel gives 2.4x higher throughput on one H100.\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 2.4), "output_length")
+
+
+# -- a run labelled with one request -------------------------------------------------------------------------
+def test_a_run_labelled_with_one_request_has_a_batch_of_one():
+    text = "# Results\n\nTTFT is 1885.25 ms on 2x H100 (Request=1, INPUT/OUTPUT=1024/1024).\n"
+    c = claim(extract_text(text, "t.md"), 1885.25)
+    assert stated(c, "batch_or_concurrency").value == 1
+
+
+def test_a_label_counting_more_requests_is_no_batch():
+    text = "# Results\n\nTTFT is 1885.25 ms on 2x H100 (Requests=1000, INPUT/OUTPUT=1024/1024).\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 1885.25), "batch_or_concurrency")
+
+
+def test_a_count_of_one_thousand_requests_is_no_batch_of_one():
+    text = "# Results\n\nWith requests: 1,000 sent at once, TTFT stays at 1885.25 ms on 8x H100.\n"
+    cond = claim(extract_text(text, "t.md"), 1885.25).conditions["batch_or_concurrency"]
+    assert cond.value != 1
