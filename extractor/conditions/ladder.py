@@ -24,7 +24,8 @@ from extractor.conditions.located import MEASURED_KINDS, Located
 from extractor.conditions.places import DocumentPlaces, Places, labelled_settings
 from extractor.conditions.rules import ScopeRules
 from extractor.conditions.rungs import SENTENCE, Tiers, rung_readers
-from extractor.conditions.ties import ClaimSite, describes_other_run, other_models_settings, ties_fit
+from extractor.conditions.ties import (ClaimSite, describes_other_run, other_models_settings, other_modes_settings,
+                                       ties_fit)
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
@@ -108,7 +109,7 @@ class LadderReading:
                 else:
                     kept = self._kept(site, tier, scope)
                 out.append(Level(scope, kept, via_cell))
-        return other_models_settings(out, site), site
+        return other_modes_settings(other_models_settings(out, site), site), site
 
     @staticmethod
     def _kept(site: ClaimSite, tier: list[Located], scope: str) -> list[Located]:

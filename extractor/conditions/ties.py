@@ -137,6 +137,21 @@ def other_models_settings(levels: list, site: ClaimSite) -> list:
     return levels
 
 
+def other_modes_settings(levels: list, site: ClaimSite) -> list:
+    """`levels` without the settings the post gives one named mode (bindings.py: "For the offline case, we send 2K
+    requests at once") when the most specific rung that names modes for a claim whose own clause names none
+    names another mode as well ("The online figure shows a trend similar to the offline case"): which mode
+    the claim was measured in is not clear there, so a setting of one of them is not its own."""
+    if site.modes or not any(x.for_mode is not None for level in levels for x in level.located):
+        return levels
+    for level in levels:
+        named = {x.m.canonical for x in level.located if x.m.kind == "scenario" and x.m.canonical and x.usable}
+        if named:
+            return [lv._replace(located=[x for x in lv.located if x.for_mode is None or not (named - {x.for_mode})])
+                    for lv in levels]
+    return levels
+
+
 def _other_models(located: list, x: Located) -> bool:
     """Whether a rung also gives another model than `x`'s a setting of `x`'s condition: the rung's several values
     (the claim over several models is then ambiguous about it, as the post is)."""

@@ -78,3 +78,65 @@ def test_a_count_of_one_thousand_requests_is_no_batch_of_one():
     text = "# Results\n\nWith requests: 1,000 sent at once, TTFT stays at 1885.25 ms on 8x H100.\n"
     cond = claim(extract_text(text, "t.md"), 1885.25).conditions["batch_or_concurrency"]
     assert cond.value != 1
+
+
+# -- "end-to-end performance" names no one metric ------------------------------------------------------------------
+_E2E_CAPTION = ("# Results\n\nWith weight-only quantization, the engine gives a 1.4x reduction in latency and a 2.9x "
+                "increase in throughput over the 16-bit baseline.\n\n![chart](a.png)\n\n*Figure 1: {caption} with 24 "
+                "clients, on 2x A100 with two-way tensor parallelism.*\n")
+
+
+def test_a_caption_on_end_to_end_performance_fits_a_throughput_claim():
+    text = _E2E_CAPTION.format(caption="End-to-end serving performance of both engines")
+    c = claim(extract_text(text, "t.md"), 2.9)
+    assert stated(c, "batch_or_concurrency").value == 24
+    assert stated(c, "parallelism").value == "TP2"
+
+
+def test_a_caption_on_end_to_end_latency_still_fits_only_latency_claims():
+    text = _E2E_CAPTION.format(caption="End-to-end latency of both engines")
+    record = extract_text(text, "t.md")
+    unrecoverable(claim(record, 2.9), "batch_or_concurrency")
+    assert stated(claim(record, 1.4), "batch_or_concurrency").value == 24
+
+
+def test_a_run_measuring_end_to_end_performance_binds_its_load_to_no_metric():
+    text = ("# Results\n\n## Serving run\n\nTo measure end-to-end serving performance, we run 200 requests at "
+            "concurrency 16, each with about 8k input tokens.\n\n| Config | Output tok/s |\n| -- | -- |\n"
+            "| FP8 | 913.4 |\n")
+    c = claim(extract_text(text, "t.md"), 913.4)
+    assert stated(c, "batch_or_concurrency").value == 16
+
+
+# -- a scenario named with the metric its runs measured -------------------------------------------------------------
+_MODES = ("# Engine comparison\n\nOur engine reaches up to 2.6x higher throughput than the reference engine on "
+          "Model-70B.\n\n## Methodology\n\nWe benchmark two cases.\n\n- For the offline case, we send 1K to 2K "
+          "requests at once, measuring output throughput.\n- For the online case, we send requests at 1 to 8 "
+          "requests per second, measuring the median end-to-end latency.\n\n## Results\n\n{results}\n")
+
+
+def test_a_throughput_claim_takes_the_scenario_and_load_of_the_runs_that_measured_throughput():
+    text = _MODES.format(results="Latency stays below 180 ms at every rate.")
+    c = claim(extract_text(text, "t.md"), 2.6)
+    assert "offline" in stated(c, "scenario").value
+    cond = stated(c, "batch_or_concurrency")
+    assert cond.value == {"min": 1000, "max": 2000} or cond.value == [1000, 2000] or cond.sweep
+
+
+def test_a_latency_claim_takes_the_online_scenario():
+    text = _MODES.format(results="In the online runs, latency stays below 180 ms at every rate.")
+    c = claim(extract_text(text, "t.md"), 180)
+    assert "online" in stated(c, "scenario").value
+
+
+def test_a_claim_whose_paragraph_names_both_modes_takes_neither_modes_load():
+    text = _MODES.format(results="The online benchmark below shows a trend like the offline case. Both engines sustain "
+                                 "a throughput of 3,900 tok/s.")
+    unrecoverable(claim(extract_text(text, "t.md"), 3900), "batch_or_concurrency")
+
+
+def test_requests_sent_at_once_is_the_batch_but_a_limit_is_not():
+    text = "# Results\n\nWe send 512 requests at once and reach 7,300 tok/s on 8x H100.\n"
+    assert stated(claim(extract_text(text, "t.md"), 7300), "batch_or_concurrency").value == 512
+    text = "# Results\n\nThe gateway accepts up to 512 requests at once and reaches 7,300 tok/s on 8x H100.\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 7300), "batch_or_concurrency")
