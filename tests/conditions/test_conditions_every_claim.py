@@ -140,3 +140,30 @@ def test_requests_sent_at_once_is_the_batch_but_a_limit_is_not():
     assert stated(claim(extract_text(text, "t.md"), 7300), "batch_or_concurrency").value == 512
     text = "# Results\n\nThe gateway accepts up to 512 requests at once and reaches 7,300 tok/s on 8x H100.\n"
     unrecoverable(claim(extract_text(text, "t.md"), 7300), "batch_or_concurrency")
+
+
+# -- a length written number first ------------------------------------------------------------------------------------
+def test_a_length_written_before_its_label_is_the_claims_own():
+    text = ("# Results\n\nFor prefill we tested an input length of 4,096 on 4 nodes.\n\nIn a larger batch setting (256 "
+            "sequences, 2,000 input length), decode reaches 21,930 tokens per second per node.\n")
+    assert stated(claim(extract_text(text, "t.md"), 21930), "input_length").value == 2000
+
+
+def test_inputs_counted_in_thousands_of_tokens_are_the_input_length():
+    text = "# Results\n\n## Decode\n\nDecode sustains 16,420 tokens/sec per node for 4K inputs on 9 nodes.\n"
+    assert stated(claim(extract_text(text, "t.md"), 16420), "input_length").value in (4000, 4096)
+
+
+def test_a_count_of_inputs_a_limit_or_a_printed_count_is_no_input_length():
+    for text in ("# Results\n\nWe ran 1000 inputs through the server at 16,420 tokens/sec on 8x H100.\n",
+                 "# Results\n\nWithin the 2000 input length limit, the server reaches 16,420 tokens/sec on 8x H100.\n",
+                 "# Results\n\n```text\nNumber of parameters: 2768345600\nPrompt length\n```\n\nThe server reaches "
+                 "16,420 tokens/sec on 8x H100.\n"):
+        unrecoverable(claim(extract_text(text, "t.md"), 16420), "input_length")
+
+
+def test_an_output_length_written_before_its_label():
+    text = "# Results\n\nAt 8K prompt length and 1K output length, the server reaches 16,420 tokens/sec on 8x H100.\n"
+    c = claim(extract_text(text, "t.md"), 16420)
+    assert stated(c, "output_length").value in (1000, 1024)
+    assert stated(c, "input_length").value in (8000, 8192)
