@@ -167,3 +167,27 @@ def test_an_output_length_written_before_its_label():
     c = claim(extract_text(text, "t.md"), 16420)
     assert stated(c, "output_length").value in (1000, 1024)
     assert stated(c, "input_length").value in (8000, 8192)
+
+
+# -- "respectively": the k-th figure takes the k-th value ---------------------------------------------------------------
+_RESPECTIVELY = ("# Results\n\n- **Prefill**: On 4 nodes, the system reached 41,210, 39,870, and 36,455 tokens per second "
+                 "for prompt lengths of 1K, 2K, and 4K{end}.\n")
+
+
+def test_a_sentence_that_says_respectively_pairs_its_figures_with_the_list_in_order():
+    record = extract_text(_RESPECTIVELY.format(end=", respectively"), "t.md")
+    assert [stated(claim(record, v), "input_length").value for v in (41210, 39870, 36455)] == [1000, 2000, 4000]
+
+
+def test_without_respectively_the_list_is_no_single_figures_value():
+    record = extract_text(_RESPECTIVELY.format(end=""), "t.md")
+    unrecoverable(claim(record, 41210), "input_length")   # (another clause's list)
+    cond = stated(claim(record, 36455), "input_length")
+    assert cond.sweep and cond.value["values"] == [1000, 2000, 4000]
+
+
+def test_a_list_of_another_length_than_the_figures_is_not_paired():
+    text = ("# Results\n\nThe system reached 41,210 and 36,455 tokens per second for prompt lengths of 1K, 2K, and 4K, "
+            "respectively.\n")
+    cond = stated(claim(extract_text(text, "t.md"), 36455), "input_length")
+    assert cond.sweep and cond.value["values"] == [1000, 2000, 4000]
