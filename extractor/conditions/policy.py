@@ -33,6 +33,9 @@ LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; con
 ONE_DEGREE = "TP1"       # the layout of a run on one device, written by its degree
 
 
+PASSING_SCOPES = frozenset({"document", "front_matter"})   # the post's introduction, universal statements, title
+
+
 class Policy:
     """Decides each condition of a claim from its `Scopes`."""
 
@@ -88,7 +91,9 @@ class Policy:
         if name == "hardware" and m.count is None:
             m, scope = counted(m, scope, scopes.levels)
         if self.is_partial(name, m):
-            only = self.only_member(doc, name, m)
+            # (not from a family the post's introduction or title names in passing: "... for DeepSeek models" in
+            # a list of features does not make the post's one DeepSeek checkpoint every result's model)
+            only = self.only_member(doc, name, m) if scope not in PASSING_SCOPES else None
             if only is not None:
                 return Pick(only, "document", note=f"the only {name} of the post named '{_show(m)}' more fully "
                                                    f"(the claim's place names only '{_show(m)}')")

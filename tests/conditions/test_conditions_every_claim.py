@@ -191,3 +191,21 @@ def test_a_list_of_another_length_than_the_figures_is_not_paired():
             "respectively.\n")
     cond = stated(claim(extract_text(text, "t.md"), 36455), "input_length")
     assert cond.sweep and cond.value["values"] == [1000, 2000, 4000]
+
+
+# -- a family named in passing by the introduction ----------------------------------------------------------------------
+_FEATURES = ("This release brings new features:\n\n- A faster router: up to 1.7x throughput.\n- Expert kernels for "
+             "Mixtral models: up to 2.2x decoding throughput.\n\n## Router\n\nOn our cluster the router reaches "
+             "{figure} tokens per second.\n\n## Expert kernels\n\n```\nvllm serve mistralai/Mixtral-8x7B"
+             "-Instruct-v0.1 --tp 8\nvllm bench serve --model mistralai/Mixtral-8x7B-Instruct-v0.1 --num-prompts 500"
+             "\n```\n")
+
+
+def test_a_family_the_introduction_names_for_another_feature_is_not_every_results_model():
+    c = claim(extract_text(_FEATURES.format(figure="153,120"), "t.md"), 153120)
+    assert c.conditions["model"].status == "unrecoverable"
+
+
+def test_a_family_the_claims_own_sentence_names_is_the_posts_one_model_of_it():
+    c = claim(extract_text(_FEATURES.format(figure="153,120"), "t.md"), 2.2)
+    assert "Mixtral-8x7B" in stated(c, "model").value
