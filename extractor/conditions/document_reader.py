@@ -45,6 +45,7 @@ class DocumentReader:
         self.example_code_cue = re.compile(scopes.example_code_cue, re.I)
         self.anchor_link = re.compile(scopes.anchor_link)
         self.measured_code_cue = re.compile(scopes.measured_code_cue, re.I)
+        self.names_no_metric = re.compile(scopes.names_no_metric, re.I)
         self.metric_binding = re.compile(scopes.metric_binding, re.I)
         self.measures_cue = re.compile(scopes.measures_cue, re.I)
         self.comparison_cue = re.compile(scopes.comparison_cue, re.I)
@@ -203,7 +204,9 @@ class DocumentReader:
             s_lo, s_hi = covering(d.view, lo, hi, "sentence")
             loc.sentence = (max(s_lo, b.start), min(s_hi, b.end))
             loc.compares = self.comparison_cue.search(d.view, *loc.sentence) is not None
-            if loc.bound is None and loc.m.kind in MEASURED_KINDS:
+            # (a scenario too: "For the offline case, ..., measuring output throughput" names the offline runs of
+            # throughput results, not of the latency ones another sentence gives the online case)
+            if loc.bound is None and (loc.m.kind in MEASURED_KINDS or loc.m.kind == "scenario"):
                 loc.measured = self._measured_family(d, *loc.sentence)
         if loc.m.kind == "dataset" and b is not None and b.kind != "table":
             loc.accuracy = self.accuracy_cue.search(d.view, b.start, b.end) is not None
@@ -227,6 +230,8 @@ class DocumentReader:
         named = set()
         for cue in self.measures_cue.finditer(d.view, s_lo, s_hi):
             reach = cue.end() + self.scopes.measures_reach
+            if self.names_no_metric.match(d.view, cue.end(), s_hi):
+                continue   # "to measure end-to-end serving performance": no one metric
             named |= {f for f, rx in self.family_cues.items() if (m := rx.search(d.view, cue.end(), s_hi))
                       and m.start() <= reach}
         return named.pop() if len(named) == 1 else None

@@ -24,7 +24,8 @@ from extractor.conditions.located import MEASURED_KINDS, Located
 from extractor.conditions.places import DocumentPlaces, Places, labelled_settings
 from extractor.conditions.rules import ScopeRules
 from extractor.conditions.rungs import SENTENCE, Tiers, rung_readers
-from extractor.conditions.ties import ClaimSite, describes_other_run, other_models_settings, ties_fit
+from extractor.conditions.ties import (ClaimSite, describes_other_run, other_models_settings, other_modes_settings,
+                                       respective_values, ties_fit)
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
@@ -54,6 +55,7 @@ class ScopeLadder:
         self.draft_column = re.compile(scopes.draft_column, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
         self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I))
+        self.respectively = re.compile(scopes.respectively, re.I)
         readers = rung_readers()
         first, *rest = scopes.ladder   # (the schema keeps the `sentence` rung first: the others ask what it states)
         self.sentence = (first.scope, readers[first.reader], first.via_cell)
@@ -72,6 +74,9 @@ class LadderReading:
                  figures: DocumentFigureCaptions):
         self.ladder, self.ctx, self.places, self.figures = ladder, ctx, places, figures
         self.memo = RungMemo()
+        # a list cut to one figure's value (ties.py `respective_values`), kept as long as the document's mentions:
+        # the memos key mentions by identity
+        self.respective: dict[tuple[int, int], Located] = {}
 
     def site(self, claim: Claim, passage: Passage, linked: int | None, baseline_devices: frozenset[str]) -> ClaimSite:
         """The claim's site before its rungs are read: its place, metric family, the labelled set-up items of its
@@ -90,7 +95,8 @@ class LadderReading:
     def levels(self, site: ClaimSite) -> tuple[list[Level], ClaimSite]:
         """The claim's rungs that apply, most specific first, and its site with what its own sentence states."""
         scope, read, via_cell = self.ladder.sentence
-        kept = [x for x in read(self, site) if ties_fit(site, x, SENTENCE)]
+        kept = respective_values(site, [x for x in read(self, site) if ties_fit(site, x, SENTENCE)],
+                                 self.ladder.respectively, self.respective)
         site = site.with_own_clause(kept)
         out = [Level(scope, kept, via_cell)]
         p = site.passage
@@ -108,7 +114,7 @@ class LadderReading:
                 else:
                     kept = self._kept(site, tier, scope)
                 out.append(Level(scope, kept, via_cell))
-        return other_models_settings(out, site), site
+        return other_modes_settings(other_models_settings(out, site), site), site
 
     @staticmethod
     def _kept(site: ClaimSite, tier: list[Located], scope: str) -> list[Located]:

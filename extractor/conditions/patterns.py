@@ -71,6 +71,7 @@ class HardwareCount(BaseModel):
     left: Words
     right: Words
     needs_right_for_bare: str = r"^\s*GPUs?"
+    device_memory: str = r"(?!)"
     not_before: str = r"(?!)"
     not_after: str = r"(?!)"
     single_device: str | None = None
@@ -175,6 +176,7 @@ class Rules:
             self.hw_not_after = re.compile(expand(hc.not_after, frag), re.I)
             self.hw_right = [re.compile(expand(r, frag), re.I) for r in hc.right]
             self.hw_bare_right = re.compile(expand(hc.needs_right_for_bare, frag), re.I)
+            self.hw_memory = re.compile(expand(hc.device_memory, frag), re.I)
             self.hw_not_single = re.compile(expand(hc.single_device_not_right, frag), re.I)
             self.eng_right = [re.compile(expand(r, frag), re.I) for r in conditions.engine_version.right]
             hp = conditions.host_processor

@@ -159,6 +159,7 @@ class Places:
         self.ratio_clause_end = re.compile(scopes.ratio_clause_end)
         self.ratio_clause_start = re.compile(scopes.ratio_clause_start)
         cues = load_claim_rules(rules_dir).metric_cues
+        self.names_no_metric = re.compile(scopes.names_no_metric, re.I)
         self.family_cues = {}
         for family in set(FAMILIES.values()):
             # longest first, ties by text: the same pattern in every process (a set's order follows the hash seed)
@@ -355,7 +356,8 @@ class DocumentPlaces:
         ctx = self.ctx
         if block not in self._caption_families:
             b = ctx.d.blocks[block]
-            self._caption_families[block] = {f for f, rx in self.places.family_cues.items()
-                                             if rx.search(ctx.d.view, b.start, b.end)}
+            # (words that name no metric there, "end-to-end serving performance", are blanked out first)
+            caption = self.places.names_no_metric.sub(lambda m: " " * len(m.group(0)), ctx.d.view[b.start:b.end])
+            self._caption_families[block] = {f for f, rx in self.places.family_cues.items() if rx.search(caption)}
         named = self._caption_families[block]
         return not named or family in named

@@ -40,6 +40,9 @@ _LOOSE_SCOPES = frozenset({"figure_caption", "paragraph", "section", "setup_sect
 SETTLED_BY_CODE = "the run's code loads"
 
 
+PASSING_SCOPES = frozenset({"document", "front_matter"})   # the post's introduction, universal statements, title
+
+
 class Policy:
     """Decides each condition of a claim from its `Scopes`."""
 
@@ -99,7 +102,9 @@ class Policy:
         if name == "hardware" and m.count is None:
             m, scope = counted(m, scope, scopes.levels)
         if self.is_partial(name, m):
-            only = self.only_member(doc, name, m)
+            # (not from a family the post's introduction or title names in passing: "... for DeepSeek models" in
+            # a list of features does not make the post's one DeepSeek checkpoint every result's model)
+            only = self.only_member(doc, name, m) if scope not in PASSING_SCOPES else None
             if only is not None:
                 return Pick(only, "document", note=f"the only {name} of the post named '{_show(m)}' more fully "
                                                    f"(the claim's place names only '{_show(m)}')")

@@ -106,7 +106,10 @@ class MatchReader:
             # a bare number needs a device word after the name ("16 GB200 GPUs"; "two H100 nodes" counts
             # machines); a count word ("a single H100", "one MI300X", "on an RTX 4090") only needs no machine noun
             worded = bool(g.get("word")) and not ce.entry.machine and not rules.hw_not_single.match(right)
-            if bare and not (ce.entry.gpus_per_unit or worded or rules.hw_bare_right.match(right)):
+            # ... and so does a device written with its memory ("4 A100x80GB", "8 H100 80GB"), unless a machine
+            # noun follows ("2 H100 80GB nodes")
+            sized = bool(rules.hw_memory.search(text, start, end)) and not rules.hw_not_single.match(right)
+            if bare and not (ce.entry.gpus_per_unit or worded or sized or rules.hw_bare_right.match(right)):
                 continue
             if g.get("count"):
                 n = int(g["count"])

@@ -55,19 +55,19 @@ def _distinct(by_key: dict[str, Mention], layout: bool) -> list[Mention]:
 
 def refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Mention, str]:
     """The same name written out more fully in a broader scope ("Mistral Large" in the sentence,
-    "Mistral-Large-Instruct-2411" in the setup section; "GB200", "GB200 NVL72"): the fuller one."""
+    "Mistral-Large-Instruct-2411" in the setup section; "GB200", "GB200 NVL72"): the fuller one of the most
+    specific rung that writes it out, like any value of the ladder (a setup section's "DeepSeek-V3" over the
+    introduction's "DeepSeek Chat" API)."""
     base = norm(m.quote)
-    best, best_scope, best_len = m, scope, len(base)
-    keys: set[str] = set()
     short = m.canonical if name == "model" and unversioned(m.canonical) else None
     for level in levels:
-        level_keys, fullest, size = _fuller(level.located, name, base, short)
-        keys |= level_keys
-        if size > best_len:
-            best, best_scope, best_len = fullest, level.scope, size
-    if len(keys) > 1 and not any(all(k2 == k or k2 in k for k2 in keys) for k in keys):
-        return m, scope   # two different fuller names ("gemma-2-9b", "gemma-2-27b"): neither is the one
-    return best, best_scope
+        keys, fullest, size = _fuller(level.located, name, base, short)
+        if size <= len(base) or fullest is None:
+            continue
+        if len(keys) > 1 and not any(all(k2 == k or k2 in k for k2 in keys) for k in keys):
+            return m, scope   # two different fuller names at one rung ("gemma-2-9b", "gemma-2-27b"): neither
+        return fullest, level.scope
+    return m, scope
 
 
 def _fuller(located: list[Located], name: str, base: str, short: str | None) -> tuple[set[str], Mention | None, int]:

@@ -115,6 +115,8 @@ class ScopeRules(_Strict):
     back_matter_sections: Words
     alternatives_lead_in: str = NEVER
     figure_reference: str = NEVER
+    names_no_metric: str = NEVER
+    respectively: str = NEVER
     setup_label_min: int = 2
     lead_in_endings: list[str] = Field(default_factory=lambda: [":"])
     lead_in_sentence_kinds: Words

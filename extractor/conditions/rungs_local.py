@@ -40,7 +40,13 @@ def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
         # a label line heading the paragraph: the sentence's own value of a condition wins over it
         stated = {x.name for x in located if x.m.span[0] >= label.end()}
         located = [x for x in located if x.m.span[0] >= label.end() or x.name not in stated]
-    return lad.ladder.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, text)
+    figures = site.ctx.claims_in(p.start, p.end)
+    own = lad.ladder.clauses.own_clause(located, claim.span, figures, p, text)
+    if len(figures) > 1 and lad.ladder.respectively.search(text, p.start, p.end):
+        # a list the sentence pairs with its figures in order is every figure's (ties.py `respective_values`)
+        own += [x for x in located if x not in own and isinstance(x.m.value, dict)
+                and len(x.m.value.get("values") or ()) == len(figures)]
+    return own
 
 
 @rung_reader("program_output")

@@ -24,6 +24,7 @@ _NUM = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*[kKmM]?(?:\b|(?=[x×]))")
 _PAIR = re.compile(r"\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*/\s*(\d[\d,]*(?:\.\d+)?\s*[kK]?)\s*")
 _PAIRED_PART = {"input_length": 1, "output_length": 2}
 _BLANKS = re.compile(r"\s+")
+_MEMORY_JOINER = re.compile(r"(?<=\d)[x×](?=\d+\s?GB\b)", re.I)
 CARRIED_ROWS = 8   # an empty cell repeats the value above it, unless a labelled row lies this far up
 LAYOUT_COLUMN = "parallelism:"   # column label keys of one layout scheme ("parallelism:TP")
 _WHOLE = re.compile(r"\s*(\d{1,4})\s*")
@@ -71,7 +72,8 @@ class Statements:
         name = self.count_words.sub("", m.quote).strip() if m.count else m.quote
         name = self.unit_noun.sub("", name).strip() or m.quote
         name += ")" * max(0, name.count("(") - name.count(")"))
-        return DeviceName(name, m.count, m.nodes)
+        # a memory size joined to the name by an "x" is no count: "A100x80GB" is written "A100-80GB"
+        return DeviceName(_MEMORY_JOINER.sub("-", name), m.count, m.nodes)
 
     @staticmethod
     def parts(picked: list[Mention], scope: str) -> Condition:

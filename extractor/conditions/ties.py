@@ -137,6 +137,46 @@ def other_models_settings(levels: list, site: ClaimSite) -> list:
     return levels
 
 
+def respective_values(site: ClaimSite, kept: list[Located], respectively: re.Pattern[str],
+                      cut: dict[tuple[int, int], Located]) -> list[Located]:
+    """The claim's sentence mentions, with a list of settings that the sentence pairs with its figures in order
+    ("57.1k, 54.9k and 50.2k tok/s for prompt lengths of 1K, 2K and 4K, respectively") cut to the claim's own value:
+    the k-th of as many values as the sentence has figures (`cut`: the document's cut mentions, made once each)."""
+    p = site.passage
+    lists = [x for x in kept if isinstance(x.m.value, dict) and len(x.m.value.get("values") or ()) > 1]
+    if not lists or p.table is not None or not respectively.search(site.d.view, p.start, p.end):
+        return kept
+    figures = site.ctx.claims_in(p.start, p.end)
+    if site.claim.span not in figures:
+        return kept
+    k = figures.index(site.claim.span)
+    out = []
+    for x in kept:
+        values = x.m.value.get("values") if x in lists else None
+        if values and len(values) == len(figures):
+            if (id(x), k) not in cut:
+                y = cut[id(x), k] = copy(x)
+                y.m = x.m.model_copy(update={"value": values[k], "sweep": False})
+            x = cut[id(x), k]
+        out.append(x)
+    return out
+
+
+def other_modes_settings(levels: list, site: ClaimSite) -> list:
+    """`levels` without the settings the post gives one named mode (bindings.py: "For the offline case, we send 2K
+    requests at once") when the most specific rung that names modes for a claim whose own clause names none
+    names another mode as well ("The online figure shows a trend similar to the offline case"): which mode
+    the claim was measured in is not clear there, so a setting of one of them is not its own."""
+    if site.modes or not any(x.for_mode is not None for level in levels for x in level.located):
+        return levels
+    for level in levels:
+        named = {x.m.canonical for x in level.located if x.m.kind == "scenario" and x.m.canonical and x.usable}
+        if named:
+            return [lv._replace(located=[x for x in lv.located if x.for_mode is None or not (named - {x.for_mode})])
+                    for lv in levels]
+    return levels
+
+
 def _other_models(located: list, x: Located) -> bool:
     """Whether a rung also gives another model than `x`'s a setting of `x`'s condition: the rung's several values
     (the claim over several models is then ambiguous about it, as the post is)."""

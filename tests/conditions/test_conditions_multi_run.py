@@ -284,7 +284,8 @@ def test_a_device_with_its_memory_joined_by_an_x_is_the_device():
     text = ("# Results\n\n## Setup\n\nWe evaluate both engines on NVIDIA A100, H100 and A6000.\n\n## Numbers\n\n"
             "On Llama-2 70B with 4 A100x80GB, the engine shows up to 2x higher throughput than the reference.\n")
     hw = claim(extract_text(text, "t.md"), 2).conditions["hardware"]
-    assert (hw.status, hw.scope) == ("stated", "sentence") and hw.value.startswith("A100x80GB")
+    # (the count before a device written with its memory counts devices; the "x" before the memory is no count)
+    assert (hw.status, hw.scope, hw.value) == ("stated", "sentence", "4x A100-80GB")
 
 
 ONE_DEVICE_THEN_FOUR = """# Runner v2
