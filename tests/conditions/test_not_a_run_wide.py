@@ -65,3 +65,58 @@ def test_a_compute_capability_is_no_concurrency():
     unrecoverable(c, "batch_or_concurrency")
     c = _post("Tested on Volta (CC 7.0) cards, the new kernel reaches 41.2 tokens/s at concurrency 8.")
     assert stated(c, "batch_or_concurrency").value == 8
+
+
+def test_a_sibling_experiments_labelled_setup_is_not_the_next_ones():
+    text = ("# Kernel notes\n\nIntro.\n\n## Bench results\n\n### v1.1\n\n- Model: Qwen3-8B\n- GPU: RTX 4090\n"
+            "- We test after enough warm up\n\n| Prompt | 1K |\n| --- | --- |\n| Prefill tok/s | 33.3 |\n\n"
+            "### v1.2\n\n#### Settings\n\n- GPU: L40S\n- CPU: Xeon 8480\n\n#### Results\n\n"
+            "| Prompt | 1K |\n| --- | --- |\n| Prefill tok/s | 44.4 |\n")
+    rec = extract_text(text, "t.md")
+    c = claim(rec, 44.4)
+    assert stated(c, "hardware").value == "L40S"
+    unrecoverable(c, "warmup")   # v1.1's warm-up and model are no settings of v1.2's run
+    unrecoverable(c, "model")
+    c = claim(rec, 33.3)
+    assert stated(c, "hardware").value == "RTX 4090"
+    assert stated(c, "warmup")
+    # a setup section by its heading still covers the results after it
+    text = ("# Kernel notes\n\nIntro.\n\n## Setup\n\n- GPU: RTX 4090\n- We test after enough warm up\n\n"
+            "## Results\n\n### v1.2\n\n#### Settings\n\n- CPU: Xeon 8480\n\n#### Numbers\n\n"
+            "| Prompt | 1K |\n| --- | --- |\n| Prefill tok/s | 44.4 |\n")
+    c = claim(extract_text(text, "t.md"), 44.4)
+    assert stated(c, "hardware").value == "RTX 4090"
+    assert stated(c, "warmup")
+
+
+def test_a_number_inside_a_row_label_is_no_value_of_its_column():
+    # a table laid out sideways: the first column's header names the lengths of the columns to its right, its
+    # cells are row labels ("Engine (8 experts) ..."), whose numbers count other things
+    text = ("# Kernel notes\n\nIntro.\n\n## Results\n\n| Prompt length | 1K | 2K |\n| --- | --- | --- |\n"
+            "| Engine (8 experts) prefill tok/s | 185.9 | 255.2 |\n")
+    c = claim(extract_text(text, "t.md"), 255.2)
+    assert c.conditions["input_length"].value != 8
+    # a bare number under a length column is the length
+    text = ("# Kernel notes\n\nIntro.\n\n## Results\n\n| Prompt length | Prefill tok/s |\n| --- | --- |\n"
+            "| 2048 | 255.2 |\n| ~4K | 301.5 |\n")
+    assert stated(claim(extract_text(text, "t.md"), 255.2), "input_length").value == 2048
+    assert stated(claim(extract_text(text, "t.md"), 301.5), "input_length").value == 4000
+
+
+def test_the_size_of_each_node_is_no_count_of_the_run():
+    c = _post("The service reaches 41.2 tokens/s per user; each H800 node contains 8 GPUs.")
+    unrecoverable(c, "gpu_count")
+    c = _post("The service reaches 41.2 tokens/s per user on a cluster with 8 GPUs per server.")
+    unrecoverable(c, "gpu_count")
+    # a run on one node counts its GPUs
+    c = _post("The service reaches 41.2 tokens/s per user on one node of 8 H800 GPUs.")
+    assert stated(c, "gpu_count").value == 8
+
+
+def test_a_labelled_setup_without_results_of_its_own_still_covers():
+    text = ("# Kernel notes\n\nIntro.\n\n## Before you start\n\n- Hardware: RTX 4090\n- Software: driver 550\n\n"
+            "## Running it\n\n### Settings\n\n- Model: Qwen3-8B\n- Dataset: ShareGPT\n\n### Numbers\n\n"
+            "| Prompt | 1K |\n| --- | --- |\n| Prefill tok/s | 44.4 |\n")
+    c = claim(extract_text(text, "t.md"), 44.4)
+    assert stated(c, "hardware").value == "RTX 4090"
+    assert stated(c, "model").value == "Qwen3-8B"
