@@ -120,3 +120,15 @@ def test_a_labelled_setup_without_results_of_its_own_still_covers():
     c = claim(extract_text(text, "t.md"), 44.4)
     assert stated(c, "hardware").value == "RTX 4090"
     assert stated(c, "model").value == "Qwen3-8B"
+
+
+def test_a_name_the_tables_write_both_short_and_full_is_two_models():
+    text = ("# Models\n\nWe release Llama-3.1-8B-Instruct alongside the base model.\n\n## Results\n\n"
+            "| Model | MMLU |\n| --- | --- |\n| Llama-3.1-8B | 66.1 |\n| Llama-3.1-8B-Instruct | 69.4 |\n")
+    rec = extract_text(text, "t.md")
+    assert stated(claim(rec, 66.1), "model").value == "Llama-3.1-8B"
+    assert stated(claim(rec, 69.4), "model").value == "Llama-3.1-8B-Instruct"
+    # a short name in prose is still the fuller one a broader rung writes out
+    text = ("# Serving notes\n\nIntro.\n\n## Setup\n\nWe serve Llama-3.1-8B-Instruct on one H100.\n\n## Results\n\n"
+            "With Llama-3.1-8B the server reaches 41.2 tokens/s.\n")
+    assert stated(claim(extract_text(text, "t.md"), 41.2), "model").value == "Llama-3.1-8B-Instruct"
