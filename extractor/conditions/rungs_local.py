@@ -112,8 +112,13 @@ def column_names(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
         return None
     named = [x for x in site.ctx.by_table.get(p.table, []) if x.row == -1 and x.col == p.col and x.usable]
     head = next((c for c in site.d.tables[p.table].header if c.col == p.col), None)
-    if not named or head is None or lad.ladder.header_comparison.search(site.d.view, head.start, head.end):
+    if not named or head is None:
         return []
+    if lad.ladder.header_comparison.search(site.d.view, head.start, head.end):
+        # a ratio's column "Speedup (INT8 vs FP16)": the side before "vs" is the result's, the other the baseline
+        vs = lad.ladder.header_versus.search(site.d.view, head.start, head.end) \
+            if site.claim.metric in ("speedup", "relative_change") else None
+        return [x for x in named if x.m.span[1] <= vs.start()] if vs is not None else []
     return named
 
 

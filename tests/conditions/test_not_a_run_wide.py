@@ -132,3 +132,16 @@ def test_a_name_the_tables_write_both_short_and_full_is_two_models():
     text = ("# Serving notes\n\nIntro.\n\n## Setup\n\nWe serve Llama-3.1-8B-Instruct on one H100.\n\n## Results\n\n"
             "With Llama-3.1-8B the server reaches 41.2 tokens/s.\n")
     assert stated(claim(extract_text(text, "t.md"), 41.2), "model").value == "Llama-3.1-8B-Instruct"
+
+
+def test_a_ratio_column_comparing_two_names_gives_the_first_side():
+    text = ("# Quantized kernels\n\nIntro.\n\n## Results\n\nWe quantize to FP8 and INT4 and compare with BF16.\n\n"
+            "| GPU | Speedup (FP8 vs BF16) | Speedup (INT4 vs BF16) |\n| --- | --- | --- |\n"
+            "| L40S | 1.43x | 1.61x |\n")
+    rec = extract_text(text, "t.md")
+    assert stated(claim(rec, 1.43), "precision").value == "FP8"
+    assert stated(claim(rec, 1.61), "precision").value == "INT4"
+    # a header naming only the baseline ("over BF16") names nothing of the result
+    text = ("# Quantized kernels\n\nIntro.\n\n## Results\n\nWe quantize to FP8 and INT4.\n\n"
+            "| GPU | Speed-up over BF16 |\n| --- | --- |\n| L40S | 1.43x |\n")
+    assert stated(claim(extract_text(text, "t.md"), 1.43), "precision").value != "BF16"
