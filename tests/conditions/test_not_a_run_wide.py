@@ -145,3 +145,16 @@ def test_a_ratio_column_comparing_two_names_gives_the_first_side():
     text = ("# Quantized kernels\n\nIntro.\n\n## Results\n\nWe quantize to FP8 and INT4.\n\n"
             "| GPU | Speed-up over BF16 |\n| --- | --- |\n| L40S | 1.43x |\n")
     assert stated(claim(extract_text(text, "t.md"), 1.43), "precision").value != "BF16"
+
+
+def test_a_column_of_an_unnamed_system_among_named_ones_takes_no_model_from_the_section():
+    text = ("# Detectors\n\nIntro.\n\n## Results\n\nOur detector is distilled from Mistral-7B.\n\n"
+            "| Task accuracy | Llama-3.1-8B | TinyDet-base | Qwen3-8B |\n| --- | --- | --- | --- |\n"
+            "| Code | 61.2% | 58.8% | 57.1% |\n")
+    rec = extract_text(text, "t.md")
+    assert stated(claim(rec, 61.2), "model").value == "Llama-3.1-8B"
+    unrecoverable(claim(rec, 58.8), "model")
+    # one named column beside the claim's is no set of systems: the section's model stays
+    text = ("# Detectors\n\nIntro.\n\n## Results\n\nAll runs use Qwen3-8B.\n\n"
+            "| Source | Qwen3-8B latency (ms) | Speedup |\n| --- | --- | --- |\n| Code | 41.2 | 1.43x |\n")
+    assert stated(claim(extract_text(text, "t.md"), 1.43), "model").value == "Qwen3-8B"
