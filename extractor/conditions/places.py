@@ -242,20 +242,14 @@ class DocumentPlaces:
 
     def _own_experiment_setup(self, found: set[int], chain: list[int]) -> set[int]:
         """`found` without the setup sections of a sibling branch that are set up by labelled items alone and report
-        results of their own ("### v1.2" listing "- Model: ..." over its table), when a setup section nearer the
-        claim exists: such a section sets up its own experiment ("### v1.2" beside "### v1.3 > #### Settings"),
-        not the next one's. A set-up without results ("## Prerequisites" listing "Hardware: ...") still covers."""
+        results of their own ("### Case 2" listing "- Configuration: ..." over its figures, "### v1.2" listing
+        "- Model: ..." over its table): such a section sets up its own experiment, not the claim's. A set-up without
+        results ("## Prerequisites" listing "Hardware: ...") still covers."""
         labelled = self.ctx.labelled_setup
-        if not labelled or len(found) < 2:
+        if not labelled:
             return found
         ctx, sections = self.ctx, self.ctx.d.sections
-        depth = {p: k for k, p in enumerate(chain)}   # 0: the claim's own section
-
-        def nearness(i: int) -> int:
-            return depth[i] if i in depth else depth.get(sections[i].parent, len(chain))
-
-        nearest = min(nearness(i) for i in found)
-        return {i for i in found if i in depth or i not in labelled or nearness(i) <= nearest
+        return {i for i in found if i in chain or i not in labelled
                 or not ctx.claims_in(sections[i].start, sections[i].body_end)}
 
     def linked_section(self, claim: Claim, passage: Passage) -> int | None:

@@ -158,3 +158,17 @@ def test_a_column_of_an_unnamed_system_among_named_ones_takes_no_model_from_the_
     text = ("# Detectors\n\nIntro.\n\n## Results\n\nAll runs use Qwen3-8B.\n\n"
             "| Source | Qwen3-8B latency (ms) | Speedup |\n| --- | --- | --- |\n| Code | 41.2 | 1.43x |\n")
     assert stated(claim(extract_text(text, "t.md"), 1.43), "model").value == "Qwen3-8B"
+
+
+def test_features_lists_and_we_support_are_capabilities():
+    c = _post("Featuring:\n1. Low latency\n2. int8/int4 quantization\n3. Speculative decoding\n\n"
+              "The new kernel reaches 41.2 tokens/s.")
+    unrecoverable(c, "precision")
+    unrecoverable(c, "speculative_decoding")
+    c = _post("We support calibration for INT8, FP8 and FP4. The new kernel reaches 41.2 tokens/s.")
+    unrecoverable(c, "precision")
+    c = _post("The scheduler overlaps the demands inside a single device and reaches 41.2 tokens/s.")
+    unrecoverable(c, "parallelism")
+    # a run's own precision beside them stays
+    c = _post("We support calibration for INT8 and FP8. In FP8 the new kernel reaches 41.2 tokens/s.")
+    assert stated(c, "precision").value == "FP8"
