@@ -172,3 +172,13 @@ def test_features_lists_and_we_support_are_capabilities():
     # a run's own precision beside them stays
     c = _post("We support calibration for INT8 and FP8. In FP8 the new kernel reaches 41.2 tokens/s.")
     assert stated(c, "precision").value == "FP8"
+
+
+def test_a_line_documenting_an_option_states_no_setting():
+    c = _post("Options:\n\n- `--warmup-runs`: Sets how many warm-up requests run before timing.\n"
+              "- `--source`: Used only for synthetic data.\n\nThe new kernel reaches 41.2 tokens/s.")
+    unrecoverable(c, "warmup")
+    unrecoverable(c, "dataset")
+    # an option given its value is a setting
+    c = _post("Settings:\n\n- `--max-concurrency`: 64\n\nThe new kernel reaches 41.2 tokens/s.")
+    assert stated(c, "batch_or_concurrency").value == 64
