@@ -9,6 +9,11 @@ the fields a reviewer judges (metric, value, unit, qualifier, tokens, per, direc
 set-aside figure with its quote, context, reason and rule. The draw is uniform over all claims (resp. all
 set-aside figures) of all records, and deterministic for a seed. `--markdown` prints a table with an empty
 verdict column, ready to be filled in (docs/sample-check.md is one).
+
+`--conditions N` draws N claims for a check of their conditions instead (docs/conditions-sample-check.md): posts
+with claims are drawn uniformly (a post's large table would otherwise fill the draw), then one claim in each;
+`--skip-prefix` leaves out posts whose name starts with a prefix (the dev set's writers). Each stated condition
+is printed with its value, scope, quote and the text around its quote; the unrecoverable ones by name.
 """
 from __future__ import annotations
 
@@ -66,6 +71,28 @@ def cell(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
+def draw_per_post(records: list[dict], n: int, rng: random.Random, skip: tuple[str, ...]) -> list[tuple[dict, dict]]:
+    """One claim from each of `n` posts drawn uniformly among the posts with claims (names not starting with `skip`)."""
+    posts = [r for r in records if r.get("claims") and not Path(r.get("doc") or "").name.startswith(skip)]
+    return [(r, rng.choice(r["claims"])) for r in rng.sample(posts, min(n, len(posts)))]
+
+
+def print_conditions(docs: Path | None, pairs: list[tuple[dict, dict]], width: int) -> None:
+    """Each drawn claim with its stated conditions (value, scope, quote in context) and its unrecoverable ones."""
+    for i, (r, c) in enumerate(pairs, 1):
+        doc = Path(r.get("doc") or "").name
+        print(f"\n## {i}. {doc} @{(c.get('span') or [0])[0]} `{c.get('quote')}` ({claim_fields(c)})\n"
+              f"   claim: {context(docs, r, c.get('span') or [0, 0], width)}")
+        missing = []
+        for name, cond in (c.get("conditions") or {}).items():
+            if cond.get("status") != "stated":
+                missing.append(name)
+                continue
+            where = context(docs, r, cond["span"], width // 2) if cond.get("span") else ""
+            print(f"   - {name} = {cond.get('value')!r} [{cond.get('scope')}] {where}")
+        print(f"   unrecoverable: {', '.join(missing)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jsonl", required=True, type=Path, help="records of a batch (benchclaims batch --jsonl)")
@@ -75,9 +102,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--docs", type=Path, help="folder of the posts, to print each figure's context")
     ap.add_argument("--context", type=int, default=120, help="characters of context on each side")
     ap.add_argument("--markdown", action="store_true", help="a Markdown table with a verdict column")
+    ap.add_argument("--conditions", type=int, default=0, help="claims to draw for a check of their conditions")
+    ap.add_argument("--skip-prefix", action="append", default=[], dest="skip",
+                    help="with --conditions: leave out posts whose name starts with this (repeatable)")
     a = ap.parse_args(argv)
     records = load(a.jsonl)
     rng = random.Random(a.seed)
+    if a.conditions:
+        print_conditions(a.docs, draw_per_post(records, a.conditions, rng, tuple(a.skip)), a.context)
+        return 0
     claims = draw(records, "claims", a.claims, rng)
     asides = draw(records, "set_aside", a.set_aside, rng)
     n_claims = sum(len(r.get("claims") or []) for r in records)

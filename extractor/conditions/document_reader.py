@@ -106,11 +106,18 @@ class DocumentReader:
         line_starts = [0, *(m.end() for m in _NEWLINE.finditer(d.view))]
         ends = own_ends(d)
         run_in_back = self._back_matter_run(d, found, command_blocks - example_blocks)
-        setup = [i for i, s in enumerate(d.sections) if not self.usage_heading.search(s.title)
-                 and (self.is_setup_heading(s.title) or i in run_in_back
-                      or self._labelled_setup(d, i, line_starts, ends[i]))]
+        setup: list[int] = []
+        labelled: set[int] = set()   # setup sections by their labelled items alone (no setup heading)
+        for i, s in enumerate(d.sections):
+            if self.usage_heading.search(s.title):
+                continue
+            if self.is_setup_heading(s.title) or i in run_in_back:
+                setup.append(i)
+            elif self._labelled_setup(d, i, line_starts, ends[i]):
+                setup.append(i)
+                labelled.add(i)
         return DocContext(d, located, setup, {i for i in setup if self._in_back_matter(d, i)}, section_of,
-                          self._groups(d), self.alternative_items(d), claimed, feeds)
+                          self._groups(d), self.alternative_items(d), claimed, feeds, labelled)
 
     def _back_matter_run(self, d: Document, found: list[Mention], blocks: set[int]) -> set[int]:
         """The section of the back matter (under a top-level back-matter heading, or that heading itself) that runs

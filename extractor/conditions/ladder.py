@@ -52,6 +52,7 @@ class ScopeLadder:
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
         self.paragraph_label = re.compile(scopes.paragraph_label)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)
+        self.header_versus = re.compile(scopes.versus_gap, re.I)
         self.draft_column = re.compile(scopes.draft_column, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
         self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I))

@@ -238,6 +238,7 @@ class DocumentPlaces:
         found = {i for p in chain for i in self._setup_by_parent.get(p, ())}
         found.update(i for p in chain for i in self._setup_by_parent.get(-1 - p, ()))
         found.difference_update(top)
+        found = self._own_experiment_setup(found, chain)
         # the top-level ones that start before the claim: a prefix of them (a bisection, not a scan of every one)
         k = bisect_left(self._top_setup_starts, before) if self._top_setup_starts is not None \
             else sum(sections[i].start < before for i in top)
@@ -246,6 +247,18 @@ class DocumentPlaces:
             return tuple(sorted(earlier.union(top[:k]))) if self._top_setup_starts is not None \
                 else tuple(sorted(earlier.union(i for i in top if sections[i].start < before)))
         return tuple(sorted(found.union(top)))
+
+    def _own_experiment_setup(self, found: set[int], chain: list[int]) -> set[int]:
+        """`found` without the setup sections of a sibling branch that are set up by labelled items alone and report
+        results of their own ("### Case 2" listing "- Configuration: ..." over its figures, "### v1.2" listing
+        "- Model: ..." over its table): such a section sets up its own experiment, not the claim's. A set-up without
+        results ("## Prerequisites" listing "Hardware: ...") still covers."""
+        labelled = self.ctx.labelled_setup
+        if not labelled:
+            return found
+        ctx, sections = self.ctx, self.ctx.d.sections
+        return {i for i in found if i in chain or i not in labelled
+                or not ctx.claims_in(sections[i].start, sections[i].body_end)}
 
     def linked_section(self, claim: Claim, passage: Passage) -> int | None:
         """For a headline claim in a list item ("Smarter routing: up to 1.5x ..."), the section

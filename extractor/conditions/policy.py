@@ -92,7 +92,9 @@ class Policy:
             return Unstated("ambiguous", values=", ".join(sorted({_show(x) for x in (m, *more)})), scope=scope,
                             mentions=(m, *more))
         if name in self.refinable:
-            m, scope = refined(m, scope, name, scopes.levels)
+            fuller, fuller_scope = refined(m, scope, name, scopes.levels)
+            if fuller is not m and not doc.two_table_names(name, m, fuller):
+                m, scope = fuller, fuller_scope
         if name == MODEL and scope in _LOOSE_SCOPES and "/" not in m.quote \
                 and (run := loaded_by_code(scopes.usable, name)) is not None:
             return Pick(run[0], run[1], note=f"{SETTLED_BY_CODE} '{_show(run[0])}'; the post names it "
@@ -275,6 +277,18 @@ class DocumentPolicy:
         self.fuller_names: dict[tuple[str, str], Mention | None] = {}   # Policy.only_member's
         self.specific: dict[tuple, list[Mention]] = {}   # refine.most_specific's
         self.variants: dict[str, list[str]] = {}   # Variants.of's: the variants of each name the post writes
+        self._table_names: dict[str, set[str]] | None = None   # condition -> the names its tables' cells write
+
+    def two_table_names(self, name: str, short: Mention, fuller: Mention) -> bool:
+        """Whether the post's tables name both `short` and `fuller` in cells of their own ("Qwen-7B" and
+        "Qwen-7B-Chat" as rows of a results table): two models or devices, so the fuller is no refinement."""
+        if self._table_names is None:
+            self._table_names = {}
+            for x in self.ctx.mentions:
+                if x.table is not None:
+                    self._table_names.setdefault(x.name, set()).add(norm(x.m.quote))
+        names = self._table_names.get(name, set())
+        return norm(short.quote) in names and norm(fuller.quote) in names
 
     def decide(self, name: str, scopes: Scopes) -> Decision:
         """The decision on condition `name` of a claim whose rungs are `scopes`."""

@@ -117,11 +117,27 @@ def column_names(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
     p = site.passage
     if p.table is None:
         return None
-    named = [x for x in site.ctx.by_table.get(p.table, []) if x.row == -1 and x.col == p.col and x.usable]
+    header = [x for x in site.ctx.by_table.get(p.table, []) if x.row == -1 and x.usable]
+    named = [x for x in header if x.col == p.col]
     head = next((c for c in site.d.tables[p.table].header if c.col == p.col), None)
-    if not named or head is None or lad.ladder.header_comparison.search(site.d.view, head.start, head.end):
+    if not named:
+        return _other_columns_models(header, p.col)
+    if head is None:
         return []
+    if lad.ladder.header_comparison.search(site.d.view, head.start, head.end):
+        # a ratio's column "Speedup (INT8 vs FP16)": the side before "vs" is the result's, the other the baseline
+        vs = lad.ladder.header_versus.search(site.d.view, head.start, head.end) \
+            if site.claim.metric in ("speedup", "relative_change") else None
+        return [x for x in named if x.m.span[1] <= vs.start()] if vs is not None else []
     return named
+
+
+def _other_columns_models(header: list[Located], col: int | None) -> list[Located]:
+    """The models that two or more other columns' headers name, when the claim's column names none ("| Qwen-2B |
+    OtherNet-base | Llama-3-8B |"): the columns are systems, and the claim's is one the post names in a way no
+    rule reads, so the model a broader rung names is no more the claim's than theirs (the rung is ambiguous)."""
+    models = [x for x in header if x.name == "model" and x.col not in (col, 0)]
+    return models if len({x.col for x in models}) >= 2 else []
 
 
 @rung_reader("table_caption")

@@ -30,6 +30,7 @@ LAYOUT_COLUMN = "parallelism:"   # column label keys of one layout scheme ("para
 _WHOLE = re.compile(r"\s*(\d{1,4})\s*")
 CONFIG_COLUMNS = frozenset({"batch_or_concurrency", "input_length", "output_length", "gpu_count"})
 TEXT_COLUMNS = frozenset({"scenario", "dataset", "precision"})   # a labelled column's cell is the value as written
+_WORD_BEFORE = re.compile(r"[A-Za-z]")   # a letter before a cell's first number: the cell is no bare value
 _TEXT_CELL = re.compile(r"[\s*_`]*(\S(?:.{0,58}\S)?)[\s*_`]*", re.S)
 
 
@@ -192,8 +193,8 @@ class DocumentStatements:
                         if name in TEXT_COLUMNS:
                             return _text_cell(ctx, c, r == idx)
                         m = _NUM.search(d.view, c.start, c.end)
-                        if not m:
-                            return None
+                        if not m or _WORD_BEFORE.search(d.view, c.start, m.start()):
+                            return None   # a number inside words ("Engine (8 experts)") is no value of the column
                         value = lengths([m.group()], k_base=1000)[0]   # a cell's "8K" is 8,000
                         note = None if r == idx else "carried down from an earlier row of the table (empty cell)"
                         return Condition(status="stated", value=value, quote=d.text[m.start():m.end()].strip(),

@@ -30,7 +30,7 @@ def test_a_word_count_of_machines_or_a_class_of_devices_is_no_single_device():
     assert stated(c, "hardware").value == "H100"
     unrecoverable(c, "parallelism")
     c = _post("On phones with an A14 or newer, the new kernel reaches 41.2 tokens/s.")
-    assert stated(c, "hardware").value == "A14"
+    unrecoverable(c, "hardware")   # a bound on the class, not the device (`device_class_bound`)
     unrecoverable(c, "parallelism")
     # a cloud instance counted by a word is one machine, not one device
     c = _post("The new kernel reaches 41.2 tokens/s on a g5.12xlarge.")
