@@ -199,3 +199,17 @@ def test_prices_of_things_and_feature_shares_are_datasheet_figures(text: str, qu
 def test_a_measured_cost_per_token_is_no_price_of_a_thing() -> None:
     text = "The whole run came to $0.29 per million output tokens.\n"
     assert [m for _, m, _ in _claims(text)] == ["cost"]
+
+
+# ---- a processor's model number in a hardware list
+@pytest.mark.parametrize("text,quote", [
+    ("- CPU: i7 13700K w/o overclocking\n", "13700K"),
+    ("- CPU: Ryzen 9 7950X3D, 64 GB DDR5\n", "7950X3D"),
+])
+def test_a_cpu_model_number_is_a_datasheet_name(text: str, quote: str) -> None:
+    assert (quote, "datasheet") in _asides(text)
+
+
+def test_a_context_size_in_k_is_no_cpu_model() -> None:
+    asides = _asides("The model handles 128K context, and we tested 32K prompts.\n")
+    assert ("128K context", "setting") in asides and not [a for a in asides if a[0] == "32K"]
