@@ -213,3 +213,12 @@ def test_a_cpu_model_number_is_a_datasheet_name(text: str, quote: str) -> None:
 def test_a_context_size_in_k_is_no_cpu_model() -> None:
     asides = _asides("The model handles 128K context, and we tested 32K prompts.\n")
     assert ("128K context", "setting") in asides and not [a for a in asides if a[0] == "32K"]
+
+
+def test_the_majority_share_of_a_collection_is_adoption() -> None:
+    text = "There are about 3000 public adapters. The vast majority (**~88%**) of them are tuned from one base.\n"
+    assert ("~88%", "adoption") in _asides(text)
+
+
+def test_a_share_of_requests_is_no_majority_share_of_a_collection() -> None:
+    assert ("60%", "adoption") not in _asides("Most (60%) of the requests were served from cache.\n")
