@@ -222,3 +222,17 @@ def test_the_majority_share_of_a_collection_is_adoption() -> None:
 
 def test_a_share_of_requests_is_no_majority_share_of_a_collection() -> None:
     assert ("60%", "adoption") not in _asides("Most (60%) of the requests were served from cache.\n")
+
+
+# ---- media words ("video", "course") turn down times only
+@pytest.mark.parametrize("text,quote,metric", [
+    ("The fused kernel gives 5.1x higher throughput for video generation.\n", "5.1x", "speedup"),
+    ("Decoding is 25% faster on long videos.\n", "25%", "relative_change"),
+])
+def test_a_media_word_does_not_veto_a_ratio_or_a_percent(text: str, quote: str, metric: str) -> None:
+    assert (quote, metric) in [(q, m) for q, m, _ in _claims(text)]
+
+
+def test_a_media_word_still_makes_a_time_a_length() -> None:
+    text = "The workshop runs ~4 hours, with 10 video lessons.\n"
+    assert _claims(text) == [] and ("~4 hours", "setting") in _asides(text)
