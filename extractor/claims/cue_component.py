@@ -35,6 +35,7 @@ LABEL_FIELDS: tuple[tuple[str, str], ...] = (
     ("metric:{}", "metric_cues"), ("change:up", "change_up"), ("change:down", "change_down"),
     ("change:neutral", "change_neutral"), ("change:neutral_before", "direction_neutral_before"),
     ("change_adj:up", "change_up_adjacent"), ("change_adj:down", "change_down_adjacent"), ("not_claim", "not_claim"),
+    ("not_claim:media", "media_words"),
     ("measure", "measure_cues"), ("rate_claim", "rate_claim_cues"), ("limit", "limit_cues"),
     ("setting", "setting_intro"), ("break", "clause_breaks"), ("join", "clause_joins"),
     ("baseline_value:before", "baseline_value_before"), ("baseline_value:after", "baseline_value_after"),

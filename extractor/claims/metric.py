@@ -26,7 +26,14 @@ REQUIREMENT = re.compile(r"(?:require|requires|required|requirement|requirements
 USAGE = re.compile(r"\b(?:using|utili[sz]ing|consuming|occupying|taking|needing|requiring)\b[^.;:\n]*$", re.I)
 # ...and "target" naming the model that verifies a speculative draft ("the target model")
 NOT_A_TARGET = re.compile(r"[ \t]+(?:model|models|LLM|draft|network)\b", re.I)
-MODEL_SIZE_NEAR = 20    # a model-size word names the memory figure only close before it, in its clause
+MODEL_SIZE_NEAR = 20
+    # a model-size word names the memory figure only close before it, in its clause
+
+
+def _not_claim(cues: list[Cue]) -> list[Cue]:
+    """The not-claim cues that turn down percents and ratios too: not the media words ("video", "course"), which
+    turn down times only ("7.4x higher throughput for video generation" is a speed-up)."""
+    return [c for c in cues if c.label == "not_claim"]
 
 
 class MetricChooser:
@@ -81,7 +88,7 @@ class MetricChooser:
         prose = not header_cues
         if prose and self.clauses.baseline_value(cues, start, end, cls):
             return None
-        if cls in ("time", "token_time", "item_rate") and any(c.label == "not_claim" for c in header_cues):
+        if cls in ("time", "token_time", "item_rate") and any(c.label.startswith("not_claim") for c in header_cues):
             return None                   # a "Benchmark duration (s)" column or line: how long the run took
         if cls in ("percent", "ratio"):
             return self._relative(q, cls, cues, start, end, header_cues)
@@ -128,7 +135,7 @@ class MetricChooser:
         if cls in ("percent", "ratio"):
             if self.clauses.baseline_value(cues, start, end, cls):
                 return "baseline", "claims.baseline_value"   # "WER 5.3% vs 9.1%": the reference's value
-            if nearest(cues, start, end, "not_claim", 25):
+            if nearest(_not_claim(cues), start, end, "not_claim", 25):
                 # "90% of GPU memory" is a setting; a ratio the not-claim words turn down ("7.4x higher
                 # throughput for video") is no setting: the rules decide
                 return ("setting", "claims.not_claim") if cls == "percent" else None
@@ -152,7 +159,7 @@ class MetricChooser:
     def turned_down(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int) -> bool:
         """Whether the metric choice turned a percent or ratio down on purpose (a not-claim phrase, a project's
         adoption count, the reference value of a comparison), so that no written form may take it."""
-        return bool(nearest(cues, start, end, "not_claim", 25)
+        return bool(nearest(_not_claim(cues), start, end, "not_claim", 25)
                     or self.clauses.before(cues, start, end, ("adoption",), NEAR)
                     or self.clauses.baseline_value(cues, start, end, cls))
 
@@ -297,8 +304,8 @@ class MetricChooser:
     def _relative(self, q, cls, cues, start, end, header_cues) -> str | None:
         if cls == "percent" and any(c.label == "sla_share" and 0 <= c.start - end <= 3 for c in cues):
             return "other"                # "28% of requests failed to meet the SLA", "100% SLO attainment"
-        if nearest(cues, start, end, "not_claim", 25):
-            return None
+        if nearest(_not_claim(cues), start, end, "not_claim", 25):
+            return None                   # a setting's share ("90% of GPU memory"); media words turn down times only
         if not header_cues and self.clauses.before(cues, start, end, ("adoption",), NEAR):
             return None                   # "GitHub stars grew from 14,000 to 32,600 (2.3x)": growth of a project
         allowed = self.allowed.get(cls, [])

@@ -40,6 +40,7 @@ class ClaimRules(BaseModel):
     change_up_adjacent: Phrases
     change_down_adjacent: Phrases
     not_claim: Phrases
+    media_words: Phrases = Field(default_factory=list)
     measure_cues: Phrases
     rate_claim_cues: Phrases
     limit_cues: Phrases
@@ -126,7 +127,7 @@ class ClaimRules(BaseModel):
     abbreviations: Phrases
 
     @field_validator("change_up", "change_down", "change_neutral", "change_up_adjacent", "change_down_adjacent",
-                     "not_claim", "measure_cues", "rate_claim_cues", "limit_cues", "setting_intro", "clause_breaks",
+                     "not_claim", "media_words", "measure_cues", "rate_claim_cues", "limit_cues", "setting_intro", "clause_breaks",
                      "clause_joins",
                      "baseline_value_before", "baseline_value_after",
                      "baseline_score_before", "count_headers", "baseline_intro",

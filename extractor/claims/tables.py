@@ -268,8 +268,8 @@ class TableReader:
         """A header of the cell names a setting, a limit or a length of media ("Timeout", "request_timeout"), or
         a limit or setting word sits in the cell: its figure is no result."""
         return any(self.setting_headers.search(h.text.replace("_", " ")) for h in headers) \
-            or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
-            or any(c.label in ("limit", "setting", "not_claim") for c in cues)
+            or any(c.label in ("limit", "not_claim", "not_claim:media") for h in headers for c in h.cues) \
+            or any(c.label in ("limit", "setting", "not_claim", "not_claim:media") for c in cues)
 
     def unnamed_measure(self, cls: str, headers: list[Header], cues: list, lead_texts: list[str],
                         col: Header | None = None) -> str | None:

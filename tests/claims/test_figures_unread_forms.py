@@ -199,3 +199,40 @@ def test_prices_of_things_and_feature_shares_are_datasheet_figures(text: str, qu
 def test_a_measured_cost_per_token_is_no_price_of_a_thing() -> None:
     text = "The whole run came to $0.29 per million output tokens.\n"
     assert [m for _, m, _ in _claims(text)] == ["cost"]
+
+
+# ---- a processor's model number in a hardware list
+@pytest.mark.parametrize("text,quote", [
+    ("- CPU: i7 13700K w/o overclocking\n", "13700K"),
+    ("- CPU: Ryzen 9 7950X3D, 64 GB DDR5\n", "7950X3D"),
+])
+def test_a_cpu_model_number_is_a_datasheet_name(text: str, quote: str) -> None:
+    assert (quote, "datasheet") in _asides(text)
+
+
+def test_a_context_size_in_k_is_no_cpu_model() -> None:
+    asides = _asides("The model handles 128K context, and we tested 32K prompts.\n")
+    assert ("128K context", "setting") in asides and not [a for a in asides if a[0] == "32K"]
+
+
+def test_the_majority_share_of_a_collection_is_adoption() -> None:
+    text = "There are about 3000 public adapters. The vast majority (**~88%**) of them are tuned from one base.\n"
+    assert ("~88%", "adoption") in _asides(text)
+
+
+def test_a_share_of_requests_is_no_majority_share_of_a_collection() -> None:
+    assert ("60%", "adoption") not in _asides("Most (60%) of the requests were served from cache.\n")
+
+
+# ---- media words ("video", "course") turn down times only
+@pytest.mark.parametrize("text,quote,metric", [
+    ("The fused kernel gives 5.1x higher throughput for video generation.\n", "5.1x", "speedup"),
+    ("Decoding is 25% faster on long videos.\n", "25%", "relative_change"),
+])
+def test_a_media_word_does_not_veto_a_ratio_or_a_percent(text: str, quote: str, metric: str) -> None:
+    assert (quote, metric) in [(q, m) for q, m, _ in _claims(text)]
+
+
+def test_a_media_word_still_makes_a_time_a_length() -> None:
+    text = "The workshop runs ~4 hours, with 10 video lessons.\n"
+    assert _claims(text) == [] and ("~4 hours", "setting") in _asides(text)
