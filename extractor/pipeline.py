@@ -21,7 +21,7 @@ from extractor.contracts import StageContract
 from extractor.ingest import Document, ingest
 from extractor.ingest.dates import DocumentDate, document_date
 from extractor.notes.caveats import CaveatReader
-from extractor.records import Claim, DocumentRecord, Note
+from extractor.records import BASELINE_NOT_NAMED, Claim, DocumentRecord, Note
 from extractor.rules_io import RuleError, default_rules_dir, rules_fingerprint
 
 # The conditions stage (ConditionResolver.attach) ties each claim to its conditions and merges the claims that
@@ -78,6 +78,7 @@ class Extractor:
         ctx = self.conditions.context(d, mentions, claims)
         # a figure stated again for the same setup becomes one claim with several mentions
         claims = self.conditions.attach(ctx, read.placed, leads)
+        mark_unnamed_baselines(claims)
         assign_ids(doc, claims)
         dated = document_date(d, doc)
         set_aside = self.claims.figures.decide(d, read.places, claims, read.rejected, read.prose)
@@ -98,6 +99,14 @@ def _date_note(d: Document, dated: DocumentDate) -> Note:
                 message=f"front matter '{problem.field}: {problem.value}' is not a date ({problem.reason}): "
                         "the post has no date",
                 quote=d.text[span[0]:span[1]] if span else None, span=span)
+
+
+def mark_unnamed_baselines(claims: list[Claim]) -> None:
+    """A speed-up or relative change whose text names no baseline says so (GOLD: never null). Done after the
+    restatements merge, which takes a named baseline from any mention of a claim."""
+    for c in claims:
+        if c.baseline is None and c.metric in ("speedup", "relative_change"):
+            c.baseline = BASELINE_NOT_NAMED
 
 
 def assign_ids(doc: str, claims: list[Claim]) -> None:

@@ -93,6 +93,10 @@ class ClaimContext(Record):
     column_header: str | None = None
 
 
+BASELINE_NOT_NAMED = "not named in the text"
+"""The baseline of a speed-up or relative change whose text names none (GOLD: never null)."""
+
+
 class ClaimMention(Record):
     """One place where the post states a claim's figure (the title, the TL;DR, a results table...)."""
 
@@ -118,7 +122,11 @@ class Claim(Record):
     qualifier: Qualifier = "exact"
     tokens: Tokens | None = None
     per: Per | None = None
-    baseline: str | None = None
+    baseline: str | None = Field(
+        default=None,
+        description="for speedup and relative_change: what the figure is compared with, as the text says it "
+                    f"('vLLM v0.5.3', 'H100'); '{BASELINE_NOT_NAMED}' when the text names none; null for other "
+                    "metrics")
     direction: Direction | None = Field(
         default=None,
         description="for speedup and relative_change: 'better' when the figure reports an improvement of the "

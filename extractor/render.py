@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
-from extractor.records import DocumentRecord
+from extractor.records import BASELINE_NOT_NAMED, DocumentRecord
 
 
 def record_json(record: DocumentRecord, indent: int | None = 2) -> str:
@@ -57,7 +57,8 @@ def record_text(record: DocumentRecord) -> str:
     for c in record.claims:
         flags = ("H " if c.headline else "  ") + f"{c.metric:18s} {_value(c):32s} {c.qualifier:8s}"
         extra = ", ".join(x for x in (c.tokens and f"tokens={c.tokens}", c.per and f"per={c.per}",
-                                      c.baseline and f"vs {c.baseline}") if x)
+                                      c.baseline and (f"vs {c.baseline}" if c.baseline != BASELINE_NOT_NAMED
+                                                                     else "baseline not named")) if x)
         lines.append(f"{flags} [{c.span[0]}:{c.span[1]}] {c.quote!r}" + (f"  ({extra})" if extra else ""))
         if len(c.mentions) > 1:
             lines.append(f"      stated {len(c.mentions)} times: " + ", ".join(f"[{m.span[0]}:{m.span[1]}] {m.quote!r}"

@@ -12,7 +12,7 @@ from typing import Any
 
 from extractor.compare.model import Status
 from extractor.compare.rules import CompareRules, ConditionRule
-from extractor.records import Claim, Condition
+from extractor.records import BASELINE_NOT_NAMED, Claim, Condition
 
 _BLANKS = re.compile(r"[\s_]+")
 _LIST = re.compile(r",|;|\s/\s")   # a stated value listing alternatives ("GPTQ, AWQ", "MBPP; Alpaca")
@@ -137,7 +137,7 @@ def match(a: Value, b: Value, rule: ConditionRule) -> tuple[Status, str | None]:
 def field_value(claim: Claim, name: str) -> Value:
     """A claim field compared as a row (tokens counted, statistic, baseline)."""
     raw = getattr(claim, name)
-    if raw is None or raw == "unspecified":
+    if raw is None or raw == "unspecified" or (name == "baseline" and raw == BASELINE_NOT_NAMED):
         what = {"tokens": "which tokens are counted", "statistic": "which statistic (mean, median, p99...)",
                 "baseline": "what the figure is relative to"}[name]
         return Value(text=raw, note=f"the post does not say {what}")

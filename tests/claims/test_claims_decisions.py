@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from extractor.api import extract_text
+from extractor.records import BASELINE_NOT_NAMED
 
 
 def claims(text: str, doc: str = "t.md"):
@@ -77,7 +78,7 @@ def test_baseline_keeps_dotted_versions_and_skips_bare_numbers():
     c = one("Across models the new scheduler is 1.3x to 2.2x faster compared with v0.7.2 on H200.", 1.3)
     assert c.baseline and "v0.7.2" in c.baseline
     c = one("Decode got a 2.1x speedup, from 40 tok/s to 84 tok/s per user.", 2.1)
-    assert c.baseline is None
+    assert c.baseline == BASELINE_NOT_NAMED
 
 
 def test_score_against_a_reference_score_is_not_a_claim():
@@ -106,3 +107,17 @@ def test_spelled_ratio_needs_a_comparison():
 def test_emphasised_ratio_far_from_its_change_word():
     c = one("The benefit narrows at larger batches, because the GPU saturates, but it holds at __2x__ for batch 16.", 2)
     assert c.metric == "speedup"
+
+
+def test_a_comparison_without_a_named_baseline_says_so_and_a_level_has_none():
+    """GOLD: a speed-up or relative change whose text names no baseline says 'not named in the text', never
+    null; a named one keeps its words, and a level (throughput, latency) has no baseline at all."""
+    text = ("Our kernel is 2.5x faster than FlashAttention-2 on long prompts. Throughput rose by 30% after the "
+            "upgrade. The server sustains 1,200 tokens/s on one GPU.\n")
+    claims = {c.quote: c for c in extract_text(text, "b.md").claims}
+    named = next(c for q, c in claims.items() if "2.5x" in q)
+    assert named.baseline and "FlashAttention-2" in named.baseline
+    change = next(c for q, c in claims.items() if "30%" in q)
+    assert change.metric == "relative_change" and change.baseline == BASELINE_NOT_NAMED
+    level = next(c for q, c in claims.items() if "1,200" in q)
+    assert level.metric == "throughput" and level.baseline is None
