@@ -51,6 +51,7 @@ class ScopeLadder:
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
         self.paragraph_label = re.compile(scopes.paragraph_label)
+        self.topic_opener = re.compile(scopes.topic_opener)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)
         self.header_versus = re.compile(scopes.versus_gap, re.I)
         self.draft_column = re.compile(scopes.draft_column, re.I)

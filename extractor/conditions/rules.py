@@ -176,6 +176,7 @@ class ScopeRules(_Strict):
     serving_workloads: Regex = NEVER
     universal_scope: Regex = NEVER
     paragraph_label: Regex = NEVER
+    topic_opener: Regex = NEVER
     setting_binding: SettingBinding = Field(default_factory=SettingBinding)
     several_systems: SeveralSystems = Field(default_factory=SeveralSystems)
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value

@@ -190,6 +190,8 @@ def paragraph(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
              if (x.m.span[0] < p.start or x.block in site.settings
                  or x.name in lad.ladder.after_claim and not _nearer_result(site, x))
              and not _other_systems_result(site, x)]
+    if (topics := _topic_tiers(lad, site, found)) is not None:
+        return topics
     lead = blocks - {p.block} - site.settings
     intro = introducing_sentence(site.d, next(iter(lead))) if len(lead) == 1 else None
     if intro is None:
@@ -233,6 +235,34 @@ def _other_systems_result(site: ClaimSite, x: Located) -> bool:
         return False
     return bool(site.devices and devices - site.devices) \
         or bool(site.models) and any(not any(same_model(v, m) for m in site.models) for v in models)
+
+
+def _topic_tiers(lad: LadderReading, site: ClaimSite, found: list[Located]) -> Tiers | None:
+    """The paragraph read by the model each stretch of it is about (`topic_opener`: "On Model-A, ... . On
+    Model-B, running on 4xH100, ..."): the stretch from the last such sentence up to the claim first, then what
+    comes before the first one; the stretches of other models in between give nothing. None when the paragraph
+    names no topic before the claim, or names one model only."""
+    p, view = site.passage, site.d.view
+    block_start = site.d.blocks[p.block].start
+    topics: list[tuple[int, str]] = []   # (sentence start, model) of each sentence that opens with a model
+    for x in site.ctx.by_block.get(p.block, []):
+        if x.name != "model" or not x.usable or x.m.span[0] > p.start:
+            continue
+        ends = [m.end() for m in SENTENCE_END.finditer(view, block_start, x.m.span[0])]
+        start = ends[-1] if ends else block_start
+        if lad.ladder.topic_opener.match(view[start:x.m.span[0]]):
+            topics.append((start, _topic_name(x)))
+    if len({model for _, model in topics}) < 2:
+        return None
+    last, first = topics[-1][0], topics[0][0]
+    near = [x for x in found if x.m.span[0] >= last or x.block in site.settings]
+    before = [x for x in found if x.m.span[0] < first and x.block not in site.settings
+              and not (x.block == p.block and x.m.span[0] >= first)]
+    return Tiers([near, before])
+
+
+def _topic_name(x: Located) -> str:
+    return (x.m.canonical or str(x.m.value)).lower()
 
 
 def _nearer_result(site: ClaimSite, x: Located) -> bool:

@@ -312,3 +312,25 @@ def test_a_gpus_column_cell_gives_its_count_not_the_digits_of_the_device_name():
     text = "# Cost\n\n| GPUs | Model-A | Model-B |\n|---|:-:|:-:|\n| 64x A100-80G | 1.25 hours | 4 hours |\n"
     c = claim(extract_text(text, "t.md"), 4)
     assert (c.conditions["gpu_count"].value, c.conditions["hardware"].value) == (64, "64x A100")
+
+
+_TOPICS = ("# Cache formats\n\n## Time to first token\n\n"
+           "On Orca-13B (Figure 3), which has headroom on 2xL40S, the two formats tie at every rate. "
+           "On Llama-3.1-70B (Figure 4), running on 8xL40S with little room left, the old format reaches 19 s "
+           "at burst. The new format stays under 4.5 s, a 4x improvement.\n")
+
+
+def test_a_sentence_opening_with_a_model_starts_that_models_stretch_of_the_paragraph():
+    # (written for this test) the 4x figure comes after "On Llama-3.1-70B ..., running on 8xL40S": not the
+    # other model's 2xL40S
+    found = claim(extract_text(_TOPICS, "t.md"), 4)
+    assert found.conditions["hardware"].value == "8x L40S"
+    assert found.conditions["model"].value == "Llama-3.1-70B"
+
+
+
+def test_the_first_models_figure_keeps_its_own_stretch():
+    # (written for this test) a figure in the first model's stretch is not read from the later one
+    text = _TOPICS.replace("the two formats tie at every rate.", "the new format cuts TTFT by 12%.")
+    found = claim(extract_text(text, "t.md"), -12)
+    assert found.conditions["hardware"].value != "8x L40S"
