@@ -318,6 +318,10 @@ class MetricChooser:
         named = [c for c in cues if not (c.label.startswith("metric:") and c.start >= end
                                          and self.clauses.between(cues, end, c.start, ("setting",), False))]
         cue = self.clauses.metric_cue(named, start, end, specific, 25)
+        if cue and change and change.start <= cue.start and cue.end <= change.end:
+            return change_metric          # "a 0.5% accuracy loss": the change phrase holds the metric it changes
+        if cue and change and cue.label == "metric:accuracy" and cue.start >= end and 0 <= start - change.end <= 1:
+            return change_metric          # "loses 0.7% accuracy", "gains 2% accuracy": the amount of the change
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
             metric = cue.label[7:]
             if cls == "percent" and metric == "other" and self._overhead(cue, cues, end):

@@ -70,6 +70,8 @@ def _text(d: Document, c: Cell | None) -> str:
 _GLUED_PAREN = re.compile(r"(?<=[A-Za-z])\(")
 # an arrow glued to a header's metric ("Acc.↑", "Error↓": which way is better) is read as a blank
 _ARROWS = re.compile(r"[↑↓⬆⬇]")
+# "Loss" in a header that names a score ("MMLU Loss"): the loss of that score
+_SCORE_LOSS = re.compile(r"(?i)(?<!accuracy)\s+loss(?:es)?\b")
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
 _LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 
@@ -145,6 +147,13 @@ class TableReader:
         if not text:
             return Header(text)
         cues = list(self.x.cues(_ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text))))
+        if nearest(cues, 0, 0, "metric:accuracy", 10**9) and _SCORE_LOSS.search(text):
+            # "MMLU Loss", "GSM8K loss (%)": the loss of that score, a change as "accuracy loss" is
+            cues = list(self.x.cues(_SCORE_LOSS.sub(" accuracy loss", _ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text)))))
+        if nearest(cues, 0, 0, "metric:accuracy", 10**9) and not (self.ratio_header and self.ratio_header.search(text)) \
+                and (nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9)):
+            # "Accuracy drop", "MMLU Loss": a change of a score, in points (percent), not a ratio
+            return Header(text, "percent", "percent", cues)
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
                 or self.ratio_header and "%" not in text and self.ratio_header.search(text):
@@ -194,7 +203,10 @@ class TableReader:
         holds speed-ups, read in that text's direction. Empty when none does."""
         for text in texts:
             cues = list(self.x.cues(text))
-            if any(c.label.startswith("change:") for c in cues) \
+            # "sensitive to accuracy drop": a change of a score named in passing says nothing of ratios
+            score_changes = [c for c in cues if c.label.startswith("change:") and any(
+                m.label == "metric:accuracy" and c.start <= m.start and m.end <= c.end for m in cues)]
+            if any(c.label.startswith("change:") and c not in score_changes for c in cues) \
                     or (self.ratio_header is not None and self.ratio_header.search(text)):
                 return list(cues)
         return []

@@ -1,0 +1,165 @@
+"""Precision classes from the session-4 random draws of the wide corpus (issue 23): the direction of a ratio in
+a list of comparisons; a count of one device written "1×" is no baseline. Every sentence here is written for the
+test; each class has its negative cases."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.api import extract_text
+
+
+def record(text: str):
+    return extract_text(text, doc="t.md")
+
+
+def claim(text: str, quote: str):
+    found = [c for c in record(text).claims if c.quote == quote]
+    assert found, [(c.quote, c.metric) for c in record(text).claims]
+    return found[0]
+
+
+def aside(text: str, quote: str):
+    found = [a for a in record(text).set_aside if a.quote == quote]
+    assert found, f"{quote!r} not set aside: {[(a.quote, a.reason, a.rule) for a in record(text).set_aside]}"
+    return found[0]
+
+
+@pytest.mark.parametrize("text,quote,direction", [
+    # the quantity a change word right after the number names decides, not the previous figure's quantity
+    ("The new chips give 2.6x better throughput, 8.1x lower latency than the last generation.", "8.1x", "better"),
+    ("The new chips give 3x higher throughput, 2x higher TTFT than the last generation.", "2x", "worse"),
+    ("Our build has 20% higher throughput, 35% lower end-to-end latency than the stock one.", "35%", "better"),
+    ("Our build has 20% lower throughput, 2x higher cost than the stock one.", "2x", "worse"),
+    # negatives: a change word closing its clause modifies the quantity before it, not the next clause's
+    ("Latency is 3x lower, throughput 2x higher than before.", "3x", "better"),
+    ("TTFT is 3x higher, throughput 2x higher than before.", "3x", "worse"),
+])
+def test_a_change_word_after_the_number_names_its_quantity(text, quote, direction):
+    assert claim(text, quote).direction == direction
+
+
+@pytest.mark.parametrize("cell", ["1× Atlas 800 A3 (64GB × 16)", "1x RTX 6000 node", "1× Xeon server",
+                                  "1x node with 8 cards"])
+def test_one_device_in_a_table_is_a_setting_not_a_baseline(cell):
+    text = f"# Hardware\n\n| Model | Hardware |\n|---|---|\n| tiny-7b | {cell} |\n"
+    a = aside(text, cell[:2])
+    assert (a.reason, a.rule) == ("setting", "set_aside.device_count")
+
+
+def test_a_reference_ratio_in_a_table_stays_a_baseline():
+    text = "# Results\n\n| Mode | Speed-up |\n|---|---|\n| Eager (reference) | 1.00x |\n| Compiled | 1.7x |\n"
+    assert aside(text, "1.00x").reason == "baseline"
+
+
+LOSS_TABLE = ("# Accuracy\n\n| Model | Method | GSM8K (FP16) | GSM8K (quantized) | {header} |\n|---|---|---|---|---|\n"
+              "| tiny-7b | FP8 | 70.4 | 70.3 | {cell} |\n")
+
+
+@pytest.mark.parametrize("header,cell,value", [
+    ("GSM8K Loss", "0.14%", -0.14), ("Accuracy drop", "0.1", -0.1), ("Accuracy loss (%)", "1.8", -1.8),
+    ("MMLU losses", "2.56%", -2.56),
+])
+def test_a_score_loss_column_holds_changes_not_scores(header, cell, value):
+    text = LOSS_TABLE.format(header=header, cell=cell)
+    c = claim(text, cell)
+    assert (c.metric, c.value, c.unit, c.direction) == ("relative_change", value, "percent", "worse")
+    # the scores themselves stay scores
+    assert claim(text, "70.3").metric == "accuracy"
+
+
+@pytest.mark.parametrize("text,quote,metric,direction", [
+    ("The FP8 checkpoint shows only a 0.5% accuracy loss on our suite.", "0.5%", "relative_change", "worse"),
+    ("The FP8 checkpoint loses 0.7% accuracy on the math set.", "0.7%", "relative_change", "worse"),
+    ("Distillation gains 2% accuracy on the math set.", "2%", "relative_change", "better"),
+    # negatives: a level of accuracy, and a lower loss of training, are no loss of a score
+    ("The FP8 checkpoint reaches 95% accuracy on the math set.", "95%", "accuracy", None),
+    ("The FP8 checkpoint improved to 95% accuracy on the math set.", "95%", "accuracy", None),
+    ("After tuning, the training loss is 1.9% lower.", "1.9%", "relative_change", "better"),
+])
+def test_a_loss_of_a_score_in_prose_is_a_change(text, quote, metric, direction):
+    c = claim(text, quote)
+    assert c.metric == metric
+    if direction:
+        assert c.direction == direction
+
+
+CITED_LIST = ("# Background\n\n{lead}\n\n- With 50 tools, most models keep 84-95% accuracy\n"
+              "- With 700 tools, accuracy falls to 20%\n")
+
+
+@pytest.mark.parametrize("lead,party", [
+    ("Prior work on long tool lists found that:", "Prior work"),
+    ("A recent study of large catalogs reported:", "A recent study"),
+    ("According to the vendor's whitepaper:", "the vendor's whitepaper"),
+])
+def test_the_items_of_a_list_a_cited_lead_introduces_are_cited(lead, party):
+    text = CITED_LIST.format(lead=lead)
+    assert claim(text, "84-95%").cited_from == party
+    assert claim(text, "20%").cited_from == party
+
+
+@pytest.mark.parametrize("lead", [
+    "Our router measured the following:",
+    "Prior work found that long tool lists hurt accuracy.",                 # no colon: the list is not its findings
+])
+def test_a_list_after_an_own_or_closed_lead_is_not_cited(lead):
+    text = CITED_LIST.format(lead=lead)
+    assert claim(text, "84-95%").cited_from is None
+
+
+def test_a_cited_lead_of_another_list_does_not_reach_a_later_list():
+    text = ("# Background\n\nPrior work on long tool lists found that:\n\n- most models keep 84-95% accuracy\n\n"
+            "Our router measured the following:\n\n- the router keeps 94% accuracy\n")
+    assert claim(text, "84-95%").cited_from == "Prior work"
+    assert claim(text, "94%").cited_from is None
+
+
+@pytest.mark.parametrize("target", ["examples/benchmarks/txt2img", "/blog/2024-05-serving"])
+def test_a_news_link_to_the_projects_own_page_is_not_cited(target):
+    text = f"## News\n\n* [2024/05] [Our engine serves a model in under 3 seconds]({target})\n"
+    assert not [a for a in record(text).set_aside if a.reason == "cited"]
+
+
+def test_a_news_link_to_another_site_stays_cited():
+    text = "## News\n\n* [2024/05] [Serving a 70B model under 2 seconds on one box](https://example.org/p)\n"
+    assert aside(text, "under 2 seconds").reason == "cited"
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("The 7 GB model fits on one card with 19% headroom to spare.", "19%"),
+    ("After loading, the card runs with about 4 GB to spare.", "about 4 GB"),
+])
+def test_the_headroom_a_fit_leaves_is_design_arithmetic(text, quote):
+    a = aside(text, quote)
+    assert (a.reason, a.rule) == ("design_arithmetic", "set_aside.headroom_left")
+
+
+def test_a_change_of_headroom_stays_a_claim():
+    assert claim("The new allocator leaves 30% more headroom than the old one.", "30%").metric == "relative_change"
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("# Case study\n\nThe team rebuilt its inference pipeline in 12 Months and now answers in 80 ms.\n", "12 Months"),
+    ("Fine-tuning the draft model took 3 weeks on our cluster.", "3 weeks"),
+    ("After two years of work, 1.5 years of it on kernels, the engine shipped.", "1.5 years"),
+])
+def test_a_span_of_weeks_months_or_years_is_a_calendar_period(text, quote):
+    a = aside(text, quote)
+    assert (a.reason, a.rule) == ("date_or_version", "set_aside.calendar_span")
+    assert not [c for c in record(text).claims if c.quote == quote]
+
+
+def test_a_serving_time_next_to_a_calendar_span_stays_a_claim():
+    text = "# Case study\n\nThe team rebuilt its inference pipeline in 12 Months and now answers in 80 ms.\n"
+    assert claim(text, "80 ms").metric == "latency"
+
+
+def test_a_ratio_of_list_prices_is_a_datasheet_figure():
+    text = "The new instance's hourly price is about 1.3x that of the old one, for 3x the throughput."
+    a = aside(text, "about 1.3x")
+    assert (a.reason, a.rule) == ("datasheet", "set_aside.list_price_ratio")
+    assert claim(text, "3x").metric == "speedup"
+
+
+def test_a_measured_cost_ratio_stays_a_claim():
+    assert claim("Its cost per million tokens is 2x lower than the old instance's.", "2x").metric == "speedup"
