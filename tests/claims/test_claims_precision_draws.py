@@ -163,3 +163,33 @@ def test_a_ratio_of_list_prices_is_a_datasheet_figure():
 
 def test_a_measured_cost_ratio_stays_a_claim():
     assert claim("Its cost per million tokens is 2x lower than the old instance's.", "2x").metric == "speedup"
+
+
+@pytest.mark.parametrize("text,quote,reason,rule", [
+    ("For example, setting TTFT to 200ms and ITL 25ms, the server meets the SLO at 3.5 requests per second.",
+     "200ms", "target", "latency_set_to"),
+    ("For example, setting TTFT to 200ms and ITL 25ms, the server meets the SLO at 3.5 requests per second.",
+     "25ms", "target", "latency_set_to"),
+    ("If you set the P99 latency to 1.5 s, fewer requests fit.", "1.5 s", "target", "latency_set_to"),
+    ("The autoscaler enters panic mode when the short window reaches 2x target concurrency.", "2x", "target",
+     "multiple_of_a_target"),
+    ("Scaling starts at 1.5x the desired load per pod.", "1.5x", "target", "multiple_of_a_target"),
+    ("Published numbers exist for two methods; as a rough guide, most methods reach around 40% acceptance.",
+     "around 40%", "cited", "rule_of_thumb"),
+    ("As a rule of thumb, FP8 decoding is about 1.5x faster than BF16.", "about 1.5x", "cited", "rule_of_thumb"),
+])
+def test_objectives_thresholds_and_rules_of_thumb_are_no_results(text, quote, reason, rule):
+    a = aside(text, quote)
+    assert (a.reason, a.rule) == (reason, f"set_aside.{rule}")
+    assert not [c for c in record(text).claims if c.quote == quote]
+
+
+@pytest.mark.parametrize("text,quote,metric", [
+    # negatives: a measured latency, a speed-up over a default, an own result after a rule of thumb
+    ("Our engine reaches a TTFT of 180 ms after the settings are applied.", "180 ms", "ttft"),
+    ("The new policy scales 2x faster than the default one.", "2x", "speedup"),
+    ("As a rough guide, most methods reach 40% acceptance. Our draft is 2.1x faster than theirs.", "2.1x",
+     "speedup"),
+])
+def test_results_beside_those_forms_stay_claims(text, quote, metric):
+    assert claim(text, quote).metric == metric
