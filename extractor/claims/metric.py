@@ -330,9 +330,9 @@ class MetricChooser:
                 return change_metric if change else None
             if cls == "ratio" and metric == "memory" and not change:
                 return None               # "8x or 16x accelerators for the memory": a count, not a change
-            if metric == "other" and (not change or gap(cue, start, end) <= ADJACENT) and not header_cues \
-                    and self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("measure",)):
-                return None               # "at a 70% hit rate": the setting of a run
+            if metric == "other" and cls == "percent" and (not change or gap(cue, start, end) <= ADJACENT) \
+                    and not header_cues and self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("measure",)):
+                return None               # "at a 70% hit rate": the setting of a run ("with 16x fewer GPUs" is a result)
             return metric
         if change or signed:
             return change_metric

@@ -72,6 +72,8 @@ _GLUED_PAREN = re.compile(r"(?<=[A-Za-z])\(")
 _ARROWS = re.compile(r"[↑↓⬆⬇]")
 # "Loss" in a header that names a score ("MMLU Loss"): the loss of that score
 _SCORE_LOSS = re.compile(r"(?i)(?<!accuracy)\s+loss(?:es)?\b")
+# "(lower is better)" in a header says which way is better, as an arrow does: it names no change
+_BETTER_NOTE = re.compile(r"(?i)\(?\b(?:lower|higher|smaller|larger|less|more)\s+is\s+better\b\)?")
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
 _LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 
@@ -146,10 +148,11 @@ class TableReader:
         glued to its metric ("TPOT(ms)", "Throughput(TPS)") is read as if spaced."""
         if not text:
             return Header(text)
-        cues = list(self.x.cues(_ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text))))
+        text_read = _BETTER_NOTE.sub(" ", _ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text)))
+        cues = list(self.x.cues(text_read))
         if nearest(cues, 0, 0, "metric:accuracy", 10**9) and _SCORE_LOSS.search(text):
             # "MMLU Loss", "GSM8K loss (%)": the loss of that score, a change as "accuracy loss" is
-            cues = list(self.x.cues(_SCORE_LOSS.sub(" accuracy loss", _ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text)))))
+            cues = list(self.x.cues(_SCORE_LOSS.sub(" accuracy loss", text_read)))
         if nearest(cues, 0, 0, "metric:accuracy", 10**9) and not (self.ratio_header and self.ratio_header.search(text)) \
                 and (nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9)):
             # "Accuracy drop", "MMLU Loss": a change of a score, in points (percent), not a ratio
@@ -344,6 +347,10 @@ class TableReader:
                             lead = self.lead_header(lead_in(d, table))
                         # what the text around the table names fits a cell that is a bare number only
                         h = lead if lead.cls and _BARE_NUMBER.match(cell_text) else None
+                        if h is not None and h.cls == "score" and any(
+                                c.label.startswith("metric:") and c.label != "metric:accuracy"
+                                for hh in headers for c in hh.cues):
+                            h = None  # a column that names its own metric ("Val loss"): the lead's score is not it
                     if h is None or (h.cls == "score" and not 0 <= q.value <= 100):
                         continue      # a count beside a score's name ("2,931 / 10,471" under "WER = 0"): no score
                     cls, unit = h.cls, h.unit

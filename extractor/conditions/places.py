@@ -145,6 +145,10 @@ def _table_lead(d: Document, t: int) -> Passage | None:
     return Passage(b.start, b.end, b.kind, -1, b.section)
 
 
+# a sentence that gives an example of what the sentence before it said ("For example, with 741 tools, ...")
+_EXAMPLE_OPENING = re.compile(r"[*_\s]*(?:for\s+(?:example|instance)|e\.g\.)\b", re.I)
+
+
 class Places:
     """The questions about a claim's place that need the rules: its metric family here; linked section, cited
     source, caption fit and covering setup sections per document (`reading`)."""
@@ -324,6 +328,11 @@ class DocumentPlaces:
         if key not in self._citations:
             self._citations[key] = self._citation(passage)
         cited = self._citations[key]
+        if cited is None and passage.block >= 0 and _EXAMPLE_OPENING.match(self.ctx.d.view, passage.start):
+            # "Research has documented X. For example, ... showed 22-52%": the example is of what was cited
+            b = self.ctx.d.blocks[passage.block]
+            if b.start < passage.start:
+                cited = self._citation(Passage(b.start, passage.start, passage.kind, passage.block, passage.section))
         if cited is None and passage.kind == "list_item" and passage.block >= 0:
             cited = self._list_citation(passage.block)
         return None if cited is None else cited[0] or source or cited[1]

@@ -193,3 +193,43 @@ def test_objectives_thresholds_and_rules_of_thumb_are_no_results(text, quote, re
 ])
 def test_results_beside_those_forms_stay_claims(text, quote, metric):
     assert claim(text, quote).metric == metric
+
+
+def test_a_factor_of_fewer_devices_after_with_is_a_result():
+    text = "Offloading lets us fine-tune the 7B model with 16x fewer GPUs."
+    assert claim(text, "16x").metric == "other"
+    # negative: a count of devices stays a setting
+    assert aside("Serving it needs 8x high-end GPUs.", "8x").reason == "setting"
+
+
+def test_a_share_of_the_training_data_is_a_setting():
+    text = "The 1,500 added samples are less than 2% of the overall training data."
+    a = aside(text, "less than 2%")
+    assert (a.reason, a.rule) == ("setting", "set_aside.share_of_training_data")
+    # negative: a share of a run's time stays a result
+    assert claim("Attention takes 41% of the total runtime at 32K tokens.", "41%")
+
+
+VAL_LOSS = ("# Training\n\nQuantization-aware training preserves model accuracy better than PTQ.\n\n"
+            "| Method | Data | Val loss - BF16 | Val loss - PTQ | Val loss - QAT (lower is better) |\n"
+            "|---|---|---|---|---|\n| W4A16 | chat-set | 1.036 | 1.059 | **1.044** |\n")
+
+
+@pytest.mark.parametrize("quote", ["1.036", "1.059", "1.044"])
+def test_a_loss_value_column_is_no_score_and_no_speed_up(quote):
+    assert not [c for c in record(VAL_LOSS).claims if c.quote == quote and c.metric in ("accuracy", "speedup")]
+
+
+def test_a_lower_is_better_note_names_no_change_and_scores_under_an_accuracy_lead_stay_scores():
+    text = ("# Results\n\nAccuracy on our suite:\n\n| Model | GSM8K | MMLU |\n|---|---|---|\n| tiny | 71.2 | 65.0 |\n\n"
+            "| Model | Latency (ms, lower is better) | Speedup |\n|---|---|---|\n| tiny | 12.5 | 1.4x |\n")
+    assert claim(text, "71.2").metric == "accuracy"
+    assert claim(text, "12.5").metric == "latency"
+
+
+def test_an_example_of_what_research_found_is_cited():
+    text = ("# Background\n\nResearch has documented position bias in long lists. For example, with 700 tools, "
+            "middle positions showed 22-52% accuracy.\n\nWe built a router. For example, with 700 tools, our "
+            "router keeps 94% accuracy.\n")
+    assert claim(text, "22-52%").cited_from == "Research"
+    assert claim(text, "94%").cited_from is None
