@@ -320,6 +320,10 @@ class MetricChooser:
         cue = self.clauses.metric_cue(named, start, end, specific, 25)
         if cue and change and change.start <= cue.start and cue.end <= change.end:
             return change_metric          # "a 0.5% accuracy loss": the change phrase holds the metric it changes
+        if cls == "percent" and cue and change and cue.start >= end and 0 <= change.start - cue.end <= ADJACENT \
+                and gap(cue, start, end) <= ADJACENT * 4 \
+                and not self.clauses.between(cues, cue.end, change.start, ("break", "join"), False):
+            return change_metric          # "a 30% memory reduction", "62% checkpoint size reduction": a change of it
         if cue and change and cue.label == "metric:accuracy" and cue.start >= end and 0 <= start - change.end <= 1:
             return change_metric          # "loses 0.7% accuracy", "gains 2% accuracy": the amount of the change
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):

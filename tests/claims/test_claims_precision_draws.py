@@ -233,3 +233,17 @@ def test_an_example_of_what_research_found_is_cited():
             "router keeps 94% accuracy.\n")
     assert claim(text, "22-52%").cited_from == "Research"
     assert claim(text, "94%").cited_from is None
+
+
+@pytest.mark.parametrize("text,quote,metric,direction", [
+    ("The new allocator gives a 30% memory reduction on long prompts.", "30%", "relative_change", "better"),
+    ("Fusing the kernels brings a 12% throughput improvement at batch 64.", "12%", "relative_change", "better"),
+    # negatives: a level followed by a change of another clause; a level of a score
+    ("The tuned model reaches 95% accuracy, up from 90% before tuning.", "95%", "accuracy", None),
+    ("The tuned model reaches 95% accuracy on the math set.", "95%", "accuracy", None),
+])
+def test_a_percent_before_a_metric_and_its_change_word_is_a_change(text, quote, metric, direction):
+    c = claim(text, quote)
+    assert c.metric == metric
+    if direction:
+        assert c.direction == direction
