@@ -247,3 +247,10 @@ def test_a_percent_before_a_metric_and_its_change_word_is_a_change(text, quote, 
     assert c.metric == metric
     if direction:
         assert c.direction == direction
+
+
+def test_a_section_number_in_a_heading_is_no_score():
+    text = "# Results\n\n### 1.2 Accuracy\n\nThe tuned model scores 71.2 on GSM8K.\n\n## 3.1. Throughput\n\nMore text.\n"
+    quotes = [c.quote for c in record(text).claims]
+    assert "1.2" not in quotes and "3.1" not in quotes
+    assert claim(text, "71.2").metric == "accuracy"
