@@ -254,3 +254,10 @@ def test_a_section_number_in_a_heading_is_no_score():
     quotes = [c.quote for c in record(text).claims]
     assert "1.2" not in quotes and "3.1" not in quotes
     assert claim(text, "71.2").metric == "accuracy"
+
+
+def test_the_size_of_data_moved_between_devices_is_a_setting():
+    text = "We measure the performance of transferring 1GB data between NVMe and CPU memory. Reads reach 10 GB/s."
+    a = aside(text, "1GB")
+    assert (a.reason, a.rule) == ("setting", "set_aside.unit_of_work_size")
+    assert claim(text, "10 GB/s").metric == "bandwidth"
