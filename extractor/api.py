@@ -20,7 +20,7 @@ from typing import BinaryIO
 
 from extractor import __version__, ingest, limits
 from extractor.errors import DocumentFailure, DocumentTooLarge
-from extractor.ingest.reading import decode, lone_cr_as_lf, read_file, read_stream  # noqa: F401 - decode is re-exported
+from extractor.ingest.reading import decode, universal_newlines, read_file, read_stream  # noqa: F401 - decode is re-exported
 from extractor.records import DocumentRecord
 
 EXTRACTOR_VERSION = __version__
@@ -84,7 +84,7 @@ def extract_text(text: str, doc: str = "-", *, fmt: str | None = None, path: str
     extractor = get_extractor(rules_dir)  # built outside the budget: start-up is not the document's
     with limits.time_budget(limits.timeout(timeout), doc):
         sha = sha256 or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        text = lone_cr_as_lf(text)
+        text = universal_newlines(text)
         return extractor.extract(text, doc=doc, fmt=fmt or detect_format(doc, text), path=path, sha256=sha,
                                  max_claims=max_claims)
 

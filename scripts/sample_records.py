@@ -19,7 +19,7 @@ import random
 import sys
 from pathlib import Path
 
-from extractor.api import lone_cr_as_lf, read_document
+from extractor.api import universal_newlines, read_document
 
 CLAIM_FIELDS = ("metric", "value", "value_max", "unit", "qualifier", "tokens", "per", "direction", "baseline",
                 "statistic", "cited_from")
@@ -53,7 +53,7 @@ def context(docs: Path | None, record: dict, span: list[int], width: int) -> str
     path = docs / name
     if not path.is_file():
         return ""
-    text = lone_cr_as_lf(read_document(path)[0])   # as the batch read it: a CRLF post keeps its CRs
+    text = universal_newlines(read_document(path)[0])   # as the batch read it: CRLF and CR read as LF
     a, b = span
     lo, hi = max(0, a - width), min(len(text), b + width)
     return " ".join((text[lo:a] + "[[" + text[a:b] + "]]" + text[b:hi]).split())

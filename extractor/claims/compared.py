@@ -70,6 +70,41 @@ def series_metric(q: QuantityRecord, cls: str, claims: Sequence[tuple[QuantityRe
     return None
 
 
+# the second of two clauses that share their verb, each with a figure after the same preposition ("improves reads
+# from 10 GB/s to 27 GB/s, and writes from 5 GB/s to 11 GB/s"; "reads to 48 GB/s, and writes to 26 GB/s"), and the
+# upper end of a "from A to B" whose lower end is a claim
+PARALLEL_PREP = re.compile(r"(?i)\b(?P<prep>from|to)[ \t]+(?:about[ \t]+|around[ \t]+|roughly[ \t]+|[~≈][ \t]?)?[*_]*$")
+PARALLEL_GAP = re.compile(r"(?i)[*_)]*[ \t]*(?:,[ \t]*(?:and|while|but)?|;|[ \t]+(?:and|while|whereas|but))[ \t]+"
+                          r"(?:the[ \t]+)?(?:[A-Za-z][\w/-]*[ \t]+){1,3}?(?P<prep>from|to)[ \t]+"
+                          r"(?:about[ \t]+|around[ \t]+|roughly[ \t]+|[~≈][ \t]?)?[*_]*")
+RANGE_END_GAP = re.compile(r"(?i)[*_]*[ \t]+to[ \t]+(?:about[ \t]+|around[ \t]+|roughly[ \t]+|[~≈][ \t]?)?[*_]*")
+
+
+def parallel_metric(q: QuantityRecord, cls: str, claims: Sequence[tuple[QuantityRecord, str]], text: str,
+                    base: int) -> str | None:
+    """The metric of the claim of unit class `cls` right before `q` when `q` repeats its clause's form with the
+    verb left out (`PARALLEL_GAP`, the same preposition before both) or closes the "from A to B" it opens;
+    None otherwise. `claims`, `text`, `base` as for `series_metric`."""
+    before = [(p, m) for p, m in claims if p.span[1] <= q.span[0] and unit_class(p.unit) == cls]
+    if not before:
+        return None
+    p, metric = before[-1]
+    a, b = p.span[1] - base, q.span[0] - base
+    own = PARALLEL_PREP.search(text, max(0, p.span[0] - base - 30), p.span[0] - base)
+    if own is None:
+        return None
+    if own.group("prep").lower() == "from" and RANGE_END_GAP.fullmatch(text, a, b):
+        return metric                 # "from 5 GB/s to 11 GB/s"
+    gap = PARALLEL_GAP.fullmatch(text, a, b)
+    if gap is not None and gap.group("prep").lower() == own.group("prep").lower():
+        return metric
+    if gap is not None and gap.group("prep").lower() == "from" and len(before) > 1:
+        first = PARALLEL_PREP.search(text, max(0, before[-2][0].span[0] - base - 30), before[-2][0].span[0] - base)
+        if first is not None and first.group("prep").lower() == "from":
+            return metric             # "from A to B, and writes from C": the pair before opened with "from"
+    return None
+
+
 # "after the initial load (8.4s)", "the inference job itself (10s)": a time in parentheses right after the words
 # it measures, alone or first of a list ("(0.45s, 0.93s)"); not a period or a limit ("for a while (30 s)",
 # "a timeout (60 s)")

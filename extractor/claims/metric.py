@@ -101,8 +101,11 @@ class MetricChooser:
             return "memory"               # "9.62 GiB KV cache per sequence", "the peak was 178 GB": a run's memory
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
-        if cls == "time" and self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR):
-            return "latency"       # "the AllGather overhead (~150 ms/step)", "a 5 ms bubble": time spent on it
+        lower = self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR) if cls == "time" else None
+        if lower is not None and not (lower.start >= end and self.clauses.setting(cues, start, end)):
+            # "the AllGather overhead (~150 ms/step)", "a 5 ms bubble", "the routing cost is 1-18 ms": time spent
+            # on it; not a setting the cost word follows ("a run of 30 seconds costs $0.40")
+            return "latency"
         if cls == "time" and prose and self.clauses.before(self.clauses.without_label_break(cues, start), start, end,
                                                            ("stat:",), NEAR // 2) \
                 and not self.clauses.setting(cues, start, end):
@@ -217,6 +220,20 @@ class MetricChooser:
                   and self.clauses.same_clause(cues, c.end, start)]
         return bool(before) and max(before, key=lambda c: (c.end, c.end - c.start)).label == "metric:memory"
 
+    def _verb_on_memory(self, q: QuantityRecord, cues: list[Cue], end: int) -> bool:
+        """A ratio verb whose object is memory ("halves the memory", "quarters the KV cache size"): the metric
+        word is the first cue after it, a few characters on, in its clause."""
+        if not q.quote.strip(" ~*_").isalpha() or not any(
+                c.label.startswith("change:") and c.start <= q.span[0] < c.end for c in cues):
+            return False                  # "2x the memory of the older card", "double the batch": no verb of change
+        after = [c for c in cues if c.label.startswith("metric:") and 0 <= c.start - end <= 24
+                 and self.clauses.same_clause(cues, end, c.start)]
+        if not after:
+            return False
+        cue = min(after, key=lambda c: (c.start, -c.end))
+        return cue.label == "metric:memory" and not any(
+            c.label in ("join", "stop", "break") and end <= c.start and c.end <= cue.start for c in cues)
+
     def _model_size(self, cues: list[Cue], start: int, end: int) -> bool:
         """A word naming the size of a model's weights right after the figure, or before it in its clause with
         no measurement word in between ("after loading the weights, it shows 34 GB free" is measured) and no
@@ -290,6 +307,8 @@ class MetricChooser:
             if cls == "ratio" and "memory" in allowed and self._changes_memory(cues, start):
                 return "memory"           # "decreases the memory footprint by 4x": a ratio of memory
             return change_metric_of(cls)  # "improves TPOT on four GPUs by 8.7%", "outperforms X by 30% on Y"
+        if cls == "ratio" and not header_cues and "memory" in allowed and self._verb_on_memory(q, cues, end):
+            return "memory"               # "halves the memory", "quarters the KV cache": a ratio of memory
         if cls == "percent" and self.clauses.level_share(cues, start, end):
             # "reduced to 61% of the BF16 cost": a level relative to a reference, a ratio written in percent;
             # "97% of BF16 accuracy", "33% of the execution time" keep their own metric

@@ -5,6 +5,9 @@
 - the share of a run's time or work spent somewhere ("spends 30% of its time in attention") or of an ideal ("83%
   of the ideal 4x scaling") or of work that hit a cache ("(56.3%) hit the on-disk KV cache"): metric `other`; a share of memory a run used ("using only 47% of the HBM"): `memory`;
   a score at a model size ("71.7% at 29.3M parameters"): `accuracy`;
+- a percentage right before the name of a rate ("an 82% inversion rate"): metric `other`; the rest of a claimed
+  share ("the remaining 80%") and the next level of a series ("to ~60% at rate 1, collapsing to ~25%"): the
+  metric of the claim it follows;
 - a decimal ratio right before a device's name ("up to 6.7x A100"): a speed-up over that device;
 - a ratio that states a level against another system ("2.7x that of the old kernel", "3.3x the single-request
   baseline"): a speed-up.
@@ -44,6 +47,9 @@ class RatioForms:
         self.memory_after = re.compile(rules.memory_share_after)
         self.score_at_size = re.compile(rules.score_at_size_after)
         self.cache_hit = re.compile(rules.cache_hit_after)
+        self.named_rate = re.compile(rules.named_rate_after)
+        self.remaining = re.compile(rules.remaining_share_before)
+        self.level_series = re.compile(rules.level_series_gap)
 
     def form(self, q: QuantityRecord, cls: str, view: str, previous: Claim | None,
              previous_cls: str | None, spec: bool = False) -> WrittenForm | None:
@@ -63,6 +69,12 @@ class RatioForms:
                 return WrittenForm("memory")
             if self.score_at_size.match(after):
                 return WrittenForm("accuracy")
+            if self.named_rate.match(after):
+                return WrittenForm("other")       # "an 82% inversion rate"
+            if previous is not None and previous_cls == cls and previous.metric in ("other", "accuracy") \
+                    and previous.span[1] <= start and (self.remaining.search(view, max(0, start - 40), start)
+                                                       or self.level_series.match(view[previous.span[1]:start])):
+                return WrittenForm(previous.metric)   # "20% of the computation ... the remaining 80%", "..., to ~25%"
         if cls == "ratio":
             m = self.before_device.match(after)
             if m and _DECIMAL.search(q.quote):

@@ -98,13 +98,17 @@ class ClaimRules(BaseModel):
     memory_share_after: str = r"(?!)"
     score_at_size_after: str = r"(?!)"
     cache_hit_after: str = r"(?!)"
+    named_rate_after: str = r"(?!)"
+    remaining_share_before: str = r"(?!)"
+    level_series_gap: str = r"(?!)"
 
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
                      "bare_fraction_before", "table_baseline_header", "table_reference_column",
                      "table_setting_headers", "table_memory_headers", "table_memory_saving_header",
                      "table_share_of_header", "statistic_not_before", "measured_memory_sections", "enumeration_gap", "share_of_time_after",
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",
-                     "memory_share_after", "score_at_size_after", "cache_hit_after")
+                     "memory_share_after", "score_at_size_after", "cache_hit_after", "named_rate_after",
+                     "remaining_share_before", "level_series_gap")
     @classmethod
     def _regex(cls, v: str, info):
         try:

@@ -12,7 +12,8 @@ import re
 from extractor import limits
 from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import Cue, unit_class
-from extractor.claims.compared import SERIES_CLASSES, compared_unit, parenthesized_time, series_metric
+from extractor.claims.compared import (SERIES_CLASSES, compared_unit, parallel_metric, parenthesized_time,
+                                       series_metric)
 from extractor.claims.cues import NEAR
 from extractor.claims.headlines import front_matter_units
 from extractor.claims.prose_ratios import RatioForms, WrittenForm
@@ -99,6 +100,7 @@ class SentenceReader:
         context = ClaimContext(section=d.section_path(u.section), block=u.kind)
         taken: list[tuple[QuantityRecord, str, str]] = []    # (quantity, unit class, metric), in text order
         pending: list[tuple[QuantityRecord, str]] = []       # times no rule took or turned down
+        elided: list[tuple[QuantityRecord, str]] = []        # figures a rule turned down without a reason
         forms: dict[int, WrittenForm] = {}                   # by start offset: percents and ratios read by form
         for q in qs:
             cls = unit_class(q.unit) or (None if self._bare_setting(t, u.start, q, cues, u.kind == "heading")
@@ -125,16 +127,21 @@ class SentenceReader:
                         rejected[q.span[0]] = why
                     elif cls in SERIES_CLASSES and not builder.metrics.not_result(q, cls, cues, *q.span):
                         pending.append((q, cls))
+                    else:
+                        elided.append((q, cls))    # turned down with no reason: a clause with its verb left out?
                     continue
             taken.append((q, cls, metric))
-        while pending:       # "0.85s vs 0.26s", "10.2 ms on ~500 tokens, 16.3 ms on ~2000 tokens": one series
+        while pending or elided:       # "0.85s vs 0.26s", "10.2 ms on ~500 tokens, 16.3 ms on ~2000 tokens": one series
+            claimed = [(p, pm) for p, _, pm in taken]
             found = [(q, cls, m) for q, cls in pending
-                     if (m := series_metric(q, cls, [(p, pm) for p, _, pm in taken], t, u.start)
+                     if (m := series_metric(q, cls, claimed, t, u.start)
                          or ("latency" if parenthesized_time(q, cls, t, u.start) else None))]
+            found += [(q, cls, m) for q, cls in elided if (m := parallel_metric(q, cls, claimed, t, u.start))]
             if not found:
                 break
             taken = sorted(taken + found, key=lambda x: x[0].span)
             pending = [(q, cls) for q, cls in pending if all(q is not f for f, _, _ in found)]
+            elided = [(q, cls) for q, cls in elided if all(q is not f for f, _, _ in found)]
         out: list[Claim] = []
         for q, cls, metric in taken:
             claim = builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)

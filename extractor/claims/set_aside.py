@@ -283,6 +283,7 @@ class FigureDecider:
         hi = text.find("\n", end)
         hi = len(text) if hi < 0 else hi
         place, lang = places.at(start)
+        lead, lead_lo, lead_hi = _sentence_lead(text, lo, start)
         for c in self.rules:
             if demoting and not c.rule.demotes:
                 continue
@@ -296,9 +297,9 @@ class FigureDecider:
                 continue
             if c.unit is not None and not c.unit.search(f.unit):
                 continue
-            if c.before is not None and not c.before.search(text, max(lo, start - WINDOW), start):
+            if c.before is not None and not c.before.search(lead, lead_lo, lead_hi):
                 continue
-            if c.not_before is not None and c.not_before.search(text, max(lo, start - WINDOW), start):
+            if c.not_before is not None and c.not_before.search(lead, lead_lo, lead_hi):
                 continue
             if c.after is not None and not c.after.match(text, end, min(hi, end + WINDOW)):
                 continue
@@ -314,6 +315,31 @@ class FigureDecider:
                 continue
             return c.rule.reason, f"set_aside.{c.rule.name}"
         return None
+
+
+_CONTINUED = re.compile(r"[ \t>]*[a-z(]")          # a hard-wrapped line goes on with a lower-case word
+_NEW_BLOCK = re.compile(r"[ \t>]*(?:[-*+|#]|\d{1,3}[.)])")
+_WRAPS = 3                                        # lines of one sentence read before the figure's own
+
+
+def _sentence_lead(text: str, lo: int, start: int) -> tuple[str, int, int]:
+    """The text before a figure in its sentence, as (string, start, end to search in): its own line, and when
+    that line goes on a hard-wrapped sentence (it starts with a lower-case word, the line before is not blank
+    and does not end the sentence), up to `_WRAPS` lines before it joined with blanks; at most `WINDOW`
+    characters. "the default\n   is 10 seconds" is read as "the default is 10 seconds"."""
+    first = lo
+    for _ in range(_WRAPS):
+        if first == 0 or not _CONTINUED.match(text, first) or _NEW_BLOCK.match(text, first):
+            break
+        prev = text.rfind("\n", 0, first - 1) + 1
+        line = text[prev:first - 1].rstrip()
+        if not line.strip() or line.endswith((".", "!", "?", ":", "|", "```")):
+            break
+        first = prev
+    if first == lo:
+        return text, max(lo, start - WINDOW), start
+    joined = re.sub(r"[ \t]*\n[ \t>]*", " ", text[max(first, start - WINDOW):start])
+    return joined, 0, len(joined)
 
 
 def _covered(claims: list[Claim]) -> list[tuple[int, int]]:

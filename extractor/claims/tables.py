@@ -286,11 +286,16 @@ class TableReader:
             or any(c.label in ("limit", "not_claim") for h in headers for c in h.cues) \
             or any(c.label in ("limit", "setting", "not_claim") for c in cues)
 
-    def unnamed_measure(self, cls: str, headers: list[Header], cues: list, lead_texts: list[str]) -> str | None:
+    def unnamed_measure(self, cls: str, headers: list[Header], cues: list, lead_texts: list[str],
+                        col: Header | None = None) -> str | None:
         """The metric of a results cell holding a time or a size that no metric word names: a time is a
         latency (how long the step or run took), a size is memory under a header naming memory, else when the
         table's caption, heading or lead-in paragraphs (`lead_texts`) name it; None under a header that names
-        a setting, a limit or a length of media, or with a limit or setting word in the cell."""
+        a setting, a limit or a length of media, or with a limit or setting word in the cell. Under a column `col`
+        that names a statistic or a metric ("p50"), the row label's words describe the setup it measured ("best
+        swept threshold"): only the column and the cell may name a setting."""
+        if col is not None and any(c.label.startswith(("stat:", "metric:")) for c in col.cues):
+            headers = [col]
         if self.names_setting(headers, cues):
             return None
         if cls == "time":
@@ -389,7 +394,7 @@ class TableReader:
                 elif metric is None and cls in ("time", "memory") and q.value > 0:
                     if lead_texts is None:
                         lead_texts = lead_in(d, table)
-                    metric = self.unnamed_measure(cls, headers, cues, lead_texts)
+                    metric = self.unnamed_measure(cls, headers, cues, lead_texts, col)
                 text = d.view[c.start:c.end]
                 if metric is None:
                     if residual is not None and own_unit:

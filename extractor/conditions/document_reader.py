@@ -43,6 +43,7 @@ class DocumentReader:
         self.binder = SettingBinder(scopes, self.family_cues)
         self.example_cue = re.compile(scopes.example_cue, re.I)
         self.example_code_cue = re.compile(scopes.example_code_cue, re.I)
+        self.anchor_link = re.compile(scopes.anchor_link)
         self.measured_code_cue = re.compile(scopes.measured_code_cue, re.I)
         self.metric_binding = re.compile(scopes.metric_binding, re.I)
         self.measures_cue = re.compile(scopes.measures_cue, re.I)
@@ -74,6 +75,7 @@ class DocumentReader:
         feeds = feeds or {}
         example_blocks = self.example_blocks(d, command_blocks) - {b for fed in feeds.values() for b in fed}
         baselines = baseline_names(d.view, found, self.baseline_tail)
+        anchors = [m.span() for m in self.anchor_link.finditer(d.text)]
         versus, between = comparison_sides(d.view, found, *self.sides)
         for m in found:
             if m.kind == "command_line":
@@ -83,7 +85,8 @@ class DocumentReader:
                 else -1
             code = block >= 0 and d.blocks[block].kind == "code"
             output = code and inside_near(printed, *m.span)
-            if code and not output and block not in command_blocks or (m.kind, m.span) in baselines:
+            if code and not output and block not in command_blocks or (m.kind, m.span) in baselines \
+                    or anchors and inside_near(anchors, *m.span):
                 continue
             loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None,
                           code=code and not output, output=output,

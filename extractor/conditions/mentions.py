@@ -243,12 +243,17 @@ class MentionFinder:
                         pow2 += 1
                     else:
                         other += 1
+        for m in _TOKEN_COUNT_RE.finditer(text):   # a count of tokens written out ("at 1,048,576 tokens")
+            n = int(m.group(1).replace(",", ""))
+            if n >= 1000:
+                pow2, other = (pow2 + 1, other) if is_pow2(n) else (pow2, other + 1)
         if pow2 == other == 0:
             return None   # no evidence in the document: each mention decides from its own numbers
         return 1024 if pow2 > other else 1000
 
 
 _LENGTH_GROUPS = frozenset({"isl", "osl", "n", "list"})
+_TOKEN_COUNT_RE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{4,})\s+tokens\b")
 
 
 def _resolve(mentions: list[Mention]) -> list[Mention]:
@@ -257,9 +262,10 @@ def _resolve(mentions: list[Mention]) -> list[Mention]:
     by_kind: dict[str, list[Mention]] = {}
     for x in mentions:
         by_kind.setdefault(x.kind, []).append(x)
+    devices = [x.span for x in by_kind.get("hardware", [])]
     for kind, xs in by_kind.items():
-        if any(x.fallback for x in xs):   # a generic form yields to any other mention it overlaps
-            specific = sorted(x.span for x in xs if not x.fallback)
+        if any(x.fallback for x in xs):   # a generic form yields to any other mention it overlaps, or to a device
+            specific = sorted([x.span for x in xs if not x.fallback] + (devices if kind == "model" else []))
             by_kind[kind] = [x for x in xs if not (x.fallback and overlaps_near(specific, *x.span))]
     kept: list[Mention] = []
     for kind, xs in by_kind.items():

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from extractor.conditions.refine import versioned
 from extractor.conditions.restatements import distinctive
 from extractor.conditions.rules import Reason, ScopeRules
 from extractor.conditions._internals.sharing import frozen
@@ -109,6 +110,8 @@ def agree(a: Condition, b: Condition, name: str = "", composite: bool = False) -
         if nb[0] == nb[1]:
             return na[0] <= nb[0] <= na[1]
         return _close(na[0], nb[0]) and _close(na[1], nb[1])
+    if name == "model" and (versioned(a.canonical, b.canonical) or versioned(b.canonical, a.canonical)):
+        return True   # one model, once without its version ("Llama-70B", "Llama2-70B")
     pairs = [(a.value, b.value), (a.quote, b.quote)]
     if name in GAZETTEER_NAMES:
         pairs.insert(0, (a.canonical, b.canonical))

@@ -168,8 +168,15 @@ class Places:
             # longest first, ties by text: the same pattern in every process (a set's order follows the hash seed)
             phrases = sorted({p for m, f in FAMILIES.items() if f == family for p in cues.get(m, [])},
                              key=lambda p: (-len(p), p))
-            self.family_cues[family] = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, phrases)) + r")(?!\w)",
+            self.family_cues[family] = re.compile(r"(?<!\w)(?:" + "|".join(map(self._cue, phrases)) + r")(?!\w)",
                                                   re.I)
+
+    def _cue(self, phrase: str) -> str:
+        """One metric cue as a pattern; a cue that is a modifier ("end-to-end") names no metric before a noun
+        that is not one ("end-to-end serving", "an end-to-end pipeline")."""
+        if phrase.lower() in {w.lower() for w in self.scopes.family_modifier_cues}:
+            return re.escape(phrase) + r"(?![\s-]+(?:" + self.scopes.family_modified_nouns + r")\b)"
+        return re.escape(phrase)
 
     def family(self, d: Document, claim: Claim) -> str | None:
         """The metric family of a claim: its metric's, or for a speed-up or change what the words right

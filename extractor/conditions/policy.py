@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from extractor.conditions._internals.rung_summaries import of_condition, tallied
-from extractor.conditions.code.choice import settled_by_code
+from extractor.conditions.code.choice import loaded_by_code, settled_by_code
 from extractor.conditions.context import DocContext
 from extractor.conditions.decisions import (ColumnCell, Decision, EngineVersion, Parts, Pick, Scopes, Unstated,
                                             name_key, norm)
@@ -31,6 +31,13 @@ ENGINE = "engine_version"
 PRECISION = "precision"
 LAYOUT = "parallelism"   # its mentions carry a canonical layout ("TP8 EP2"; conditions.yaml `layout_schemes`)
 ONE_DEGREE = "TP1"       # the layout of a run on one device, written by its degree
+
+MODEL = "model"
+# prose around the claim, broader than its own sentence, row or printed output: a model named there loosely ("Llama 2
+# 7B" in a heading or caption) gives way to the repository id the run's code loads (code/choice.py `loaded_by_code`)
+_LOOSE_SCOPES = frozenset({"figure_caption", "paragraph", "section", "setup_section", "document", "front_matter"})
+# the note of a value the run's code settles among several a rung names (code/choice.py)
+SETTLED_BY_CODE = "the run's code loads"
 
 
 class Policy:
@@ -73,7 +80,7 @@ class Policy:
                 return Parts(exact, scope)
             picked = exact or picked[:1]
         if len(picked) > 1 and (settled := settled_by_code(picked, scopes.usable, name, name_key)) is not None:
-            return Pick(settled, scope, note=f"the run's code loads '{_show(settled)}' of the several named here")
+            return Pick(settled, scope, note=f"{SETTLED_BY_CODE} '{_show(settled)}' of the several named here")
         if len(picked) > 1:
             return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope,
                             mentions=tuple(picked))
@@ -83,6 +90,10 @@ class Policy:
                             mentions=(m, *more))
         if name in self.refinable:
             m, scope = refined(m, scope, name, scopes.levels)
+        if name == MODEL and scope in _LOOSE_SCOPES and "/" not in m.quote \
+                and (run := loaded_by_code(scopes.usable, name)) is not None:
+            return Pick(run[0], run[1], note=f"{SETTLED_BY_CODE} '{_show(run[0])}'; the post names it "
+                                             f"'{_show(m)}' around the claim")
         elif name == PRECISION:
             m, scope = self.format_of(m, scope, scopes.levels)
         if name == "hardware" and m.count is None:

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from extractor.conditions.canonical import LABELLED_FUZZ_THRESHOLD, Canonicalizer, CompiledEntry, render_id
 from extractor.conditions.patterns import CompiledPattern, Kind, Rules
-from extractor.conditions.scan import BLANKS, KNUM_RE, covering, lengths
+from extractor.conditions.scan import BLANKS, LIST_NUM_RE, covering, lengths
 
 _VALUE_GROUPS = frozenset({"n", "list", "min", "max", "isl", "osl", "rate", "nodes", "per"})
 
@@ -179,12 +179,12 @@ class MatchReader:
                 if "text" in g:
                     span, quote = m.span(tname), g["text"]
             elif "min" in g and "max" in g:
-                lo, hi = (int(x) for x in lengths([g["min"], g["max"]], k_base))
+                lo, hi = (int(x) if float(x).is_integer() else x for x in lengths([g["min"], g["max"]], k_base))
                 if hi <= lo:
                     return []
                 value, sweep = {"min": lo, "max": hi}, True
             elif "list" in g:
-                vals = [int(v) for v in lengths(KNUM_RE.findall(g["list"]), k_base)]
+                vals = [int(v) for v in lengths(LIST_NUM_RE.findall(g["list"]), k_base)]
                 if len(vals) == 1:
                     value = vals[0]
                 else:

@@ -3,6 +3,8 @@
 (`counted`)."""
 from __future__ import annotations
 
+import re
+
 from extractor.conditions._internals.rung_summaries import distinct_values, of_condition
 from extractor.conditions.decisions import Level, name_key, norm
 from extractor.conditions.located import Located
@@ -57,8 +59,9 @@ def refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Men
     base = norm(m.quote)
     best, best_scope, best_len = m, scope, len(base)
     keys: set[str] = set()
+    short = m.canonical if name == "model" and unversioned(m.canonical) else None
     for level in levels:
-        level_keys, fullest, size = _fuller(level.located, name, base)
+        level_keys, fullest, size = _fuller(level.located, name, base, short)
         keys |= level_keys
         if size > best_len:
             best, best_scope, best_len = fullest, level.scope, size
@@ -67,25 +70,47 @@ def refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Men
     return best, best_scope
 
 
-def _fuller(located: list[Located], name: str, base: str) -> tuple[set[str], Mention | None, int]:
-    """The mentions of `name` in one rung that write `base` out more fully: their names, and the first of the
-    longest with its length (0: none); of a `SharedRung`, once per rung and name."""
-    return of_condition(located, name, False, ("fuller", base), lambda xs: _fuller_in(xs, name, base), _longer,
-                        (set(), None, 0))
+def _fuller(located: list[Located], name: str, base: str, short: str | None) -> tuple[set[str], Mention | None, int]:
+    """The mentions of `name` in one rung that write `base` out more fully (or, of a model named by family and
+    size alone, `short`, the same model with its version: "Llama-70B", "Llama-3.3-70B-Instruct"): their names,
+    and the first of the longest with its length (0: none); of a `SharedRung`, once per rung and name."""
+    return of_condition(located, name, False, ("fuller", base, short), lambda xs: _fuller_in(xs, name, base, short),
+                        _longer, (set(), None, 0))
 
 
-def _fuller_in(located: list[Located], name: str, base: str) -> tuple[set[str], Mention | None, int]:
+def _fuller_in(located: list[Located], name: str, base: str, short: str | None) -> tuple[set[str], Mention | None, int]:
     keys: set[str] = set()
     best, best_len = None, 0
     for x in located:
         if x.name != name:
             continue
         full = norm(x.m.quote)
-        if len(full) > len(base) and full.startswith(base) and not full[len(base)].isalnum():
+        if len(full) > len(base) and (full.startswith(base) and not full[len(base)].isalnum()
+                                      or short is not None and versioned(short, x.m.canonical)):
             keys.add(name_key(x.m))
             if len(full) > best_len:
                 best, best_len = x.m, len(full)
     return keys, best, best_len
+
+
+_SIZE = re.compile(r"^\d+(?:\.\d+)?[bmt]$|^\d+x\d+b$")
+_VERSION = re.compile(r"^v?\d+(?:\.\d+)*$")
+
+
+def unversioned(canonical: str | None) -> bool:
+    """A model's canonical name that is a family and a size alone ("Llama 70B")."""
+    words = norm(canonical or "").split()
+    return len(words) == 2 and bool(_SIZE.match(words[1]))
+
+
+def versioned(short: str | None, canonical: str | None) -> bool:
+    """`canonical` names the model `short` (a family and a size) with version numbers between them ("Llama 70B",
+    "Llama 3.3 70B"): another size, another family or another sub-model is not it."""
+    if not unversioned(short):
+        return False
+    family, size = norm(short or "").split()
+    words = norm(canonical or "").split()
+    return len(words) > 2 and words[0] == family and words[-1] == size and all(_VERSION.match(w) for w in words[1:-1])
 
 
 def _longer(first: tuple[set[str], Mention | None, int], then: tuple[set[str], Mention | None, int]

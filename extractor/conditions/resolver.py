@@ -24,7 +24,8 @@ from extractor.conditions.mentions_merge import MentionMerger
 from extractor.conditions.output_setup import OutputSetup
 from extractor.conditions.places import DocumentPlaces, Places
 from extractor.conditions.policy import DocumentPolicy, Policy
-from extractor.conditions.restatements import fill_from_restatements
+from extractor.conditions.prompt_quotes import PromptQuotes
+from extractor.conditions.restatements import fill_from_printed, fill_from_restatements
 from extractor.conditions.rules import load_scope_rules, load_where_rules
 from extractor.conditions.scan import finditer_from_starts, fold
 from extractor.conditions.statement import DocumentStatements, Statements
@@ -75,6 +76,7 @@ class ConditionResolver:
         self.commit_owner = re.compile(self.scopes.commit_owner, re.I)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
         self.output = OutputSetup(OutputBlocks.from_rules(rules_dir))
+        self.prompts = PromptQuotes(self.scopes)
         self.single_device = self.finder.rules.conditions.hardware_count.single_device
 
     # -- per document --------------------------------------------------------------
@@ -90,6 +92,7 @@ class ConditionResolver:
             lo, hi = d.title_span
             found += self.finder.find(d.text[lo:hi], lo, k_base=k_base)
         found += self.output.models(d, found)
+        found += self.prompts.mentions(d)
         bare = self._bare_versions(d, found)
         if bare:   # the phrasings that make a version no run's (a minimum, an upcoming release) hold for these too
             bare = [m for m in self.finder.drop_not_conditions(flat, bare) if m.version]
@@ -163,7 +166,9 @@ class ConditionResolver:
         claims, reasons = self.merger.merge(
             doc.ctx.d, placed, reasons, unclear, leads,
             lambda claim, name, values: doc.where.unrecoverable(claim, name, "ambiguous", values=values))
-        fill_from_restatements(claims, [{n for n, r in why.items() if r == "ambiguous"} for why in reasons])
+        ambiguous = [{n for n, r in why.items() if r == "ambiguous"} for why in reasons]
+        fill_from_restatements(claims, ambiguous)
+        fill_from_printed(claims, ambiguous)
         for claim in claims:   # a figure quoted from another party is not what the post leads with
             if claim.cited_from:
                 claim.headline = False

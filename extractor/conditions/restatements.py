@@ -1,13 +1,17 @@
-"""A headline figure the post states again in its body was measured under the conditions stated there."""
+"""A headline figure the post states again in its body was measured under the conditions stated there; a figure
+the prose gives rounded from a result a program printed in its section was measured by that program's run."""
 from __future__ import annotations
 
+import math
 import re
 
 from extractor.claims.headlines import FigureIndex
+from extractor.conditions.policy import SETTLED_BY_CODE
 from extractor.records import Claim
 
 
-MAX_RESTATEMENTS = 64   # a figure the post gives more often than this is not "stated again" but common
+MAX_RESTATEMENTS = 64
+_RUN_SCOPES = frozenset({"code", "program_output", "command_line"})   # what a run's code or output states   # a figure the post gives more often than this is not "stated again" but common
 
 
 def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> None:
@@ -46,6 +50,49 @@ def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> No
                     "note": "; ".join(x for x in (src.note, f"stated where the post gives this figure again "
                                                              f"({twin.quote!r})") if x)})
         n_stated[id(c)] = _stated(c)
+
+
+def fill_from_printed(claims: list[Claim], ambiguous: list[set[str]]) -> None:
+    """Fill the unstated conditions of a figure in prose from the one result a program printed in the same section
+    that it gives rounded or cut ("around 3.85 s" for a printed "3.8589 s", "about 28 tokens/s" for "28.61"): the
+    prose restates that run's result. `ambiguous[i]`: the conditions of `claims[i]` stated with several values."""
+    printed: dict[tuple, list[Claim]] = {}
+    for c in claims:
+        if c.context.block == "code" and c.conditions:
+            printed.setdefault((tuple(c.context.section), c.metric, c.unit), []).append(c)
+    if not printed:
+        return
+    for c, unclear in zip(claims, ambiguous):
+        if c.context.block != "paragraph" or not c.conditions or c.value_max is not None:
+            continue
+        places = _decimals(c.value)
+        same = [o for o in printed.get((tuple(c.context.section), c.metric, c.unit), ())
+                if _decimals(o.value) > places and _rounds_to(o.value, c.value, places)]
+        if len(same) != 1:
+            continue
+        src = same[0]
+        for name, cond in c.conditions.items():
+            theirs = src.conditions.get(name)
+            if cond.status == "stated" or theirs is None or theirs.status != "stated":
+                continue
+            if name in unclear and not (theirs.scope in _RUN_SCOPES or (theirs.note or "").startswith(SETTLED_BY_CODE)):
+                continue   # several values around the prose, and the run's own code or output did not settle it
+            c.conditions[name] = theirs.model_copy(update={
+                "scope": "restatement",
+                "note": "; ".join(x for x in (theirs.note, f"stated for the result the program printed "
+                                                            f"({src.quote!r}), which this figure gives rounded") if x)})
+
+
+def _decimals(value: float) -> int:
+    text = f"{value!r}"
+    return len(text.split(".", 1)[1].rstrip("0")) if "." in text and "e" not in text else 0
+
+
+def _rounds_to(full: float, short: float, places: int) -> bool:
+    """Whether `full` rounded or cut to `places` decimals is `short`."""
+    scale = 10 ** places
+    return any(math.isclose(v, short, rel_tol=0, abs_tol=0.5 / scale / 10)
+               for v in (round(full, places), math.trunc(full * scale) / scale))
 
 
 def _stated(claim: Claim) -> int:

@@ -137,6 +137,8 @@ class ScopeRules(_Strict):
     bare_commit: Regex = NEVER
     commit_owner: Regex = NEVER
     external_cues: Words
+    family_modifier_cues: Words
+    family_modified_nouns: str = NEVER
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: Words
     setup_heading_max_words: int = Field(default=6, ge=1)
@@ -164,6 +166,9 @@ class ScopeRules(_Strict):
     ratio_clause_end: Regex = r"$"
     ratio_clause_start: Regex = NEVER
     credit_sections: Regex = NEVER
+    anchor_link: Regex = NEVER
+    prompt_lead_in: Regex = NEVER
+    prompt_length_tail: Regex = NEVER
     accuracy_cue: Regex = NEVER
     accuracy_check_cue: Regex = NEVER
     serving_workloads: Regex = NEVER

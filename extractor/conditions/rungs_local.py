@@ -9,12 +9,13 @@ import re
 from typing import TYPE_CHECKING
 
 from extractor.conditions.code.reader import PYTHON_RULE
-from extractor.conditions.located import Located
+from extractor.conditions.code.rungs import earlier_run_sections
+from extractor.conditions.located import MEASURED_KINDS, Located
 from extractor.conditions.output_setup import nearest_setup
 from extractor.conditions.restatements import distinctive
 from extractor.conditions.places import SENTENCE_END, ancestors, footnotes, introducing_sentence, lead_in
 from extractor.conditions.rungs import Tiers, rung_reader
-from extractor.conditions.ties import ClaimSite
+from extractor.conditions.ties import ClaimSite, same_model
 
 if TYPE_CHECKING:
     from extractor.conditions.ladder import LadderReading
@@ -164,8 +165,9 @@ def paragraph(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
         return None
     blocks = lead_in(site.d, p.block, lad.ladder.lead_in_endings) | site.settings
     found = [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
-             if x.m.span[0] < p.start or x.block in site.settings
-             or x.name in lad.ladder.after_claim and not _nearer_result(site, x)]
+             if (x.m.span[0] < p.start or x.block in site.settings
+                 or x.name in lad.ladder.after_claim and not _nearer_result(site, x))
+             and not _other_systems_result(site, x)]
     lead = blocks - {p.block} - site.settings
     intro = introducing_sentence(site.d, next(iter(lead))) if len(lead) == 1 else None
     if intro is None:
@@ -178,6 +180,37 @@ def paragraph(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
     if not earlier:
         return found
     return Tiers([[x for x in found if x not in earlier], earlier])
+
+
+_SYSTEM_NAMES = frozenset({"hardware", "model"})
+# ... and the load settings, which `describes_other_run` (ties.py) weighs against the claim's own
+_KEPT_NAMES = _SYSTEM_NAMES | MEASURED_KINDS
+
+
+def _other_systems_result(site: ClaimSite, x: Located) -> bool:
+    """A mention in another sentence (of the paragraph or section before the claim) that reports another result on another system than the one
+    the claim's own clause names (another model or hardware): that result's setting ("For the lowest cost, A with
+    INT4 on X delivers 70 tok/s. For the highest throughput, B reached 300 tok/s on Y": INT4 is not B's). The
+    systems it names stay: they are still among the post's candidates for the claim (several: ambiguous); so do
+    its load settings, which `describes_other_run` weighs against the claim's own (dropping one of several loads
+    would leave another run's as if it were the claim's)."""
+    sent = x.sentence
+    if sent is None or x.name in _KEPT_NAMES or not (site.devices or site.models) \
+            or sent[0] <= site.claim.span[0] < sent[1]:
+        return False
+    known = site.memo.systems_of.get(sent)
+    if known is None:
+        named: dict[str, set[str]] = {name: set() for name in _SYSTEM_NAMES}
+        for y in site.ctx.between(*sent):
+            if y.usable and y.name in named:
+                named[y.name].add(y.m.canonical or str(y.m.value))
+        known = site.memo.systems_of[sent] = (site.ctx.claims_in(*sent), named["hardware"], named["model"])
+    figures, devices, models = known
+    own = tuple(site.claim.span)
+    if not any(tuple(s) != own for s in figures):
+        return False
+    return bool(site.devices and devices - site.devices) \
+        or bool(site.models) and any(not any(same_model(v, m) for m in site.models) for v in models)
 
 
 def _nearer_result(site: ClaimSite, x: Located) -> bool:
@@ -206,16 +239,26 @@ def section(lad: LadderReading, site: ClaimSite) -> Tiers:
     blocks = site.d.blocks
     return Tiers([x for x in site.ctx.prose_before(s, site.passage.start)
                   if x.block not in site.siblings
-                  and (blocks[x.block].kind != "caption" or x.block == site.passage.block)]
+                  and (blocks[x.block].kind != "caption" or x.block == site.passage.block)
+                  and not _other_systems_result(site, x)]
                  for s in site.chain)
 
 
 @rung_reader("section_commands")
 def section_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
-    """A benchmark command shown in the claim's section or above it states what it passes."""
+    """A benchmark command shown in the claim's section or above it states what it passes. A claim in a section that
+    shows none, after two or more earlier subsections of its heading that each run commands ("Compare the four
+    modes" after "Eager mode", "Compiled mode"...), reads those runs' commands: what they share is stated, what
+    differs between them is ambiguous (code/rungs.py `earlier_run_sections`)."""
     if site.passage.section is None:
         return None
-    return [x for s in site.chain for x in site.ctx.code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
+    code = site.ctx.code
+    found = [x for s in site.chain for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
+    if found:
+        return found
+    runs = earlier_run_sections(site, lambda s: any(not x.m.rule.startswith(PYTHON_RULE) for x in code.get(s, ())))
+    return [x for s in runs for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)
+            and x.m.span[0] < site.passage.start]
 
 
 def _linked(site: ClaimSite) -> list[int]:

@@ -74,6 +74,8 @@ _BLANK_RE = re.compile(r"\n[ \t]*\n")
 BLANKS = re.compile(r"\s+")
 TRY_COST = 16  # a regex tried at one position costs about as much as scanning this many positions
 KNUM_RE = re.compile(r"\d[\d,]*(?:\.\d+)?(?:\s?[kKmM](?![A-Za-z]))?")
+# ... one number of a list: a comma is a thousands separator only before three digits ("1,2,4,8" is four numbers)
+LIST_NUM_RE = re.compile(r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:\s?[kKmM](?![A-Za-z]))?")
 
 
 def text_blocks(text: str, max_len: int = 4000) -> list[tuple[int, int]]:

@@ -93,9 +93,18 @@ class DocumentStatements:
         self._columns: dict[tuple[int, str], list[Cell]] = {}
         self._configs: dict[str, dict] = {}   # condition -> its configuration rows by name (config_tables.py)
         self._row_starts: dict[int, tuple[list[int], list[int]]] = {}   # table -> row starts, rows
+        # (name, mention id, scope) -> the mention and its condition: one frozen object that every claim stating
+        # `name` by that mention at that scope holds (the mention is kept here, so its id stays its own)
+        self._stated: dict[tuple[str, int, str], tuple[Mention, Condition]] = {}
+        self._cells: dict[tuple[str, int, int | None], Condition | None] = {}   # column_value's, by row
+        self._config_cells: dict[tuple[str, int, int], Condition | None] = {}   # _configuration_value's, by column
 
     def stated(self, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
-        """Condition `name` as mention `m` states it at `scope`."""
+        """Condition `name` as mention `m` states it at `scope` (the same for every claim, but a swept value's
+        note, which names the chart near the claim)."""
+        known = self._stated.get((name, id(m), scope))
+        if known is not None:
+            return known[1]
         value = m.value
         note = None
         sweep = True if m.sweep else None
@@ -107,10 +116,14 @@ class DocumentStatements:
             value, note = value["rate"], "a request rate (requests per second), not a batch size"
         elif isinstance(value, dict) and not m.sweep:
             value = ", ".join(str(v) if k in ("name", "value") else f"{k}={v}" for k, v in value.items())
-        if sweep and isinstance(value, dict):
+        per_claim = sweep and isinstance(value, dict)
+        if per_claim:
             note = self.where.sweep_note(claim, name)
-        return Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
+        cond = Condition(status="stated", value=value, canonical=m.canonical, quote=m.quote, span=m.span,
                          scope=scope, sweep=sweep, count=m.count if name == "hardware" else None, note=note)
+        if not per_claim:
+            self._stated[name, id(m), scope] = (m, cond)
+        return cond
 
     def several(self, claim: Claim, name: str, picked: list[Mention], scope: str) -> Condition:
         """A claim that sums up runs over several systems or models (scopes.yaml `several_systems`): each as it
@@ -137,7 +150,25 @@ class DocumentStatements:
                          scope=decision.scope, note=note)
 
     def column_value(self, claim: Claim, name: str) -> Condition | None:
-        """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it."""
+        """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it. The same
+        for every claim of one row: read once for them (a configuration table's row, found by the claim's column,
+        once per column)."""
+        ctx = self.ctx
+        pos = claim.span[0]
+        t = bisect_right(ctx.table_starts, pos) - 1
+        if t < 0 or not (ctx.d.tables[t].start <= pos <= ctx.d.tables[t].end):
+            return None
+        key = (name, t, self._row_at(t, pos))
+        if key not in self._cells:
+            self._cells[key] = self._column_value(claim, name, configuration=False)
+        found = self._cells[key]
+        if found is None and name != "parallelism" and name in CONFIG_COLUMNS \
+                and not self._labelled_columns(t, name):
+            return self._configuration_value(t, claim, name)
+        return found
+
+    def _column_value(self, claim: Claim, name: str, configuration: bool = True) -> Condition | None:
+        """`column_value` read for this claim alone (`configuration`: with the configuration tables' step)."""
         ctx = self.ctx
         d = ctx.d
         t = bisect_right(ctx.table_starts, claim.span[0]) - 1
@@ -170,7 +201,7 @@ class DocumentStatements:
                         return None
             if name in _PAIRED_PART and (paired := self._paired_value(t, claim, name)) is not None:
                 return paired
-            if name in CONFIG_COLUMNS and not self._labelled_columns(t, name):
+            if configuration and name in CONFIG_COLUMNS and not self._labelled_columns(t, name):
                 return self._configuration_value(t, claim, name)
         return None
 
@@ -183,10 +214,18 @@ class DocumentStatements:
             if idx is not None else None
         if cell is None:
             return None
+        key = (name, t, cell.col)
+        if key not in self._config_cells:
+            self._config_cells[key] = self._configuration_column(t, cell.col, name)
+        return self._config_cells[key]
+
+    def _configuration_column(self, t: int, col: int, name: str) -> Condition | None:
+        """`_configuration_value` of the claims of column `col` of table `t`."""
+        d = self.ctx.d
         if name not in self._configs:
             self._configs[name] = configuration_rows(d.view, d.tables, lambda t2: self._labelled_columns(t2, name),
                                                      lambda table: bool(self.ctx.claims_in(table.start, table.end)))
-        found = configuration_cell(d.view, d.tables, t, cell.col, self._configs[name])
+        found = configuration_cell(d.view, d.tables, t, col, self._configs[name])
         m = _NUM.search(d.view, found[0].start, found[0].end) if found else None
         if m is None:
             return None

@@ -79,16 +79,24 @@ class DocumentWhere:
         self.rules, self.ctx, self.offers, self.figures = notes.where, ctx, offers, figures
         self._figure_after: dict[int, str | None] = {}
         self._figure_index: tuple[list[int], list[int]] | None = None   # figure positions sorted, their indexes
-        self._notes: dict[tuple[str, str, str, str, str | None], tuple[str, str]] = {}
+        # each distinct unrecoverable condition made once: a frozen value that many claims hold (the pool in
+        # _internals/sharing.py then finds it by identity, without building its key)
+        self._notes: dict[tuple[str, str, str, str, str | None], Condition] = {}
+        self._by_words: dict[tuple[str, str], Condition] = {}   # (where, why) -> the one condition (two keys may
+        # give the same words: a note that does not name the figure)
 
     def unrecoverable(self, claim: Claim, name: str, reason: Reason, values: str = "", engine: str = "") -> Condition:
         """Condition `name` of `claim`, unrecoverable for `reason`, with the note of where to look."""
         fig = self.figure_near(claim)
         key = (name, reason, values, engine, fig)
-        if key not in self._notes:
-            self._notes[key] = self._where_why(*key)
-        where, why = self._notes[key]
-        return Condition(status="unrecoverable", where=where, why=why)
+        cond = self._notes.get(key)
+        if cond is None:
+            words = self._where_why(*key)
+            cond = self._by_words.get(words)
+            if cond is None:
+                cond = self._by_words[words] = Condition(status="unrecoverable", where=words[0], why=words[1])
+            self._notes[key] = cond
+        return cond
 
     def sweep_note(self, claim: Claim, name: str) -> str:
         """The note of a condition stated as a swept range: the chart holds the exact point."""

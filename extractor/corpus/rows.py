@@ -75,7 +75,24 @@ def mention_rows(path: str, ord_: int, claim: Claim) -> list[tuple]:
 
 def condition_row(path: str, ord_: int, claim_id: str, name: str, c: Condition) -> tuple:
     """The `conditions` row of one condition of a claim."""
+    return (path, ord_, claim_id, name) + condition_fields(c)
+
+
+def condition_fields(c: Condition) -> tuple:
+    """The columns of a `conditions` row that the condition alone gives (after path, ord, claim_id, name)."""
     span = c.span or (None, None)
-    return (path, ord_, claim_id, name, c.status, _json(c.value), c.canonical, c.quote,
-            span[0], span[1], c.scope, None if c.sweep is None else int(c.sweep), c.count,
-            c.value_partial, c.note, c.where, c.why)
+    return (c.status, _json(c.value), c.canonical, c.quote, span[0], span[1], c.scope,
+            None if c.sweep is None else int(c.sweep), c.count, c.value_partial, c.note, c.where, c.why)
+
+
+def condition_rows(path: str, ord_: int, claim: Claim, fields: dict[int, tuple]) -> list[tuple]:
+    """The `conditions` rows of a claim, by name; `fields`: the columns of each condition object met so far
+    (by id; the claims of a record share identical conditions, so most rows reuse them): the caller holds the
+    record, and with it every object, while it uses `fields`."""
+    rows = []
+    for name, c in sorted(claim.conditions.items()):
+        tail = fields.get(id(c))
+        if tail is None:
+            tail = fields[id(c)] = condition_fields(c)
+        rows.append((path, ord_, claim.id, name) + tail)
+    return rows

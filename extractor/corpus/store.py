@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 from urllib.parse import quote
 
-from extractor.corpus.rows import claim_row, condition_row, mention_rows
+from extractor.corpus.rows import claim_row, condition_rows, mention_rows
 from extractor.corpus.schema import (ADDED_CLAIM_COLUMNS, ADDED_DOCUMENT_COLUMNS, CLAIM_COLUMNS, CONDITION_COLUMNS,
                                      DOCUMENT_COLUMNS, DOCUMENT_INDEXES, MENTION_COLUMNS, SCHEMA, SCHEMA_VERSION,
                                      SET_ASIDE_COLUMNS)
@@ -193,11 +193,11 @@ class Store:
             cur.execute(f"INSERT INTO documents ({', '.join(DOCUMENT_COLUMNS)}) "
                         f"VALUES ({','.join('?' * len(DOCUMENT_COLUMNS))})", doc_row)
             crow, drow, mrow = [], [], []
+            fields: dict[int, tuple] = {}   # a shared condition's columns, once (rows.condition_rows)
             for i, claim in enumerate(claims):
                 crow.append(claim_row(path, i, claim))
                 mrow.extend(mention_rows(path, i, claim))
-                drow.extend(condition_row(path, i, claim.id, name, c)
-                            for name, c in sorted(claim.conditions.items()))
+                drow.extend(condition_rows(path, i, claim, fields))
             cur.executemany(f"INSERT INTO claims ({', '.join(CLAIM_COLUMNS)}) "
                             f"VALUES ({','.join('?' * len(CLAIM_COLUMNS))})", crow)
             cur.executemany(f"INSERT INTO mentions VALUES ({','.join('?' * len(MENTION_COLUMNS))})", mrow)

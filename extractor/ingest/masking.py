@@ -25,6 +25,8 @@ _MARK_CHARS = re.compile(r"[*_~`\\]")
 _LINE_PREFIX = re.compile(r"^(?P<p>[ \t]{0,3}(?:#{1,6}[ \t]+|>[ \t]?)+|[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)",
                           re.M)
 _HEADING_TAIL = re.compile(r"[ \t]+#+[ \t]*$", re.M)
+# a ratio written as LaTeX math ("$6\times$", "$1.5 \times$"): its dollars delimit the math, they are no price
+_LATEX_RATIO = re.compile(r"\$(?P<keep>[~≈]?\d[\d.,]*[ \t]*\\times)[ \t]*\$")
 
 
 def comment_spans(text: str) -> list[tuple[int, int]]:
@@ -124,6 +126,10 @@ def mask_inline_markdown(chars: list[str], text: str, start: int, end: int) -> l
                 chars[m.start()] = ENTITY_IN_NUMBER_PAD
     if "&" in seg:
         mask_entities(chars, text, start, end)
+    if "\\times" in seg:
+        for m in _LATEX_RATIO.finditer(text, start, end):
+            blank(chars, m.start(), m.start("keep"))
+            blank(chars, m.end("keep"), m.end())
     return links
 
 

@@ -25,7 +25,7 @@ WEB_ENCODINGS = ("utf_16", "utf_32", "cp1252", "latin_1", "iso8859_15")
 _BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
          (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 _UTF8_MULTIBYTE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
-_LONE_CR = re.compile(r"\r(?!\n)")
+_LINE_END_CR = re.compile(r"\r\n?")
 _OPEN_ERRORS = {errno.ELOOP: "is a symlink loop", errno.EISDIR: "is a folder, not a file",
                 errno.EACCES: "cannot be read (permission denied)", errno.EPERM: "cannot be read (not permitted)",
                 errno.ENAMETOOLONG: "has a name too long to open"}
@@ -102,14 +102,16 @@ def _mostly_utf8(data: bytes) -> bool:
 def decode(data: bytes, doc: str) -> str:
     """UTF-8 (BOM stripped) when valid, or with a few broken bytes replaced; else the detected encoding.
 
-    Binary content (a NUL byte anywhere) is refused; lone carriage returns (old Mac line ends) are read
-    as line feeds, one character for one, so offsets are unchanged."""
-    return lone_cr_as_lf(_decode(data, doc))
+    Binary content (a NUL byte anywhere) is refused; line ends are read as Python reads text files
+    (universal newlines): CRLF and lone CR (old Mac) become LF, so spans index the text that
+    `Path.read_text()` or `open()` gives a reader, whatever line ends the file was saved with."""
+    return universal_newlines(_decode(data, doc))
 
 
-def lone_cr_as_lf(text: str) -> str:
-    """Lone carriage returns (old Mac line ends) as line feeds: same length, so offsets are unchanged."""
-    return _LONE_CR.sub("\n", text) if "\r" in text else text
+def universal_newlines(text: str) -> str:
+    """Line ends as universal newlines read them: CRLF and lone CR become LF (the text a reader's
+    `open(path).read()` gives, which the spans then index)."""
+    return _LINE_END_CR.sub("\n", text) if "\r" in text else text
 
 
 def _decode(data: bytes, doc: str) -> str:

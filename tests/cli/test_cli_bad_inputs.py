@@ -231,4 +231,15 @@ def test_cr_only_line_endings_read_like_lf():
     assert len(a.claims) >= 3
     assert [(c.value, c.span) for c in b.claims] == [(c.value, c.span) for c in a.claims]
     assert decode(cr.encode(), "cr.md") == lf   # the file path decodes the same way
-    assert decode("a\r\nb\rc".encode(), "mixed.md") == "a\r\nb\nc"
+    assert decode("a\r\nb\rc".encode(), "mixed.md") == "a\nb\nc"
+
+
+def test_crlf_line_ends_read_like_lf_so_spans_index_the_text_python_reads():
+    """A post saved with Windows line ends: its spans index the text `open(path).read()` gives (universal
+    newlines), the text a reader checks a quote against, not the raw bytes."""
+    lf = "# Results\n\nWe measured 1,200 tok/s on one H100.\n\nTTFT fell to 35 ms at batch 1.\n"
+    a = api.extract_text(lf, "lf.md")
+    b = api.extract_text(lf.replace("\n", "\r\n"), "crlf.md")
+    assert len(a.claims) >= 2
+    assert [(c.value, c.span, c.quote) for c in b.claims] == [(c.value, c.span, c.quote) for c in a.claims]
+    assert decode(lf.replace("\n", "\r\n").encode(), "crlf.md") == lf

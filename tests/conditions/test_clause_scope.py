@@ -54,3 +54,10 @@ def test_a_setting_before_the_first_result_stays_shared_by_both_verb_phrases():
     r = extract_text("# Results\n\nIn offline inference the patch raised throughput by 12% and lowered the p99 "
                      "latency of the decode step by 40%.\n", "t.md")
     assert all("offline" in (c.conditions["scenario"].value or "").lower() for c in r.claims)
+
+
+def test_then_opens_the_next_step_of_a_sequence_of_results():
+    text = "Mode B holds 100% attainment up to rate 4, then falls to 38% at rate 12"
+    assert _parts(text, ["100%", "38%"]) == ["Mode B holds 100% attainment up to rate 4", "falls to 38% at rate 12"]
+    one = "We warm the cache for a minute, then measure 1,234 tok/s at rate 6"
+    assert _parts(one, ["1,234 tok/s"])[-1] == "measure 1,234 tok/s at rate 6"

@@ -59,3 +59,31 @@ def test_two_variants_in_the_claims_own_sentence_are_ambiguous():
 def test_a_name_cut_from_a_longer_one_keeps_its_one_variant():
     text = "# Results\n\nWe serve Kimi-K9-Max here; it reaches 4,200 tok/s per GPU on H100.\n"
     assert stated(claim(extract_text(text, "t.md"), 4200), "model").status == "stated"
+
+
+def _versions_post(result: str, setup: str) -> str:
+    return f"# Faster serving\n\n## Setup\n\n{setup}\n\n## Results\n\n{result}\n"
+
+
+def test_a_model_named_by_family_and_size_takes_the_version_a_broader_rung_writes_out():
+    text = _versions_post("Llama-70B reaches 3,456 tok/s on H100.",
+                          "All runs serve Llama-3.1-70B-Instruct in BF16.")
+    assert stated(claim(extract_text(text, "t.md"), 3456), "model").value == "Llama-3.1-70B-Instruct"
+
+
+def test_two_versions_of_that_size_leave_the_short_name():
+    text = _versions_post("Llama-70B reaches 3,456 tok/s on H100.",
+                          "We compare Llama-2-70B with Llama-3.1-70B-Instruct in BF16.")
+    assert claim(extract_text(text, "t.md"), 3456).conditions["model"].value != "Llama-3.1-70B-Instruct"
+
+
+def test_another_size_or_a_sub_model_is_no_version():
+    text = _versions_post("Llama-8B reaches 3,456 tok/s on H100.",
+                          "All runs serve Llama-3.1-70B-Instruct in BF16.")
+    assert stated(claim(extract_text(text, "t.md"), 3456), "model").value == "Llama-8B"
+
+
+def test_a_figure_restated_without_the_version_is_one_claim():
+    text = ("# Llama2-70B twice as fast\n\nLlama2-70B serves 2.5x more requests on H200.\n\n## Results\n\n"
+            "On H200, Llama-70B serves 2.5x more requests than on the A100.\n")
+    assert len([c for c in extract_text(text, "t.md").claims if c.value == 2.5]) == 1

@@ -234,3 +234,27 @@ def test_two_device_counts_at_one_scope_leave_both_unclear(extractor: Extractor)
     record = extractor.extract(POST_COUNTS_DISAGREE, doc="t.md", fmt="markdown", path=None, sha256="0")
     change = next(c for c in record.claims if abs(c.value) == 25).conditions
     assert change["hardware"].status == change["gpu_count"].status == "unrecoverable"
+
+
+@pytest.mark.parametrize("text", [
+    "Throughput grows from 16 to 96 B300 GPUs under the same router.",
+    "We tried between 8 and 40 MI355X GPUs.",
+    "The pool scales nearly linearly to 48 H200 GPUs.",
+    "near-linear scaling up to 320 B200 GPUs",
+])
+def test_a_range_of_sizes_or_a_scaling_target_is_no_count(text: str) -> None:
+    assert all(m.count is None for m in _hardware(text))
+    assert all(not isinstance(m.value, int) for m in find_mentions(text) if m.kind == "gpu_count")
+
+
+@pytest.mark.parametrize("text,count", [
+    ("The pool ran on 48 H200 GPUs.", 48),
+    ("We scaled the pool to 24 B300 GPUs for this run.", 24),   # a run's size, not how far it scales
+])
+def test_a_run_size_beside_those_phrasings_is_a_count(text: str, count: int) -> None:
+    assert [m.count for m in _hardware(text)] == [count]
+
+
+def test_a_range_of_gpu_counts_is_a_sweep() -> None:
+    found = [m for m in find_mentions("Throughput grows from 16 to 96 B300 GPUs.") if m.kind == "gpu_count"]
+    assert [m.value for m in found] == [{"min": 16, "max": 96}]

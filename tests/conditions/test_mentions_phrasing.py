@@ -368,3 +368,98 @@ def test_masked_markup_is_fine() -> None:
     text = "Throughput of   Qwen3   on   8xH100   at   TP8  ."
     kinds = {m.kind for m in find_mentions(text)}
     assert {"model", "hardware", "parallelism"} <= kinds
+
+
+@pytest.mark.parametrize("text,quote,canonical", [
+    ("We ran Orion4-Nano on two cards.", "Orion4-Nano", "Orion4 Nano"),
+    ("the acme/Zephyr2.5-Flash checkpoint", "acme/Zephyr2.5-Flash", "Zephyr2.5 Flash"),
+    ("Serving Tessera12-Ultra-FP8 at scale", "Tessera12-Ultra-FP8", "Tessera12 Ultra"),
+    ("MiniMax-Q7 was served", "MiniMax-Q7", "MiniMax Q7"),   # a maker's name and a versioned letter
+])
+def test_a_versioned_name_with_a_tier_is_a_model(text: str, quote: str, canonical: str) -> None:
+    m = _one(text, "model")
+    assert (m.quote, m.canonical) == (quote, canonical)
+
+
+@pytest.mark.parametrize("text", [
+    "an Orion4-Mini-style stack",          # a name used as a kind
+    "the MI300-Pro board",                 # a device, not a model
+    "GB300-Max racks",
+    "the Step2-Pro plan",                  # a label
+    "Figure3-Max shows the peak",
+    "X1-Nano sensor",                      # one letter before the digits
+])
+def test_tier_words_after_devices_or_labels_are_no_model(text: str) -> None:
+    assert not _of(text, "model")
+
+
+@pytest.mark.parametrize("text,values", [
+    ("ISL=4K, OSL=512, 32 & 96 concurrent requests", [32, 96]),
+    ("measured at 4, 12 and 40 concurrent users", [4, 12, 40]),
+    ("with 2 or 6 parallel streams", [2, 6]),
+])
+def test_several_loads_before_one_noun_are_a_sweep(text: str, values: list[int]) -> None:
+    assert _one(text, "batch_or_concurrency").value["values"] == values
+
+
+@pytest.mark.parametrize("text,n", [
+    ("on 4 GPUs and 24 concurrent requests", 24),     # a count of something else before the load
+    ("we sent 72 concurrent requests", 72),
+])
+def test_one_load_after_another_count_stays_one(text: str, n: int) -> None:
+    assert _one(text, "batch_or_concurrency").value == n
+
+
+@pytest.mark.parametrize("text,n", [
+    ("the cache needs 7 GiB per sequence at 1M context", 1000000),
+    ("TTFT at 64K context length stays under 3 s", 64000),
+    ("decode speed at 16K tokens of context", 16000),
+])
+def test_a_result_at_a_context_length_has_that_input_length(text: str, n: int) -> None:
+    assert _one(text, "input_length").value == n
+
+
+@pytest.mark.parametrize("text", [
+    "the model has a 256K context window",
+    "it supports 1M context out of the box",
+    "up to 128K context",
+    "runs at 32K context window sizes",
+])
+def test_a_models_context_capacity_is_no_input_length(text: str) -> None:
+    assert not _of(text, "input_length")
+
+
+@pytest.mark.parametrize("spelled,n", [("1,048,576", 1048576), ("1,000,000", 1000000)])
+def test_a_token_count_written_out_tells_how_the_post_reads_m_and_k(spelled: str, n: int) -> None:
+    from claim_checks import claim, stated
+    from extractor.api import extract_text
+    text = (f"# Long context\n\nOur new layout cuts the KV cache to 3.25 GiB per sequence at 1M context, 6x less "
+            f"than before.\n\n## Appendix\n\n"
+            f"At {spelled} tokens the cache holds every layer's entries.\n")
+    assert stated(claim(extract_text(text, "t.md"), 3.25), "input_length").value == n
+
+
+@pytest.mark.parametrize("text,lo,hi", [
+    ("- Request rate: 0.25 to 6 (step 0.25)", 0.25, 6),
+    ("we used request rates of 1.5-12 req/s", 1.5, 12),
+])
+def test_a_labelled_range_of_request_rates_is_a_sweep(text: str, lo: float, hi: float) -> None:
+    assert _one(text, "batch_or_concurrency").value == {"min": lo, "max": hi}
+
+
+@pytest.mark.parametrize("text,rate", [("attainment drops to 41% at rate 9", 9), ("at rate = 2.5 the queue grows", 2.5)])
+def test_a_result_at_one_rate_of_a_sweep(text: str, rate: float) -> None:
+    assert _one(text, "batch_or_concurrency").value == {"rate": rate}
+
+
+@pytest.mark.parametrize("text", ["the request rate grew 2 to 3x", "at rate 10% of peak", "a rate limiter"])
+def test_growth_of_a_rate_is_no_load(text: str) -> None:
+    assert not _of(text, "batch_or_concurrency")
+
+
+@pytest.mark.parametrize("text,values", [
+    ("we sweep concurrency levels C ∈ {1,2,4,8,16}", [1, 2, 4, 8, 16]),   # commas without spaces: five values
+    ("batch sizes 1,024, 2,048 and 4,096", [1024, 2048, 4096]),            # thousands separators stay
+])
+def test_a_list_of_loads_is_read_value_by_value(text: str, values: list[int]) -> None:
+    assert _one(text, "batch_or_concurrency").value["values"] == values

@@ -89,7 +89,7 @@ def test_store_failed_write_rolls_back_whole_document(store, monkeypatch):
     def broken(*a, **k):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(mod, "condition_row", broken)
+    monkeypatch.setattr(mod, "condition_rows", broken)
     with pytest.raises(RuntimeError):
         store.put_record(_record("/p/a.md", sha="c" * 64))
     assert store.counts() == {"documents": 1, "claims": 2, "mentions": 2, "conditions": 6, "set_aside": 0}

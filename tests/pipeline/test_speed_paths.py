@@ -187,3 +187,161 @@ def test_the_lean_vocabulary_marks_the_cues_a_full_one_marks(analyser):
         hits = analyser._mark_cues.hits(analyser.nlp.make_doc(text))
         doc = full(text)
         assert hits == [(s.label_, s.start_char, s.end_char) for s in doc.spans[CUES_KEY]]
+
+
+TABLE_POST = """# Serving results
+
+We served Zyxtra-17B on 4x H100 with our engine.
+
+| Batch | Throughput (tok/s) | TTFT (ms) |
+|---|---|---|
+| 1 | 410 | 35 |
+| 8 | 2,950 | 48 |
+| 32 | 8,100 | 96 |
+
+Decode reached 1,250 tokens/s per GPU.
+"""
+
+
+def test_the_pool_finds_a_condition_met_before_by_identity():
+    """ConditionPool.one: an object handed in again is found by identity; every answer is the one a pool keyed by
+    every field alone gives (the first identical condition seen)."""
+    from extractor.conditions._internals.sharing import ConditionPool
+    from extractor.records import Condition
+
+    a = Condition(status="unrecoverable", where="in the setup section", why="not stated")
+    b = Condition(status="unrecoverable", where="in the setup section", why="not stated")
+    c = Condition(status="unrecoverable", where="in the setup section", why="not stated", note=None)  # fields set differ
+    d = Condition(status="stated", value=8, quote="8", span=(3, 4))
+    pool, keyed = ConditionPool(), {}
+    for cond in (a, b, a, c, b, d, c, a, d):
+        assert pool.one(cond) is keyed.setdefault(ConditionPool.key(cond), cond)
+    assert pool.share({"x": b, "y": c}) == {"x": a, "y": c}
+
+
+def test_a_shared_where_note_condition_is_the_one_built_afresh():
+    """The where-notes hand out one `Condition` per note: each dumps as the condition built from its fields."""
+    from extractor.api import extract_text
+    from extractor.records import Condition
+
+    record = extract_text(TABLE_POST, "speed-table.md")
+    seen = [c for claim in record.claims for c in claim.conditions.values() if c.status == "unrecoverable"]
+    assert len(record.claims) >= 6 and len(seen) > len({id(c) for c in seen})   # shared objects
+    plain = [c for c in seen if c.model_fields_set == {"status", "where", "why"}]
+    assert len(plain) > len(seen) // 2
+    for cond in plain:
+        fresh = Condition(status="unrecoverable", where=cond.where, why=cond.why)
+        assert cond == fresh and cond.model_dump_json(exclude_unset=True) == fresh.model_dump_json(exclude_unset=True)
+
+
+def test_relinking_reads_back_only_the_records_that_can_restate(tmp_path):
+    """`relink` reads back only the documents with a claim stating every `must_state` condition: the links are
+    those found from every stored claim, and a post of our own without a named model and device is not read."""
+    import sqlite3
+    from pathlib import Path
+
+    from extractor.compare.groups import find_restatements
+    from extractor.compare.rules import load_compare_rules
+    from extractor.corpus.batch import run_batch
+    from extractor.corpus.restatements import relink, stored_refs
+
+    corpus = Path(__file__).resolve().parents[2] / "corpus"
+    for name in ("compare-vllm-h100.md", "compare-sglang-h100.md", "compare-one-condition.md",
+                 "compare-vendor-roundup.md"):
+        (tmp_path / name).write_text((corpus / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "unnamed.md").write_text("# Notes\n\nOur server now reaches 9,200 tokens/s, 2x the old one.\n",
+                                         encoding="utf-8")
+    db = tmp_path / "claims.db"
+    run_batch([tmp_path], db=db, progress=False)
+    conn = sqlite3.connect(db)
+    rules = load_compare_rules()
+    every, kept = stored_refs(conn), stored_refs(conn, rules.restatement.must_state)
+    assert {r.key[0] for r in kept} < {r.key[0] for r in every}
+    assert not any(r.key[0].endswith("unnamed.md") for r in kept)
+    full = [(l.claim.key, l.restates.key) for l in find_restatements(every, rules=rules)]
+    assert full and [(l.claim.key, l.restates.key) for l in find_restatements(kept, rules=rules)] == full
+    assert relink(conn) == len(full)
+
+
+def test_a_claims_condition_rows_reuse_the_columns_of_shared_conditions():
+    """`condition_rows` (each shared condition's columns built once per record) gives the rows `condition_row`
+    builds for every condition of every claim."""
+    from extractor.api import extract_text
+    from extractor.corpus.rows import condition_row, condition_rows
+
+    record = extract_text(TABLE_POST, "speed-table.md")
+    fields: dict[int, tuple] = {}
+    shared = [row for i, claim in enumerate(record.claims) for row in condition_rows("p", i, claim, fields)]
+    full = [condition_row("p", i, claim.id, name, c) for i, claim in enumerate(record.claims)
+            for name, c in sorted(claim.conditions.items())]
+    assert shared == full and len(fields) < len(full)
+
+
+def test_a_stated_condition_kept_per_mention_is_the_one_built_afresh(extractor):
+    """DocumentStatements.stated keeps one condition per (name, mention, scope), but a swept value's (its note names
+    the chart near the claim): each is what a reading without the memo builds for any claim."""
+    from extractor.conditions.statement import DocumentStatements
+    from extractor.ingest import ingest
+
+    post = TABLE_POST + "\nAt batch sizes 1-64 the cluster of 8x H100 ran Zyxtra-17B with TP8 and FP8.\n"
+    resolver = extractor.conditions
+    d = ingest(post, "speed-stated.md", "markdown")
+    found = resolver.mentions(d)
+    read = extractor.claims.read(d, 10_000, [(m.span, m.kind) for m in found])
+    claims = [c for c, _ in read.placed]
+    doc = resolver.context(d, found, claims)
+    names = ("model", "hardware", "gpu_count", "parallelism", "precision", "batch_or_concurrency")
+    checked = 0
+    for m in doc.mentions:
+        for name in names:
+            for claim in claims:
+                for _ in range(2):
+                    kept = doc.statements.stated(claim, name, m.m, "section")
+                    fresh = DocumentStatements(resolver.statements, doc.ctx, doc.where).stated(claim, name, m.m,
+                                                                                                "section")
+                    assert kept == fresh and kept.model_fields_set == fresh.model_fields_set
+                    checked += 1
+    assert checked > 100 and any(m.m.sweep for m in doc.mentions)
+
+
+COLUMNS_POST = """# Results on our cluster
+
+| Configuration | batch_size | input_len |
+|---|---|---|
+| Zyxtra throughput | 64 | 2048 |
+| Zyxtra latency | 1 | 512 |
+
+| Model | Zyxtra throughput | Zyxtra latency |
+|---|---|---|
+| Zyxtra-17B | 4,200 tok/s | 95 tok/s |
+
+| Batch Size | ISL/OSL | TP | EP | Throughput (tok/s) | TTFT (ms) |
+|---|---|---|---|---|---|
+| 8 | 1024/128 | 4 | 2 | 2,950 | 48 |
+| | 2048/256 | 8 | 1 | 3,400 | 61 |
+| 32 | 8K/1K | 8 | 8 | 8,100 | 96 |
+"""
+
+
+def test_a_row_cells_column_value_read_once_is_the_value_read_per_claim(extractor):
+    """DocumentStatements.column_value reads a condition once per table row (a configuration table's, once per
+    column): for every claim and condition it is what the full reading (`_column_value`, with nothing kept from
+    another claim) gives that claim."""
+    from extractor.conditions.statement import DocumentStatements
+    from extractor.ingest import ingest
+    from extractor.records import CONDITIONS
+
+    resolver = extractor.conditions
+    d = ingest(COLUMNS_POST, "speed-columns.md", "markdown")
+    found = resolver.mentions(d)
+    read = extractor.claims.read(d, 10_000, [(m.span, m.kind) for m in found])
+    claims = [c for c, _ in read.placed]
+    doc = resolver.context(d, found, claims)
+    stated = 0
+    for claim in claims:
+        for name in CONDITIONS:
+            alone = DocumentStatements(resolver.statements, doc.ctx, doc.where)
+            kept, full = doc.statements.column_value(claim, name), alone._column_value(claim, name)
+            assert kept == full and (kept is None or kept.model_fields_set == full.model_fields_set)
+            stated += kept is not None
+    assert len(claims) >= 8 and stated >= 20

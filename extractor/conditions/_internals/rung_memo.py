@@ -40,6 +40,8 @@ class RungMemo:
     first_code: dict[int | None, int] | None = None   # section -> the start of its first code block
     other_run: dict[int, bool] = field(default_factory=dict)   # id(mention) -> its sentence describes another run
     settings_of: dict[tuple[int, int], list[tuple[str, str]]] = field(default_factory=dict)   # sentence -> settings
+    # sentence -> the claims' figures that start in it, and the hardware and models it names (rungs_local.py)
+    systems_of: dict[tuple[int, int], tuple[list, set[str], set[str]]] = field(default_factory=dict)
 
 
 def claim_kind(site: Site) -> tuple:

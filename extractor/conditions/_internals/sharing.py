@@ -35,10 +35,23 @@ class ConditionPool:
 
     def __init__(self) -> None:
         self._seen: dict[Hashable, Condition] = {}
+        # the pool's own objects by id (each held by `_seen`, so an id stays its object's): a condition handed
+        # in again (the where-notes give one object per note, held by most claims) is found without its key
+        self._own: dict[int, Condition] = {}
 
     def share(self, conditions: dict[str, Condition]) -> dict[str, Condition]:
         """`conditions` with each one replaced by the pool's identical one (the first seen)."""
-        return {name: self._seen.setdefault(self.key(cond), cond) for name, cond in conditions.items()}
+        return {name: self.one(cond) for name, cond in conditions.items()}
+
+    def one(self, cond: Condition) -> Condition:
+        """The pool's condition identical to `cond` (`cond` itself when it is the first such)."""
+        own = self._own.get(id(cond))
+        if own is not None:
+            return own
+        shared = self._seen.setdefault(self.key(cond), cond)
+        if shared is cond:
+            self._own[id(cond)] = cond
+        return shared
 
     @staticmethod
     def key(cond: Condition) -> Hashable:

@@ -29,8 +29,11 @@ class Reading(BaseModel):
     template: str | None = None
     flag: str | None = None
     rate: bool = False
+    prompt: bool = False   # the value is the text of the prompt the run sends (a dataset: 'single prompt "..."')
+    path: bool = False     # the value is a file path whose two last directories name the model ("ckpt/org/name/model.pth")
     ignore: list[str] = Field(default_factory=list)
     keys: dict[str, str] = Field(default_factory=dict)
+    also: Reading | None = None   # a second condition the same value states (`--world_size 8`: a count and a layout)
 
     @model_validator(mode="after")
     def _one(self) -> "Reading":
@@ -60,7 +63,7 @@ class Harness(BaseModel):
 
     name: str
     program: list[str] = Field(min_length=1)
-    role: Literal["benchmark", "server", "launcher"]
+    role: Literal["benchmark", "server", "launcher", "script"]
     positional: CodeCondition | None = None
     options: dict[str, Reading] = Field(default_factory=dict)
     keyvalue: dict[str, Reading] = Field(default_factory=dict)
@@ -90,6 +93,7 @@ class PythonRules(BaseModel):
     not_model_objects: list[str] = Field(default_factory=list)
     helper_names: Regex = NEVER
     prompt_names: list[str] = Field(default_factory=list)
+    single_image_calls: list[str] = Field(default_factory=list)
     warmup_names: Regex = NEVER
     timers: list[str] = Field(default_factory=list)
     one_device: Regex = NEVER
@@ -119,6 +123,7 @@ class HarnessFile(BaseModel):
     docker_value_options: list[str] = Field(default_factory=list)
     images: dict[str, str | None] = Field(default_factory=dict)
     result_after_server: Regex = NEVER
+    printed_result: Regex = NEVER
     harnesses: list[Harness] = Field(default_factory=list)
     python: PythonRules = Field(default_factory=PythonRules)
 

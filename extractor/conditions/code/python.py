@@ -77,6 +77,7 @@ class PythonReader:
         self.one_device = re.compile(rules.one_device)
         self.timers = tuple(rules.timers)
         self.prompt_names = frozenset(rules.prompt_names)
+        self.single_image_calls = frozenset(rules.single_image_calls)
 
     def read(self, src: Source, tree: ast.Module) -> PythonBlock:
         """What the block states."""
@@ -131,6 +132,7 @@ class PythonReader:
                 single.append(_span(src, node))
         timing = _with_ancestors(timer_calls, parents)
         self._assigned(src, nodes, parents, names, out)
+        self._single_images(src, nodes, parents, names, out)
         self._warmup_loops(src, nodes, names, timing, out)
         out.single, out.multi = (single[0] if single else None), multi
         out.calls = {dotted(n.func).rsplit(".", 1)[-1] for n in nodes if isinstance(n, ast.Call)}
@@ -179,12 +181,29 @@ class PythonReader:
             elif self.warmup_name.match(name) and isinstance(value, int) and not isinstance(value, bool) and value > 0:
                 out.findings.append(Finding(Reading(condition="warmup"), None, _span(src, node), name))
             elif name in self.prompt_names:
-                prompt = _prompt(value)
+                prompt = prompt_value(value)
                 if prompt:
                     out.findings.append(Finding(Reading(condition="dataset"), prompt, _span(src, node), name))
                     if _one(value) and _passed_whole(nodes, parents, name):
                         out.findings.append(Finding(Reading(condition="batch_or_concurrency"), 1, _span(src, node),
                                                     f"{name}:one"))
+
+    def _single_images(self, src: Source, nodes: list[ast.AST], parents: dict, names: "_Names",
+                       out: PythonBlock) -> None:
+        """`image = Image.open(path)`: one image read once, outside any loop or comprehension, that the block only
+        passes whole to calls (`processor(images=image)`, `preprocess(image)`; not `[image] * 8`) is a batch of
+        one, from a single image (`single_image_calls`)."""
+        for name, found in names.seen.items():
+            if len(found) != 1:
+                continue
+            node = found[0][1]
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                    and dotted(node.value.func) in self.single_image_calls) or _in_loop(node, parents):
+                continue
+            if _passed_whole(nodes, parents, name):
+                span = _span(src, node)
+                out.findings.append(Finding(Reading(condition="batch_or_concurrency"), 1, span, f"{name}:one"))
+                out.findings.append(Finding(Reading(condition="dataset"), "single image", span, f"{name}:one"))
 
     def _warmup_loops(self, src: Source, nodes: list[ast.AST], names: "_Names", timing: set[ast.AST],
                       out: PythonBlock) -> None:
@@ -262,7 +281,7 @@ def _span(src: Source, node: ast.AST) -> tuple[int, int]:
     return (src.byte_offset(node.lineno, node.col_offset), src.byte_offset(node.end_lineno, node.end_col_offset))
 
 
-def _prompt(value: object) -> str | None:
+def prompt_value(value: object) -> str | None:
     """A prompt as a dataset: `single prompt "..."`, or the prompts of a short list."""
     prompts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
     if not prompts or len(prompts) > 8 or not all(isinstance(p, str) and p.strip() for p in prompts):
@@ -313,6 +332,17 @@ def _passed_whole(nodes: list[ast.AST], parents: dict, name: str) -> bool:
         if not (isinstance(up, ast.Call) and up.func is not n):
             return False
     return bool(uses)
+
+
+def _in_loop(node: ast.AST, parents: dict) -> bool:
+    """Whether `node` runs in a loop or a comprehension (once per item: not one input)."""
+    up = parents.get(node)
+    while up is not None:
+        if isinstance(up, (ast.For, ast.AsyncFor, ast.While, ast.comprehension, ast.ListComp, ast.GeneratorExp,
+                           ast.SetComp, ast.DictComp, ast.Lambda)):
+            return True
+        up = parents.get(up)
+    return False
 
 
 def _bodies(node: ast.AST):

@@ -4,11 +4,11 @@ and replace what the text patterns read in those blocks (`CodeReader.replace`)."
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from extractor.conditions.code.flow import CellNames, cell_names, feeding
 from extractor.conditions.code.harnesses import NUMERIC, Reading, load_harnesses
-from extractor.conditions.code.python import MODEL_ID, PythonBlock, PythonReader, parse
+from extractor.conditions.code.python import MODEL_ID, PythonBlock, PythonReader, parse, prompt_value
 from extractor.conditions.code.shell import Command, ShellReader
 from extractor.conditions.code.source import Source, block_source
 from extractor.conditions.mentions import MentionFinder
@@ -42,6 +42,7 @@ class CodeReader:
         self.shell = ShellReader(self.table)
         self.python = PythonReader(self.table.python, self.table.precision)
         self.result_after_server = re.compile(self.table.result_after_server, re.I)
+        self.printed_result = re.compile(self.table.printed_result, re.I)
         self._fed: tuple[Document | None, dict[int | None, set[int]]] = (None, {})
 
     def replace(self, d: Document, found: list[Mention]) -> list[Mention]:
@@ -84,11 +85,18 @@ class CodeReader:
             if any(line.split() and self.shell.knows(_first_word(line)) for line in src.lines):
                 if cmds := self.shell.commands(src):
                     shell[i] = cmds
+        # a script outside the table states its run's settings only when the block right after it prints a result
+        for i in list(shell):
+            if any(c.harness.role == "script" for c in shell[i]) and not self._printed_result_follows(d, i):
+                if not (kept := [c for c in shell[i] if c.harness.role != "script"]):
+                    del shell[i]
+                    continue
+                shell[i] = kept
         measuring = {d.blocks[i].section for i, cmds in shell.items() if any(c.harness.role == "benchmark" for c in cmds)}
         run: set[int] = set()
         for i, cmds in shell.items():
             sec = d.blocks[i].section
-            if any(c.harness.role == "benchmark" for c in cmds) or _related(d, sec, measuring) \
+            if any(c.harness.role in ("benchmark", "script") for c in cmds) or _related(d, sec, measuring) \
                     or self._result_follows(d, i):
                 run.add(i)
         timing: set[str] = set()   # functions a cell defines that time something: a later cell calling one times
@@ -137,6 +145,19 @@ class CodeReader:
         if j >= len(d.blocks) or d.blocks[j].kind != "paragraph" or d.blocks[j].section != d.blocks[i].section:
             return False
         return self.result_after_server.search(d.view, d.blocks[j].start, d.blocks[j].end) is not None
+
+    def _printed_result_follows(self, d: Document, i: int) -> bool:
+        """Whether the next code block after block `i`, in its section with at most one paragraph between (a lead
+        such as "Output:"), prints a result: a figure with a performance unit (`result_after_server`)."""
+        j, prose = i + 1, 0
+        while j < len(d.blocks) and d.blocks[j].kind != "code" and d.blocks[j].section == d.blocks[i].section:
+            prose += 1
+            j += 1
+        if prose > 1 or j >= len(d.blocks) or d.blocks[j].kind != "code" or d.blocks[j].section != d.blocks[i].section:
+            return False
+        lo, hi = d.blocks[j].start, d.blocks[j].end
+        return self.result_after_server.search(d.view, lo, hi) is not None \
+            or self.printed_result.search(d.view, lo, hi) is not None
 
     # -- mentions ------------------------------------------------------------------------
     def _command(self, d: Document, cmd: Command) -> list[Mention]:
@@ -211,9 +232,17 @@ class CodeReader:
             if canonical is None:
                 return None
             value = canonical
+        elif reading.prompt:
+            value = prompt_value(value)
+            if value is None:
+                return None
         elif kind == "model" or kind == "dataset":
             if not isinstance(value, str) or not value.strip():
                 return None
+            if reading.path:
+                value = _repository_of(d, value)
+                if value is None:
+                    return None
             named = [m for m in self.finder.find(value) if m.kind == kind and m.canonical]
             canonical = named[0].canonical if len(named) == 1 else None
             if kind == "model" and canonical is None and not MODEL_ID.match(value) and not rule.endswith(":hub"):
@@ -239,6 +268,14 @@ def _number(value: object) -> int | float | list | None:
     if not _NUMBER.match(text):
         return None
     return int(text) if "." not in text else float(text)
+
+
+def _repository_of(d: Document, path: str) -> str | None:
+    """The `org/name` a checkpoint's path holds in its two last directories (`checkpoints/org/name/model.pth`), when
+    the post names that repository elsewhere too (a download command, a link): else None, a local layout."""
+    parts = PurePosixPath(path).parent.parts
+    repo = "/".join(parts[-2:]) if len(parts) >= 2 else ""
+    return repo if MODEL_ID.match(repo) and d.text.count(repo) > 1 else None
 
 
 def _first_word(line: str) -> str:

@@ -1,6 +1,7 @@
 """The ladder rung of the run's Python code (scope `code`, reader `section_code` in rules/scopes.yaml)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from extractor.conditions.code.reader import PYTHON_RULE
@@ -45,23 +46,30 @@ def _earlier_runs(site: ClaimSite) -> list[Located]:
     earlier subsections that each run code ("Comparing the four modes" after "Eager mode", "Compiled mode"...):
     the run's code of those subsections and the cells they read from; where they differ, the policy leaves the
     condition unrecoverable."""
+    runs = earlier_run_sections(site, lambda s: s in site.ctx.code_feeds)
+    if not runs:
+        return []
+    found = [x for s in runs for x in site.ctx.code.get(s, [])
+             if x.m.rule.startswith(PYTHON_RULE) and x.m.span[0] < site.passage.start]
+    return found + [x for x in _fed(site, runs) if x not in found]
+
+
+def earlier_run_sections(site: ClaimSite, runs: Callable[[int], bool]) -> list[int]:
+    """For a claim under a heading (not the post's title): the earlier subsections under that heading that each run
+    something (`runs`), in order, when there are two or more ("Comparing the four modes" after "Eager mode",
+    "Compiled mode"...); none when there is one: the section after a single run is another experiment."""
     sections = site.d.sections
     head = site.chain[1] if len(site.chain) > 1 else None
     if head is None or site.section is None or _is_title(site, head):
         return []
-    runs = []
+    found = []
     for s in range(site.section - 1, head, -1):
         up = sections[s].parent
         while up is not None and up != head:
             up = sections[up].parent
-        if up is not None and s in site.ctx.code_feeds:
-            runs.append(s)
-    if len(runs) < 2:   # one earlier run: the section after it is another experiment, not a comparison of runs
-        return []
-    runs.sort()
-    found = [x for s in runs for x in site.ctx.code.get(s, [])
-             if x.m.rule.startswith(PYTHON_RULE) and x.m.span[0] < site.passage.start]
-    return found + [x for x in _fed(site, runs) if x not in found]
+        if up is not None and runs(s):
+            found.append(s)
+    return sorted(found) if len(found) >= 2 else []
 
 
 def _fed(site: ClaimSite, chain: list[int | None]) -> list[Located]:

@@ -53,7 +53,8 @@ class ShellReader:
         self.table = table
         self.by_first: dict[str, list[Harness]] = {}
         for h in table.harnesses:
-            self.by_first.setdefault(h.program[0].lower(), []).append(h)
+            if h.role != "script":
+                self.by_first.setdefault(h.program[0].lower(), []).append(h)
         for words in self.by_first.values():
             words.sort(key=lambda h: -len(h.program))
         self.by_name = {h.name: h for h in table.harnesses}
@@ -62,6 +63,8 @@ class ShellReader:
         self._known = re.compile("|".join(map(re.escape, sorted({*self.by_first, "python", "docker"},
                                                                 key=lambda w: (-len(w), w)))))
         self.docker_values = frozenset(table.docker_value_options)
+        # the options any other Python script is read by, when its printed result follows it (role `script`)
+        self.script = next((h for h in table.harnesses if h.role == "script"), None)
 
     def knows(self, word: str) -> bool:
         """Whether a command starting with `word` can be a harness or a launcher of one."""
@@ -120,11 +123,13 @@ class ShellReader:
         if first == "docker":
             return self._docker(words, i)
         names = [w.text for w in words[i:]]
+        script = False
         if _PYTHON.match(first):
             if len(names) > 2 and names[1] == "-m":
                 i, names = i + 2, [names[2]] + names[3:]
             elif len(names) > 1 and not names[1].startswith("-"):
                 i, names = i + 1, [PurePosixPath(names[1]).name] + names[2:]
+                script = names[0].endswith(".py")
             else:
                 return None
         else:
@@ -133,6 +138,8 @@ class ShellReader:
             n = len(h.program)
             if [w.lower() for w in names[:n]] == [p.lower() for p in h.program]:
                 return self._harness(h, words, i, i + n)
+        if script and self.script is not None:
+            return self._harness(self.script, words, i, i + 1)
         return None
 
     def _docker(self, words: list[Token], i: int) -> Command | None:
@@ -171,14 +178,14 @@ class ShellReader:
                 reading = h.options[name]
                 if reading.flag is not None:
                     if w.span:
-                        cmd.settings.append(Setting(reading, reading.flag, w.span, name))
+                        _settings(cmd, reading, reading.flag, w.span, name)
                 elif eq:
                     if w.span:
-                        cmd.settings.append(Setting(reading, value, w.span, name))
+                        _settings(cmd, reading, value, w.span, name)
                 elif j + 1 < len(words):
                     nxt = words[j + 1]
                     if w.span and nxt.span:
-                        cmd.settings.append(Setting(reading, nxt.text, (w.span[0], nxt.span[1]), name))
+                        _settings(cmd, reading, nxt.text, (w.span[0], nxt.span[1]), name)
                     j += 1
             elif eq and not w.text.startswith("-") and name in h.keyvalue and w.span:
                 cmd.settings.append(Setting(h.keyvalue[name], value, w.span, name))
@@ -186,6 +193,13 @@ class ShellReader:
         if h.role == "launcher":
             return None
         return cmd
+
+
+def _settings(cmd: Command, reading: Reading, value: str, span: tuple[int, int], key: str) -> None:
+    """Add what one option states to `cmd`: its reading, and the second one it may have (`also`)."""
+    while reading is not None:
+        cmd.settings.append(Setting(reading, value, span, key))
+        reading = reading.also
 
 
 def _split(line: str, where: list[int]) -> list[list[Token]]:
