@@ -5,7 +5,8 @@
         [--markdown] [--context 120]
 
 Each drawn claim is printed with its quote, the sentence around it (with `--docs`, the folder of the posts) and
-the fields a reviewer judges (metric, value, unit, qualifier, tokens, per, direction, baseline, statistic); each
+the fields a reviewer judges (metric, value, unit, qualifier, tokens, per, direction, baseline, statistic, and
+`cited_from` when the post credits the figure to another party); each
 set-aside figure with its quote, context, reason and rule. The draw is uniform over all claims (resp. all
 set-aside figures) of all records, and deterministic for a seed. `--markdown` prints a table with an empty
 verdict column, ready to be filled in (docs/sample-check.md is one).
@@ -26,7 +27,7 @@ from pathlib import Path
 from extractor.api import universal_newlines, read_document
 
 CLAIM_FIELDS = ("metric", "value", "value_max", "unit", "qualifier", "tokens", "per", "direction", "baseline",
-                "statistic")
+                "statistic", "cited_from")
 
 
 def load(path: Path) -> list[dict]:

@@ -344,6 +344,14 @@ class MetricChooser:
         named = [c for c in cues if not (c.label.startswith("metric:") and c.start >= end
                                          and self.clauses.between(cues, end, c.start, ("setting",), False))]
         cue = self.clauses.metric_cue(named, start, end, specific, 25)
+        if cue and change and change.start <= cue.start and cue.end <= change.end:
+            return change_metric          # "a 0.5% accuracy loss": the change phrase holds the metric it changes
+        if cls == "percent" and cue and change and cue.start >= end and 0 <= change.start - cue.end <= ADJACENT \
+                and gap(cue, start, end) <= ADJACENT * 4 \
+                and not self.clauses.between(cues, cue.end, change.start, ("break", "join"), False):
+            return change_metric          # "a 30% memory reduction", "62% checkpoint size reduction": a change of it
+        if cue and change and cue.label == "metric:accuracy" and cue.start >= end and 0 <= start - change.end <= 1:
+            return change_metric          # "loses 0.7% accuracy", "gains 2% accuracy": the amount of the change
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
             metric = cue.label[7:]
             if cls == "percent" and metric == "other" and self._overhead(cue, cues, end):
@@ -352,9 +360,9 @@ class MetricChooser:
                 return change_metric if change else None
             if cls == "ratio" and metric == "memory" and not change:
                 return None               # "8x or 16x accelerators for the memory": a count, not a change
-            if metric == "other" and (not change or gap(cue, start, end) <= ADJACENT) and not header_cues \
-                    and self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("measure",)):
-                return None               # "at a 70% hit rate": the setting of a run
+            if metric == "other" and cls == "percent" and (not change or gap(cue, start, end) <= ADJACENT) \
+                    and not header_cues and self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("measure",)):
+                return None               # "at a 70% hit rate": the setting of a run ("with 16x fewer GPUs" is a result)
             return metric
         if change or signed:
             return change_metric

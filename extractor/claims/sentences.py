@@ -26,6 +26,9 @@ from extractor.ingest.segment import Passage, units
 from extractor.contracts import CREATED, StageContract
 from extractor.records import Claim, ClaimContext, QuantityRecord
 
+# a section number opening a heading or a line ("### 1.2 Accuracy", "2.3. Throughput"): no figure
+_SECTION_NUMBER = re.compile(r"[ \t#]*\d{1,2}(?:\.\d{1,2})+\.?[ \t]+(?=[A-Z*_])")
+
 SPEC_METRICS = ("memory", "bandwidth", "compute")   # what a datasheet compares ("2x the memory of the older card")
 Rejected = dict[int, tuple[str, str]]   # start offset of a figure -> (set-aside reason, rule)
 
@@ -100,7 +103,7 @@ class SentenceReader:
         elided: list[tuple[QuantityRecord, str]] = []        # figures a rule turned down without a reason
         forms: dict[int, WrittenForm] = {}                   # by start offset: percents and ratios read by form
         for q in qs:
-            cls = unit_class(q.unit) or (None if self._bare_setting(t, u.start, q, cues)
+            cls = unit_class(q.unit) or (None if self._bare_setting(t, u.start, q, cues, u.kind == "heading")
                                          else builder.bare_class(q, cues))
             if cls is None and (same := compared_unit(q, qs, cues)):
                 cls = same[0]
@@ -173,10 +176,12 @@ class SentenceReader:
         """Whether the innermost section's title says its sizes were measured ("Memory consumption")."""
         return bool(section) and bool(self.measured_memory_sections.search(section[-1]))
 
-    def _bare_setting(self, text: str, base: int, q: QuantityRecord, cues) -> bool:
+    def _bare_setting(self, text: str, base: int, q: QuantityRecord, cues, heading: bool = False) -> bool:
         """A bare number that is the value of a named setting ("`k=3`", "top_k=4": unless the name is a cue of
         its own, "AL=3.1") or a count out of another number ("18/18 tasks", "scored 10/10"): no result."""
         start, end = q.span[0] - base, q.span[1] - base
+        if heading and (m := _SECTION_NUMBER.match(text)) and start < m.end():
+            return True                   # "### 1.2 Accuracy", "3.1. Results": a section's number
         if self.bare_fraction.match(text, end) or self.bare_denominator.search(text, max(0, start - 8), start):
             return True
         m = self.bare_assignment.search(text, max(0, start - 40), start)

@@ -70,6 +70,10 @@ def _text(d: Document, c: Cell | None) -> str:
 _GLUED_PAREN = re.compile(r"(?<=[A-Za-z])\(")
 # an arrow glued to a header's metric ("Acc.↑", "Error↓": which way is better) is read as a blank
 _ARROWS = re.compile(r"[↑↓⬆⬇]")
+# "Loss" in a header that names a score ("MMLU Loss"): the loss of that score
+_SCORE_LOSS = re.compile(r"(?i)(?<!accuracy)\s+loss(?:es)?\b")
+# "(lower is better)" in a header says which way is better, as an arrow does: it names no change
+_BETTER_NOTE = re.compile(r"(?i)\(?\b(?:lower|higher|smaller|larger|less|more)\s+is\s+better\b\)?")
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
 _LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 
@@ -144,7 +148,15 @@ class TableReader:
         glued to its metric ("TPOT(ms)", "Throughput(TPS)") is read as if spaced."""
         if not text:
             return Header(text)
-        cues = list(self.x.cues(_ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text))))
+        text_read = _BETTER_NOTE.sub(" ", _ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text)))
+        cues = list(self.x.cues(text_read))
+        if nearest(cues, 0, 0, "metric:accuracy", 10**9) and _SCORE_LOSS.search(text):
+            # "MMLU Loss", "GSM8K loss (%)": the loss of that score, a change as "accuracy loss" is
+            cues = list(self.x.cues(_SCORE_LOSS.sub(" accuracy loss", text_read)))
+        if nearest(cues, 0, 0, "metric:accuracy", 10**9) and not (self.ratio_header and self.ratio_header.search(text)) \
+                and (nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9)):
+            # "Accuracy drop", "MMLU Loss": a change of a score, in points (percent), not a ratio
+            return Header(text, "percent", "percent", cues)
         # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
         if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
                 or self.ratio_header and "%" not in text and self.ratio_header.search(text):
@@ -194,7 +206,10 @@ class TableReader:
         holds speed-ups, read in that text's direction. Empty when none does."""
         for text in texts:
             cues = list(self.x.cues(text))
-            if any(c.label.startswith("change:") for c in cues) \
+            # "sensitive to accuracy drop": a change of a score named in passing says nothing of ratios
+            score_changes = [c for c in cues if c.label.startswith("change:") and any(
+                m.label == "metric:accuracy" and c.start <= m.start and m.end <= c.end for m in cues)]
+            if any(c.label.startswith("change:") and c not in score_changes for c in cues) \
                     or (self.ratio_header is not None and self.ratio_header.search(text)):
                 return list(cues)
         return []
@@ -337,6 +352,10 @@ class TableReader:
                             lead = self.lead_header(lead_in(d, table))
                         # what the text around the table names fits a cell that is a bare number only
                         h = lead if lead.cls and _BARE_NUMBER.match(cell_text) else None
+                        if h is not None and h.cls == "score" and any(
+                                c.label.startswith("metric:") and c.label != "metric:accuracy"
+                                for hh in headers for c in hh.cues):
+                            h = None  # a column that names its own metric ("Val loss"): the lead's score is not it
                     if h is None or (h.cls == "score" and not 0 <= q.value <= 100):
                         continue      # a count beside a score's name ("2,931 / 10,471" under "WER = 0"): no score
                     cls, unit = h.cls, h.unit

@@ -145,6 +145,10 @@ def _table_lead(d: Document, t: int) -> Passage | None:
     return Passage(b.start, b.end, b.kind, -1, b.section)
 
 
+# a sentence that gives an example of what the sentence before it said ("For example, with 741 tools, ...")
+_EXAMPLE_OPENING = re.compile(r"[*_\s]*(?:for\s+(?:example|instance)|e\.g\.)\b", re.I)
+
+
 class Places:
     """The questions about a claim's place that need the rules: its metric family here; linked section, cited
     source, caption fit and covering setup sections per document (`reading`)."""
@@ -217,6 +221,7 @@ class DocumentPlaces:
         self._caption_families: dict[int, set[str]] = {}
         self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
         self._table_citation: dict[int, str | None] = {}   # table -> the party its caption or lead-in credits
+        self._list_lead_citation: dict[int, tuple[str | None, str] | None] = {}   # a list's first item -> its lead's
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
         """Setup sections that cover a claim in `section` at offset `before`, in section order: top-level ones and
@@ -344,7 +349,30 @@ class DocumentPlaces:
         if key not in self._citations:
             self._citations[key] = self._citation(passage)
         cited = self._citations[key]
+        if cited is None and passage.block >= 0 and _EXAMPLE_OPENING.match(self.ctx.d.view, passage.start):
+            # "Research has documented X. For example, ... showed 22-52%": the example is of what was cited
+            b = self.ctx.d.blocks[passage.block]
+            if b.start < passage.start:
+                cited = self._citation(Passage(b.start, passage.start, passage.kind, passage.block, passage.section))
+        if cited is None and passage.kind == "list_item" and passage.block >= 0:
+            cited = self._list_citation(passage.block)
         return None if cited is None else cited[0] or source or cited[1]
+
+    def _list_citation(self, block: int) -> tuple[str | None, str] | None:
+        """The citation of the paragraph that leads into the list holding list item `block` and ends with a colon
+        ("Research on large catalogs found that:"): its items state what that party found. None otherwise."""
+        d = self.ctx.d
+        first = block
+        while first > 0 and d.blocks[first - 1].kind == "list_item" and d.blocks[first - 1].section == d.blocks[block].section:
+            first -= 1
+        if first not in self._list_lead_citation:
+            lead = d.blocks[first - 1] if first > 0 else None
+            cited = None
+            if lead is not None and lead.kind == "paragraph" and lead.section == d.blocks[block].section \
+                    and d.view[lead.start:lead.end].rstrip(" *_").endswith(":"):
+                cited = self._citation(Passage(lead.start, lead.end, lead.kind, first - 1, lead.section))
+            self._list_lead_citation[first] = cited
+        return self._list_lead_citation[first]
 
     def _citation(self, passage: Passage, parties: tuple[str, ...] | None = None) -> tuple[str | None, str] | None:
         """(the passage's link, the party as written) of its first citation, else None; `parties`: the groups of
