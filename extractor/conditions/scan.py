@@ -42,7 +42,11 @@ def blank_free_runs(text: str, trigger: re.Pattern[str]) -> Iterator[tuple[int, 
 
 
 def is_pow2(n: float) -> bool:
-    return n >= 1 and float(n).is_integer() and (int(n) & (int(n) - 1)) == 0
+    """Whether `n` is a whole power of two (an int of any size, or a float holding one)."""
+    if isinstance(n, float) and not n.is_integer():
+        return False
+    whole = int(n)
+    return whole >= 1 and (whole & (whole - 1)) == 0
 
 
 def raw_number(s: str) -> tuple[float, str]:
