@@ -40,6 +40,8 @@ class DocContext:
     block_starts: list[int] = field(init=False)
     table_starts: list[int] = field(init=False)
     caption_runs: dict[int | None, list[list[int]]] = field(init=False)
+    binds_mode: bool = field(init=False)    # some setting is bound to one named mode (`Located.for_mode`)
+    binds_model: bool = field(init=False)   # ... to one model of several (`Located.for_model`)
 
     def __post_init__(self) -> None:
         """Group the mentions by place once, so each claim's scopes are look-ups, not scans."""
@@ -48,6 +50,8 @@ class DocContext:
         self.table_block, self.caption_runs = {}, {}
         self.mentions.sort(key=lambda x: x.m.span)
         self.starts = [x.m.span[0] for x in self.mentions]
+        self.binds_mode = any(x.for_mode is not None for x in self.mentions)
+        self.binds_model = any(x.for_model is not None for x in self.mentions)
         table_captions = {t.caption.start for t in self.d.tables if t.caption}
         for x in self.mentions:
             self.by_block.setdefault(x.block, []).append(x)

@@ -122,7 +122,8 @@ def other_models_settings(levels: list, site: ClaimSite) -> list:
     names a model names the claim's (written once or more fully); a rung that names several does not single one
     out: a setting the post gives one model alone is not the claim's (the several models' settings stay, and are
     ambiguous)."""
-    if site.models or not any(x.for_model is not None for level in levels for x in level.located):
+    if site.models or not site.ctx.binds_model or not any(x.for_model is not None for level in levels
+                                                           for x in level.located):
         return levels
     for level in levels:
         names = {x.m.canonical or str(x.m.value) for x in level.located if x.name == "model" and x.usable}
@@ -167,7 +168,8 @@ def other_modes_settings(levels: list, site: ClaimSite) -> list:
     requests at once") when the most specific rung that names modes for a claim whose own clause names none
     names another mode as well ("The online figure shows a trend similar to the offline case"): which mode
     the claim was measured in is not clear there, so a setting of one of them is not its own."""
-    if site.modes or not any(x.for_mode is not None for level in levels for x in level.located):
+    if site.modes or not site.ctx.binds_mode or not any(x.for_mode is not None for level in levels
+                                                         for x in level.located):
         return levels
     for level in levels:
         named = {x.m.canonical for x in level.located if x.m.kind == "scenario" and x.m.canonical and x.usable}

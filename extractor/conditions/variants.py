@@ -4,6 +4,7 @@ them a claim measured (scopes.yaml `variant_names`)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from extractor.conditions.rules import VariantNames
 from extractor.conditions.scan import fold, matches_at
@@ -87,5 +88,8 @@ class Variants:
         return m["v"].lower() if m and not m["v"][0].islower() else None
 
 
+@lru_cache(maxsize=4096)
 def _key(name: str) -> str:
+    """A name compared by its lower-case tokens, without an "org/" prefix (one per distinct name: a post writes
+    its few names again and again)."""
     return " ".join(_TOKENS.findall(name.rsplit("/", 1)[-1].lower()))
