@@ -26,8 +26,7 @@ REQUIREMENT = re.compile(r"(?:require|requires|required|requirement|requirements
 USAGE = re.compile(r"\b(?:using|utili[sz]ing|consuming|occupying|taking|needing|requiring)\b[^.;:\n]*$", re.I)
 # ...and "target" naming the model that verifies a speculative draft ("the target model")
 NOT_A_TARGET = re.compile(r"[ \t]+(?:model|models|LLM|draft|network)\b", re.I)
-MODEL_SIZE_NEAR = 20
-    # a model-size word names the memory figure only close before it, in its clause
+MODEL_SIZE_NEAR = 20   # a model-size word names the memory figure only close before it, in its clause
 
 
 def _not_claim(cues: list[Cue]) -> list[Cue]:

@@ -253,7 +253,7 @@ class MentionFinder:
 
 
 _LENGTH_GROUPS = frozenset({"isl", "osl", "n", "list"})
-_TOKEN_COUNT_RE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{4,})\s+tokens\b")
+_TOKEN_COUNT_RE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3}){1,5}|\d{4,18})(?![\d,])\s+tokens\b")
 
 
 def _resolve(mentions: list[Mention]) -> list[Mention]:

@@ -10,8 +10,8 @@ from extractor.conditions.policy import SETTLED_BY_CODE
 from extractor.records import Claim
 
 
-MAX_RESTATEMENTS = 64
-_RUN_SCOPES = frozenset({"code", "program_output", "command_line"})   # what a run's code or output states   # a figure the post gives more often than this is not "stated again" but common
+MAX_RESTATEMENTS = 64   # a figure the post gives more often than this is not "stated again" but common
+_RUN_SCOPES = frozenset({"code", "program_output", "command_line"})   # what a run's code or output states
 
 
 def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -199,3 +201,19 @@ def test_ten_megabyte_document():
     # the budget interrupts between Python steps; a long C-level step (regex, tokenizer) on a loaded
     # machine can overrun it, so the bound is generous: the point is a clean stop, not a precise one
     assert time.monotonic() - t0 < 60
+
+
+@pytest.mark.parametrize("text", [
+    # a run of comma-joined numbers before a load noun: each "100,100" is one number or two
+    "At " + ",".join(["100"] * 40) + " concurrentx users the server held 500 tok/s.\n",
+    "For input lengths of " + ", ".join(["1,000"] * 40) + " and 2,000 the server held 500 tok/s.\n",
+    # a long list of values after "set TTFT to": each space could go to either of two \s*
+    "We set TTFT to " + ", ".join(["1"] * 40) + " ; the server held 500 tok/s and 20 ms.\n",
+    # a token count longer than int() reads (4,300 digits)
+    "The run was at " + "9" * 5000 + " tokens and reached 500 tok/s.\n",
+])
+def test_long_lists_and_numbers_do_not_backtrack(text):
+    """Rules that repeat a separated number stay linear (possessive repeats), and a number of any length is no
+    crash: each of these took tens of seconds (over the document time budget) or raised before."""
+    rec = run(text, "lists.md")
+    assert any(c.value == 500 for c in rec.claims)
