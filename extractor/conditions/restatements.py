@@ -6,12 +6,13 @@ import math
 import re
 
 from extractor.claims.headlines import FigureIndex
+from extractor.conditions.code.choice import RUN_SCOPES
 from extractor.conditions.policy import SETTLED_BY_CODE
 from extractor.records import Claim
 
 
 MAX_RESTATEMENTS = 64   # a figure the post gives more often than this is not "stated again" but common
-_RUN_SCOPES = frozenset({"code", "program_output", "command_line"})   # what a run's code or output states
+_RUN_SCOPES = frozenset(RUN_SCOPES) | {"program_output"}   # what a run's code or output states
 
 
 def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> None:

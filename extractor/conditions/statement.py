@@ -165,7 +165,7 @@ class DocumentStatements:
         if key not in self._cells:
             self._cells[key] = self._column_value(claim, name, configuration=False)
         found = self._cells[key]
-        if found is None and name != "parallelism" and name in CONFIG_COLUMNS \
+        if found is None and name in CONFIG_COLUMNS \
                 and not self._labelled_columns(t, name):
             return self._configuration_value(t, claim, name)
         return found
