@@ -180,10 +180,20 @@ def anchored_matches(rx: re.Pattern[str], text: str, anchors: list[Anchor],
     before it across a run of the characters its anchor allows there. None when that would try more
     positions than scanning the text costs (then scan it)."""
     ranges: list[tuple[int, int]] = []
+    backwards: str | None = None   # the text reversed: a run ending at `at` is matched forwards from len - at
+    n = len(text)
     for anchor in anchors:
+        run = anchor.run
         for word in anchor.strings:
-            for at in hits.get(word, ()):
-                ranges.append((at if anchor.run is None else _run_start(text, at, anchor.run), at))
+            ats = hits.get(word)
+            if not ats:
+                continue
+            if run is None:
+                ranges.extend((at, at) for at in ats)
+                continue
+            if backwards is None:
+                backwards = text[::-1]
+            ranges.extend((n - run.match(backwards, n - at).end(), at) for at in ats)
     if not ranges:
         return []
     ranges.sort()
@@ -205,22 +215,6 @@ def anchored_matches(rx: re.Pattern[str], text: str, anchors: list[Anchor],
                     found.append(m)
                     end = m.end()
     return found
-
-
-def _run_start(text: str, at: int, run: re.Pattern[str]) -> int:
-    """The first position of the run of `run`'s characters that ends at `at` (`at` itself when none)."""
-    reach = 64
-    while True:
-        lo = max(0, at - reach)
-        p = lo
-        while p < at:
-            m = run.match(text, p, at)
-            if m.end() == at:
-                break
-            p = m.end() + 1
-        if p > lo or lo == 0:
-            return p
-        reach *= 4
 
 
 _START_FINDERS: dict[tuple[str, int], re.Pattern[str] | None] = {}

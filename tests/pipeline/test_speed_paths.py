@@ -450,3 +450,25 @@ def test_one_cue_or_none_needs_no_sweep():
     assert keep_longest([]) == []
     for hit in [("metric:throughput", 3, 13), ("break", 0, 1), ("tokens:output", 5, 5)]:
         assert keep_longest([hit]) == [hit] == sorted([hit], key=lambda f: (f[1], f[2], f[0]))
+
+
+RUN_PIECES = ["word ", "means", "İ", "ı", "ſ", "K", "k", "\u00a0", "\n", " ", ".", "-", "_", "x1", "٣", "(", ", ;"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(pieced_texts(RUN_PIECES))
+def test_a_run_is_found_backwards_as_a_scan_finds_it(text: str):
+    """`anchored_matches` finds where the run of an anchor's allowed characters ending at a string begins by
+    matching the run over the reversed text: the first position a character-by-character scan back from
+    there stops at, for every kind of one-character class the anchors build (case traps included)."""
+    from extractor.regex_starts import Anchor
+
+    backwards = text[::-1]
+    for before in (r"[\w.]", r"\s", r"[^\n]", r"[a-z]|-", r"\d|[ \t]"):
+        run = Anchor(frozenset({"x"}), re.compile(before, re.I)).run
+        one = re.compile(before, re.I)
+        for at in range(len(text) + 1):
+            p = at
+            while p > 0 and one.fullmatch(text[p - 1]):
+                p -= 1
+            assert len(text) - run.match(backwards, len(text) - at).end() == p, (before, text, at)
