@@ -230,6 +230,13 @@ def _start_finder(rx: re.Pattern[str]) -> re.Pattern[str] | None:
     return _START_FINDERS[key]
 
 
+def prepare_starts(*rxs: re.Pattern[str]) -> None:
+    """Find the start strings of `rxs` now (while the extractor is built, where the regex cache keeps them)
+    rather than on the first text `finditer_from_starts` reads."""
+    for rx in rxs:
+        _start_finder(rx)
+
+
 def finditer_from_starts(rx: re.Pattern[str], text: str, folded: str | None = None) -> list[re.Match[str]]:
     """The matches of `rx.finditer(text)`, trying `rx` only where one of the strings its matches begin with
     starts (regex_starts.start_strings, looked for in `folded`: `fold(text)`, computed when not given)."""

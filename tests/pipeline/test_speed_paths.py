@@ -472,3 +472,16 @@ def test_a_run_is_found_backwards_as_a_scan_finds_it(text: str):
             while p > 0 and one.fullmatch(text[p - 1]):
                 p -= 1
             assert len(text) - run.match(backwards, len(text) - at).end() == p, (before, text, at)
+
+
+def test_the_bare_version_start_strings_are_found_with_the_extractor(extractor):
+    """The start strings of the bare version and commit rules are read while the extractor is built (inside the
+    regex cache), not on the first post; `finditer_from_starts` then finds what `finditer` finds."""
+    from extractor.conditions import scan
+
+    resolver = extractor.conditions
+    for rx in (resolver.bare_version, resolver.bare_commit):
+        assert (rx.pattern, rx.flags) in scan._START_FINDERS
+    text = "We ran the v0.9.1 image (commit 1a2b3c4d); V2.0 and Commit DEADBEEF1 later."
+    for rx in (resolver.bare_version, resolver.bare_commit):
+        assert [m.span() for m in scan.finditer_from_starts(rx, text)] == [m.span() for m in rx.finditer(text)]
