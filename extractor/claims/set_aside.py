@@ -192,6 +192,11 @@ class FigureDecider:
         self.finder = finder
         rules = load_set_aside_rules(rules_dir)
         self.rules = [self._compile(r) for r in rules.rules]
+        # (place, code language, figure class, demoting only) -> the rules whose place, language, unit class and
+        # demoting filters let a figure there through, in rule order (filled as figures are met; the languages no
+        # rule names share one key, "\0", so the keys stay few)
+        self._applicable: dict[tuple[str | None, str | None, str, bool], list[_Compiled]] = {}
+        self._langs = frozenset(lang for c in self.rules if c.langs for lang in c.langs)
         self.measured_sections = re.compile(rules.measured_sections) if rules.measured_sections else None
         extra = rules.extra_figures
         self.extra_forms = list(extra.forms) if extra else []
@@ -290,15 +295,11 @@ class FigureDecider:
         lead, lead_lo, lead_hi = _sentence_lead(text, lo, start)
         # the post's text folded, where the lead is the post itself (a hard-wrapped sentence is joined afresh)
         folded = places.folded(text) if lead is text else None
-        for c in self.rules:
-            if demoting and not c.rule.demotes:
-                continue
-            if c.places and place not in c.places:
-                continue
-            if c.langs is not None and (lang is None or lang not in c.langs):
-                continue
-            if c.units and f.cls not in c.units:
-                continue
+        key = (place, lang if lang is None or lang in self._langs else "\0", f.cls, demoting)
+        rules = self._applicable.get(key)
+        if rules is None:
+            rules = self._applicable[key] = [c for c in self.rules if self._may_apply(c, place, lang, f.cls, demoting)]
+        for c in rules:
             if c.quote is not None and not c.quote.fullmatch(text, start, end):
                 continue
             if c.unit is not None and not c.unit.search(f.unit):
@@ -323,6 +324,15 @@ class FigureDecider:
                 continue
             return c.rule.reason, f"set_aside.{c.rule.name}"
         return None
+
+
+    @staticmethod
+    def _may_apply(c: _Compiled, place: str | None, lang: str | None, cls: str, demoting: bool) -> bool:
+        """Whether rule `c` may set aside a figure of class `cls` at a place of this kind (its filters that do not
+        read the text)."""
+        return not ((demoting and not c.rule.demotes) or (c.places and place not in c.places)
+                    or (c.langs is not None and (lang is None or lang not in c.langs))
+                    or (c.units and cls not in c.units))
 
 
 _CONTINUED = re.compile(r"[ \t>]*[a-z(]")          # a hard-wrapped line goes on with a lower-case word

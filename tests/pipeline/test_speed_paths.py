@@ -485,3 +485,53 @@ def test_the_bare_version_start_strings_are_found_with_the_extractor(extractor):
     text = "We ran the v0.9.1 image (commit 1a2b3c4d); V2.0 and Commit DEADBEEF1 later."
     for rx in (resolver.bare_version, resolver.bare_commit):
         assert [m.span() for m in scan.finditer_from_starts(rx, text)] == [m.span() for m in rx.finditer(text)]
+
+
+FENCE = "`" * 3
+CODE_POST = f"""# Serving notes
+
+Our decode step takes 12 ms per token on one GPU.
+
+{FENCE}zig
+const budget_ms = 12; // 12 ms per step, 8 GB of cache
+{FENCE}
+
+{FENCE}
+max_memory: 8 GB
+target latency 12 ms
+{FENCE}
+
+{FENCE}python
+rate = 5  # 5 tokens/s per user, 40 ms
+{FENCE}
+
+{FENCE}yaml
+kv_cache: 16 GB
+{FENCE}
+
+| Setting | Value |
+|---|---|
+| KV cache | 16 GB |
+| Target TTFT | under 200 ms |
+"""
+
+
+class _Unkept(dict):
+    """A memo that keeps nothing: every lookup misses, so every figure runs the rules' filters afresh."""
+
+    def __setitem__(self, key, value):
+        pass
+
+
+def test_set_aside_rules_picked_by_place_language_and_class_once(extractor, monkeypatch):
+    """The set-aside decider keeps, per (place, code language, figure class, demoting), the rules whose filters
+    let a figure there through; a language no rule names shares one key. The decisions equal those of the full
+    rule loop (no memo) on a post with code blocks of a named, an unnamed and a listed language."""
+    from extractor.api import extract_text
+
+    decider = extractor.claims.figures
+    kept = extract_text(CODE_POST, "code.md")
+    monkeypatch.setattr(decider, "_applicable", _Unkept())
+    full = extract_text(CODE_POST, "code.md")
+    assert kept.model_dump_json() == full.model_dump_json()
+    assert kept.set_aside, "the post's code figures are set aside"
