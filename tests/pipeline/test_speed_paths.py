@@ -450,3 +450,30 @@ def test_one_cue_or_none_needs_no_sweep():
     assert keep_longest([]) == []
     for hit in [("metric:throughput", 3, 13), ("break", 0, 1), ("tokens:output", 5, 5)]:
         assert keep_longest([hit]) == [hit] == sorted([hit], key=lambda f: (f[1], f[2], f[0]))
+
+
+# -- the per-claim side (issue 25, session 5) -------------------------------------------------------------------
+
+BASE_UNITS = ["token / second", "token / second / gpu", "token / gpu / second", "millisecond", "second",
+              "dimensionless", "", "percent", "gigabyte", "request / second", "token / second / user",
+              "tokens/s", "no_such_unit_zz", "token ** 2 / second", "1 / second"]
+
+
+def _pint_base(unit: str):
+    """A unit in pint base units, read by pint directly (the full path, nothing kept)."""
+    from extractor.quantities.units import parse_unit, registry
+
+    try:
+        q = registry().Quantity(1.0, parse_unit(unit)).to_base_units()
+    except ValueError:
+        return None
+    return float(q.magnitude), " ".join(f"{name}^{exp:g}" for name, exp in sorted(q.unit_items()))
+
+
+@pytest.mark.parametrize("unit", BASE_UNITS)
+def test_a_units_base_form_kept_across_processes_is_pints(unit):
+    """The store's base units (rows.base_factor, kept across processes by units.base_units) are what pint gives."""
+    from extractor.corpus.rows import base_factor
+
+    assert base_factor(unit) == _pint_base(unit)
+    assert (base_factor(unit) is None) == (unit == "no_such_unit_zz")
