@@ -8,6 +8,7 @@ import sys
 import pytest
 from hostile_text import pieced_texts
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from extractor.api import get_extractor
 from extractor.claims.cue_component import CUES_KEY
@@ -528,3 +529,40 @@ def test_claims_reading_the_same_rungs_share_the_decisions_of_a_fresh_reading(ex
             assert doc.decide(name, scopes) == fresh.decide(name, fresh_scopes)
     monkeypatch.setattr(DocumentPolicy, "scopes", lambda self, levels: Scopes(levels))
     assert extract_text(ROWS_POST, "speed-rows.md").model_dump_json() == shared.model_dump_json()
+
+
+# compared.py's PARALLEL_GAP before its runs of blanks were made possessive (the full backtracking form)
+BACKTRACKING_GAP = re.compile(r"(?i)[*_)]*[ \t]*(?:,[ \t]*(?:and|while|but)?|;|[ \t]+(?:and|while|whereas|but))[ \t]+"
+                              r"(?:the[ \t]+)?(?:[A-Za-z][\w/-]*[ \t]+){1,3}?(?P<prep>from|to)[ \t]+"
+                              r"(?:about[ \t]+|around[ \t]+|roughly[ \t]+|[~≈][ \t]?)?[*_]*")
+GAP_PIECES = [" ", "  ", "\t", ",", ";", " and", " while", " but", " whereas", " the", " from", " to", " about",
+              " around", " ~", "≈", "*", "_", ")", " reads", " writes", " x", " a-b", " io/s", " andrew", " top",
+              " From", " TO", "\n", "1", "and", "from"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(GAP_PIECES), max_size=14))
+def test_the_possessive_parallel_gap_matches_as_the_backtracking_one(pieces):
+    """PARALLEL_GAP (possessive runs of blanks: linear) matches the gaps the backtracking form matches, with the
+    same preposition."""
+    from extractor.claims.compared import PARALLEL_GAP
+
+    text = "".join(pieces)
+    for pos in range(min(len(text), 3) + 1):
+        full, fast = BACKTRACKING_GAP.fullmatch(text, pos), PARALLEL_GAP.fullmatch(text, pos)
+        assert (full is None) == (fast is None)
+        if full is not None:
+            assert full.span("prep") == fast.span("prep")
+
+
+@pytest.mark.parametrize("gap", [", and writes from ", "; writes to about ", " and reads from ~ ", "** and the writes from **",
+                                 ",\tand   writes  from  ", ") while random io/s to ≈", ", but the small writes to ",
+                                 ", writes from", " and " + " " * 5000 + "writes from ", ", " + "\t" * 5000 + "x"])
+def test_the_parallel_gap_on_gaps_of_our_own(gap):
+    """Gaps of our own, with and without a repeated clause: the two forms agree (the last two: a long run of
+    blanks, where the backtracking form is slowest and still finishes)."""
+    from extractor.claims.compared import PARALLEL_GAP
+
+    full, fast = BACKTRACKING_GAP.fullmatch(gap), PARALLEL_GAP.fullmatch(gap)
+    assert (full is None) == (fast is None) == (gap in (", writes from", ", " + "\t" * 5000 + "x"))
+    assert full is None or full.span("prep") == fast.span("prep")
