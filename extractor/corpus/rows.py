@@ -72,11 +72,6 @@ def mention_rows(path: str, ord_: int, claim: Claim) -> list[tuple]:
              int(m.span == claim.span)) for i, m in enumerate(mentions)]
 
 
-def condition_row(path: str, ord_: int, claim_id: str, name: str, c: Condition) -> tuple:
-    """The `conditions` row of one condition of a claim."""
-    return (path, ord_, claim_id, name) + condition_fields(c)
-
-
 def condition_fields(c: Condition) -> tuple:
     """The columns of a `conditions` row that the condition alone gives (after path, ord, claim_id, name)."""
     span = c.span or (None, None)

@@ -267,18 +267,32 @@ def test_relinking_reads_back_only_the_records_that_can_restate(tmp_path):
     assert relink(conn) == len(full)
 
 
-def test_a_claims_condition_rows_reuse_the_columns_of_shared_conditions():
-    """`condition_rows` (each shared condition's columns built once per record) gives the rows `condition_row`
-    builds for every condition of every claim."""
+def test_the_stored_condition_rows_are_each_conditions_own_fields(tmp_path):
+    """The store builds each shared condition's columns once per record (`rows.condition_rows`, by identity): every
+    stored row holds the fields of its own claim's condition, as the record's JSON gives them."""
+    import json
+
     from extractor.api import extract_text
-    from extractor.corpus.rows import condition_row, condition_rows
+    from extractor.corpus.rows import condition_rows
+    from extractor.corpus.store import Store
 
     record = extract_text(TABLE_POST, "speed-table.md")
+    with Store(tmp_path / "rows.db") as store:
+        store.put_record(record, path="p")
+        stored = store.conn.execute("SELECT * FROM conditions ORDER BY ord, name").fetchall()
+    expected = []
+    for i, claim in enumerate(json.loads(record.model_dump_json())["claims"]):
+        for name, c in sorted(claim["conditions"].items()):
+            value = None if c.get("value") is None else json.dumps(c["value"], sort_keys=True, ensure_ascii=False)
+            span = c.get("span") or (None, None)
+            sweep = None if c.get("sweep") is None else int(c["sweep"])
+            expected.append(("p", i, claim["id"], name, c["status"], value, c.get("canonical"), c.get("quote"),
+                             span[0], span[1], c.get("scope"), sweep, c.get("count"), c.get("value_partial"),
+                             c.get("note"), c.get("where"), c.get("why")))
+    assert stored == expected and len(stored) == 14 * len(record.claims)
     fields: dict[int, tuple] = {}
-    shared = [row for i, claim in enumerate(record.claims) for row in condition_rows("p", i, claim, fields)]
-    full = [condition_row("p", i, claim.id, name, c) for i, claim in enumerate(record.claims)
-            for name, c in sorted(claim.conditions.items())]
-    assert shared == full and len(fields) < len(full)
+    built = [row for i, claim in enumerate(record.claims) for row in condition_rows("p", i, claim, fields)]
+    assert built == stored and len(fields) < len(stored)   # shared conditions: fewer columns built than rows
 
 
 def test_a_stated_condition_kept_per_mention_is_the_one_built_afresh(extractor):
