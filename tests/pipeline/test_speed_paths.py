@@ -580,3 +580,33 @@ def test_the_parallel_gap_on_gaps_of_our_own(gap):
     full, fast = BACKTRACKING_GAP.fullmatch(gap), PARALLEL_GAP.fullmatch(gap)
     assert (full is None) == (fast is None) == (gap in (", writes from", ", " + "\t" * 5000 + "x"))
     assert full is None or full.span("prep") == fast.span("prep")
+
+
+VARIANT_POSTS = [
+    "We ran Zyxtra-M1 in two forms, Zyxtra-M1-40k and zyxtra-m1_80K, beside Qorvo-7B and Qorvo 7B.",
+    "Serving org/Zyxtra-V4-flash and Zyxtra-V4-Pro; the Zyxtra V4 chart is zyxtra-v4-throughput.png.",
+    "Only Qorvo-7B here, at 8K context, with Qorvo-7B (FP8) and qorvo-7b.",
+    "Qorvo-9B served beside org/qorvo-9b_Turbo.",   # joined by "_" alone
+    "A case trap: the \u212aelvin-\u212a9 build of Zyxtra-M1 and Zyxtra-M1-\u017fmall.",   # not searchable folded
+]
+VARIANT_NAMES = ["Qorvo-9B", "Zyxtra-M1", "Qorvo-7B", "Qorvo 7B", "org/Zyxtra-V4", "Zyxtra-V4", "Zyxtra V4", "qorvo-7b",
+                 "\u212aelvin"]
+
+
+def test_a_names_variants_need_no_pattern_where_none_can_be_written(extractor, monkeypatch):
+    """Variants.of compiles a name's pattern only where the text writes its last token followed by "-" or "_":
+    every name's variants are those read with the pattern compiled for every name (a text with a case trap is
+    read with every pattern)."""
+    from extractor.conditions.variants import Variants, _TOKENS
+
+    variants = extractor.conditions.policy.variants
+    docs = [ingest(post, "variants.md", "markdown") for post in VARIANT_POSTS]
+    names = [{(name, m.span()) for name in VARIANT_NAMES for m in re.finditer(re.escape(name), d.text)} for d in docs]
+    fast = [{n: variants.of(d, n[0], n[1], {}) for n in found} for d, found in zip(docs, names)]
+    skipped = [n for d, found in zip(docs, names) for n, _ in found
+               if not variants._joined_after(d.text, _TOKENS.findall(n.rsplit("/", 1)[-1])[-1])]
+    assert variants._fold(docs[-1].text) is None   # the case trap
+    monkeypatch.setattr(Variants, "_joined_after", lambda self, text, last: True)
+    full = [{n: variants.of(d, n[0], n[1], {}) for n in found} for d, found in zip(docs, names)]
+    assert fast == full
+    assert skipped and sum(bool(v) for by_name in full for v in by_name.values()) >= 3
