@@ -116,6 +116,9 @@ def test_a_pinned_version_is_still_read(text: str, version: str) -> None:
     ("Smaller models were served on an A4000 GPU.", "NVIDIA A4000"),
     ("Two A5000 cards shared the load.", "NVIDIA A5000"),
     ("The L20 node handled the long prompts.", "NVIDIA L20"),
+    # TPU generations by their code name alone
+    ("Decode got 12% faster on Trillium (v6e).", "Google TPU Trillium"),
+    ("We served it on Google Ironwood.", "Google TPU Ironwood"),
 ])
 def test_hardware_of_the_field(text: str, canonical: str) -> None:
     assert canonical in [m.canonical for m in _of(text, "hardware")]
@@ -127,6 +130,7 @@ def test_hardware_of_the_field(text: str, canonical: str) -> None:
     "The Max setting of the slider.",
     "Fill in form A4001 for the refund.",                   # not a card's number
     "Route A6 and the L2 cache.",
+    "A trillium flower grows in the shade.",                # the plant, lower case
 ])
 def test_hardware_negatives(text: str) -> None:
     assert _of(text, "hardware") == []
