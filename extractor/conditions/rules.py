@@ -124,6 +124,7 @@ class ScopeRules(_Strict):
     supporting_engines: Words
     composite: Words
     after_claim: Words
+    own_sentence_only: Words   # pattern names (conditions.yaml) read by the `sentence` rung alone
     refinable: Words
     precision_formats: dict[str, str] = Field(default_factory=dict)
     precision_generic_words: Words
