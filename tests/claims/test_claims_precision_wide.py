@@ -1,0 +1,162 @@
+"""Precision classes from the random draws of the wide corpus (issue 23, helper `precise3`): a per-device
+compute figure, a model's checkpoint sizes in a change, a run's measured memory use, a link's own figure, ratio
+words that are no ratio, a count of occurrences, a hardware part's datasheet ratio, the majority share of a
+collection. Sentences written for these tests."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.api import extract_text
+
+
+def _record(text: str):
+    return extract_text(text, "t.md")
+
+
+def _claim(text: str, quote: str):
+    found = [c for c in _record(text).claims if c.quote.startswith(quote)]
+    return found[0] if found else None
+
+
+def _aside(text: str, quote: str) -> tuple[str, str] | None:
+    found = [a for a in _record(text).set_aside if a.quote == quote]
+    return (found[0].reason, found[0].rule) if found else None
+
+
+# ---- a compute or bandwidth figure of one device
+@pytest.mark.parametrize("text,quote", [
+    ("| Setup | Max Throughput per GPU |\n| --- | --- |\n| 2 GPUs | 3.80 TFlops |\n| 4 GPUs | 4.10 TFlops |\n",
+     "4.10 TFlops"),
+    ("The fused kernel sustained 410 TFLOPS per GPU in our runs.\n", "410 TFLOPS"),
+])
+def test_a_compute_figure_per_gpu_is_per_gpu(text: str, quote: str) -> None:
+    c = _claim(text, quote)
+    assert c is not None and c.metric == "compute" and c.per == "gpu" and c.unit == "teraFLOPS / gpu"
+
+
+def test_a_compute_figure_of_the_system_keeps_per_null() -> None:
+    c = _claim("The fused kernel sustained 410 TFLOPS in our runs.\n", "410 TFLOPS")
+    assert c is not None and c.per is None and c.unit == "teraFLOPS"
+
+
+def test_a_throughput_per_gpu_is_unchanged() -> None:
+    c = _claim("We measured 3,100 tokens/s per GPU at batch 64.\n", "3,100 tokens/s")
+    assert c is not None and c.per == "gpu"
+
+
+# ---- the two sizes of a model's checkpoint in a change
+@pytest.mark.parametrize("text", [
+    "Quantization cuts the checkpoint of our 30B model from 60 GB down to 17 GB.\n",
+    "With INT4 the model weights shrink from ~14 GB to ~4 GB on disk.\n",
+])
+def test_checkpoint_sizes_in_a_change_are_model_sizes(text: str) -> None:
+    r = _record(text)
+    sizes = [a for a in r.set_aside if "GB" in a.quote]
+    assert len(sizes) == 2 and {a.reason for a in sizes} == {"model_size"}
+    assert not [c for c in r.claims if "GB" in c.quote]
+
+
+def test_a_measured_memory_change_stays_two_claims() -> None:
+    r = _record("With the new allocator, peak memory usage fell from 60 GB to 41 GB during decode.\n")
+    assert sorted(c.value for c in r.claims if c.metric == "memory") == [41.0, 60.0]
+
+
+def test_the_change_of_a_checkpoint_in_percent_stays_a_claim() -> None:
+    text = "A 62% smaller checkpoint: the weights go from 66 GB down to 25 GB.\n"
+    assert _claim(text, "62%") is not None and _aside(text, "66 GB")[0] == "model_size"
+
+
+# ---- a run's measured memory use
+@pytest.mark.parametrize("text,quote", [
+    ("This placement leads to about 18.5 GB of VRAM usage on the card.\n", "about 18.5 GB"),
+    ("Serving both adapters gives a 12 GB memory footprint on one GPU.\n", "12 GB"),
+])
+def test_a_size_of_memory_usage_is_a_memory_claim(text: str, quote: str) -> None:
+    c = _claim(text, quote)
+    assert c is not None and c.metric == "memory"
+
+
+def test_a_device_memory_size_stays_a_datasheet_figure() -> None:
+    assert _aside("The desktop has 24 GB of VRAM and a fast SSD.\n", "24 GB") == \
+        ("datasheet", "set_aside.device_memory_kind")
+
+
+# ---- a link's or a drive's own figure, even where a throughput word is near
+def test_a_nic_bandwidth_is_a_datasheet_figure_even_beside_a_throughput() -> None:
+    text = "- **61 GB/s read throughput** on a cluster with 8 x 200 Gbps NICs per node.\n"
+    assert _aside(text, "200 Gbps") == ("datasheet", "set_aside.drive_or_link")
+    assert _claim(text, "61 GB/s") is not None
+
+
+# ---- ratio words that are no ratio
+@pytest.mark.parametrize("text", [
+    "The new scheduler brings double-digit gains on long prompts.\n",
+    "We use Double Quantization to save a little more memory.\n",
+    "Keep the weights in double precision for this check.\n",
+    "Pass the (question, passage, answer) triples to the judge.\n",
+    "The loader streams triples of ids into the index.\n",
+])
+def test_a_ratio_word_used_as_a_noun_or_adjective_is_no_claim(text: str) -> None:
+    assert [c for c in _record(text).claims if c.metric == "speedup"] == []
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Speculative decoding doubles decode throughput on H100.\n", "doubles"),
+    ("The new kernel nearly triples prefill throughput.\n", "nearly triples"),
+])
+def test_a_ratio_word_as_a_verb_stays_a_speedup(text: str, quote: str) -> None:
+    c = _claim(text, quote)
+    assert c is not None and c.metric == "speedup"
+
+
+# ---- a count of occurrences
+def test_a_ratio_per_layer_is_a_count_of_occurrences() -> None:
+    text = "Those custom ops stay unfused, since dequantization happens 4x per layer.\n"
+    assert _aside(text, "4x") == ("design_arithmetic", "set_aside.occurrences_per_unit")
+    assert _claim(text, "4x") is None
+
+
+def test_a_speedup_per_layer_is_no_count_of_occurrences() -> None:
+    c = _claim("The fused attention is 3x faster per layer than the eager one.\n", "3x")
+    assert c is not None and c.metric == "speedup"
+
+
+# ---- a hardware part's datasheet ratio
+@pytest.mark.parametrize("text,quote", [
+    ("Newer servers support DDR5, which offers up to 1.6x bandwidth over DDR4.\n", "up to 1.6x"),
+    ("The NVLink 5 switch provides 2x the bandwidth of the previous generation.\n", "2x"),
+])
+def test_a_ratio_of_a_hardware_parts_figures_is_a_datasheet_figure(text: str, quote: str) -> None:
+    assert _aside(text, quote) == ("datasheet", "set_aside.hardware_spec_ratio")
+    assert _claim(text, quote) is None
+
+
+@pytest.mark.parametrize("text", [
+    "PCIe 5.0 doubles the I/O bandwidth of PCIe 4.0 for the host link.\n",
+    "The newer GPUs offer twice as many FLOPs for FP8 as for BF16.\n",
+])
+def test_a_ratio_word_of_a_hardware_part_is_no_claim(text: str) -> None:
+    assert [c for c in _record(text).claims if c.metric == "speedup"] == []
+
+
+def test_a_measured_ratio_on_a_hardware_part_stays_a_claim() -> None:
+    text = "We measured 1.9x higher bandwidth on PCIe 5.0 than on PCIe 4.0.\n"
+    assert _claim(text, "1.9x") is not None
+
+
+# ---- the majority share of a collection (adoption), by the kind of collection, not a place name
+@pytest.mark.parametrize("text,quote", [
+    ("Most (~70%) of the public checkpoints we surveyed are fine-tunes of one base.\n", "~70%"),
+    ("The vast majority (85%) of deployments use a quantized model.\n", "85%"),
+    ("There are 900 adapters online. The majority (**~60%**) of them target one base model.\n", "~60%"),
+])
+def test_the_majority_share_of_a_collection_is_adoption(text: str, quote: str) -> None:
+    assert _aside(text, quote) == ("adoption", "set_aside.majority_share")
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Most (60%) of the requests from users were served from cache.\n", "60%"),
+    ("Most (70%) of the decode time is spent in attention.\n", "70%"),
+])
+def test_a_share_of_work_is_no_majority_share_of_a_collection(text: str, quote: str) -> None:
+    assert _aside(text, quote) != ("adoption", "set_aside.majority_share")
