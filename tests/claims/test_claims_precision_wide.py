@@ -160,3 +160,15 @@ def test_the_majority_share_of_a_collection_is_adoption(text: str, quote: str) -
 ])
 def test_a_share_of_work_is_no_majority_share_of_a_collection(text: str, quote: str) -> None:
     assert _aside(text, quote) != ("adoption", "set_aside.majority_share")
+
+
+# ---- a device's memory in a sentence about a measurement
+def test_a_device_memory_in_a_measurement_sentence_is_a_datasheet_figure() -> None:
+    text = ("We measure decode throughput of a 70B model on one GPU with offloading (the model cannot fit in "
+            "the 80GB VRAM without it).\n")
+    assert _aside(text, "80GB") == ("datasheet", "set_aside.device_memory_kind") and _claim(text, "80GB") is None
+
+
+def test_a_memory_use_with_a_vram_word_stays_a_claim() -> None:
+    c = _claim("In our runs the server used 21 GB VRAM at batch 8.\n", "21 GB")
+    assert c is not None and c.metric == "memory"
