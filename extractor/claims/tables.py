@@ -59,7 +59,7 @@ class Header:
         """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results. A header
         that holds a number names one configuration ("bs=16", "Batch 32", "TP8"): its cells are results."""
         return self.cls is None and any(c.label == "count" for c in self.cues) \
-            and not any(ch.isdigit() for ch in self.text)
+            and not any(ch.isdigit() for ch in _STATUS_CODES.sub(" ", self.text))
 
 
 def _text(d: Document, c: Cell | None) -> str:
@@ -74,6 +74,8 @@ _ARROWS = re.compile(r"[↑↓⬆⬇]")
 _SCORE_LOSS = re.compile(r"(?i)(?<!accuracy)\s+loss(?:es)?\b")
 # "(lower is better)" in a header says which way is better, as an arrow does: it names no change
 _BETTER_NOTE = re.compile(r"(?i)\(?\b(?:lower|higher|smaller|larger|less|more)\s+is\s+better\b\)?")
+# HTTP status codes a count header names ("Injected 503s", "429 errors"): no number of a configuration
+_STATUS_CODES = re.compile(r"(?i)\b[1-5]\d\d(?:s\b|\s+(?:errors?|responses?|codes?)\b)|\b[1-5]xx\b")
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
 _LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 

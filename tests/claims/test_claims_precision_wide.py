@@ -172,3 +172,21 @@ def test_a_device_memory_in_a_measurement_sentence_is_a_datasheet_figure() -> No
 def test_a_memory_use_with_a_vram_word_stays_a_claim() -> None:
     c = _claim("In our runs the server used 21 GB VRAM at batch 8.\n", "21 GB")
     assert c is not None and c.metric == "memory"
+
+
+# ---- a count column that names an HTTP status code
+_FAULTS = ("Sessions must survive backend faults; recovery is the share of affected sessions that succeed later.\n\n"
+           "| Phase | Requests | {header} | Recovery |\n|---|---:|---:|---:|\n| warm | 300 | 40 | 100.00% |\n"
+           "| cold | 300 | 64 | 97.50% |\n")
+
+
+@pytest.mark.parametrize("header", ["Injected 503s", "429 errors", "Injected 5xx"])
+def test_a_count_column_of_status_codes_holds_no_results(header: str) -> None:
+    r = _record(_FAULTS.format(header=header))
+    assert not [c for c in r.claims if c.quote in ("40", "64")]
+    assert [c.value for c in r.claims if c.quote == "97.50%"] == [97.5]
+
+
+def test_a_header_that_names_a_configuration_number_still_holds_results() -> None:
+    text = "Decode throughput (tokens/s) by batch size:\n\n| Model | Batch 128 |\n|---|---:|\n| 8B | 5120 |\n"
+    assert [c.value for c in _record(text).claims] == [5120.0]
