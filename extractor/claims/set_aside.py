@@ -376,10 +376,10 @@ class SetAsidePlaces:
                 if row:
                     spans.append((row[0].start, row[0].end, "label_cell", None))
                 spans.extend((c.start, c.end, "body_cell", None) for c in row[1:])
-        # the column header over each body cell ("| Block size |" over "| 16 KB |"), by the cell's start
+        # the column header over each body or label cell ("| Block size |" over "| 16 KB |"), by the cell's start
         self.cells: list[tuple[int, int, str]] = sorted(
             (c.start, c.end, " ".join(d.view[h.start:h.end].split()))
-            for t in d.tables for row in t.rows for c in row[1:]
+            for t in d.tables for row in t.rows for c in row
             for h in t.header if h.col == c.col and c.end > c.start)
         self.cell_starts = [c[0] for c in self.cells]
         # the row label over each body cell ("| Frame rate |" beside "| 16 fps |"), by the cell's start
@@ -407,7 +407,7 @@ class SetAsidePlaces:
         return "" if i is None else self.d.sections[i].title
 
     def column_header(self, offset: int) -> str:
-        """The column header text over the table body cell holding `offset` ('' outside body cells)."""
+        """The column header text over the table body or label cell holding `offset` ('' outside them)."""
         i = bisect.bisect_right(self.cell_starts, offset) - 1
         return self.cells[i][2] if i >= 0 and offset < self.cells[i][1] else ""
 

@@ -190,3 +190,18 @@ def test_a_count_column_of_status_codes_holds_no_results(header: str) -> None:
 def test_a_header_that_names_a_configuration_number_still_holds_results() -> None:
     text = "Decode throughput (tokens/s) by batch size:\n\n| Model | Batch 128 |\n|---|---:|\n| 8B | 5120 |\n"
     assert [c.value for c in _record(text).claims] == [5120.0]
+
+
+# ---- a requirements table: which card (by its memory) fits which model
+def test_a_device_memory_labelling_a_requirements_row_is_a_datasheet_figure() -> None:
+    text = ("Pick a card by its memory:\n\n| GPU Memory | GPU | Supported models |\n| :---: | :---: | :---: |\n"
+            "| 24GB | NVIDIA RTX 4090/A5000 | Tiny-7B, Tiny-14B-Int4 |\n| 16GB | NVIDIA RTX A4000 | Tiny-7B-Int4 |\n")
+    r = _record(text)
+    assert not [c for c in r.claims if c.metric == "memory"]
+    assert {(a.quote, a.reason) for a in r.set_aside} >= {("24GB", "datasheet"), ("16GB", "datasheet")}
+
+
+def test_a_memory_column_of_a_results_table_stays_claims() -> None:
+    text = ("| Model | Throughput | GPU Memory |\n|---|---|---|\n| Tiny-7B | ~90 tokens/s | 14GB |\n"
+            "| Tiny-14B | ~50 tokens/s | 27GB |\n")
+    assert sorted(c.value for c in _record(text).claims if c.metric == "memory") == [14.0, 27.0]
