@@ -205,3 +205,28 @@ def test_a_memory_column_of_a_results_table_stays_claims() -> None:
     text = ("| Model | Throughput | GPU Memory |\n|---|---|---|\n| Tiny-7B | ~90 tokens/s | 14GB |\n"
             "| Tiny-14B | ~50 tokens/s | 27GB |\n")
     assert sorted(c.value for c in _record(text).claims if c.metric == "memory") == [14.0, 27.0]
+
+
+# ---- "(s)" as a plural in a header
+@pytest.mark.parametrize("header", ["Step(s)", "GPU(s)", "Node(s)"])
+def test_a_plural_marker_in_a_header_is_no_unit_of_seconds(header: str) -> None:
+    text = f"| Flag | What it does | {header} |\n| --- | --- | --- |\n| --log | Log the loss | 1 |\n| --tb | Log more | 2 |\n"
+    assert _record(text).claims == []
+
+
+@pytest.mark.parametrize("header", ["Time(s)", "E2E(s)"])
+def test_seconds_glued_to_a_time_header_stay_seconds(header: str) -> None:
+    text = f"| Model | {header} |\n| --- | --- |\n| Tiny-7B | 1.5 |\n| Tiny-14B | 2.5 |\n"
+    assert [c.unit for c in _record(text).claims] == ["second", "second"]
+
+
+# ---- a share of the peak near a change word
+def test_a_share_of_the_peak_is_an_efficiency_not_a_change() -> None:
+    text = "Their throughput is far lower, which suggests they run at lower than 5% of the peak.\n"
+    c = _claim(text, "lower than 5%")
+    assert c is not None and c.metric == "other" and c.direction is None
+
+
+def test_a_reduction_stays_a_change() -> None:
+    c = _claim("The kernel cuts latency by 30% versus the old one.\n", "30%")
+    assert c is not None and c.metric == "relative_change"
