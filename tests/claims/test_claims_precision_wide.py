@@ -230,3 +230,19 @@ def test_a_share_of_the_peak_is_an_efficiency_not_a_change() -> None:
 def test_a_reduction_stays_a_change() -> None:
     c = _claim("The kernel cuts latency by 30% versus the old one.\n", "30%")
     assert c is not None and c.metric == "relative_change"
+
+
+# ---- a swept variable's column
+def test_a_column_named_by_a_variable_holds_settings_not_results() -> None:
+    text = ("Throughput (req/s) of each system as the number of adapters grows.\n\n"
+            "| Setup | n | Ours | Other |\n| --- | --- | --- | --- |\n| A | 5 | 8.05 | 2.04 |\n| | 100 | 7.99 | OOM |\n")
+    assert sorted(c.value for c in _record(text).claims) == [2.04, 7.99, 8.05]
+
+
+# ---- an uptime promise
+@pytest.mark.parametrize("text,quote", [
+    ("| Feature | Free | Pro |\n| --- | --- | --- |\n| Enterprise-grade uptime (99.95%) | no | yes |\n", "99.95%"),
+    ("- Availability: 99.9% for the managed tier\n", "99.9%"),
+])
+def test_an_uptime_promise_is_a_target(text: str, quote: str) -> None:
+    assert _aside(text, quote) == ("target", "set_aside.availability_in_parentheses")
