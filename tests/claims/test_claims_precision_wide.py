@@ -246,3 +246,8 @@ def test_a_column_named_by_a_variable_holds_settings_not_results() -> None:
 ])
 def test_an_uptime_promise_is_a_target(text: str, quote: str) -> None:
     assert _aside(text, quote) == ("target", "set_aside.availability_in_parentheses")
+
+
+def test_a_bandwidth_the_run_achieved_on_hbm_stays_a_claim() -> None:
+    c = _claim("During decode the GPUs achieved 5.2 TB/s of HBM bandwidth, close to the peak.\n", "5.2 TB/s")
+    assert c is not None and c.metric == "bandwidth"
