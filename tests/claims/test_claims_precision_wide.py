@@ -251,3 +251,8 @@ def test_an_uptime_promise_is_a_target(text: str, quote: str) -> None:
 def test_a_bandwidth_the_run_achieved_on_hbm_stays_a_claim() -> None:
     c = _claim("During decode the GPUs achieved 5.2 TB/s of HBM bandwidth, close to the peak.\n", "5.2 TB/s")
     assert c is not None and c.metric == "bandwidth"
+
+
+def test_host_memory_a_placement_requests_is_a_memory_claim() -> None:
+    r = _record("Offloading the experts leads to about 11 GB of VRAM usage and 96GB DRAM memory requests per run.\n")
+    assert sorted(c.value for c in r.claims if c.metric == "memory") == [11.0, 96.0]
