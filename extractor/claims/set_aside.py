@@ -286,7 +286,12 @@ class FigureDecider:
         lo = text.rfind("\n", 0, start) + 1
         hi = text.find("\n", end)
         hi = len(text) if hi < 0 else hi
+        at = start
         place, lang = places.at(start)
+        if place == "hidden" and (digit := _DIGIT.search(text, start, end)) is not None \
+                and places.at(digit.start())[0] != "hidden":
+            at = digit.start()   # "**$3.79M/year**" in a cell: the markup before a claim's figure is blanked
+            place, lang = places.at(at)
         lead, lead_lo, lead_hi = _sentence_lead(text, lo, start)
         # the post's text folded, where the lead is the post itself (a hard-wrapped sentence is joined afresh)
         folded = places.folded(text) if lead is text else None
@@ -317,9 +322,9 @@ class FigureDecider:
                 continue
             if c.not_section is not None and c.not_section.search(places.section_title(start)):
                 continue
-            if c.header is not None and not c.header.search(places.column_header(start)):
+            if c.header is not None and not c.header.search(places.column_header(at)):
                 continue
-            if c.row is not None and not c.row.search(places.row_label(start)):
+            if c.row is not None and not c.row.search(places.row_label(at)):
                 continue
             return c.rule.reason, f"set_aside.{c.rule.name}"
         return None

@@ -256,3 +256,19 @@ def test_a_bandwidth_the_run_achieved_on_hbm_stays_a_claim() -> None:
 def test_host_memory_a_placement_requests_is_a_memory_claim() -> None:
     r = _record("Offloading the experts leads to about 11 GB of VRAM usage and 96GB DRAM memory requests per run.\n")
     assert sorted(c.value for c in r.claims if c.metric == "memory") == [11.0, 96.0]
+
+
+# ---- a cost projected for a volume
+def test_costs_in_a_row_of_a_volume_per_period_are_projections() -> None:
+    text = ("What it would cost at list prices:\n\n| Volume | Before | After | Savings |\n|---|---|---|---|\n"
+            "| 1M requests/month | $31,800 | $270 | **$379K/year** |\n"
+            "| 10M requests/month | $318K | $2,700 | **$3.8M/year** |\n")
+    r = _record(text)
+    assert not [c for c in r.claims if c.metric == "cost"]
+    assert _aside(text, "$31,800") == ("design_arithmetic", "set_aside.cost_at_a_volume")
+    assert _aside(text, "$379K/year") == ("design_arithmetic", "set_aside.cost_at_a_volume")
+
+
+def test_a_measured_cost_per_request_in_a_table_stays_a_claim() -> None:
+    text = "| Router | Cost per request |\n|---|---|\n| Ours | $0.0021 |\n| Baseline | $0.0100 |\n"
+    assert [c.metric for c in _record(text).claims] == ["cost", "cost"]
