@@ -272,3 +272,20 @@ def test_costs_in_a_row_of_a_volume_per_period_are_projections() -> None:
 def test_a_measured_cost_per_request_in_a_table_stays_a_claim() -> None:
     text = "| Router | Cost per request |\n|---|---|\n| Ours | $0.0021 |\n| Baseline | $0.0100 |\n"
     assert [c.metric for c in _record(text).claims] == ["cost", "cost"]
+
+
+# ---- a device's memory named by the device
+def test_a_size_of_a_named_devices_memory_is_a_datasheet_figure() -> None:
+    text = ("| Symptom | Cause |\n|---|---|\n| Pod killed while loading a 7B model | "
+            "The model does not fit in 16GB of V100 memory at TP=1. |\n")
+    assert _aside(text, "16GB") == ("datasheet", "set_aside.device_memory_kind") and _claim(text, "16GB") is None
+
+
+def test_a_size_of_a_named_devices_memory_a_run_used_stays_a_claim() -> None:
+    c = _claim("The run used 14GB of H100 memory at batch 8.\n", "14GB")
+    assert c is not None and c.metric == "memory"
+
+
+def test_a_bandwidth_per_client_node_is_per_node() -> None:
+    c = _claim("- 40+ GiB/s peak read throughput per client node for cache lookups\n", "40+ GiB/s")
+    assert c is not None and c.per == "node"
