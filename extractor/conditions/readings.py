@@ -75,6 +75,8 @@ class MatchReader:
         value: str | int | float | dict[str, Any] = BLANKS.sub(" ", quote.strip())
         if kind == "dataset" and groups.get("r"):
             value = {"name": ce.entry.id, "random_range_ratio": float(groups["r"])}
+        elif kind == "dataset" and groups.get("name"):
+            value = groups["name"]   # an option's value names the dataset: "--dataset-name random" is "random"
         return [Mention(kind=kind, value=value, canonical=canon, count=count, nodes=nodes, version=version,
                         quote=quote, span=(start, end), rule=where, fallback=ce.entry.fallback)] + extra
 

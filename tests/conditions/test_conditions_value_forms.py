@@ -1,0 +1,53 @@
+"""Conditions written the way GOLD.md writes them (issue 24, helper condmix), on sentences and code written for these
+tests: a precision is its format ("INT8", not "INT8 quantization"), a dataset named by an option is the option's
+value, a prompt too long to show is "single prompt". Each class with its negative case."""
+from __future__ import annotations
+
+from claim_checks import claim, stated
+from extractor.api import extract_text
+
+
+# -- a precision is its format; what the format applies to stays ----------------------------------------------------
+def test_the_word_quantization_after_a_format_is_not_part_of_the_precision():
+    text = "# Results\n\nWith INT8 quantization, the 13B model answers in 41 ms per token on one MI250.\n"
+    c = claim(extract_text(text, "t.md"), 41)
+    assert stated(c, "precision").value == "INT8"
+
+
+def test_what_a_format_applies_to_stays_in_the_precision():
+    text = "# Results\n\nWith an FP8 KV cache, the 13B model answers in 42 ms per token on one MI250.\n"
+    assert stated(claim(extract_text(text, "t.md"), 42), "precision").value == "FP8 KV cache"
+
+
+# -- a dataset named by a benchmark option is the option's value -----------------------------------------------------
+def test_a_dataset_option_states_the_datasets_name():
+    text = ("# Serving\n\n## Benchmark\n\nWe run:\n\n```bash\nvllm bench serve --model org/model-8b "
+            "--dataset-name sharegpt --max-concurrency 8\n```\n\nThe server reaches 1,510 tokens/s.\n")
+    ds = stated(claim(extract_text(text, "t.md"), 1510), "dataset")
+    assert ds.value == "sharegpt" and ds.quote == "--dataset-name sharegpt"
+
+
+def test_a_dataset_option_of_an_example_command_states_nothing():
+    text = ("# Serving\n\nThe server reaches 1,520 tokens/s.\n\n## Try it\n\nFor example, run:\n\n```bash\n"
+            "vllm bench serve --model org/model-8b --dataset-name sharegpt\n```\n")
+    assert claim(extract_text(text, "t.md"), 1520).conditions["dataset"].status == "unrecoverable"
+
+
+# -- a prompt too long to show whole ---------------------------------------------------------------------------------
+_RUN = ('```python\nimport time\nfrom transformers import AutoModelForCausalLM\n\nmodel = AutoModelForCausalLM'
+        '.from_pretrained("org/coder-2b").to("cuda")\nprompt = """{prompt}"""\nstart = time.time()\n'
+        'out = model.generate(prompt, max_new_tokens=128)\nprint(time.time() - start)\n```\n\nOutput:\n\n'
+        '```text\n{secs} seconds\n```\n')
+
+
+def test_a_long_prompt_is_a_single_prompt_its_quote_holds():
+    prompt = ("\nWrite a function that takes a list of integers and returns every pair whose sum is zero,\n"
+              "without repeating a pair, and explain its running time.\n")
+    text = "# Timing a code model\n\n## Run\n\n" + _RUN.format(prompt=prompt, secs="3.2178")
+    ds = stated(claim(extract_text(text, "t.md"), 3.2178), "dataset")
+    assert ds.value == "single prompt" and "running time" in ds.quote
+
+
+def test_a_short_prompt_is_shown_in_the_value_without_its_line_breaks():
+    text = "# Timing a code model\n\n## Run\n\n" + _RUN.format(prompt="\nSort a list\nin Python.\n", secs="2.1175")
+    assert stated(claim(extract_text(text, "t.md"), 2.1175), "dataset").value == 'single prompt "Sort a list in Python."'
