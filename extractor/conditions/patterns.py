@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.conditions.canonical import CompiledEntry, expand, family_cut, load_gazetteers
 from extractor.conditions.rules import Words
+from extractor.quantities.grammar import NumberReader
+from extractor.quantities.rules import load_quantity_rules
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
 
 Kind = Literal[
@@ -194,6 +196,7 @@ class Rules:
             raise RuleError(path, "hardware_count/engine_version/host_processor/canonical_words/layout_schemes",
                             f"bad regex: {err}") from None
         self.hw_words = {k.lower(): v for k, v in hc.words.items()}
+        self.spelled = NumberReader(load_quantity_rules(path.parent)).spelled_value   # "twenty" -> 20
         self.family_cut = family_cut(conditions.family_variant_words)
         self.not_conditions: list[CompiledNotCondition] = []
         for i, nc in enumerate(conditions.not_conditions):

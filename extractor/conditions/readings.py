@@ -206,7 +206,8 @@ class MatchReader:
                 if "nodes" in value and "gpus_per_node" in value:
                     value["total"] = value["nodes"] * value["gpus_per_node"]
             elif "n" in g:
-                value = lengths([g["n"]], k_base)[0]
+                # a count written as a word ("twenty concurrent requests") is read as rules/numbers.yaml spells it
+                value = self.rules.spelled(g["n"]) if g["n"][:1].isalpha() else lengths([g["n"]], k_base)[0]
                 if e.kind in ("input_length", "output_length", "gpu_count", "batch_or_concurrency"):
                     if not float(value).is_integer() or value <= 0:
                         return []

@@ -51,3 +51,18 @@ def test_a_long_prompt_is_a_single_prompt_its_quote_holds():
 def test_a_short_prompt_is_shown_in_the_value_without_its_line_breaks():
     text = "# Timing a code model\n\n## Run\n\n" + _RUN.format(prompt="\nSort a list\nin Python.\n", secs="2.1175")
     assert stated(claim(extract_text(text, "t.md"), 2.1175), "dataset").value == 'single prompt "Sort a list in Python."'
+
+
+# -- a load written as a word ---------------------------------------------------------------------------------------
+def test_a_concurrency_written_as_a_word_is_read():
+    text = ("# Results\n\nWe measured the throughput during twenty concurrent requests. Llama 2 13B reached 296 "
+            "tokens/sec on one L40S. Thirty-two simultaneous users saw 61 ms per token.\n")
+    rec = extract_text(text, "t.md")
+    assert stated(claim(rec, 296), "batch_or_concurrency").value == 20
+    assert stated(claim(rec, 61), "batch_or_concurrency").value == 32
+
+
+def test_words_that_count_no_requests_state_no_load():
+    text = ("# Results\n\nOne of the concurrent requests waited, and hundreds of concurrent requests queued. Llama 2 "
+            "13B reached 297 tokens/sec on one L40S.\n")
+    assert claim(extract_text(text, "t.md"), 297).conditions["batch_or_concurrency"].status == "unrecoverable"
