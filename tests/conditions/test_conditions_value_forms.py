@@ -66,3 +66,23 @@ def test_words_that_count_no_requests_state_no_load():
     text = ("# Results\n\nOne of the concurrent requests waited, and hundreds of concurrent requests queued. Llama 2 "
             "13B reached 297 tokens/sec on one L40S.\n")
     assert claim(extract_text(text, "t.md"), 297).conditions["batch_or_concurrency"].status == "unrecoverable"
+
+
+# -- sizes listed after a model's name name models of their own ------------------------------------------------------
+def test_sizes_listed_after_a_model_name_each_name_a_model():
+    text = ("# Results\n\n## Accuracy\n\nWe tested Orca-1.3B, 2.7B and 13B on one MI300X.\n\n| Model | Accuracy |\n"
+            "|---|---|\n| Orca-13B | 0.79 |\n\nAcross the three models, the INT8 kernel runs 1.4x faster.\n")
+    rec = extract_text(text, "t.md")
+    assert stated(claim(rec, 0.79), "model").value == "Orca-13B"
+    assert claim(rec, 1.4).conditions["model"].status == "unrecoverable"   # three models, none picked
+
+
+def test_a_count_of_tokens_after_a_model_name_is_no_model():
+    text = "# Results\n\nLlama 3 8B, 15T tokens of training data, reaches 2,100 tokens/s on one H100.\n"
+    assert stated(claim(extract_text(text, "t.md"), 2100), "model").value == "Llama 3 8B"
+
+
+def test_a_lower_case_hub_id_of_a_family_names_the_model():
+    text = ("# Results\n\n| Model | Accuracy |\n|---|---|\n| opt-6.7b | 0.80 |\n\nWe opt-in to caching "
+            "for every run.\n")
+    assert stated(claim(extract_text(text, "t.md"), 0.80), "model").value == "opt-6.7b"
