@@ -108,7 +108,8 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
             continue
         places = _decimals(c.value)
         same = [o for o in rows.get((c.metric, c.unit), ()) if _decimals(o.value) > places
-                and _rounds_to(o.value, c.value, places) and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
+                and _rounds_to(o.value, c.value, places)
+                and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
         if len(same) != 1:
             continue
         src = same[0]
