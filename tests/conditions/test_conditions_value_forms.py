@@ -86,3 +86,8 @@ def test_a_lower_case_hub_id_of_a_family_names_the_model():
     text = ("# Results\n\n| Model | Accuracy |\n|---|---|\n| opt-6.7b | 0.80 |\n\nWe opt-in to caching "
             "for every run.\n")
     assert stated(claim(extract_text(text, "t.md"), 0.80), "model").value == "opt-6.7b"
+
+
+def test_a_file_named_like_a_hub_id_is_no_model():
+    text = "# Results\n\nSee images/opt-7b.png: the 13B model answers in 43 ms per token on one MI250.\n"
+    assert claim(extract_text(text, "t.md"), 43).conditions["model"].status == "unrecoverable"
