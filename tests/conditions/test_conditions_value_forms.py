@@ -91,3 +91,22 @@ def test_a_lower_case_hub_id_of_a_family_names_the_model():
 def test_a_file_named_like_a_hub_id_is_no_model():
     text = "# Results\n\nSee images/opt-7b.png: the 13B model answers in 43 ms per token on one MI250.\n"
     assert claim(extract_text(text, "t.md"), 43).conditions["model"].status == "unrecoverable"
+
+
+# -- a scenario named with a plural noun ----------------------------------------------------------------------------
+def test_a_scenario_named_with_a_plural_noun_is_read():
+    text = ("# Results\n\n## Qwen 8B on one L40S\n\nThe chart shows the output throughput each engine reaches under "
+            "offline settings. Our engine reaches about 3,900 tokens per second.\n")
+    assert stated(claim(extract_text(text, "t.md"), 3900), "scenario").value == "offline settings"
+
+
+def test_an_offline_product_named_with_a_plural_noun_is_no_scenario():
+    text = ("# Results\n\nIts online serving features include streaming. Our engine reaches about 3,910 tokens per "
+            "second on one L40S.\n")
+    assert claim(extract_text(text, "t.md"), 3910).conditions["scenario"].status == "unrecoverable"
+
+
+def test_two_modes_sharing_a_noun_do_not_name_the_second_alone():
+    text = ("# Results\n\nOur engine is faster in both online and offline scenarios, with about 3,920 tokens per "
+            "second on one L40S.\n")
+    assert claim(extract_text(text, "t.md"), 3920).conditions["scenario"].status == "unrecoverable"
