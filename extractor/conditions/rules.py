@@ -171,6 +171,7 @@ class ScopeRules(_Strict):
     credit_sections: Regex = NEVER
     anchor_link: Regex = NEVER
     prompt_lead_in: Regex = NEVER
+    no_value_cell: Regex = NEVER
     prompt_length_tail: Regex = NEVER
     accuracy_cue: Regex = NEVER
     accuracy_check_cue: Regex = NEVER
