@@ -75,6 +75,8 @@ class ClaimRules(BaseModel):
     bare_fraction_before: str = r"(?!)"
     table_baseline_header: str = r"(?!)"
     table_reference_column: str = r"(?!)"
+    table_lead_baseline: list[str] = []
+    prose_baseline_before: list[str] = []
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
     table_memory_saving_header: str = r"(?!)"
@@ -117,10 +119,23 @@ class ClaimRules(BaseModel):
         except re.error as e:
             raise ValueError(f"{info.field_name} is not a valid regex: {e}") from e
         return v
+
+    @field_validator("table_lead_baseline", "prose_baseline_before")
+    @classmethod
+    def _base_regexes(cls, v: list[str], info):
+        for pattern in v:
+            try:
+                compiled = re.compile(pattern)
+            except re.error as e:
+                raise ValueError(f"{info.field_name}: {pattern!r} is not a valid regex: {e}") from e
+            if "base" not in compiled.groupindex:
+                raise ValueError(f"{info.field_name}: {pattern!r} names no group `base`")
+        return v
     tokens: dict[Tokens, list[str]]
     per: dict[Per, list[str]]
     baseline_intro: list[str]
     baseline_stop: list[str]
+    baseline_clause_lead: list[str] = []
     headline_sections: list[str]
     headline_fields: list[str]
     intro_paragraphs: int = 3

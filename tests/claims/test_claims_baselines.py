@@ -1,0 +1,127 @@
+"""Baselines named in the text (issue 23, precision on unseen writers): a speed-up or change whose baseline the
+text names gets it, from a table header that compares in parentheses, a reference column named inside a longer
+header, the text before a table, a comparison leading a clause, a switch or replacement, a win over another
+system; and the negatives, where the text names none or another clause's words are no baseline. Sentences
+and tables written for these tests."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.api import extract_text
+from extractor.records import BASELINE_NOT_NAMED
+
+
+def claims(text: str):
+    return extract_text(text, "t.md").claims
+
+
+def one(text: str, value: float):
+    found = [c for c in claims(text) if abs(abs(c.value) - value) < 1e-9]
+    assert found, f"no claim with value {value} in {[(c.metric, c.value, c.quote) for c in claims(text)]}"
+    return found[0]
+
+
+# -- tables --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("header,baseline", [
+    ("Speedup (INT4 v.s. BF16)", "BF16"),
+    ("Decode speedup (vs. eager mode)", "eager mode"),
+    ("Throughput gain (compared to the dense checkpoint)", "the dense checkpoint"),
+    ("Speedup over FP16", "FP16"),
+])
+def test_a_column_header_that_compares_names_the_baseline(header, baseline):
+    text = f"# Kernels\n\n| Model | Batch | {header} |\n|---|---|---|\n| Mixtral | 4 | 1.37x |\n| Mixtral | 16 | 1.22x |\n"
+    assert one(text, 1.37).baseline == baseline
+    assert one(text, 1.22).baseline == baseline
+
+
+@pytest.mark.parametrize("headers,baseline", [
+    (("Tokens/s w/o paging (per GPU)", "Tokens/s w/ paging (per GPU)"), "Tokens/s w/o paging (per GPU)"),
+    (("GSM8K Baseline (BF16)", "GSM8K after pruning"), "GSM8K Baseline (BF16)"),
+])
+def test_a_reference_column_named_inside_a_longer_header_is_the_baseline(headers, baseline):
+    text = (f"# Ablation\n\n| Model | {headers[0]} | {headers[1]} | Gain |\n|---|---|---|---|\n"
+            "| Qwen | 1,010 | 1,414 | 40.0% |\n")
+    assert one(text, 40.0).baseline == baseline
+
+
+def test_a_column_of_changes_is_never_the_reference():
+    """'Speedup w/o graphs' holds ratios of its own: it is no reference of the other ratio column."""
+    text = ("# Graphs\n\n| Model | Speedup w/o graphs | Speedup w/ graphs |\n|---|---|---|\n"
+            "| Qwen | 1.10x | 1.45x |\n")
+    assert one(text, 1.45).baseline == BASELINE_NOT_NAMED
+
+
+@pytest.mark.parametrize("lead,baseline", [
+    ("All speedups are relative to the stock PyTorch build.", "the stock PyTorch build"),
+    ("The numbers below are normalized to eager mode.", "eager mode"),
+    ("Gains were measured against the previous release, on one node.", "the previous release"),
+    ("We ran each model with vanilla attention as the baseline.", "vanilla attention"),
+])
+def test_the_text_before_a_table_names_the_baseline_of_its_ratios(lead, baseline):
+    text = f"# Results\n\n{lead}\n\n| Model | Speedup |\n|---|---|\n| Phi | 1.8x |\n| Gemma | 2.2x |\n"
+    assert one(text, 1.8).baseline == baseline
+    assert one(text, 2.2).baseline == baseline
+
+
+def test_a_section_title_that_compares_names_the_baseline():
+    text = ("# Study\n\n### vs. Sending every document\n\n| Metric | Change |\n|---|---|\n"
+            "| Prompt tokens | 64.0% reduction |\n")
+    assert one(text, 64.0).baseline == "Sending every document"
+
+
+def test_a_lead_in_that_compares_nothing_leaves_the_baseline_open():
+    text = ("# Results\n\nThe table lists the speedups we measured on one node.\n\n| Model | Speedup |\n|---|---|\n"
+            "| Phi | 1.8x |\n")
+    assert one(text, 1.8).baseline == BASELINE_NOT_NAMED
+
+
+def test_a_dash_in_the_reference_row_is_no_part_of_the_baseline():
+    text = ("# Scaling\n\n| Setup | Degree | Time | Speedup |\n|---|---|---|---|\n"
+            "| Single device (reference) | - | 90.0s | 1.0x |\n| Ring attention | 4 | 30.0s | 3.0x |\n")
+    assert one(text, 3.0).baseline == "Single device (reference)"
+
+
+# -- prose ---------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sentence,value,baseline", [
+    ("Comparing with the 0.4 release, the scheduler reaches up to 1.6x higher throughput.", 1.6, "the 0.4 release"),
+    ("Our tests show that, compared to the first model family, the new model improved accuracy by 18%.", 18,
+     "the first model family"),
+    ("The pinned path performs better compared to the copy-through loader, with up to 27% higher throughput.", 27,
+     "the copy-through loader"),
+    ("Compared with\nthe older router, tail latency improved by 35%.", 35, "the older router"),
+    ("Compared to 12.4 tokens/s in the reference runtime, we reach a 3.1x speedup.", 3.1, "the reference runtime"),
+])
+def test_a_comparison_leading_a_clause_names_the_baseline(sentence, value, baseline):
+    assert one(f"# Results\n\n{sentence}\n", value).baseline == baseline
+
+
+@pytest.mark.parametrize("sentence,value,baseline", [
+    ("Switching from BF16 to FP8 weights brings a 1.7x decode speedup.", 1.7, "BF16"),
+    ("Moving from TP2 to TP4 raised throughput by 45%.", 45, "TP2"),
+    ("By replacing the Python sampler with a CUDA kernel, we got a 2.3x speedup.", 2.3, "the Python sampler"),
+    ("The compact model outperforms the dense baseline by 4x on time to first token.", 4, "the dense baseline"),
+    ("Our smallest variant beats the larger encoder with 9x faster startup.", 9, "the larger encoder"),
+])
+def test_a_switch_a_replacement_or_a_win_names_what_was_changed_from(sentence, value, baseline):
+    assert one(f"# Results\n\n{sentence}\n", value).baseline == baseline
+
+
+@pytest.mark.parametrize("sentence,value", [
+    # the comparison runs into the clause of the figure: no phrase ends before it
+    ("Using a lower precision compared to full float can result in 2x lower memory use.", 2),
+    # a count, not a system: the baseline is a bare number
+    ("Going from 8 to 16 GPUs gives a 1.9x speedup.", 1.9),
+    # a pronoun names nothing
+    ("The pass finds both kernels and replaces them with one fused kernel, improving throughput by 6%.", 6),
+    # the win is over a range of positions, not a system ("and" ends the name)
+    ("The new kernel surpasses the old one between 2k and 8k tokens and leads with a 3x higher throughput.", 3),
+    # the comparison is in another sentence
+    ("The new cache is fast. Moving the cache to the host cuts memory by 30%.", 30),
+])
+def test_no_baseline_is_taken_from_words_that_name_none(sentence, value):
+    c = one(f"# Results\n\n{sentence}\n", value)
+    assert c.baseline in (BASELINE_NOT_NAMED, None) or "old one" not in c.baseline
+    if value != 3:
+        assert c.baseline == BASELINE_NOT_NAMED
