@@ -10,6 +10,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from extractor.claims.rules import load_claim_rules
+from extractor.conditions.citations import PlacedCitations
 from extractor.conditions.context import DocContext
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
@@ -160,6 +161,7 @@ class Places:
             else re.compile(r"(?!)")
         self.citation_cue = re.compile(scopes.citation_cue, re.I)
         self.citation_self = re.compile(scopes.citation_self, re.I)
+        self.placed = PlacedCitations(scopes)
         self.ratio_clause_end = re.compile(scopes.ratio_clause_end)
         self.ratio_clause_start = re.compile(scopes.ratio_clause_start)
         cues = load_claim_rules(rules_dir).metric_cues
@@ -356,6 +358,9 @@ class DocumentPlaces:
                 cited = self._citation(Passage(b.start, passage.start, passage.kind, passage.block, passage.section))
         if cited is None and passage.kind == "list_item" and passage.block >= 0:
             cited = self._list_citation(passage.block)
+        if cited is None and (placed := self.places.placed.source(self.ctx.d, passage)
+                              or self.places.placed.section(self.ctx.d, passage)):
+            return placed    # "... 3x faster ([source](https://...))"; a figure under "Related work"
         return None if cited is None else cited[0] or source or cited[1]
 
     def _list_citation(self, block: int) -> tuple[str | None, str] | None:
