@@ -27,6 +27,24 @@ class BaselineReader:
     def __init__(self, rules: ClaimRules):
         self.clause_lead = {p.lower() for p in rules.baseline_clause_lead}
         self.before = [re.compile(p) for p in rules.prose_baseline_before]
+        self.setup = [re.compile(p) for p in rules.previous_comparison_setup]
+        self.previous_comparison = [re.compile(p) for p in rules.previous_comparison]
+        self.continuation = re.compile(rules.baseline_continuation_start)
+
+    def from_previous(self, previous: str, sentence: str) -> str | None:
+        """The baseline the sentence before a figure's sentence (in its paragraph) names, for a figure whose own
+        sentence names none: a comparison it sets up ("We compared X with Y." then "we achieved 1.2-7.1x"), or
+        any comparison it makes when the figure's sentence continues it ("... compared to PyTorch.
+        Furthermore, ... 1.81x", "889 items/s vs 102 items/s with the dense model. This is an 8.7x speedup")."""
+        patterns = self.setup + (self.previous_comparison if self.continuation.match(sentence) else [])
+        for pattern in patterns:
+            for m in pattern.finditer(previous):
+                base = m.group("base").strip(" *_`")
+                if _NUMBER_PHRASE.match(base) and (v := _VALUE_THEN_NAME.match(" " + base)):
+                    base = base[v.end() - 1:]     # "102 items/second with the dense model" -> "the dense model"
+                if not _NUMBER_PHRASE.match(base) and (phrase := _clean(base)):
+                    return phrase
+        return None
 
     def read(self, text: str, base: int, cues: list[Cue], start: int, end: int, unit_start: int) -> str | None:
         """The baseline of the figure at [start, end) of `text` (which starts at offset `base`; its sentence

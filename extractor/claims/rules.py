@@ -77,6 +77,9 @@ class ClaimRules(BaseModel):
     table_reference_column: str = r"(?!)"
     table_lead_baseline: list[str] = []
     prose_baseline_before: list[str] = []
+    previous_comparison_setup: list[str] = []
+    previous_comparison: list[str] = []
+    baseline_continuation_start: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
     table_memory_saving_header: str = r"(?!)"
@@ -111,7 +114,7 @@ class ClaimRules(BaseModel):
                      "table_share_of_header", "statistic_not_before", "measured_memory_sections", "enumeration_gap", "share_of_time_after",
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",
                      "memory_share_after", "score_at_size_after", "cache_hit_after", "named_rate_after",
-                     "remaining_share_before", "level_series_gap")
+                     "remaining_share_before", "level_series_gap", "baseline_continuation_start")
     @classmethod
     def _regex(cls, v: str, info):
         try:
@@ -120,7 +123,8 @@ class ClaimRules(BaseModel):
             raise ValueError(f"{info.field_name} is not a valid regex: {e}") from e
         return v
 
-    @field_validator("table_lead_baseline", "prose_baseline_before")
+    @field_validator("table_lead_baseline", "prose_baseline_before", "previous_comparison_setup",
+                     "previous_comparison")
     @classmethod
     def _base_regexes(cls, v: list[str], info):
         for pattern in v:

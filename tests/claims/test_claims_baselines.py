@@ -125,3 +125,31 @@ def test_no_baseline_is_taken_from_words_that_name_none(sentence, value):
     assert c.baseline in (BASELINE_NOT_NAMED, None) or "old one" not in c.baseline
     if value != 3:
         assert c.baseline == BASELINE_NOT_NAMED
+
+
+# -- the sentence before -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,value,baseline", [
+    ("On one server, we compared our sparse runtime with the stock llama.cpp build. While keeping full accuracy, "
+     "we achieved a 1.2 to 7.1 times decode speed increase.", 1.2, "the stock llama.cpp build"),
+    ("The sparse model reaches 880 items/second vs 100 items/second with the dense model. This is an 8.8x "
+     "speedup!", 8.8, "the dense model"),
+    ("The engine improves decode throughput by 1.4x compared to PyTorch. Furthermore, with fused kernels, we can "
+     "improve the speedup to 1.9x.", 1.9, "PyTorch"),
+    ("Our models serve with lower latency compared to their reference implementation. For example, the router "
+     "cuts the latency of the largest model by 4.1x.", 4.1, "their reference implementation"),
+])
+def test_the_sentence_before_names_the_baseline_it_sets_up_or_that_the_figure_continues(text, value, baseline):
+    assert one(f"# Results\n\n{text}\n", value).baseline == baseline
+
+
+@pytest.mark.parametrize("text,value", [
+    # a comparison of another quantity, and the figure's sentence does not continue it
+    ("Compared to H100, B200 offers more memory bandwidth. Our kernel reaches a 1.5x speedup.", 1.5),
+    # a continuation, but the sentence before compares nothing
+    ("We ran the suite on eight GPUs. This is a 2x speedup.", 2),
+    # the comparison is in another paragraph
+    ("We compared the new kernel with the old kernel.\n\nThe cache layer gives a 1.3x speedup.", 1.3),
+])
+def test_a_comparison_the_figure_does_not_continue_is_no_baseline(text, value):
+    assert one(f"# Results\n\n{text}\n", value).baseline == BASELINE_NOT_NAMED
