@@ -80,6 +80,7 @@ class ClaimRules(BaseModel):
     previous_comparison_setup: list[str] = []
     previous_comparison: list[str] = []
     baseline_continuation_start: str = r"(?!)"
+    ratio_quantity_of: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
     table_memory_saving_header: str = r"(?!)"
@@ -114,7 +115,8 @@ class ClaimRules(BaseModel):
                      "table_share_of_header", "statistic_not_before", "measured_memory_sections", "enumeration_gap", "share_of_time_after",
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",
                      "memory_share_after", "score_at_size_after", "cache_hit_after", "named_rate_after",
-                     "remaining_share_before", "level_series_gap", "baseline_continuation_start")
+                     "remaining_share_before", "level_series_gap", "baseline_continuation_start",
+                     "ratio_quantity_of")
     @classmethod
     def _regex(cls, v: str, info):
         try:

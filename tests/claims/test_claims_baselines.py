@@ -153,3 +153,19 @@ def test_the_sentence_before_names_the_baseline_it_sets_up_or_that_the_figure_co
 ])
 def test_a_comparison_the_figure_does_not_continue_is_no_baseline(text, value):
     assert one(f"# Results\n\n{text}\n", value).baseline == BASELINE_NOT_NAMED
+
+
+@pytest.mark.parametrize("sentence,value,baseline", [
+    ("Three nodes with disaggregation reach ~3x the throughput of single-node deployment.", 3,
+     "single-node deployment"),
+    ("The new build serves at 2.4x the decode speed of the stock build.", 2.4, "the stock build"),
+    ("The diffusion model reaches 1,288 tokens per second (~6x a standard autoregressive baseline).", 6,
+     "standard autoregressive baseline"),
+])
+def test_a_factor_of_another_runs_quantity_names_that_run(sentence, value, baseline):
+    assert one(f"# Results\n\n{sentence}\n", value).baseline == baseline
+
+
+def test_a_factor_of_a_quantity_makes_no_claim_by_itself():
+    assert not [c for c in claims("# Sizing\n\nKeeping both models loaded takes 2x the memory of one model.\n")
+                if c.metric == "speedup"]
