@@ -9,7 +9,9 @@ import re
 from extractor.claims.cues import Cue
 from extractor.claims.rules import ClaimRules
 
-BARE_FACTOR = re.compile(r"[~≈<>]?\s*[\d.,]+\s*(?:[x×X%]|times)")   # "40x", "~3.5×", "12%"
+# a factor and what it is of ("40x throughput improvement", "2x speedups", "12%"): another figure; a count of
+# devices ("8x H100") is what was compared with
+_FACTOR_OF_A_QUANTITY = re.compile(r"[~≈<>]?\s*[\d.,]+\s*(?:[x×X%]|times)(?:\s+[a-z]|\W*$)")
 # a phrase that is a figure: the value of the baseline, not what was compared with
 _NUMBER_PHRASE = re.compile(r"[~≈<>]?\s*[\d.,]+(?:\s|$)")
 # the value of the baseline before what it was measured with ("compared to 10.31 tokens/s in llama.cpp")
@@ -76,8 +78,9 @@ class BaselineReader:
         limit = next((s for s in stops if s >= at + 1), None)
         stop = min(x for x in (limit, at + REACH, len(text) + base) if x is not None)
         phrase = _PHRASE_END.split(text[at - base:stop - base].lstrip())[0].strip(" *_")
-        if _NUMBER_PHRASE.match(phrase) or BARE_FACTOR.fullmatch(phrase):
-            return None      # a bare number is the baseline value; a bare factor another figure ("by 5.7x, ... 40x")
+        if _NUMBER_PHRASE.match(phrase) or _FACTOR_OF_A_QUANTITY.match(phrase):
+            return None      # a bare number is the baseline value; a factor another figure ("by 5.7x, ... by over
+                             # 40x", "over 15x ... while X offers over 40x throughput improvement")
         return _clean(phrase)
 
 

@@ -371,11 +371,16 @@ class DocumentPlaces:
         while first > 0 and d.blocks[first - 1].kind == "list_item" and d.blocks[first - 1].section == d.blocks[block].section:
             first -= 1
         if first not in self._list_lead_citation:
-            lead = d.blocks[first - 1] if first > 0 else None
             cited = None
-            if lead is not None and lead.kind == "paragraph" and lead.section == d.blocks[block].section \
-                    and d.view[lead.start:lead.end].rstrip(" *_").endswith(":"):
-                cited = self._citation(Passage(lead.start, lead.end, lead.kind, first - 1, lead.section))
+            # the paragraph that leads into the list, and one that leads into it in turn ("Research found X:"
+            # then "**By position (741 tools):**" then the list)
+            for i in (first - 1, first - 2):
+                lead = d.blocks[i] if i >= 0 else None
+                if cited is not None or lead is None or lead.kind != "paragraph" \
+                        or lead.section != d.blocks[block].section \
+                        or not d.view[lead.start:lead.end].rstrip(" *_").endswith(":"):
+                    break
+                cited = self._citation(Passage(lead.start, lead.end, lead.kind, i, lead.section))
             self._list_lead_citation[first] = cited
         return self._list_lead_citation[first]
 

@@ -169,3 +169,16 @@ def test_a_factor_of_another_runs_quantity_names_that_run(sentence, value, basel
 def test_a_factor_of_a_quantity_makes_no_claim_by_itself():
     assert not [c for c in claims("# Sizing\n\nKeeping both models loaded takes 2x the memory of one model.\n")
                 if c.metric == "speedup"]
+
+
+def test_a_lead_in_that_replaces_names_the_baseline_of_the_tables_speedups():
+    text = ("# Kernels\n\nBy replacing the eager attention ops with compiled kernels, we achieved 1.1-1.6x speedup "
+            "across models, as shown in Table 1.\n\n| Hardware | Model A | Model B |\n|---|---|---|\n"
+            "| A100 | 1.45x | 1.60x |\n")
+    assert one(text, 1.45).baseline == "the eager attention ops"
+
+
+def test_a_factor_after_over_is_another_figure_not_a_baseline():
+    c = one("# Results\n\nThe public tier offers over 12x throughput improvement while the private tier offers over "
+            "30x throughput improvement.\n", 12)
+    assert c.baseline == BASELINE_NOT_NAMED

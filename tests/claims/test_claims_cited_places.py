@@ -78,3 +78,16 @@ def test_the_official_value_beside_the_posts_own_is_set_aside_as_cited(sentence,
 def test_our_official_results_stay_ours():
     c = one("# Results\n\nOur official results show a 2x speedup over the previous release.\n", 2)
     assert c.metric == "speedup"
+
+
+def test_a_list_under_a_label_under_a_citing_lead_is_cited():
+    text = ("# Catalogs\n\nResearch documents a strong position effect. Selection removes it:\n\n"
+            "**By position (500 tools):**\n\n- **Start**: 41% accuracy\n- **Middle**: 27% accuracy\n")
+    assert one(text, 41).cited_from
+    assert one(text, 27).cited_from
+
+
+def test_a_list_under_a_label_under_our_own_lead_is_ours():
+    text = ("# Catalogs\n\nWe measured the position effect on our router:\n\n"
+            "**By position (500 tools):**\n\n- **Start**: 41% accuracy\n- **Middle**: 27% accuracy\n")
+    assert one(text, 41).cited_from is None
