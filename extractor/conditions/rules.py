@@ -169,6 +169,8 @@ class ScopeRules(_Strict):
     ratio_clause_end: Regex = r"$"
     ratio_clause_start: Regex = NEVER
     credit_sections: Regex = NEVER
+    source_link: Regex = NEVER
+    cited_sections: Regex = NEVER
     anchor_link: Regex = NEVER
     prompt_lead_in: Regex = NEVER
     no_value_cell: Regex = NEVER
