@@ -25,7 +25,7 @@ from extractor.conditions.output_setup import OutputSetup
 from extractor.conditions.places import DocumentPlaces, Places
 from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
-from extractor.conditions.restatements import fill_from_printed, fill_from_restatements
+from extractor.conditions.restatements import fill_from_printed, fill_from_table_rows, fill_from_restatements
 from extractor.conditions.rules import load_scope_rules, load_where_rules
 from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
 from extractor.conditions.statement import DocumentStatements, Statements
@@ -170,6 +170,7 @@ class ConditionResolver:
         ambiguous = [{n for n, r in why.items() if r == "ambiguous"} for why in reasons]
         fill_from_restatements(claims, ambiguous)
         fill_from_printed(claims, ambiguous)
+        fill_from_table_rows(claims, ambiguous)
         for claim in claims:   # a figure quoted from another party is not what the post leads with
             if claim.cited_from:
                 claim.headline = False
@@ -187,7 +188,7 @@ class ConditionResolver:
         if source:
             # a result the post cites from elsewhere: only what its own sentence says is stated here
             levels = [level for level in levels if level.scope == "sentence"]
-        scopes = Scopes(levels)
+        scopes = doc.policy.scopes(levels)
         out: dict[str, Condition] = {}
         reasons: dict[str, Reason] = {}
         stated_by: dict[str, Mention] = {}   # the mention that states a condition alone
