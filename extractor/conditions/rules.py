@@ -169,8 +169,11 @@ class ScopeRules(_Strict):
     ratio_clause_end: Regex = r"$"
     ratio_clause_start: Regex = NEVER
     credit_sections: Regex = NEVER
+    source_link: Regex = NEVER
+    cited_sections: Regex = NEVER
     anchor_link: Regex = NEVER
     prompt_lead_in: Regex = NEVER
+    no_value_cell: Regex = NEVER
     prompt_length_tail: Regex = NEVER
     accuracy_cue: Regex = NEVER
     accuracy_check_cue: Regex = NEVER
