@@ -538,10 +538,6 @@ KNOWN_GAPS: frozenset[str] = frozenset({
     'setup-section-h200.md::cond::throughput=4812 token/second::batch_or_concurrency=stated:64',
     # two-isl-ambiguous.md: conditions of the untitled intro paragraph are not applied; an ISL stated
     #   twice is 'not stated' instead of ambiguous
-    # html-full-page.html: '3.1x the output throughput of H100' names its baseline with 'of'; the
-    #   measured hardware is called ambiguous though H100 is the baseline
-    'html-full-page.html::attrs::speedup=3.1 x',
-    'html-full-page.html::cond::speedup=3.1 x::hardware=stated:B200',
     # html-malformed.html: '2.4x what the same container managed on ...' (a ratio with no comparative word)
     #   is not read as a speed-up; the 52.3k sentence's baseline clause ('previous node with 8x H100') gives
     #   the throughput its hardware; 'no warm-up' in the caveat line is not read as the warm-up condition
