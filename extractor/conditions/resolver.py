@@ -26,7 +26,7 @@ from extractor.conditions.places import DocumentPlaces, Places
 from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
 from extractor.conditions.restatements import fill_from_printed, fill_from_table_rows, fill_from_restatements
-from extractor.conditions.rules import load_scope_rules, load_where_rules
+from extractor.conditions.rules import SCOPES_FILE, load_scope_rules, load_where_rules
 from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
 from extractor.conditions.statement import DocumentStatements, Statements
 from extractor.conditions.ties import ClaimSite
@@ -34,6 +34,7 @@ from extractor.conditions.where import DocumentWhere, Reason, WhereNotes
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import CONDITIONS, Claim, Condition
+from extractor.rules_io import RuleError
 from extractor.spans import overlaps_near
 
 
@@ -55,6 +56,15 @@ class DocumentConditions:
         return self.ctx.mentions
 
 
+def _check_pattern_names(rules_dir: Path, names: list[str], finder: MentionFinder) -> None:
+    """scopes.yaml `own_sentence_only` names patterns of conditions.yaml: a name that is none (a typo) would
+    silently let its phrasing through every rung."""
+    unknown = sorted(set(names) - {p.entry.name for p in finder.rules.patterns})
+    if unknown:
+        raise RuleError(Path(rules_dir) / SCOPES_FILE, "own_sentence_only",
+                        f"no pattern of conditions.yaml is named {', '.join(map(repr, unknown))}")
+
+
 class ConditionResolver:
     """Attaches the checklist conditions to claims: `mentions` and `context` once per document, then
     `attach` for its claims."""
@@ -62,6 +72,7 @@ class ConditionResolver:
     def __init__(self, rules_dir: Path):
         self.scopes = load_scope_rules(rules_dir)
         self.finder = MentionFinder(rules_dir)
+        _check_pattern_names(rules_dir, self.scopes.own_sentence_only, self.finder)
         self.code = CodeReader(rules_dir, self.finder)
         self.places = Places(rules_dir, self.scopes)
         self.reader = DocumentReader(self.scopes, self.places.family_cues)

@@ -69,7 +69,7 @@ def universal(lad: LadderReading, site: ClaimSite) -> list[Located]:
 def introduction(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
     """The untitled introduction: it describes what the whole post measured. For a claim of its own, what it states
     after the claim (the paragraph and section rungs read it only up to the claim) in a sentence that states no
-    result ("... reached 230 TPS. ... runs on the same NVIDIA Blackwell Ultra silicon"; not "TTFT under 1 s on
+    result ("... reached 212 tokens/s per user. ... Every run used one rack of NVIDIA GB300 GPUs."; not "TTFT under 1 s on
     10,000-token prompts", another result's setting), in prose (not a list of what the post covers) and for a claim
     of its prose (not of a table)."""
     own = site.section is None and site.passage.kind != "front_matter"

@@ -1,4 +1,4 @@
-"""A sentence about an experiment shown before ("The sweep above isolates ... at concurrency 1.") names that
+"""A sentence about an experiment shown before ("The sweep above timed one request at a time, at concurrency 1.") names that
 experiment's load, not the load of the results that follow it (rules/conditions.yaml `earlier_experiment`).
 Sentences written for this test."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ def _loads(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("text", [
-    "The sweep above isolates the kernel cost at concurrency 1.",
+    "The sweep above timed one request at a time, at concurrency 1.",
     "The previous benchmark used 2K input tokens at batch size 4.",
     "These earlier runs were all measured at concurrency 1.",
     "In the previous section we ran every model at batch size 1.",
@@ -38,6 +38,6 @@ def test_a_load_beside_a_reference_to_an_earlier_experiment_stays(text: str, quo
 
 
 def test_only_the_sentence_about_the_earlier_experiment_loses_its_load() -> None:
-    text = ("The sweep above isolates the kernel cost at concurrency 1. To measure serving under load, we run "
+    text = ("The sweep above timed one request at a time, at concurrency 1. For the load test we run "
             "150 requests at concurrency 8.")
     assert _loads(text) == ["concurrency 8"]

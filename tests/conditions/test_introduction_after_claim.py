@@ -6,9 +6,9 @@ from __future__ import annotations
 from claim_checks import claim, stated, unrecoverable
 from extractor.api import extract_text
 
-_INTRO = ("Last month a cloud provider published its serving numbers. The deployment reached 212 tokens per second "
-          "per user on Qwen3-32B.\n\nThe notable part: the engine is open source.\n\n"
-          "It ran on the same NVIDIA GB300 silicon as the closed stacks.\n\n## How we did it\n\nKernel fusion.\n")
+_INTRO = ("We tuned our chat service for a week. In the end one replica served 212 tokens per second per user on "
+          "Qwen3-32B.\n\nAll of the code is public.\n\n"
+          "Every run used one rack of NVIDIA GB300 GPUs.\n\n## How we did it\n\nKernel fusion.\n")
 
 
 def test_a_device_the_introduction_names_after_its_claim_is_the_claims() -> None:
@@ -17,13 +17,13 @@ def test_a_device_the_introduction_names_after_its_claim_is_the_claims() -> None
 
 
 def test_a_setting_of_another_result_after_the_claim_is_not_taken() -> None:
-    text = _INTRO.replace("It ran on the same NVIDIA GB300 silicon as the closed stacks.",
+    text = _INTRO.replace("Every run used one rack of NVIDIA GB300 GPUs.",
                           "Its TTFT stayed under 2 seconds on 8,000-token prompts.")
     unrecoverable(claim(extract_text(text, "t.md"), 212), "input_length")
 
 
 def test_a_list_of_what_the_post_covers_is_not_read_after_the_claim() -> None:
-    text = _INTRO.replace("It ran on the same NVIDIA GB300 silicon as the closed stacks.",
+    text = _INTRO.replace("Every run used one rack of NVIDIA GB300 GPUs.",
                           "In this post you will find:\n\n- tuning notes for NVIDIA GB300\n- a kernel deep dive")
     unrecoverable(claim(extract_text(text, "t.md"), 212), "hardware")
 

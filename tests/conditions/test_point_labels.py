@@ -4,14 +4,18 @@ scopes.yaml `own_sentence_only`); ", with" before another result parts the sente
 (`coordinated_break`). Sentences written for this test."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from claim_checks import claim, stated, unrecoverable
 from extractor.api import extract_text
 from extractor.conditions.mentions import find_mentions
+from extractor.rules_check import check_rules
+from extractor.rules_io import default_rules_dir
 
-_SWEEP = ("# Results\n\n## Drafting\n\nWe ran the draft with Qwen3-32B on 4x H100. The speedup holds as load grows "
-          "(1.6x at C=4, 1.4x at C=16).\n\nThe draft model also reaches 812 tok/s per user.\n")
+_SWEEP = ("# Results\n\n## Drafting\n\nWe ran the draft with Qwen3-32B on 4x H100. At C=4 the draft still gives 1.6x, "
+          "and at C=16 it gives 1.4x.\n\nThe draft model also reaches 812 tok/s per user.\n")
 
 
 def _loads(text: str) -> list:
@@ -50,8 +54,8 @@ def test_a_point_label_is_no_load_of_another_sentences_result() -> None:
 
 
 def test_with_before_another_result_parts_the_clauses() -> None:
-    text = ("# Results\n\nThe draft delivers 55% higher throughput at low concurrency (c=1), with gains of 12% "
-            "sustained at high concurrency (c=64).\n")
+    text = ("# Results\n\nUnder light load (c=1) the new scheduler adds 55% more throughput, with a 12% lift left "
+            "under heavy load (c=64).\n")
     rec = extract_text(text, "t.md")
     assert stated(claim(rec, 55), "batch_or_concurrency").value == 1
     assert stated(claim(rec, 12), "batch_or_concurrency").value == 64
@@ -62,3 +66,13 @@ def test_a_setting_after_with_results_still_covers_both() -> None:
     rec = extract_text(text, "t.md")
     assert stated(claim(rec, 2.1), "batch_or_concurrency").value == 8
     assert stated(claim(rec, -30), "batch_or_concurrency").value == 8
+
+
+def test_a_point_label_pattern_name_that_names_no_pattern_is_a_rules_problem(tmp_path) -> None:
+    # (a typo in scopes.yaml `own_sentence_only` would let the phrasing through every rung silently)
+    folder = tmp_path / "rules"
+    shutil.copytree(default_rules_dir(), folder)
+    scopes = folder / "scopes.yaml"
+    scopes.write_text(scopes.read_text().replace("own_sentence_only: [c_equals_n]", "own_sentence_only: [c_equal_n]"))
+    problems = check_rules(folder)
+    assert any(p.where == "own_sentence_only" and "c_equal_n" in p.reason for p in problems), problems
