@@ -110,3 +110,23 @@ def test_two_modes_sharing_a_noun_do_not_name_the_second_alone():
     text = ("# Results\n\nOur engine is faster in both online and offline scenarios, with about 3,920 tokens per "
             "second on one L40S.\n")
     assert claim(extract_text(text, "t.md"), 3920).conditions["scenario"].status == "unrecoverable"
+
+
+# -- a version written right after another product's name is that product's ----------------------------------------
+def test_a_version_after_another_products_name_is_not_the_engines():
+    text = ("# Serving with vLLM\n\nWe serve the model with vLLM and the TileRT v0.1.5 kernels. Qwen3-8B reaches "
+            "4,210 tokens/s on one H100.\n")
+    c = claim(extract_text(text, "t.md"), 4210)
+    assert c.conditions["engine_version"].status == "unrecoverable"
+
+
+def test_a_version_written_alone_is_still_the_one_engines():
+    text = ("# Serving with vLLM\n\nAll runs use the v0.9.1 image of vLLM. Qwen3-8B reaches 4,220 tokens/s on one "
+            "H100.\n")
+    assert stated(claim(extract_text(text, "t.md"), 4220), "engine_version").value == "vLLM v0.9.1"
+
+
+def test_a_version_after_a_package_name_is_not_the_engines():
+    text = ("# Quantized serving\n\nConfig: H200, acme-quant v0.21.1, TensorRT-LLM. Llama-3-8B reaches 4,230 "
+            "tokens/s.\n")
+    assert claim(extract_text(text, "t.md"), 4230).conditions["engine_version"].status == "unrecoverable"
