@@ -118,7 +118,7 @@ class ConditionResolver:
                 span = (m.start(group), m.end(group))
                 if overlaps_near(taken, *span):
                     continue
-                if group == "v" and self.version_owner.search(d.view, max(0, span[0] - 48), span[0]):
+                if group == "v" and self.version_owner.search(d.text, max(0, span[0] - 48), span[0]):
                     continue   # another product's version ("TileRT v0.1.5"), not the engine's
                 if len(engines) == 1:
                     engine = next(iter(engines))

@@ -130,3 +130,9 @@ def test_a_version_after_a_package_name_is_not_the_engines():
     text = ("# Quantized serving\n\nConfig: H200, acme-quant v0.21.1, TensorRT-LLM. Llama-3-8B reaches 4,230 "
             "tokens/s.\n")
     assert claim(extract_text(text, "t.md"), 4230).conditions["engine_version"].status == "unrecoverable"
+
+
+def test_a_version_in_a_table_header_after_a_capitalised_header_is_still_the_engines():
+    text = ("# Upgrading vLLM\n\nWe moved to a new vLLM image.\n\n| Metric | v0.9.1 |\n|---|---:|\n"
+            "| Output throughput (tok/s) | 2,041 |\n")
+    assert stated(claim(extract_text(text, "t.md"), 2041), "engine_version").value == "vLLM v0.9.1"
