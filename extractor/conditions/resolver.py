@@ -27,7 +27,7 @@ from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
 from extractor.conditions.restatements import fill_from_printed, fill_from_table_rows, fill_from_restatements
 from extractor.conditions.rules import load_scope_rules, load_where_rules
-from extractor.conditions.scan import finditer_from_starts, fold
+from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
 from extractor.conditions.statement import DocumentStatements, Statements
 from extractor.conditions.ties import ClaimSite
 from extractor.conditions.where import DocumentWhere, Reason, WhereNotes
@@ -75,6 +75,7 @@ class ConditionResolver:
         self.bare_commit = re.compile(self.scopes.bare_commit, re.I)
         self.commit_owner = re.compile(self.scopes.commit_owner, re.I)
         self.version_owner = re.compile(self.scopes.version_owner_before)
+        prepare_starts(self.bare_version, self.bare_commit)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
         self.output = OutputSetup(OutputBlocks.from_rules(rules_dir))
         self.prompts = PromptQuotes(self.scopes)
@@ -191,7 +192,7 @@ class ConditionResolver:
         if source:
             # a result the post cites from elsewhere: only what its own sentence says is stated here
             levels = [level for level in levels if level.scope == "sentence"]
-        scopes = Scopes(levels)
+        scopes = doc.policy.scopes(levels)
         out: dict[str, Condition] = {}
         reasons: dict[str, Reason] = {}
         stated_by: dict[str, Mention] = {}   # the mention that states a condition alone

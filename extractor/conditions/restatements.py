@@ -28,7 +28,9 @@ def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> No
         if same is None:
             continue
         own = n_stated[id(c)]
-        twins = [o for o in same if n_stated[id(o)] > own]
+        # (another headline filled from a restatement is a copy of its source, which `same` holds too: the summary's
+        # and the introduction's "up to 24x" both take the body's "24x", not a tie between the body and a copy)
+        twins = [o for o in same if n_stated[id(o)] > own and not (o.headline and _filled(o))]
         if not twins:
             continue
         if not distinctive(c.value, c.value_max):
@@ -138,6 +140,11 @@ def _rounds_to(full: float, short: float, places: int) -> bool:
     scale = 10 ** places
     return any(math.isclose(v, short, rel_tol=0, abs_tol=0.5 / scale / 10)
                for v in (round(full, places), math.trunc(full * scale) / scale))
+
+
+def _filled(claim: Claim) -> bool:
+    """Whether a claim took conditions from a restatement of its figure (of a headline: filled above)."""
+    return any(v.scope == "restatement" for v in claim.conditions.values())
 
 
 def _stated(claim: Claim) -> int:
