@@ -136,3 +136,20 @@ def test_a_version_in_a_table_header_after_a_capitalised_header_is_still_the_eng
     text = ("# Upgrading vLLM\n\nWe moved to a new vLLM image.\n\n| Metric | v0.9.1 |\n|---|---:|\n"
             "| Output throughput (tok/s) | 2,041 |\n")
     assert stated(claim(extract_text(text, "t.md"), 2041), "engine_version").value == "vLLM v0.9.1"
+
+
+def test_a_count_in_millions_after_a_model_name_is_no_model():
+    text = "# Results\n\nWe serve Llama-3-8B, 1M requests a day, and reach 2,110 tokens/s on one H100.\n"
+    assert stated(claim(extract_text(text, "t.md"), 2110), "model").value == "Llama-3-8B"
+
+
+def test_a_size_that_goes_on_as_another_noun_is_no_model():
+    text = ("# Results\n\nWe benchmarked Mistral-7B and 3B quantized draft heads; the pair reaches 920 tokens/s on "
+            "one L40S.\n")
+    assert stated(claim(extract_text(text, "t.md"), 920), "model").value == "Mistral-7B"
+
+
+def test_sizes_listed_before_a_noun_for_models_each_name_a_model():
+    text = ("# Results\n\nThe tested models are Orca-1.3B, 2.7B and 13B FP16 models. Across them the kernel runs "
+            "1.6x faster on one MI300X.\n")
+    assert claim(extract_text(text, "t.md"), 1.6).conditions["model"].status == "unrecoverable"
