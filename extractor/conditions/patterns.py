@@ -140,6 +140,7 @@ class ConditionsFile(BaseModel):
     # the size a model's name ends with, and the sizes listed after it ("OPT-1.3B, 2.7B and 13B")
     model_size: str = r"(?!)"
     model_size_list: str = r"(?!)"
+    model_size_end: str = r"(?!)"
     patterns: list[PatternEntry] = Field(default_factory=list)
     not_conditions: list[NotCondition] = Field(default_factory=list)
 
@@ -186,6 +187,7 @@ class Rules:
             self.eng_right = [re.compile(expand(r, frag), re.I) for r in conditions.engine_version.right]
             self.model_size = re.compile(expand(conditions.model_size, frag))
             self.model_size_list = re.compile(expand(conditions.model_size_list, frag))
+            self.model_size_end = re.compile(expand(conditions.model_size_end, frag), re.I)
             hp = conditions.host_processor
             self.host_label = re.compile(expand(hp.label_before, frag), re.I)
             self.host_words = re.compile(expand(hp.host_words, frag), re.I)

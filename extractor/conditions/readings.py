@@ -93,11 +93,15 @@ class MatchReader:
         pos = end
         while (m := self.rules.model_size_list.match(text, pos)) is not None:
             other = m["size"]
+            if other[-1].upper() != size[-1].upper():
+                return []   # "Llama-3-8B, 1M ...": a count in millions, not a model of the family
             name = BLANKS.sub(" ", family + other)
             other_canon = canon.replace(size, other) if canon and size in canon else None
             out.append(Mention(kind="model", value=name, canonical=other_canon, quote=other, span=m.span("size"),
                                rule=where))
             pos = m.end()
+        if out and not self.rules.model_size_end.match(text, pos):
+            return []   # the last size goes on as something else ("3B quantized draft heads"): no list of models
         return out
 
     def _hardware_count(self, text: str, start: int, end: int, ce: CompiledEntry

@@ -85,6 +85,7 @@ class ConditionResolver:
         self.bare_version = re.compile(self.scopes.bare_version)
         self.bare_commit = re.compile(self.scopes.bare_commit, re.I)
         self.commit_owner = re.compile(self.scopes.commit_owner, re.I)
+        self.version_owner = re.compile(self.scopes.version_owner_before)
         prepare_starts(self.bare_version, self.bare_commit)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
         self.output = OutputSetup(OutputBlocks.from_rules(rules_dir))
@@ -113,7 +114,8 @@ class ConditionResolver:
     def _bare_versions(self, d: Document, found: list[Mention]) -> list[Mention]:
         """A version or commit written without its engine ("the v0.9.1 image", "(commit 1a2b3c4d)") is the
         version of the one serving engine the post is about; in a post about several, of the one engine its
-        own sentence names ("SGLang (v0.4.1): ... commit: 1a2b3c4d")."""
+        own sentence names ("SGLang (v0.4.1): ... commit: 1a2b3c4d"). A version right after another product's name
+        is that product's (`version_owner_before`: "TileRT v0.1.5")."""
         named = sorted((m.span, m.canonical or str(m.value)) for m in found
                        if m.kind == "engine" and not self.policy.is_supporting(m))
         engines = {name for _, name in named}
@@ -128,6 +130,8 @@ class ConditionResolver:
                 span = (m.start(group), m.end(group))
                 if overlaps_near(taken, *span):
                     continue
+                if group == "v" and self.version_owner.search(d.text, max(0, span[0] - 48), span[0]):
+                    continue   # another product's version ("TileRT v0.1.5"), not the engine's
                 if len(engines) == 1:
                     engine = next(iter(engines))
                 else:

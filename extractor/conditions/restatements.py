@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
 
 from extractor.claims.headlines import FigureIndex
 from extractor.conditions.code.choice import RUN_SCOPES
@@ -95,12 +96,15 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
     from the one table row anywhere in the post whose figure it gives rounded or cut (71.7056), when its own
     sentence names the row's model or hardware and names neither otherwise: a summary restating a row of the
     results. `ambiguous[i]`: the conditions of `claims[i]` the post states with several values; they stay so."""
-    rows: dict[tuple, list[Claim]] = {}
+    grouped: dict[tuple, list[Claim]] = {}
     for c in claims:
         if c.context.block == "table" and c.conditions and c.value_max is None:
-            rows.setdefault((c.metric, c.unit), []).append(c)
-    if not rows:
+            grouped.setdefault((c.metric, c.unit), []).append(c)
+    if not grouped:
         return
+    # per metric and unit, the rows by value: a figure bisects the few that can round or cut to it, not every row
+    rows = {key: (sorted(o.value for o in group), sorted(group, key=lambda o: o.value))
+            for key, group in grouped.items()}
     for c, unclear in zip(claims, ambiguous):
         if c.context.block == "table" or not c.conditions or c.value_max is not None:
             continue
@@ -108,9 +112,11 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
                if c.conditions.get(n) and c.conditions[n].status == "stated" and c.conditions[n].scope == "sentence"}
         if not own:
             continue
+        values, ordered = rows.get((c.metric, c.unit), ((), ()))
         places = _decimals(c.value)
-        same = [o for o in rows.get((c.metric, c.unit), ()) if _decimals(o.value) > places
-                and _rounds_to(o.value, c.value, places)
+        step = 10.0 ** -places
+        near = ordered[bisect_left(values, c.value - step):bisect_right(values, c.value + step)]
+        same = [o for o in near if _decimals(o.value) > places and _rounds_to(o.value, c.value, places)
                 and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
         if len(same) != 1:
             continue

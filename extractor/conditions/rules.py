@@ -139,6 +139,7 @@ class ScopeRules(_Strict):
     bare_version: Regex = r"(?<![\w./-])(?P<v>v\d+\.\d+(?:\.\d+)?)(?![\w.-]*\w)"
     bare_commit: Regex = NEVER
     commit_owner: Regex = NEVER
+    version_owner_before: Regex = NEVER
     external_cues: Words
     family_modifier_cues: Words
     family_modified_nouns: str = NEVER

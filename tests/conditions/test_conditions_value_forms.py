@@ -110,3 +110,46 @@ def test_two_modes_sharing_a_noun_do_not_name_the_second_alone():
     text = ("# Results\n\nOur engine is faster in both online and offline scenarios, with about 3,920 tokens per "
             "second on one L40S.\n")
     assert claim(extract_text(text, "t.md"), 3920).conditions["scenario"].status == "unrecoverable"
+
+
+# -- a version written right after another product's name is that product's ----------------------------------------
+def test_a_version_after_another_products_name_is_not_the_engines():
+    text = ("# Serving with vLLM\n\nWe serve the model with vLLM and the TileRT v0.1.5 kernels. Qwen3-8B reaches "
+            "4,210 tokens/s on one H100.\n")
+    c = claim(extract_text(text, "t.md"), 4210)
+    assert c.conditions["engine_version"].status == "unrecoverable"
+
+
+def test_a_version_written_alone_is_still_the_one_engines():
+    text = ("# Serving with vLLM\n\nAll runs use the v0.9.1 image of vLLM. Qwen3-8B reaches 4,220 tokens/s on one "
+            "H100.\n")
+    assert stated(claim(extract_text(text, "t.md"), 4220), "engine_version").value == "vLLM v0.9.1"
+
+
+def test_a_version_after_a_package_name_is_not_the_engines():
+    text = ("# Quantized serving\n\nConfig: H200, acme-quant v0.21.1, TensorRT-LLM. Llama-3-8B reaches 4,230 "
+            "tokens/s.\n")
+    assert claim(extract_text(text, "t.md"), 4230).conditions["engine_version"].status == "unrecoverable"
+
+
+def test_a_version_in_a_table_header_after_a_capitalised_header_is_still_the_engines():
+    text = ("# Upgrading vLLM\n\nWe moved to a new vLLM image.\n\n| Metric | v0.9.1 |\n|---|---:|\n"
+            "| Output throughput (tok/s) | 2,041 |\n")
+    assert stated(claim(extract_text(text, "t.md"), 2041), "engine_version").value == "vLLM v0.9.1"
+
+
+def test_a_count_in_millions_after_a_model_name_is_no_model():
+    text = "# Results\n\nWe serve Llama-3-8B, 1M requests a day, and reach 2,110 tokens/s on one H100.\n"
+    assert stated(claim(extract_text(text, "t.md"), 2110), "model").value == "Llama-3-8B"
+
+
+def test_a_size_that_goes_on_as_another_noun_is_no_model():
+    text = ("# Results\n\nWe benchmarked Mistral-7B and 3B quantized draft heads; the pair reaches 920 tokens/s on "
+            "one L40S.\n")
+    assert stated(claim(extract_text(text, "t.md"), 920), "model").value == "Mistral-7B"
+
+
+def test_sizes_listed_before_a_noun_for_models_each_name_a_model():
+    text = ("# Results\n\nThe tested models are Orca-1.3B, 2.7B and 13B FP16 models. Across them the kernel runs "
+            "1.6x faster on one MI300X.\n")
+    assert claim(extract_text(text, "t.md"), 1.6).conditions["model"].status == "unrecoverable"
