@@ -67,16 +67,33 @@ class MatchReader:
                 version = f"{version}@{groups['digest']}" if version else groups["digest"]
             if version is None:
                 end, version = self._engine_version(text, end)
-        elif kind == "model" and groups.get("quant"):
-            qs, qe = m.span("quant")
-            extra.append(Mention(kind="precision", value=groups["quant"], canonical=groups["quant"].upper(),
-                                 quote=text[qs:qe], span=(qs, qe), rule=where))
+        elif kind == "model":
+            if groups.get("quant"):
+                qs, qe = m.span("quant")
+                extra.append(Mention(kind="precision", value=groups["quant"], canonical=groups["quant"].upper(),
+                                     quote=text[qs:qe], span=(qs, qe), rule=where))
+            end, canon = self._whole_name(text, end, canon)
         quote = text[start:end]
         value: str | int | float | dict[str, Any] = BLANKS.sub(" ", quote.strip())
         if kind == "dataset" and groups.get("r"):
             value = {"name": ce.entry.id, "random_range_ratio": float(groups["r"])}
         return [Mention(kind=kind, value=value, canonical=canon, count=count, nodes=nodes, version=version,
                         quote=quote, span=(start, end), rule=where, fallback=ce.entry.fallback)] + extra
+
+    def _whole_name(self, text: str, end: int, canon: str | None) -> tuple[int, str | None]:
+        """(end, canonical) of a model's name read to its end as written: the words a family's pattern left
+        off ("Qwen3-Coder" of "Qwen3-Coder-Next", "Qwen-1" of "Qwen-1.8B", a tag ":7b") and a second name after
+        a slash ("DeepSeek-V3/R1"); a name cut short would be another model's (conditions.yaml `model_name`)."""
+        rules = self.rules
+        tail = text[end:end + 64]
+        cm = rules.model_continuation.match(tail)
+        grown = cm.end() if cm else 0
+        am = rules.model_alternative.match(tail, grown)
+        grown = am.end() if am else grown
+        if not grown:
+            return end, canon
+        more = BLANKS.sub(" ", re.sub(r"[-_:/]", " ", tail[:grown]))
+        return end + grown, (canon + (more if more.startswith(".") else " " + more.strip())) if canon else canon
 
     def _hardware_count(self, text: str, start: int, end: int, ce: CompiledEntry
                         ) -> tuple[int, int, int | None, int | None]:
