@@ -207,8 +207,8 @@ class Policy:
         sections = ctx.d.sections
         families: set[str] = set()   # fuller names that are themselves partial ("Qwen-Image-Edit" of "Qwen-Image")
         for x in ctx.mentions:
-            if x.name != name or not x.usable:
-                continue
+            if x.name != name or not x.usable or x.block in ctx.alternatives:
+                continue   # (an item of a news list or of a list of alternatives is its own experiment's)
             if x.section is not None and self.credit_section.search(sections[x.section].title):
                 continue   # thanks and references name what others made, not a run of the post
             full = norm(without_org(x.m.quote))
