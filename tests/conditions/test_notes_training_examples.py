@@ -131,3 +131,13 @@ def test_a_news_items_model_is_not_the_posts_only_model():
             "FastKit decodes at 88 tokens/s, compared to 41.2 tokens/s in llama.cpp with 2x32 cores.\n")
     c = claim(extract_text(text, "t.md"), 41.2)
     unrecoverable(c, "model")
+
+
+def test_the_size_of_each_node_of_a_fleet_is_no_device_count():
+    c = _post("The service ran on 226 nodes (each node contains 8 H800 GPUs) and reached 41.2 tokens/s.")
+    assert stated(c, "hardware").value == "H800"
+    unrecoverable(c, "gpu_count")
+    # a machine of the run, counted, stays
+    c = _post("Our server contains 8 MI300X GPUs and reaches 41.2 tokens/s.")
+    assert stated(c, "hardware").value == "8x MI300X"
+    assert stated(c, "gpu_count").value == 8
