@@ -142,16 +142,3 @@ def test_the_size_of_each_node_of_a_fleet_is_no_device_count():
     assert stated(c, "hardware").value == "8x MI300X"
     assert stated(c, "gpu_count").value == 8
 
-
-def test_a_paper_title_over_its_author_list_states_no_setting():
-    text = ("# FastAttn\n\nA kernel.\n\n## Papers\n\n**FastAttn2: Accurate Attention with Per-block INT4 Quantization**  \n"
-            "Ada Lovelace, Alan Turing, Grace Hopper  \nPaper: see the link.\n\n## Speed\n\n"
-            "On an RTX 5090, FastAttn reaches 41.2 tokens/s.\n")
-    c = claim(extract_text(text, "t.md"), 41.2)
-    unrecoverable(c, "precision")
-    assert stated(c, "hardware").value == "1x RTX 5090"
-    # a line of settings over a list of names is no title: "Settings: INT4 weights" stays
-    text = ("# FastAttn\n\nA kernel.\n\n## Speed\n\nOur run used INT4 weights on an RTX 5090.\n"
-            "Batch Size, Input Length, Output Length were fixed.\n\nFastAttn reaches 41.2 tokens/s.\n")
-    c = claim(extract_text(text, "t.md"), 41.2)
-    assert stated(c, "precision").value.startswith("INT4")
