@@ -117,9 +117,22 @@ def family_cut(variant_words: list[str]) -> re.Pattern[str]:
     return re.compile(r"[-_ ](?=\d|[A-Za-z]\d" + "".join("|" + re.escape(w) for w in variant_words) + ")")
 
 
+# a second version written after a slash ("DeepSeek-V3/R1", conditions.yaml `model_name.alternative`): part of
+# the name, not the name after an org prefix ("deepseek-ai/DeepSeek-R1")
+_ALTERNATIVE = re.compile(r"/(?:[A-Z]\d+(?:\.\d+)?|\d+(?:\.\d+)?)$")
+
+
+def without_org(name: str) -> str:
+    """A written name without its org prefix ("deepseek-ai/DeepSeek-R1" -> "DeepSeek-R1"); a second version
+    after a slash stays ("DeepSeek-V3/R1")."""
+    alt = _ALTERNATIVE.search(name)
+    head, tail = (name[:alt.start()], name[alt.start():]) if alt else (name, "")
+    return head.rsplit("/", 1)[-1] + tail
+
+
 def family_of(surface: str, cut_at: re.Pattern[str]) -> str:
     """The surface without an org prefix, cut where `cut_at` (a `family_cut`) first matches."""
-    name = surface.rsplit("/", 1)[-1]
+    name = without_org(surface)
     cut = cut_at.search(name)
     return name[: cut.start()] if cut else name
 
@@ -138,7 +151,7 @@ def _render(template: str, surface: str, group_items: tuple[tuple[str, str | Non
     def sub(t: re.Match[str]) -> str:
         key = t.group(1)
         if key == "size":
-            s = SIZE_RE.search(surface.rsplit("/", 1)[-1])
+            s = SIZE_RE.search(without_org(surface))
             return s.group(1).upper().replace("X", "x") if s else ""
         if key == "family" and not groups.get("family"):
             return family_of(surface, cut_at)

@@ -39,6 +39,7 @@ class DocumentReader:
         self.usage_heading = scopes.usage_heading()
         self.back_matter_heading = scopes.back_matter_heading()
         self.alternatives_lead_in = re.compile(scopes.alternatives_lead_in, re.I)
+        self.dated_item = re.compile(scopes.dated_item, re.I)
         self.family_cues = family_cues or {}
         self.binder = SettingBinder(scopes, self.family_cues)
         self.example_cue = re.compile(scopes.example_cue, re.I)
@@ -145,8 +146,10 @@ class DocumentReader:
 
     def alternative_items(self, d: Document) -> set[int]:
         """The list items after a paragraph that introduces alternatives ("two workloads:"): each describes
-        its own experiment."""
-        out: set[int] = set()
+        its own experiment; and the items of a news list or change log that open with a date ("[2025/06/24]
+        Introducing FP4 ..."): each announces its own release or post."""
+        out: set[int] = {i for i, b in enumerate(d.blocks)
+                         if b.kind == "list_item" and self.dated_item.match(d.text, b.start, b.end)}
         for i, b in enumerate(d.blocks[:-1]):
             if b.kind == "paragraph" and d.blocks[i + 1].kind == "list_item" \
                     and self.alternatives_lead_in.search(d.view, b.start, b.end):

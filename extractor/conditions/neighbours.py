@@ -86,13 +86,13 @@ def introducing_sentence(d: Document, block: int) -> tuple[int, int] | None:
 
 
 def footnotes(d: Document, after: int, block_starts: list[int], marks: tuple[str, ...]) -> set[int]:
-    """Short blocks right after `after` (a table's end) that open with a footnote mark."""
+    """Short blocks right after `after` (a table's end) that open with a footnote mark; a quote right after it."""
     found = set()
     first = bisect_right(block_starts, after - 1)  # blocks before `after` cannot qualify
     for i in range(first, len(d.blocks)):   # (not a slice of the blocks: that copies the rest of the post)
-        b = d.blocks[i]
+        b, head = d.blocks[i], d.text[d.blocks[i].start:d.blocks[i].end]
         if b.start >= after and b.start - after < FOOTNOTE_CHARS and b.kind in ("paragraph", "caption", "quote"):
-            if d.text[b.start:b.end].lstrip("*_ ").startswith(marks) or d.text[b.start:b.end].startswith(marks):
+            if head.lstrip("*_ ").startswith(marks) or head.startswith(marks) or (b.kind == "quote" and i == first):
                 found.add(i)
         if b.start - after >= FOOTNOTE_CHARS:
             break

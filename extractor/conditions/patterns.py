@@ -99,6 +99,16 @@ class EngineVersion(BaseModel):
     right: list[str] = Field(default_factory=list)
 
 
+class ModelName(BaseModel):
+    """Where a model's name goes on past the end of a family's pattern: `continuation` (anchored at the end of
+    the match) takes the words joined to it, `alternative` a second name written after a slash."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    continuation: str = r"(?!)"
+    alternative: str = r"(?!)"
+
+
 class NotCondition(BaseModel):
     """A phrasing around which mentions are not the setting of a measured run: a feature or support list,
     a capability statement, a minimum version. Mentions of `kinds` starting in the covered text are dropped
@@ -135,6 +145,7 @@ class ConditionsFile(BaseModel):
     hardware_count: HardwareCount = Field(default_factory=HardwareCount)
     engine_version: EngineVersion = Field(default_factory=EngineVersion)
     host_processor: HostProcessor = Field(default_factory=HostProcessor)
+    model_name: ModelName = Field(default_factory=ModelName)
     canonical_words: dict[str, list[CanonicalWord]] = Field(default_factory=dict)
     layout_schemes: dict[str, str] = Field(default_factory=dict)
     # the size a model's name ends with, and the sizes listed after it ("OPT-1.3B, 2.7B and 13B")
@@ -192,6 +203,8 @@ class Rules:
             self.host_label = re.compile(expand(hp.label_before, frag), re.I)
             self.host_words = re.compile(expand(hp.host_words, frag), re.I)
             self.host_comparison = re.compile(expand(hp.comparison_words, frag), re.I)
+            self.model_continuation = re.compile(expand(conditions.model_name.continuation, frag))
+            self.model_alternative = re.compile(expand(conditions.model_name.alternative, frag))
             self.canon_words = {
                 k: [(re.compile(w.match, re.I), w.canonical) for w in ws]
                 for k, ws in conditions.canonical_words.items()
@@ -200,7 +213,7 @@ class Rules:
             schemes = "|".join(f"(?P<s{i}>{expand(rx, frag)})" for i, rx in enumerate(conditions.layout_schemes.values()))
             self.layout_rx = re.compile(rf"(?<![A-Za-z])-{{0,2}}(?:{schemes}){_LAYOUT_DEGREE}", re.I) if schemes else None
         except (ValueError, re.error) as err:
-            raise RuleError(path, "hardware_count/engine_version/host_processor/canonical_words/layout_schemes/model_size",
+            raise RuleError(path, "hardware_count/engine_version/host_processor/model_name/canonical_words/layout_schemes/model_size",
                             f"bad regex: {err}") from None
         self.hw_words = {k.lower(): v for k, v in hc.words.items()}
         self.spelled = NumberReader(load_quantity_rules(path.parent)).spelled_value   # "twenty" -> 20

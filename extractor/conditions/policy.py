@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from extractor.conditions._internals.rung_summaries import of_condition, tallied
+from extractor.conditions.canonical import without_org
 from extractor.conditions.code.choice import loaded_by_code, settled_by_code
 from extractor.conditions.context import DocContext
 from extractor.conditions.decisions import (ColumnCell, Decision, EngineVersion, Parts, Pick, RecentScopes, Scopes,
@@ -196,21 +197,29 @@ class Policy:
     def only_member(self, doc: DocumentPolicy, name: str, m: Mention) -> Mention | None:
         """The one exact name the post writes out from a partial one ("DeepSeek" -> "DeepSeek-V3" when that is
         the post's only DeepSeek model); None when it names none or several ("DeepSeek-V3" and "DeepSeek-R1")."""
-        base = norm(m.quote.rsplit("/", 1)[-1])
+        if without_org(m.quote) != m.quote:
+            return None   # a repository id ("Qwen/Qwen-Image-Edit") is one checkpoint: a longer name is another
+        base = norm(without_org(m.quote))
         if (name, base) in doc.fuller_names:   # the same for every claim of the post
             return doc.fuller_names[name, base]
         ctx = doc.ctx
         fuller: dict[str, Mention] = {}
         sections = ctx.d.sections
+        families: set[str] = set()   # fuller names that are themselves partial ("Qwen-Image-Edit" of "Qwen-Image")
         for x in ctx.mentions:
-            if x.name != name or not x.usable or self.is_partial(name, x.m):
-                continue
+            if x.name != name or not x.usable or x.block in ctx.alternatives:
+                continue   # (an item of a news list or of a list of alternatives is its own experiment's)
             if x.section is not None and self.credit_section.search(sections[x.section].title):
                 continue   # thanks and references name what others made, not a run of the post
-            full = norm(x.m.quote.rsplit("/", 1)[-1])
-            if full.startswith(base) and len(full) > len(base) and not full[len(base)].isalnum():
-                fuller.setdefault(name_key(x.m), x.m)
+            full = norm(without_org(x.m.quote))
+            if _extends(full, base):
+                if self.is_partial(name, x.m):
+                    families.add(full)
+                else:
+                    fuller.setdefault(name_key(x.m), x.m)
         only = next(iter(fuller.values())) if len(fuller) == 1 else None
+        if only is not None and any(_extends(norm(without_org(only.quote)), f) for f in families):
+            only = None   # the one exact name is of a narrower family the post also names ("Qwen-Image-Edit-2509")
         doc.fuller_names[name, base] = only
         return only
 
@@ -301,6 +310,11 @@ class DocumentPolicy:
         if decision is None:
             decision = scopes.decided[name] = self.policy.decide(self, name, scopes)
         return decision
+
+
+def _extends(full: str, base: str) -> bool:
+    """`full` is `base` written out more fully (both normalised)."""
+    return full.startswith(base) and len(full) > len(base) and not full[len(base)].isalnum()
 
 
 def _show(m: Mention) -> str:

@@ -67,12 +67,14 @@ class MatchReader:
                 version = f"{version}@{groups['digest']}" if version else groups["digest"]
             if version is None:
                 end, version = self._engine_version(text, end)
-        elif kind == "model" and groups.get("quant"):
-            qs, qe = m.span("quant")
-            extra.append(Mention(kind="precision", value=groups["quant"], canonical=groups["quant"].upper(),
-                                 quote=text[qs:qe], span=(qs, qe), rule=where))
         elif kind == "model":
-            extra.extend(self._listed_sizes(text, start, end, canon, where))
+            if groups.get("quant"):
+                qs, qe = m.span("quant")
+                extra.append(Mention(kind="precision", value=groups["quant"], canonical=groups["quant"].upper(),
+                                     quote=text[qs:qe], span=(qs, qe), rule=where))
+            end, canon = self._whole_name(text, end, canon)
+            if not groups.get("quant"):
+                extra.extend(self._listed_sizes(text, start, end, canon, where))
         quote = text[start:end]
         value: str | int | float | dict[str, Any] = BLANKS.sub(" ", quote.strip())
         if kind == "dataset" and groups.get("r"):
@@ -81,6 +83,21 @@ class MatchReader:
             value = groups["name"]   # an option's value names the dataset: "--dataset-name random" is "random"
         return [Mention(kind=kind, value=value, canonical=canon, count=count, nodes=nodes, version=version,
                         quote=quote, span=(start, end), rule=where, fallback=ce.entry.fallback)] + extra
+
+    def _whole_name(self, text: str, end: int, canon: str | None) -> tuple[int, str | None]:
+        """(end, canonical) of a model's name read to its end as written: the words a family's pattern left
+        off ("Qwen3-Coder" of "Qwen3-Coder-Next", "Qwen-1" of "Qwen-1.8B", a tag ":7b") and a second name after
+        a slash ("DeepSeek-V3/R1"); a name cut short would be another model's (conditions.yaml `model_name`)."""
+        rules = self.rules
+        tail = text[end:end + 64]
+        cm = rules.model_continuation.match(tail)
+        grown = cm.end() if cm else 0
+        am = rules.model_alternative.match(tail, grown)
+        grown = am.end() if am else grown
+        if not grown:
+            return end, canon
+        more = BLANKS.sub(" ", re.sub(r"[-_:/]", " ", tail[:grown]))
+        return end + grown, (canon + (more if more.startswith(".") else " " + more.strip())) if canon else canon
 
     def _listed_sizes(self, text: str, start: int, end: int, canon: str | None, where: str) -> list[Mention]:
         """The models a list of sizes after a model's name names ("OPT-1.3B, 2.7B and 13B": OPT-2.7B, OPT-13B),

@@ -114,6 +114,7 @@ class ScopeRules(_Strict):
     usage_sections: Words
     back_matter_sections: Words
     alternatives_lead_in: str = NEVER
+    dated_item: str = NEVER
     figure_reference: str = NEVER
     names_no_metric: str = NEVER
     respectively: str = NEVER

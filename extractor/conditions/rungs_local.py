@@ -289,11 +289,25 @@ def section(lad: LadderReading, site: ClaimSite) -> Tiers:
     their subsections; not the other items of the claim's list, nor the captions of figures (a caption
     describes its own figure; the near ones are read by `figure_captions`)."""
     blocks = site.d.blocks
+    noted = _footnote_tables(lad, site)
+    own_table = site.passage.table
     return Tiers([x for x in site.ctx.prose_before(s, site.passage.start)
                   if x.block not in site.siblings
                   and (blocks[x.block].kind != "caption" or x.block == site.passage.block)
+                  and noted.get(x.block, own_table) == own_table
                   and not _other_systems_result(site, x)]
                  for s in site.chain)
+
+
+def _footnote_tables(lad: LadderReading, site: ClaimSite) -> dict[int, int]:
+    """Block -> the table it is a footnote of, for every table of the post (once per document): a note under a
+    table ("> Measured at batch size 1 on one A100") describes that table's figures, not those of the tables
+    and paragraphs after it in the section."""
+    memo = lad.memo
+    if memo.footnote_tables is None:
+        d, starts, marks = site.d, site.ctx.block_starts, lad.ladder.footnote_marks
+        memo.footnote_tables = {b: t for t in range(len(d.tables)) for b in footnotes(d, d.tables[t].end, starts, marks)}
+    return memo.footnote_tables
 
 
 @rung_reader("section_commands")

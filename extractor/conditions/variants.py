@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from extractor.conditions.canonical import without_org
 from extractor.conditions.rules import VariantNames
 from extractor.conditions.scan import fold, matches_at
 from extractor.regex_starts import searchable
@@ -34,7 +35,7 @@ class Variants:
         `memo`: the document's variants by name (the same for every claim of the post)."""
         if self.cut_word(d, span) is not None:
             return []
-        base = name.rsplit("/", 1)[-1]
+        base = without_org(name)
         if base not in memo:
             tokens = _TOKENS.findall(base)
             found: set[str] = set()
@@ -106,4 +107,4 @@ class Variants:
 def _key(name: str) -> str:
     """A name compared by its lower-case tokens, without an "org/" prefix (one per distinct name: a post writes
     its few names again and again)."""
-    return " ".join(_TOKENS.findall(name.rsplit("/", 1)[-1].lower()))
+    return " ".join(_TOKENS.findall(without_org(name).lower()))

@@ -34,6 +34,7 @@ class RungMemo:
     rungs: dict[object, SharedRung] = field(default_factory=dict)   # setup sections, introduction, front matter
     table_lead_ins: dict[int, list[Located]] = field(default_factory=dict)
     table_footnotes: dict[int, list[Located]] = field(default_factory=dict)
+    footnote_tables: dict[int, int] | None = None   # block -> the table it is a footnote of (every table's)
     # mentions of the post's statements of universal scope, each with the offset the claims it covers start before
     universal: list[tuple[Located, int]] | None = None
     universal_reaches: list[int] = field(default_factory=list)   # their distinct reaches, sorted
