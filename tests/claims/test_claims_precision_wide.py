@@ -255,6 +255,11 @@ def test_an_uptime_promise_is_a_target(text: str, quote: str) -> None:
     assert _aside(text, quote) == ("target", "set_aside.availability_in_parentheses")
 
 
+def test_a_measured_uptime_is_no_promise() -> None:
+    assert _aside("Over the quarter we measured 99.2% uptime across regions.\n", "99.2%") != \
+        ("target", "set_aside.availability_in_parentheses")
+
+
 def test_a_bandwidth_the_run_achieved_on_hbm_stays_a_claim() -> None:
     c = _claim("During decode the GPUs achieved 5.2 TB/s of HBM bandwidth, close to the peak.\n", "5.2 TB/s")
     assert c is not None and c.metric == "bandwidth"
