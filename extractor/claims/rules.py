@@ -85,7 +85,7 @@ class ClaimRules(BaseModel):
     table_memory_headers: str = r"(?!)"
     table_memory_saving_header: str = r"(?!)"
     table_share_of_header: str = r"(?!)"
-    table_plural_marker: str = r"(?!)"
+    table_plural_marker: str = r"(?!)(x)"   # group 1: what stays of the header before "(s)"
     measured_memory_sections: str = r"(?!)"
     sla_share_after: Phrases
     level_reached_intro: Phrases
@@ -121,9 +121,11 @@ class ClaimRules(BaseModel):
     @classmethod
     def _regex(cls, v: str, info):
         try:
-            re.compile(v)
+            rx = re.compile(v)
         except re.error as e:
             raise ValueError(f"{info.field_name} is not a valid regex: {e}") from e
+        if info.field_name == "table_plural_marker" and rx.groups < 1:
+            raise ValueError("table_plural_marker needs a group 1 (the header up to the counted noun)")
         return v
 
     @field_validator("table_lead_baseline", "prose_baseline_before", "previous_comparison_setup",
