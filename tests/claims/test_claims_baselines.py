@@ -182,3 +182,11 @@ def test_a_factor_after_over_is_another_figure_not_a_baseline():
     c = one("# Results\n\nThe public tier offers over 12x throughput improvement while the private tier offers over "
             "30x throughput improvement.\n", 12)
     assert c.baseline == BASELINE_NOT_NAMED
+
+
+def test_a_change_from_one_runs_level_to_anothers_names_the_first_run():
+    c = one("# Results\n\nDecode speed rose from 4.9 tokens/s with the reference runtime to 27.5 tokens/s with our "
+            "engine, a 5.6x speedup.\n", 5.6)
+    assert c.baseline == "the reference runtime"
+    c = one("# Results\n\nDecode speed rose from 4.9 tokens/s to 27.5 tokens/s, a 5.6x speedup.\n", 5.6)
+    assert c.baseline == BASELINE_NOT_NAMED
