@@ -190,3 +190,9 @@ def test_a_change_from_one_runs_level_to_anothers_names_the_first_run():
     assert c.baseline == "the reference runtime"
     c = one("# Results\n\nDecode speed rose from 4.9 tokens/s to 27.5 tokens/s, a 5.6x speedup.\n", 5.6)
     assert c.baseline == BASELINE_NOT_NAMED
+
+
+def test_notes_in_quotes_between_the_lead_in_and_the_table_do_not_hide_its_baseline():
+    text = ("# Results\n\nSpeedups are compared to the BF16 baseline.\n\n> Input 2048 tokens, output 128 tokens.\n\n"
+            "> Memory use is not reported.\n\n| Model | Speedup |\n|---|---|\n| Phi | 1.4x |\n")
+    assert one(text, 1.4).baseline == "the BF16 baseline"
