@@ -188,25 +188,31 @@ def test_unit_readings_kept_after_the_build_and_their_errors_kept_as_errors(cach
 
 
 WARM_START = """
-import sys
+import sqlite3, sys
 from extractor.api import extract_text
+from extractor.corpus.store import Store
 record = extract_text("On 8x H100, Llama-3.1-8B reached 12,400 output tokens/s at concurrency 64.", doc="a.md")
-sys.stdout.write(record.model_dump_json())
+with Store(sys.argv[1]) as store:   # storing gives each claim its value in base units
+    store.put_record(record)
+    rows = store.conn.execute("SELECT base_value, base_unit FROM claims").fetchall()
+sys.stdout.write(record.model_dump_json() + repr(rows))
 sys.stderr.write("pint imported" if "pint" in sys.modules else "no pint")
 """
 
 
 def test_records_are_byte_identical_and_a_warm_start_needs_no_pint(tmp_path):
-    """Fresh processes: the cache off, the cache written, the cache read; the same record each time, and the
-    process that reads the cache neither validates the rules again nor imports pint."""
+    """Fresh processes: the cache off, the cache written, the cache read; the same record and stored rows each
+    time, and the process that reads the cache neither validates the rules again nor imports pint (storing the
+    record's values in base units included)."""
     outputs = []
-    for setting in ("off", str(tmp_path), str(tmp_path)):
+    for i, setting in enumerate(("off", str(tmp_path), str(tmp_path))):
         env = {**os.environ, "BENCHCLAIMS_CACHE_DIR": setting}
-        done = subprocess.run([sys.executable, "-c", WARM_START], env=env, capture_output=True, check=True,
-                              cwd=ROOT)
+        done = subprocess.run([sys.executable, "-c", WARM_START, str(tmp_path / f"store-{i}.db")], env=env,
+                              capture_output=True, check=True, cwd=ROOT)
         outputs.append((done.stdout, done.stderr.decode()))
     assert outputs[0][0] == outputs[1][0] == outputs[2][0]
     assert outputs[0][1].endswith("pint imported") and outputs[2][1].endswith("no pint")
+    assert outputs[0][0].endswith(b"[(12400.0, 'second^-1 token^1')]")
     assert list(tmp_path.glob("derived-*.pickle"))
 
 

@@ -154,6 +154,16 @@ class ClaimBuilder:
                 unit = f"{unit} / {per}"
             if cls == "token_rate":
                 tokens = self.tokens_for(cues, start, end, header_cues)
+        elif cls in ("compute", "bandwidth"):
+            # "4.9 TFLOPS" under "Max Throughput per GPU", "3.2 TB/s per GPU": the rate of one device, not
+            # of the whole system; a compute or bandwidth figure no per-word governs keeps per null
+            per = self.per_for(unit, cues, start, end, header_cues)
+            if per == "system" and self.per_device and self.per_device.match(text, end - base):
+                per = "gpu"
+            if per not in ("gpu", "node"):
+                per = None
+            elif not re.search(rf"\b{per}\b", unit):
+                unit = f"{unit} / {per}"
         if metric == "relative_change" and value > 0 and (value_max is None or value_max > 0) \
                 and not SIGNED.search(q.quote):
             if self.direction(cues, start, end, header_cues) < 0:

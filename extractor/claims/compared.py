@@ -74,9 +74,11 @@ def series_metric(q: QuantityRecord, cls: str, claims: Sequence[tuple[QuantityRe
 # from 10 GB/s to 27 GB/s, and writes from 5 GB/s to 11 GB/s"; "reads to 48 GB/s, and writes to 26 GB/s"), and the
 # upper end of a "from A to B" whose lower end is a claim
 PARALLEL_PREP = re.compile(r"(?i)\b(?P<prep>from|to)[ \t]+(?:about[ \t]+|around[ \t]+|roughly[ \t]+|[~≈][ \t]?)?[*_]*$")
-PARALLEL_GAP = re.compile(r"(?i)[*_)]*[ \t]*(?:,[ \t]*(?:and|while|but)?|;|[ \t]+(?:and|while|whereas|but))[ \t]+"
-                          r"(?:the[ \t]+)?(?:[A-Za-z][\w/-]*[ \t]+){1,3}?(?P<prep>from|to)[ \t]+"
-                          r"(?:about[ \t]+|around[ \t]+|roughly[ \t]+|[~≈][ \t]?)?[*_]*")
+# (each run of blanks is taken whole, possessively: what follows it is no blank, and two runs side by side made a
+# failed match on a long run of blanks quadratic)
+PARALLEL_GAP = re.compile(r"(?i)[*_)]*+(?:[ \t]*+(?:,(?:[ \t]*+(?:and|while|but))?|;)|[ \t]++(?:and|while|whereas|but))"
+                          r"[ \t]++(?:the[ \t]++)?(?:[A-Za-z][\w/-]*+[ \t]++){1,3}?(?P<prep>from|to)[ \t]++"
+                          r"(?:about[ \t]++|around[ \t]++|roughly[ \t]++|[~≈][ \t]?)?[*_]*")
 RANGE_END_GAP = re.compile(r"(?i)[*_]*[ \t]+to[ \t]+(?:about[ \t]+|around[ \t]+|roughly[ \t]+|[~≈][ \t]?)?[*_]*")
 
 

@@ -92,6 +92,10 @@ class RatioForms:
         m = m or self.that_of.match(after) or self.quantity_of.match(after)   # "~3x the throughput of X"
         return (m.group("base") or m.group("named")).strip() if m else None
 
+    def of_ideal(self, q: QuantityRecord, view: str) -> bool:
+        """A percentage of an ideal or peak ("83% of the ideal scaling", "lower than 5% of the peak")."""
+        return self.share_of_ideal.match(view[q.span[1]:q.span[1] + 120]) is not None
+
     def device_ratio(self, q: QuantityRecord, view: str) -> bool:
         """A decimal factor the quantity finder read as a count before a device ("6.7x A100"): a ratio."""
         return q.unit in ("dimensionless", "") and q.quote.rstrip()[-1:] in ("x", "X", "×") \

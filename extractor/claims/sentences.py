@@ -130,6 +130,8 @@ class SentenceReader:
             if cls is None:
                 continue
             metric = builder.metric_for(q, cls, cues, q.span[0], q.span[1])
+            if metric in ("speedup", "relative_change") and cls == "percent" and self.ratio_forms.of_ideal(q, d.view):
+                metric = "other"   # "operating at lower than 5% of the peak": an efficiency, whatever word is near
             if metric is None:
                 why = builder.metrics.rejection(q, cls, cues, *q.span, d.view)
                 if cls == "memory" and (why is None or why[1] == "claims.device_spec") \

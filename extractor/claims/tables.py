@@ -60,7 +60,7 @@ class Header:
         """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results. A header
         that holds a number names one configuration ("bs=16", "Batch 32", "TP8"): its cells are results."""
         return self.cls is None and any(c.label == "count" for c in self.cues) \
-            and not any(ch.isdigit() for ch in self.text)
+            and not any(ch.isdigit() for ch in _STATUS_CODES.sub(" ", self.text))
 
 
 # an opening parenthesis glued to the word before it ("TPOT(ms)")
@@ -71,6 +71,8 @@ _ARROWS = re.compile(r"[↑↓⬆⬇]")
 _SCORE_LOSS = re.compile(r"(?i)(?<!accuracy)\s+loss(?:es)?\b")
 # "(lower is better)" in a header says which way is better, as an arrow does: it names no change
 _BETTER_NOTE = re.compile(r"(?i)\(?\b(?:lower|higher|smaller|larger|less|more)\s+is\s+better\b\)?")
+# HTTP status codes a count header names ("Injected 503s", "429 errors"): no number of a configuration
+_STATUS_CODES = re.compile(r"(?i)\b[1-5]\d\d(?:s\b|\s+(?:errors?|responses?|codes?)\b)|\b[1-5]xx\b")
 
 
 def lead_in(d: Document, table: Table, kinds: tuple[str, ...] = ("paragraph", "caption", "list_item"),
@@ -137,6 +139,7 @@ class TableReader:
         self.memory_headers = re.compile(rules.table_memory_headers)
         self.memory_saving_header = re.compile(rules.table_memory_saving_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
+        self.plural_marker = re.compile(rules.table_plural_marker)
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
         self.header = lru_cache(maxsize=4096)(self._read_header)
 
@@ -145,6 +148,7 @@ class TableReader:
         glued to its metric ("TPOT(ms)", "Throughput(TPS)") is read as if spaced."""
         if not text:
             return Header(text)
+        text = self.plural_marker.sub(r"\1s", text)   # "Step(s)", "GPU(s)": a plural, no unit of seconds
         text_read = _BETTER_NOTE.sub(" ", _ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text)))
         cues = list(self.x.cues(text_read))
         if nearest(cues, 0, 0, "metric:accuracy", 10**9) and _SCORE_LOSS.search(text):

@@ -146,8 +146,6 @@ def _table_lead(d: Document, t: int) -> Passage | None:
     return Passage(b.start, b.end, b.kind, -1, b.section)
 
 
-# a sentence that gives an example of what the sentence before it said ("For example, with 741 tools, ...")
-_EXAMPLE_OPENING = re.compile(r"[*_\s]*(?:for\s+(?:example|instance)|e\.g\.)\b", re.I)
 
 
 class Places:
@@ -160,6 +158,8 @@ class Places:
         self.external_cue = re.compile(rf"(?<!\w)(?:{'|'.join(cue_words)})(?!\w)", re.I) if cue_words \
             else re.compile(r"(?!)")
         self.citation_cue = re.compile(scopes.citation_cue, re.I)
+        # a sentence that opens as an example of what the sentence before it said ("For example, with 741 tools")
+        self.example_opening = re.compile(rf"[*_\s]*(?:{scopes.example_cue})", re.I)
         self.citation_self = re.compile(scopes.citation_self, re.I)
         self.placed = PlacedCitations(scopes)
         self.ratio_clause_end = re.compile(scopes.ratio_clause_end)
@@ -351,7 +351,7 @@ class DocumentPlaces:
         if key not in self._citations:
             self._citations[key] = self._citation(passage)
         cited = self._citations[key]
-        if cited is None and passage.block >= 0 and _EXAMPLE_OPENING.match(self.ctx.d.view, passage.start):
+        if cited is None and passage.block >= 0 and self.places.example_opening.match(self.ctx.d.view, passage.start):
             # "Research has documented X. For example, ... showed 22-52%": the example is of what was cited
             b = self.ctx.d.blocks[passage.block]
             if b.start < passage.start:

@@ -6,6 +6,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from extractor.quantities.units import base_units
 from extractor.records import Claim, ClaimMention, Condition
 
 # Denormalised on each claim row for fast filtering: column -> condition names, first stated wins.
@@ -18,15 +19,13 @@ def base_factor(unit: str) -> tuple[float, str] | None:
 
     The signature lists base units sorted by name with their exponents, so two units are
     compatible exactly when their signatures are equal (e.g. 'gpu^-1 second^-1 token^1').
+    Kept across processes (units.base_units): storing a record neither imports pint nor builds its registry
+    for a unit read before.
     """
-    from extractor.quantities.units import parse_unit, registry
-
     try:
-        q = registry().Quantity(1.0, parse_unit(unit)).to_base_units()
+        return base_units(unit)
     except Exception:  # noqa: BLE001 - unknown or malformed unit: no normalised value
         return None
-    sig = " ".join(f"{name}^{exp:g}" for name, exp in sorted(q.unit_items()))
-    return float(q.magnitude), sig
 
 
 def base_quantity(value: float, unit: str) -> tuple[float, str] | None:
@@ -71,11 +70,6 @@ def mention_rows(path: str, ord_: int, claim: Claim) -> list[tuple]:
     return [(path, ord_, claim.id, i, m.quote, m.span[0], m.span[1], " > ".join(m.context.section) or None,
              m.context.block, m.context.row_header, m.context.column_header, int(m.headline),
              int(m.span == claim.span)) for i, m in enumerate(mentions)]
-
-
-def condition_row(path: str, ord_: int, claim_id: str, name: str, c: Condition) -> tuple:
-    """The `conditions` row of one condition of a claim."""
-    return (path, ord_, claim_id, name) + condition_fields(c)
 
 
 def condition_fields(c: Condition) -> tuple:

@@ -149,6 +149,16 @@ def one_in(from_unit: str, to_unit: str, rules_dir: Path | None = None) -> float
     return _remembered("one_in", (from_unit, to_unit), rules_dir, lambda: convert(1, from_unit, to_unit, rules_dir))
 
 
+def base_units(expr: str, rules_dir: Path | None = None) -> tuple[float, str]:
+    """(factor to pint base units, base-unit signature) of a unit expression, kept across processes; ValueError
+    when pint cannot read it. The signature lists the base units sorted by name with their exponents, so two
+    units are compatible exactly when their signatures are equal ('gpu^-1 second^-1 token^1')."""
+    def compute() -> tuple[float, str]:
+        q = registry(rules_dir).Quantity(1.0, parse_unit(expr, rules_dir)).to_base_units()
+        return float(q.magnitude), " ".join(f"{name}^{exp:g}" for name, exp in sorted(q.unit_items()))
+    return _remembered("base_units", (expr,), rules_dir, compute)
+
+
 def has_dimension(expr: str, dimension: str, rules_dir: Path | None = None) -> bool:
     """Whether the unit's dimensionality involves `dimension` (e.g. ``[token]``)."""
     return dimension in dimensions(expr, rules_dir)

@@ -211,6 +211,10 @@ def test_ten_megabyte_document():
     "We set TTFT to " + ", ".join(["1"] * 40) + " ; the server held 500 tok/s and 20 ms.\n",
     # a token count longer than int() reads (4,300 digits)
     "The run was at " + "9" * 5000 + " tokens and reached 500 tok/s.\n",
+    # a long run of blanks between two figures of one unit, where a clause that repeats the first's form may start
+    # (compared.py PARALLEL_GAP: two runs of blanks side by side were quadratic, ~0.4 s for 4,000 blanks)
+    "Reads improved from 500 tok/s," + " " * 60_000 + "x 27 tok/s on the new disks.\n",
+    "Reads improved from 500 tok/s" + "\t" * 60_000 + "x 27 tok/s on the new disks.\n",
 ])
 def test_long_lists_and_numbers_do_not_backtrack(text):
     """Rules that repeat a separated number stay linear (possessive repeats), and a number of any length is no

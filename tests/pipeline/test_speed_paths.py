@@ -8,6 +8,7 @@ import sys
 import pytest
 from hostile_text import pieced_texts
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from extractor.api import get_extractor
 from extractor.claims.cue_component import CUES_KEY
@@ -266,18 +267,32 @@ def test_relinking_reads_back_only_the_records_that_can_restate(tmp_path):
     assert relink(conn) == len(full)
 
 
-def test_a_claims_condition_rows_reuse_the_columns_of_shared_conditions():
-    """`condition_rows` (each shared condition's columns built once per record) gives the rows `condition_row`
-    builds for every condition of every claim."""
+def test_the_stored_condition_rows_are_each_conditions_own_fields(tmp_path):
+    """The store builds each shared condition's columns once per record (`rows.condition_rows`, by identity): every
+    stored row holds the fields of its own claim's condition, as the record's JSON gives them."""
+    import json
+
     from extractor.api import extract_text
-    from extractor.corpus.rows import condition_row, condition_rows
+    from extractor.corpus.rows import condition_rows
+    from extractor.corpus.store import Store
 
     record = extract_text(TABLE_POST, "speed-table.md")
+    with Store(tmp_path / "rows.db") as store:
+        store.put_record(record, path="p")
+        stored = store.conn.execute("SELECT * FROM conditions ORDER BY ord, name").fetchall()
+    expected = []
+    for i, claim in enumerate(json.loads(record.model_dump_json())["claims"]):
+        for name, c in sorted(claim["conditions"].items()):
+            value = None if c.get("value") is None else json.dumps(c["value"], sort_keys=True, ensure_ascii=False)
+            span = c.get("span") or (None, None)
+            sweep = None if c.get("sweep") is None else int(c["sweep"])
+            expected.append(("p", i, claim["id"], name, c["status"], value, c.get("canonical"), c.get("quote"),
+                             span[0], span[1], c.get("scope"), sweep, c.get("count"), c.get("value_partial"),
+                             c.get("note"), c.get("where"), c.get("why")))
+    assert stored == expected and len(stored) == 14 * len(record.claims)
     fields: dict[int, tuple] = {}
-    shared = [row for i, claim in enumerate(record.claims) for row in condition_rows("p", i, claim, fields)]
-    full = [condition_row("p", i, claim.id, name, c) for i, claim in enumerate(record.claims)
-            for name, c in sorted(claim.conditions.items())]
-    assert shared == full and len(fields) < len(full)
+    built = [row for i, claim in enumerate(record.claims) for row in condition_rows("p", i, claim, fields)]
+    assert built == stored and len(fields) < len(stored)   # shared conditions: fewer columns built than rows
 
 
 def test_a_stated_condition_kept_per_mention_is_the_one_built_afresh(extractor):
@@ -450,3 +465,181 @@ def test_one_cue_or_none_needs_no_sweep():
     assert keep_longest([]) == []
     for hit in [("metric:throughput", 3, 13), ("break", 0, 1), ("tokens:output", 5, 5)]:
         assert keep_longest([hit]) == [hit] == sorted([hit], key=lambda f: (f[1], f[2], f[0]))
+
+
+# -- the per-claim side (issue 25, session 5) -------------------------------------------------------------------
+
+BASE_UNITS = ["token / second", "token / second / gpu", "token / gpu / second", "millisecond", "second",
+              "dimensionless", "", "percent", "gigabyte", "request / second", "token / second / user",
+              "tokens/s", "no_such_unit_zz", "token ** 2 / second", "1 / second"]
+
+
+def _pint_base(unit: str):
+    """A unit in pint base units, read by pint directly (the full path, nothing kept)."""
+    from extractor.quantities.units import parse_unit, registry
+
+    try:
+        q = registry().Quantity(1.0, parse_unit(unit)).to_base_units()
+    except ValueError:
+        return None
+    return float(q.magnitude), " ".join(f"{name}^{exp:g}" for name, exp in sorted(q.unit_items()))
+
+
+@pytest.mark.parametrize("unit", BASE_UNITS)
+def test_a_units_base_form_kept_across_processes_is_pints(unit):
+    """The store's base units (rows.base_factor, kept across processes by units.base_units) are what pint gives."""
+    from extractor.corpus.rows import base_factor
+
+    assert base_factor(unit) == _pint_base(unit)
+    assert (base_factor(unit) is None) == (unit == "no_such_unit_zz")
+
+
+ROWS_POST = """# Zyxtra-17B on our cluster
+
+We served Zyxtra-17B with FP8 on 8x H100 using vLLM v0.6.0.
+
+| Batch | Throughput (tok/s) | TTFT (ms) | ITL (ms) |
+|---|---|---|---|
+| 1 | 410 | 35 | 9 |
+| 8 | 2,950 | 48 | 11 |
+| 32 | 8,100 | 96 | 14 |
+
+## Long prompts
+
+With 8K input tokens and TP8, decode reached 1,250 tokens/s per GPU and prefill 9,800 tokens/s, while
+the H200 run reached 1,610 tokens/s per GPU at batch 64.
+
+| Model | Zyxtra throughput | Zyxtra latency |
+|---|---|---|
+| Zyxtra-17B | 4,200 tok/s | 95 tok/s |
+| Zyxtra-17B-Chat | 4,050 tok/s | 91 tok/s |
+"""
+
+
+def test_claims_reading_the_same_rungs_share_the_decisions_of_a_fresh_reading(extractor, monkeypatch):
+    """DocumentPolicy.scopes hands the claims that read the very same rungs one `Scopes` and its decisions: each
+    decision is the one a fresh policy makes from the claim's own rungs, and the records are those of a resolver
+    that builds every claim's `Scopes` anew."""
+    from extractor.api import extract_text
+    from extractor.conditions.decisions import Scopes
+    from extractor.conditions.policy import DocumentPolicy
+    from extractor.records import CONDITIONS
+
+    read: list[tuple[list, Scopes, DocumentPolicy]] = []
+    kept = DocumentPolicy.scopes
+
+    def recorded(self, levels):
+        scopes = kept(self, levels)
+        read.append((levels, scopes, self))
+        return scopes
+    monkeypatch.setattr(DocumentPolicy, "scopes", recorded)
+    shared = extract_text(ROWS_POST, "speed-rows.md")
+    assert len({id(s) for _, s, _ in read}) < len(read)   # some claims shared their rungs
+    for levels, scopes, doc in read:
+        fresh_scopes, fresh = Scopes(list(levels)), DocumentPolicy(doc.policy, doc.ctx)
+        assert [(lv.scope, list(lv.located), lv.via_cell) for lv in scopes.levels] == \
+            [(lv.scope, list(lv.located), lv.via_cell) for lv in levels]
+        for name in CONDITIONS:
+            assert doc.decide(name, scopes) == fresh.decide(name, fresh_scopes)
+    monkeypatch.setattr(DocumentPolicy, "scopes", lambda self, levels: Scopes(levels))
+    assert extract_text(ROWS_POST, "speed-rows.md").model_dump_json() == shared.model_dump_json()
+
+
+# compared.py's PARALLEL_GAP before its runs of blanks were made possessive (the full backtracking form)
+BACKTRACKING_GAP = re.compile(r"(?i)[*_)]*[ \t]*(?:,[ \t]*(?:and|while|but)?|;|[ \t]+(?:and|while|whereas|but))[ \t]+"
+                              r"(?:the[ \t]+)?(?:[A-Za-z][\w/-]*[ \t]+){1,3}?(?P<prep>from|to)[ \t]+"
+                              r"(?:about[ \t]+|around[ \t]+|roughly[ \t]+|[~≈][ \t]?)?[*_]*")
+GAP_PIECES = [" ", "  ", "\t", ",", ";", " and", " while", " but", " whereas", " the", " from", " to", " about",
+              " around", " ~", "≈", "*", "_", ")", " reads", " writes", " x", " a-b", " io/s", " andrew", " top",
+              " From", " TO", "\n", "1", "and", "from"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(GAP_PIECES), max_size=14))
+def test_the_possessive_parallel_gap_matches_as_the_backtracking_one(pieces):
+    """PARALLEL_GAP (possessive runs of blanks: linear) matches the gaps the backtracking form matches, with the
+    same preposition."""
+    from extractor.claims.compared import PARALLEL_GAP
+
+    text = "".join(pieces)
+    for pos in range(min(len(text), 3) + 1):
+        full, fast = BACKTRACKING_GAP.fullmatch(text, pos), PARALLEL_GAP.fullmatch(text, pos)
+        assert (full is None) == (fast is None)
+        if full is not None:
+            assert full.span("prep") == fast.span("prep")
+
+
+@pytest.mark.parametrize("gap", [", and writes from ", "; writes to about ", " and reads from ~ ", "** and the writes from **",
+                                 ",\tand   writes  from  ", ") while random io/s to ≈", ", but the small writes to ",
+                                 ", writes from", " and " + " " * 5000 + "writes from ", ", " + "\t" * 5000 + "x"])
+def test_the_parallel_gap_on_gaps_of_our_own(gap):
+    """Gaps of our own, with and without a repeated clause: the two forms agree (the last two: a long run of
+    blanks, where the backtracking form is slowest and still finishes)."""
+    from extractor.claims.compared import PARALLEL_GAP
+
+    full, fast = BACKTRACKING_GAP.fullmatch(gap), PARALLEL_GAP.fullmatch(gap)
+    assert (full is None) == (fast is None) == (gap in (", writes from", ", " + "\t" * 5000 + "x"))
+    assert full is None or full.span("prep") == fast.span("prep")
+
+
+VARIANT_POSTS = [
+    "We ran Zyxtra-M1 in two forms, Zyxtra-M1-40k and zyxtra-m1_80K, beside Qorvo-7B and Qorvo 7B.",
+    "Serving org/Zyxtra-V4-flash and Zyxtra-V4-Pro; the Zyxtra V4 chart is zyxtra-v4-throughput.png.",
+    "Only Qorvo-7B here, at 8K context, with Qorvo-7B (FP8) and qorvo-7b.",
+    "Qorvo-9B served beside org/qorvo-9b_Turbo.",   # joined by "_" alone
+    "A case trap: the \u212aelvin-\u212a9 build of Zyxtra-M1 and Zyxtra-M1-\u017fmall.",   # not searchable folded
+]
+VARIANT_NAMES = ["Qorvo-9B", "Zyxtra-M1", "Qorvo-7B", "Qorvo 7B", "org/Zyxtra-V4", "Zyxtra-V4", "Zyxtra V4", "qorvo-7b",
+                 "\u212aelvin"]
+
+
+def test_a_names_variants_need_no_pattern_where_none_can_be_written(extractor, monkeypatch):
+    """Variants.of compiles a name's pattern only where the text writes its last token followed by "-" or "_":
+    every name's variants are those read with the pattern compiled for every name (a text with a case trap is
+    read with every pattern)."""
+    from extractor.conditions.variants import Variants, _TOKENS
+
+    variants = extractor.conditions.policy.variants
+    docs = [ingest(post, "variants.md", "markdown") for post in VARIANT_POSTS]
+    names = [{(name, m.span()) for name in VARIANT_NAMES for m in re.finditer(re.escape(name), d.text)} for d in docs]
+    fast = [{n: variants.of(d, n[0], n[1], {}) for n in found} for d, found in zip(docs, names)]
+    skipped = [n for d, found in zip(docs, names) for n, _ in found
+               if not variants._joined_after(d.text, _TOKENS.findall(n.rsplit("/", 1)[-1])[-1])]
+    assert variants._fold(docs[-1].text) is None   # the case trap
+    monkeypatch.setattr(Variants, "_joined_after", lambda self, text, last: True)
+    full = [{n: variants.of(d, n[0], n[1], {}) for n in found} for d, found in zip(docs, names)]
+    assert fast == full
+    assert skipped and sum(bool(v) for by_name in full for v in by_name.values()) >= 3
+RUN_PIECES = ["word ", "means", "İ", "ı", "ſ", "K", "k", "\u00a0", "\n", " ", ".", "-", "_", "x1", "٣", "(", ", ;"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(pieced_texts(RUN_PIECES))
+def test_a_run_is_found_backwards_as_a_scan_finds_it(text: str):
+    """`anchored_matches` finds where the run of an anchor's allowed characters ending at a string begins by
+    matching the run over the reversed text: the first position a character-by-character scan back from
+    there stops at, for every kind of one-character class the anchors build (case traps included)."""
+    from extractor.regex_starts import Anchor
+
+    backwards = text[::-1]
+    for before in (r"[\w.]", r"\s", r"[^\n]", r"[a-z]|-", r"\d|[ \t]"):
+        run = Anchor(frozenset({"x"}), re.compile(before, re.I)).run
+        one = re.compile(before, re.I)
+        for at in range(len(text) + 1):
+            p = at
+            while p > 0 and one.fullmatch(text[p - 1]):
+                p -= 1
+            assert len(text) - run.match(backwards, len(text) - at).end() == p, (before, text, at)
+
+
+def test_the_bare_version_start_strings_are_found_with_the_extractor(extractor):
+    """The start strings of the bare version and commit rules are read while the extractor is built (inside the
+    regex cache), not on the first post; `finditer_from_starts` then finds what `finditer` finds."""
+    from extractor.conditions import scan
+
+    resolver = extractor.conditions
+    for rx in (resolver.bare_version, resolver.bare_commit):
+        assert (rx.pattern, rx.flags) in scan._START_FINDERS
+    text = "We ran the v0.9.1 image (commit 1a2b3c4d); V2.0 and Commit DEADBEEF1 later."
+    for rx in (resolver.bare_version, resolver.bare_commit):
+        assert [m.span() for m in scan.finditer_from_starts(rx, text)] == [m.span() for m in rx.finditer(text)]
