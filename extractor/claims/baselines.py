@@ -16,6 +16,9 @@ _FACTOR_OF_A_QUANTITY = re.compile(r"[~≈<>]?\s*[\d.,]+\s*(?:[x×X%]|times)(?:\
 _NUMBER_PHRASE = re.compile(r"[~≈<>]?\s*[\d.,]+(?:\s|$)")
 # the value of the baseline before what it was measured with ("compared to 10.31 tokens/s in llama.cpp")
 _VALUE_THEN_NAME = re.compile(r"\s*[~≈<>]?\s*\$?[\d.,]+\s*[^\s,;()]*\s+(?:in|with|from|of|on|by|using|for)\s+(?=\S)")
+_CLAUSE_END = re.compile(r"[:;]")
+# a parenthesis after the value, closed or still open at the comparison word ("4x slower (see runs: 0.9 s vs ...")
+_PARENTHESES = re.compile(r"\([^()]*\)?")
 _PHRASE_END = re.compile(r"[,;:()!?\n]|\.(?!\w)| — | – ")
 # a pronoun names nothing a reader can look up ("replaces them with one fused kernel")
 _PRONOUN = re.compile(r"(?i)(?:it|them|this|that|these|those|they|one|ones)")
@@ -51,7 +54,10 @@ class BaselineReader:
     def read(self, text: str, base: int, cues: list[Cue], start: int, end: int, unit_start: int) -> str | None:
         """The baseline of the figure at [start, end) of `text` (which starts at offset `base`; its sentence
         at `unit_start`), or None when the sentence names none."""
-        after = [c for c in cues if c.label == "baseline" and c.start >= end and c.start - end <= REACH]
+        # a comparison after the value in its clause: not past a colon or semicolon outside parentheses ("Faster
+        # (+15%): integrated the kernel from project X" compares nothing with X)
+        after = [c for c in cues if c.label == "baseline" and c.start >= end and c.start - end <= REACH
+                 and not _CLAUSE_END.search(_PARENTHESES.sub("", text[end - base:c.start - base]))]
         # a stop word glued to the word before it is part of a name ("the copy-through loader", "pull-based")
         stops = sorted(c.start for c in cues if c.label == "stop" and text[c.start - base - 1:c.start - base] != "-")
         # a comparison that leads the sentence, or one of the clause-leading phrases before the value

@@ -196,3 +196,9 @@ def test_notes_in_quotes_between_the_lead_in_and_the_table_do_not_hide_its_basel
     text = ("# Results\n\nSpeedups are compared to the BF16 baseline.\n\n> Input 2048 tokens, output 128 tokens.\n\n"
             "> Memory use is not reported.\n\n| Model | Speedup |\n|---|---|\n| Phi | 1.4x |\n")
     assert one(text, 1.4).baseline == "the BF16 baseline"
+
+
+def test_a_comparison_word_past_a_colon_is_no_baseline():
+    c = one("# Changes\n\n- Slightly faster decode (+12%): integrated the attention kernel from the upstream project.\n",
+            12)
+    assert c.baseline == BASELINE_NOT_NAMED
