@@ -22,6 +22,7 @@ _PARENTHESES = re.compile(r"\([^()]*\)?")
 _PHRASE_END = re.compile(r"[,;:()!?\n]|\.(?!\w)| — | – ")
 # a pronoun names nothing a reader can look up ("replaces them with one fused kernel")
 _PRONOUN = re.compile(r"(?i)(?:it|them|this|that|these|those|they|one|ones)")
+HEAD_REACH = 240   # characters before the value read for a switch, a replacement or a win
 REACH = 80      # characters after the value within which a baseline cue is read
 
 
@@ -31,6 +32,9 @@ class BaselineReader:
 
     def __init__(self, rules: ClaimRules):
         self.clause_lead = {p.lower() for p in rules.baseline_clause_lead}
+        # the stop words as text: a phrase read across a line break ends at one too ("than\nthe X build on an H200")
+        words = sorted((re.escape(w) for w in rules.baseline_stop if w[:1].isalpha()), key=len, reverse=True)
+        self.stop_word = re.compile(rf"(?i)\s(?:{'|'.join(words)})\b") if words else re.compile(r"(?!)")
         self.before = [re.compile(p) for p in rules.prose_baseline_before]
         self.setup = [re.compile(p) for p in rules.previous_comparison_setup]
         self.previous_comparison = [re.compile(p) for p in rules.previous_comparison]
@@ -68,7 +72,7 @@ class BaselineReader:
         for c in after[:1] + lead[-1:]:
             if (phrase := self._phrase(text, base, c.end, stops)) is not None:
                 return phrase
-        head = text[max(unit_start - base, 0):start - base]
+        head = text[max(unit_start - base, start - base - HEAD_REACH, 0):start - base]
         for pattern in self.before:
             if (m := pattern.search(head)) and not _NUMBER_PHRASE.match(m.group("base").strip(" *_`")) \
                     and (phrase := _clean(m.group("base"))):
@@ -83,7 +87,7 @@ class BaselineReader:
             at += m.end()
         limit = next((s for s in stops if s >= at + 1), None)
         stop = min(x for x in (limit, at + REACH, len(text) + base) if x is not None)
-        phrase = _PHRASE_END.split(text[at - base:stop - base].lstrip())[0].strip(" *_")
+        phrase = self.stop_word.split(_PHRASE_END.split(text[at - base:stop - base].lstrip())[0])[0].strip(" *_")
         if _NUMBER_PHRASE.match(phrase) or _FACTOR_OF_A_QUANTITY.match(phrase):
             return None      # a bare number is the baseline value; a factor another figure ("by 5.7x, ... by over
                              # 40x", "over 15x ... while X offers over 40x throughput improvement")

@@ -102,3 +102,11 @@ def test_a_figure_in_the_text_of_a_link_to_another_site_is_that_pages():
 def test_a_figure_in_a_link_to_the_projects_own_page_is_ours():
     text = "# Results\n\nSee [our kernel at 1.7x faster decode](./benchmarks/decode.md) for the runs.\n"
     assert one(text, 1.7).cited_from is None
+
+
+def test_an_open_source_parenthesis_followed_by_spaces_is_read_in_bounded_time():
+    import time
+    text = "# R\n\nThe kernel reaches a 1.5x speedup (source" + " " * 8000 + "over the eager path.\n"
+    t0 = time.process_time()
+    record(text)
+    assert time.process_time() - t0 < 5
