@@ -540,8 +540,6 @@ KNOWN_GAPS: frozenset[str] = frozenset({
     #   twice is 'not stated' instead of ambiguous
     # html-full-page.html: '3.1x the output throughput of H100' names its baseline with 'of'; the
     #   measured hardware is called ambiguous though H100 is the baseline
-    'html-full-page.html::attrs::speedup=3.1 x',
-    'html-full-page.html::cond::speedup=3.1 x::hardware=stated:B200',
     # html-malformed.html: '2.4x what the same container managed on ...' (a ratio with no comparative word)
     #   is not read as a speed-up; the 52.3k sentence's baseline clause ('previous node with 8x H100') gives
     #   the throughput its hardware; 'no warm-up' in the caveat line is not read as the warm-up condition
@@ -552,9 +550,7 @@ KNOWN_GAPS: frozenset[str] = frozenset({
     # plain-text-cost.txt: the claim sentence's own hardware (MI300X vs H100) is called ambiguous; the
     #   'Inputs.' paragraph's conditions are not applied
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::hardware=stated:MI300X',
-    'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::engine_version=stated:0.7.3',
     'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::batch_or_concurrency=stated:64',
-    'plain-text-cost.txt::cond::cost=0.42 USD/megatoken::precision=stated:FP8',
     # ranges-and-qualifiers.md: hardware from '4-8 H100 GPUs' in the intro
     # recipe-repo-command.md: 'vLLM nightly-<hash>' not read as an engine version
     # mlperf-offline-server.md: intro-paragraph conditions (engine name and version split by a line
