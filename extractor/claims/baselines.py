@@ -85,7 +85,9 @@ class BaselineReader:
         raw = text[at - base:at - base + REACH]
         if _NUMBER_PHRASE.match(raw.lstrip()) and (m := _VALUE_THEN_NAME.match(raw)):
             at += m.end()
-        limit = next((s for s in stops if s >= at + 1), None)
+        raw = text[at - base:at - base + REACH]
+        first = at + len(raw) - len(raw.lstrip())     # a stop word that opens the phrase ("than on the H100") stays
+        limit = next((s for s in stops if s >= first + 1), None)
         stop = min(x for x in (limit, at + REACH, len(text) + base) if x is not None)
         phrase = self.stop_word.split(_PHRASE_END.split(text[at - base:stop - base].lstrip())[0])[0].strip(" *_")
         if _NUMBER_PHRASE.match(phrase) or _FACTOR_OF_A_QUANTITY.match(phrase):
