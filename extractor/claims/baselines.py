@@ -16,9 +16,13 @@ _FACTOR_OF_A_QUANTITY = re.compile(r"[~≈<>]?\s*[\d.,]+\s*(?:[x×X%]|times)(?:\
 _NUMBER_PHRASE = re.compile(r"[~≈<>]?\s*[\d.,]+(?:\s|$)")
 # the value of the baseline before what it was measured with ("compared to 10.31 tokens/s in llama.cpp")
 _VALUE_THEN_NAME = re.compile(r"\s*[~≈<>]?\s*\$?[\d.,]+\s*[^\s,;()]*\s+(?:in|with|from|of|on|by|using|for)\s+(?=\S)")
+_CLAUSE_END = re.compile(r"[:;]")
+# a parenthesis after the value, closed or still open at the comparison word ("4x slower (see runs: 0.9 s vs ...")
+_PARENTHESES = re.compile(r"\([^()]*\)?")
 _PHRASE_END = re.compile(r"[,;:()!?\n]|\.(?!\w)| — | – ")
 # a pronoun names nothing a reader can look up ("replaces them with one fused kernel")
 _PRONOUN = re.compile(r"(?i)(?:it|them|this|that|these|those|they|one|ones)")
+HEAD_REACH = 240   # characters before the value read for a switch, a replacement or a win
 REACH = 80      # characters after the value within which a baseline cue is read
 
 
@@ -28,6 +32,9 @@ class BaselineReader:
 
     def __init__(self, rules: ClaimRules):
         self.clause_lead = {p.lower() for p in rules.baseline_clause_lead}
+        # the stop words as text: a phrase read across a line break ends at one too ("than\nthe X build on an H200")
+        words = sorted((re.escape(w) for w in rules.baseline_stop if w[:1].isalpha()), key=len, reverse=True)
+        self.stop_word = re.compile(rf"(?i)\s(?:{'|'.join(words)})\b") if words else re.compile(r"(?!)")
         self.before = [re.compile(p) for p in rules.prose_baseline_before]
         self.setup = [re.compile(p) for p in rules.previous_comparison_setup]
         self.previous_comparison = [re.compile(p) for p in rules.previous_comparison]
@@ -51,7 +58,10 @@ class BaselineReader:
     def read(self, text: str, base: int, cues: list[Cue], start: int, end: int, unit_start: int) -> str | None:
         """The baseline of the figure at [start, end) of `text` (which starts at offset `base`; its sentence
         at `unit_start`), or None when the sentence names none."""
-        after = [c for c in cues if c.label == "baseline" and c.start >= end and c.start - end <= REACH]
+        # a comparison after the value in its clause: not past a colon or semicolon outside parentheses ("Faster
+        # (+15%): integrated the kernel from project X" compares nothing with X)
+        after = [c for c in cues if c.label == "baseline" and c.start >= end and c.start - end <= REACH
+                 and not _CLAUSE_END.search(_PARENTHESES.sub("", text[end - base:c.start - base]))]
         # a stop word glued to the word before it is part of a name ("the copy-through loader", "pull-based")
         stops = sorted(c.start for c in cues if c.label == "stop" and text[c.start - base - 1:c.start - base] != "-")
         # a comparison that leads the sentence, or one of the clause-leading phrases before the value
@@ -62,7 +72,7 @@ class BaselineReader:
         for c in after[:1] + lead[-1:]:
             if (phrase := self._phrase(text, base, c.end, stops)) is not None:
                 return phrase
-        head = text[max(unit_start - base, 0):start - base]
+        head = text[max(unit_start - base, start - base - HEAD_REACH, 0):start - base]
         for pattern in self.before:
             if (m := pattern.search(head)) and not _NUMBER_PHRASE.match(m.group("base").strip(" *_`")) \
                     and (phrase := _clean(m.group("base"))):
@@ -75,9 +85,11 @@ class BaselineReader:
         raw = text[at - base:at - base + REACH]
         if _NUMBER_PHRASE.match(raw.lstrip()) and (m := _VALUE_THEN_NAME.match(raw)):
             at += m.end()
-        limit = next((s for s in stops if s >= at + 1), None)
+        raw = text[at - base:at - base + REACH]
+        first = at + len(raw) - len(raw.lstrip())     # a stop word that opens the phrase ("than on the H100") stays
+        limit = next((s for s in stops if s >= first + 1), None)
         stop = min(x for x in (limit, at + REACH, len(text) + base) if x is not None)
-        phrase = _PHRASE_END.split(text[at - base:stop - base].lstrip())[0].strip(" *_")
+        phrase = self.stop_word.split(_PHRASE_END.split(text[at - base:stop - base].lstrip())[0])[0].strip(" *_")
         if _NUMBER_PHRASE.match(phrase) or _FACTOR_OF_A_QUANTITY.match(phrase):
             return None      # a bare number is the baseline value; a factor another figure ("by 5.7x, ... by over
                              # 40x", "over 15x ... while X offers over 40x throughput improvement")

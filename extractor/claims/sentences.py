@@ -35,6 +35,7 @@ Rejected = dict[int, tuple[str, str]]   # start offset of a figure -> (set-aside
 
 
 # the end of a sentence before the next one ("... PyTorch. Furthermore"): a stop, then space
+PREVIOUS_REACH = 600   # characters before a sentence searched for the one before it
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\s*_]+(?=\S)")
 
 
@@ -42,7 +43,8 @@ def previous_sentence(d: Document, u: Passage) -> str:
     """The sentence before passage `u` in its paragraph or list item; empty when `u` opens it."""
     if u.block < 0 or u.kind not in ("paragraph", "list_item", "quote"):
         return ""
-    before = d.view[d.blocks[u.block].start:u.start].rstrip()
+    # a bounded window back from the sentence: a long paragraph is not rescanned for each of its claims
+    before = d.view[max(d.blocks[u.block].start, u.start - PREVIOUS_REACH):u.start].rstrip()
     if not before:
         return ""
     starts = [m.end() for m in _SENTENCE_END.finditer(before, 0, len(before) - 1)]

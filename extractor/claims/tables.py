@@ -75,10 +75,12 @@ _BETTER_NOTE = re.compile(r"(?i)\(?\b(?:lower|higher|smaller|larger|less|more)\s
 _STATUS_CODES = re.compile(r"(?i)\b[1-5]\d\d(?:s\b|\s+(?:errors?|responses?|codes?)\b)|\b[1-5]xx\b")
 
 
-def lead_in(d: Document, table: Table) -> list[str]:
+def lead_in(d: Document, table: Table, kinds: tuple[str, ...] = ("paragraph", "caption", "list_item"),
+            limit: int | None = None) -> list[str]:
     """What names a table's metric and unit when its headers do not, in the order it is read: the caption,
-    the section heading, then the paragraphs before the table in its section (nearest first, up to
-    LEAD_PARAGRAPHS, none past a table, code block or heading before them)."""
+    the section heading, then the blocks of `kinds` before the table in its section (nearest first, up to
+    `limit`, by default LEAD_PARAGRAPHS, none past a table, code block or heading before them)."""
+    limit = LEAD_PARAGRAPHS if limit is None else limit
     parts = []
     if table.caption is not None:
         parts.append(d.view[table.caption.start:table.caption.end])
@@ -89,9 +91,9 @@ def lead_in(d: Document, table: Table) -> list[str]:
                     key=lambda b: (b.end, b.start), reverse=True)
     paragraphs = 0
     for b in before:
-        if paragraphs == LEAD_PARAGRAPHS or b.start >= table.start:
+        if paragraphs == limit or b.start >= table.start:
             break
-        if b.section != table.section or b.kind not in ("paragraph", "caption", "list_item"):
+        if b.section != table.section or b.kind not in kinds:
             break
         parts.append(d.view[b.start:b.end])
         paragraphs += 1
@@ -404,7 +406,9 @@ class TableReader:
                                              header_cues, unit, written=d.text)
                 out.append((claim, unit_place))
                 places.append((r, c.col))
-        self.baselines.fill(d, table, out, places, unit_rows, lambda: lead_in(d, table))
+        # the notes in quotes between a table and the sentence that says what its ratios compare with count too
+        self.baselines.fill(d, table, out, places, unit_rows,
+                            lambda: lead_in(d, table, ("paragraph", "caption", "list_item", "quote"), LEAD_PARAGRAPHS + 2))
         return out
 
     def _residual(self, d: Document, q: QuantityRecord, cls: str | None, cues: list[Cue], base: int,

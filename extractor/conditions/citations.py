@@ -1,6 +1,6 @@
 """Citations that credit a figure by where it sits rather than by a cue word (see `Places.cited_from`): a source
-link in parentheses at the end of its sentence or list item ("... up to 3x faster ([source](https://...))"),
-and a section that reviews other work ("Related work", "Prior work", "Related papers")."""
+link in parentheses at the end of its sentence or list item ("... up to 3x faster ([source](https://...))"), the
+text of a link to another site ("it [offers ~2x performance](https://...)"), and a section that reviews other work ("Related work", "Prior work", "Related papers")."""
 from __future__ import annotations
 
 import re
@@ -16,6 +16,7 @@ class PlacedCitations:
     def __init__(self, scopes: ScopeRules):
         self.source_link = re.compile(scopes.source_link)
         self.cited_sections = re.compile(scopes.cited_sections)
+        self.external_page = re.compile(r"https?://(?!(?:www\.)?(?:github|gitlab)\.com/)")
 
     def source(self, d: Document, passage: Passage) -> str | None:
         """The target of a source link in parentheses in the passage, else (in a list item) in its item: the
@@ -28,6 +29,15 @@ class PlacedCitations:
         for start, end in spans:
             for m in self.source_link.finditer(d.text, start, end):
                 return m.group("url") or m.group("url2")
+        return None
+
+    def link_text(self, d: Document, start: int, end: int) -> str | None:
+        """The target of the link whose visible text holds the figure at [start, end) ("it [offers ~2x
+        performance in Llama 3](https://vendor.example/article)"): a page of another site states it. None for a
+        relative link or a code host (the project's own), or when the figure lies in no link's text."""
+        for link in d.links:
+            if link.start <= start and end <= link.end and self.external_page.match(link.target):
+                return link.target
         return None
 
     def section(self, d: Document, passage: Passage) -> str | None:

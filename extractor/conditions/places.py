@@ -260,6 +260,7 @@ class DocumentPlaces:
         if cited is None and passage.kind == "list_item" and passage.block >= 0:
             cited = self._list_citation(passage.block)
         if cited is None and (placed := self.places.placed.source(self.ctx.d, passage)
+                              or self.places.placed.link_text(self.ctx.d, *claim.span)
                               or self.places.placed.section(self.ctx.d, passage)):
             return placed    # "... 3x faster ([source](https://...))"; a figure under "Related work"
         return None if cited is None else cited[0] or source or cited[1]

@@ -91,3 +91,22 @@ def test_a_list_under_a_label_under_our_own_lead_is_ours():
     text = ("# Catalogs\n\nWe measured the position effect on our router:\n\n"
             "**By position (500 tools):**\n\n- **Start**: 41% accuracy\n- **Middle**: 27% accuracy\n")
     assert one(text, 41).cited_from is None
+
+
+def test_a_figure_in_the_text_of_a_link_to_another_site_is_that_pages():
+    text = ("# Hardware\n\nThe vendor launched its new chip last month, and it [delivers a 2.1x decode speedup in "
+            "Llama inference](https://vendor.example.com/articles/launch).\n")
+    assert one(text, 2.1).cited_from == "https://vendor.example.com/articles/launch"
+
+
+def test_a_figure_in_a_link_to_the_projects_own_page_is_ours():
+    text = "# Results\n\nSee [our kernel at 1.7x faster decode](./benchmarks/decode.md) for the runs.\n"
+    assert one(text, 1.7).cited_from is None
+
+
+def test_an_open_source_parenthesis_followed_by_spaces_is_read_in_bounded_time():
+    import time
+    text = "# R\n\nThe kernel reaches a 1.5x speedup (source" + " " * 8000 + "over the eager path.\n"
+    t0 = time.process_time()
+    record(text)
+    assert time.process_time() - t0 < 5
