@@ -494,57 +494,6 @@ def test_a_units_base_form_kept_across_processes_is_pints(unit):
     assert (base_factor(unit) is None) == (unit == "no_such_unit_zz")
 
 
-ROWS_POST = """# Zyxtra-17B on our cluster
-
-We served Zyxtra-17B with FP8 on 8x H100 using vLLM v0.6.0.
-
-| Batch | Throughput (tok/s) | TTFT (ms) | ITL (ms) |
-|---|---|---|---|
-| 1 | 410 | 35 | 9 |
-| 8 | 2,950 | 48 | 11 |
-| 32 | 8,100 | 96 | 14 |
-
-## Long prompts
-
-With 8K input tokens and TP8, decode reached 1,250 tokens/s per GPU and prefill 9,800 tokens/s, while
-the H200 run reached 1,610 tokens/s per GPU at batch 64.
-
-| Model | Zyxtra throughput | Zyxtra latency |
-|---|---|---|
-| Zyxtra-17B | 4,200 tok/s | 95 tok/s |
-| Zyxtra-17B-Chat | 4,050 tok/s | 91 tok/s |
-"""
-
-
-def test_claims_reading_the_same_rungs_share_the_decisions_of_a_fresh_reading(extractor, monkeypatch):
-    """DocumentPolicy.scopes hands the claims that read the very same rungs one `Scopes` and its decisions: each
-    decision is the one a fresh policy makes from the claim's own rungs, and the records are those of a resolver
-    that builds every claim's `Scopes` anew."""
-    from extractor.api import extract_text
-    from extractor.conditions.decisions import Scopes
-    from extractor.conditions.policy import DocumentPolicy
-    from extractor.records import CONDITIONS
-
-    read: list[tuple[list, Scopes, DocumentPolicy]] = []
-    kept = DocumentPolicy.scopes
-
-    def recorded(self, levels):
-        scopes = kept(self, levels)
-        read.append((levels, scopes, self))
-        return scopes
-    monkeypatch.setattr(DocumentPolicy, "scopes", recorded)
-    shared = extract_text(ROWS_POST, "speed-rows.md")
-    assert len({id(s) for _, s, _ in read}) < len(read)   # some claims shared their rungs
-    for levels, scopes, doc in read:
-        fresh_scopes, fresh = Scopes(list(levels)), DocumentPolicy(doc.policy, doc.ctx)
-        assert [(lv.scope, list(lv.located), lv.via_cell) for lv in scopes.levels] == \
-            [(lv.scope, list(lv.located), lv.via_cell) for lv in levels]
-        for name in CONDITIONS:
-            assert doc.decide(name, scopes) == fresh.decide(name, fresh_scopes)
-    monkeypatch.setattr(DocumentPolicy, "scopes", lambda self, levels: Scopes(levels))
-    assert extract_text(ROWS_POST, "speed-rows.md").model_dump_json() == shared.model_dump_json()
-
-
 # compared.py's PARALLEL_GAP before its runs of blanks were made possessive (the full backtracking form)
 BACKTRACKING_GAP = re.compile(r"(?i)[*_)]*[ \t]*(?:,[ \t]*(?:and|while|but)?|;|[ \t]+(?:and|while|whereas|but))[ \t]+"
                               r"(?:the[ \t]+)?(?:[A-Za-z][\w/-]*[ \t]+){1,3}?(?P<prep>from|to)[ \t]+"
