@@ -208,7 +208,8 @@ class Anchor:
 
     def __init__(self, strings: frozenset[str], before: re.Pattern[str] | None):
         self.strings, self.before = strings, before
-        # a run of such characters (matched from a position, it ends at the first other character)
+        # a run of such characters (matched from a position, it ends at the first other character; `before`
+        # reads one character, so matched over the reversed text it finds where a run ending there begins)
         self.run = re.compile(f"(?:{before.pattern})*", re.I) if before is not None else None
 
 

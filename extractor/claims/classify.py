@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from extractor.claims.baselines import BaselineReader
 from extractor.claims.cues import TOKEN_CUE_NEAR, ClauseCues, Cue, gap, inside, nearest
 from extractor.claims.direction import DirectionReader
 from extractor.claims.metric import SIGNED, STAT_AFTER, MetricChooser, change_metric_of
@@ -21,7 +22,6 @@ from extractor.spans import markup_free, markup_free_pieces
 # unit classes of levels a text may state a change of ("reduced by 500 ms", "grew by 300 tok/s")
 ABSOLUTE_CLASSES = frozenset({"time", "token_time", "token_rate", "request_rate", "item_rate", "memory",
                               "bandwidth", "cost", "energy", "compute"})
-BARE_FACTOR = re.compile(r"[~≈<>]?\s*[\d.,]+\s*(?:[x×X%]|times)")   # "40x", "~3.5×", "12%"
 STAT_BEFORE = 60   # characters: "mean audio TTFP falls from ~5884 ms to ~632 ms"
 
 __all__ = ["ClaimBuilder", "Cue", "change_metric_of", "gap", "inside", "nearest", "unit_class"]
@@ -78,6 +78,7 @@ class ClaimBuilder:
         self.clauses = ClauseCues()
         self.metrics = MetricChooser(rules, self.clauses)
         self.directions = DirectionReader(self.clauses, rules)
+        self.baselines = BaselineReader(rules)
         self.per_device = re.compile(rules.per_device_after) if rules.per_device_after else None
 
     # -- metric (the interface the pipeline and the table readers use) --------------
@@ -119,22 +120,8 @@ class ClaimBuilder:
         return -1 if cue and cue.label == "change:down" else 1
 
     def baseline(self, text: str, base: int, cues: list[Cue], start: int, end: int, unit_start: int) -> str | None:
-        """The phrase after 'than / over / vs / compared with ...' following the value, or a leading
-        'Compared with X,' clause."""
-        after = [c for c in cues if c.label == "baseline" and c.start >= end and c.start - end <= 80]
-        stops = sorted(c.start for c in cues if c.label == "stop")
-        lead = [c for c in cues if c.label == "baseline" and c.start - unit_start <= 2 and c.end <= start]
-        for c in after[:1] + lead[:1]:
-            limit = next((s for s in stops if s >= c.end + 1), None)
-            stop = min(x for x in (limit, c.end + 80, len(text) + base) if x is not None)
-            phrase = text[c.end - base:stop - base]
-            phrase = re.split(r"[,;:()!?\n]|\.(?!\w)| — | – ", phrase)[0].strip(" *_")
-            if re.match(r"[~≈<>]?\s*[\d.,]+(?:\s|$)", phrase) or BARE_FACTOR.fullmatch(phrase):
-                continue                  # a bare number is the baseline value, not what was compared with;
-                                          # a bare factor is another figure ("by 5.7x, ... by over 40x")
-            if phrase and len(phrase.split()) <= 10 and re.search(r"[A-Za-z0-9]", phrase):
-                return re.sub(r"\s+", " ", phrase)
-        return None
+        """What a speed-up or change is compared with, as its sentence names it (see `BaselineReader`)."""
+        return self.baselines.read(text, base, cues, start, end, unit_start)
 
     # -- claims ------------------------------------------------------------------
     def claim(self, q: QuantityRecord, metric: str, cls: str, cues: list[Cue], text: str, base: int,
@@ -167,6 +154,16 @@ class ClaimBuilder:
                 unit = f"{unit} / {per}"
             if cls == "token_rate":
                 tokens = self.tokens_for(cues, start, end, header_cues)
+        elif cls in ("compute", "bandwidth"):
+            # "4.9 TFLOPS" under "Max Throughput per GPU", "3.2 TB/s per GPU": the rate of one device, not
+            # of the whole system; a compute or bandwidth figure no per-word governs keeps per null
+            per = self.per_for(unit, cues, start, end, header_cues)
+            if per == "system" and self.per_device and self.per_device.match(text, end - base):
+                per = "gpu"
+            if per not in ("gpu", "node"):
+                per = None
+            elif not re.search(rf"\b{per}\b", unit):
+                unit = f"{unit} / {per}"
         if metric == "relative_change" and value > 0 and (value_max is None or value_max > 0) \
                 and not SIGNED.search(q.quote):
             if self.direction(cues, start, end, header_cues) < 0:

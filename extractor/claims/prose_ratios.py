@@ -42,6 +42,7 @@ class RatioForms:
         self.share_of_time = re.compile(rules.share_of_time_after)
         self.before_device = re.compile(rules.ratio_before_device)
         self.that_of = re.compile(rules.ratio_that_of)
+        self.quantity_of = re.compile(rules.ratio_quantity_of)
         self.share_of_ideal = re.compile(rules.share_of_ideal_after)
         self.memory_before = re.compile(rules.memory_share_before)
         self.memory_after = re.compile(rules.memory_share_after)
@@ -88,8 +89,12 @@ class RatioForms:
         """The baseline a ratio's written form names right after it ("6.7x A100", "2.7x that of MLA")."""
         after = view[q.span[1]:q.span[1] + 120]
         m = self.before_device.match(after) if _DECIMAL.search(q.quote) else None
-        m = m or self.that_of.match(after)
+        m = m or self.that_of.match(after) or self.quantity_of.match(after)   # "~3x the throughput of X"
         return (m.group("base") or m.group("named")).strip() if m else None
+
+    def of_ideal(self, q: QuantityRecord, view: str) -> bool:
+        """A percentage of an ideal or peak ("83% of the ideal scaling", "lower than 5% of the peak")."""
+        return self.share_of_ideal.match(view[q.span[1]:q.span[1] + 120]) is not None
 
     def device_ratio(self, q: QuantityRecord, view: str) -> bool:
         """A decimal factor the quantity finder read as a count before a device ("6.7x A100"): a ratio."""

@@ -75,10 +75,17 @@ class ClaimRules(BaseModel):
     bare_fraction_before: str = r"(?!)"
     table_baseline_header: str = r"(?!)"
     table_reference_column: str = r"(?!)"
+    table_lead_baseline: list[str] = []
+    prose_baseline_before: list[str] = []
+    previous_comparison_setup: list[str] = []
+    previous_comparison: list[str] = []
+    baseline_continuation_start: str = r"(?!)"
+    ratio_quantity_of: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
     table_memory_saving_header: str = r"(?!)"
     table_share_of_header: str = r"(?!)"
+    table_plural_marker: str = r"(?!)"
     measured_memory_sections: str = r"(?!)"
     sla_share_after: Phrases
     level_reached_intro: Phrases
@@ -106,10 +113,11 @@ class ClaimRules(BaseModel):
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
                      "bare_fraction_before", "table_baseline_header", "table_reference_column",
                      "table_setting_headers", "table_memory_headers", "table_memory_saving_header",
-                     "table_share_of_header", "statistic_not_before", "measured_memory_sections", "enumeration_gap", "share_of_time_after",
+                     "table_share_of_header", "table_plural_marker", "statistic_not_before", "measured_memory_sections", "enumeration_gap", "share_of_time_after",
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",
                      "memory_share_after", "score_at_size_after", "cache_hit_after", "named_rate_after",
-                     "remaining_share_before", "level_series_gap")
+                     "remaining_share_before", "level_series_gap", "baseline_continuation_start",
+                     "ratio_quantity_of")
     @classmethod
     def _regex(cls, v: str, info):
         try:
@@ -117,10 +125,24 @@ class ClaimRules(BaseModel):
         except re.error as e:
             raise ValueError(f"{info.field_name} is not a valid regex: {e}") from e
         return v
+
+    @field_validator("table_lead_baseline", "prose_baseline_before", "previous_comparison_setup",
+                     "previous_comparison")
+    @classmethod
+    def _base_regexes(cls, v: list[str], info):
+        for pattern in v:
+            try:
+                compiled = re.compile(pattern)
+            except re.error as e:
+                raise ValueError(f"{info.field_name}: {pattern!r} is not a valid regex: {e}") from e
+            if "base" not in compiled.groupindex:
+                raise ValueError(f"{info.field_name}: {pattern!r} names no group `base`")
+        return v
     tokens: dict[Tokens, list[str]]
     per: dict[Per, list[str]]
     baseline_intro: list[str]
     baseline_stop: list[str]
+    baseline_clause_lead: list[str] = []
     headline_sections: list[str]
     headline_fields: list[str]
     intro_paragraphs: int = 3

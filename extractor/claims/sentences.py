@@ -33,6 +33,22 @@ SPEC_METRICS = ("memory", "bandwidth", "compute")   # what a datasheet compares 
 Rejected = dict[int, tuple[str, str]]   # start offset of a figure -> (set-aside reason, rule)
 
 
+
+# the end of a sentence before the next one ("... PyTorch. Furthermore"): a stop, then space
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\s*_]+(?=\S)")
+
+
+def previous_sentence(d: Document, u: Passage) -> str:
+    """The sentence before passage `u` in its paragraph or list item; empty when `u` opens it."""
+    if u.block < 0 or u.kind not in ("paragraph", "list_item", "quote"):
+        return ""
+    before = d.view[d.blocks[u.block].start:u.start].rstrip()
+    if not before:
+        return ""
+    starts = [m.end() for m in _SENTENCE_END.finditer(before, 0, len(before) - 1)]
+    return before[starts[-1] if starts else 0:]
+
+
 class SentenceReader:
     """Reads the claims of the prose units of a document (its per-document state: the `ProseFigures` and
     rejections handed to `claims`)."""
@@ -114,6 +130,8 @@ class SentenceReader:
             if cls is None:
                 continue
             metric = builder.metric_for(q, cls, cues, q.span[0], q.span[1])
+            if metric in ("speedup", "relative_change") and cls == "percent" and self.ratio_forms.of_ideal(q, d.view):
+                metric = "other"   # "operating at lower than 5% of the peak": an efficiency, whatever word is near
             if metric is None:
                 why = builder.metrics.rejection(q, cls, cues, *q.span, d.view)
                 if cls == "memory" and (why is None or why[1] == "claims.device_spec") \
@@ -151,6 +169,9 @@ class SentenceReader:
                 claim = self.ratio_forms.apply(claim, form)
             elif cls == "ratio" and claim.baseline is None and (base := self.ratio_forms.named_baseline(q, d.view)):
                 claim = claim.model_copy(update={"baseline": base})   # "up to 6.7x A100", "2.7x that of MLA"
+            if claim.metric in ("speedup", "relative_change") and claim.baseline is None \
+                    and (base := builder.baselines.from_previous(previous_sentence(d, u), t)):
+                claim = claim.model_copy(update={"baseline": base})   # "We compared X with Y. ... 1.2-7.1x"
             out.append(claim)
         return out
 

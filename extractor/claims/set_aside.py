@@ -286,7 +286,12 @@ class FigureDecider:
         lo = text.rfind("\n", 0, start) + 1
         hi = text.find("\n", end)
         hi = len(text) if hi < 0 else hi
+        at = start
         place, lang = places.at(start)
+        if place == "hidden" and (digit := _DIGIT.search(text, start, end)) is not None \
+                and places.at(digit.start())[0] != "hidden":
+            at = digit.start()   # "**$3.79M/year**" in a cell: the markup before a claim's figure is blanked
+            place, lang = places.at(at)
         lead, lead_lo, lead_hi = _sentence_lead(text, lo, start)
         # the post's text folded, where the lead is the post itself (a hard-wrapped sentence is joined afresh)
         folded = places.folded(text) if lead is text else None
@@ -317,9 +322,9 @@ class FigureDecider:
                 continue
             if c.not_section is not None and c.not_section.search(places.section_title(start)):
                 continue
-            if c.header is not None and not c.header.search(places.column_header(start)):
+            if c.header is not None and not c.header.search(places.column_header(at)):
                 continue
-            if c.row is not None and not c.row.search(places.row_label(start)):
+            if c.row is not None and not c.row.search(places.row_label(at)):
                 continue
             return c.rule.reason, f"set_aside.{c.rule.name}"
         return None
@@ -376,10 +381,10 @@ class SetAsidePlaces:
                 if row:
                     spans.append((row[0].start, row[0].end, "label_cell", None))
                 spans.extend((c.start, c.end, "body_cell", None) for c in row[1:])
-        # the column header over each body cell ("| Block size |" over "| 16 KB |"), by the cell's start
+        # the column header over each body or label cell ("| Block size |" over "| 16 KB |"), by the cell's start
         self.cells: list[tuple[int, int, str]] = sorted(
             (c.start, c.end, " ".join(d.view[h.start:h.end].split()))
-            for t in d.tables for row in t.rows for c in row[1:]
+            for t in d.tables for row in t.rows for c in row
             for h in t.header if h.col == c.col and c.end > c.start)
         self.cell_starts = [c[0] for c in self.cells]
         # the row label over each body cell ("| Frame rate |" beside "| 16 fps |"), by the cell's start
@@ -407,7 +412,7 @@ class SetAsidePlaces:
         return "" if i is None else self.d.sections[i].title
 
     def column_header(self, offset: int) -> str:
-        """The column header text over the table body cell holding `offset` ('' outside body cells)."""
+        """The column header text over the table body or label cell holding `offset` ('' outside them)."""
         i = bisect.bisect_right(self.cell_starts, offset) - 1
         return self.cells[i][2] if i >= 0 and offset < self.cells[i][1] else ""
 

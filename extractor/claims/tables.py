@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from extractor.claims.classify import Cue, nearest, unit_class
+from extractor.claims.table_baselines import LEADS_WITH_NUMBER as _LEADS_WITH_NUMBER, TableBaselines, cell_text as _text
 from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
 from extractor.ingest.model import Cell, Table, group_label
@@ -59,11 +60,7 @@ class Header:
         """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results. A header
         that holds a number names one configuration ("bs=16", "Batch 32", "TP8"): its cells are results."""
         return self.cls is None and any(c.label == "count" for c in self.cues) \
-            and not any(ch.isdigit() for ch in self.text)
-
-
-def _text(d: Document, c: Cell | None) -> str:
-    return " ".join(d.view[c.start:c.end].split()) if c else ""
+            and not any(ch.isdigit() for ch in _STATUS_CODES.sub(" ", self.text))
 
 
 # an opening parenthesis glued to the word before it ("TPOT(ms)")
@@ -74,8 +71,8 @@ _ARROWS = re.compile(r"[↑↓⬆⬇]")
 _SCORE_LOSS = re.compile(r"(?i)(?<!accuracy)\s+loss(?:es)?\b")
 # "(lower is better)" in a header says which way is better, as an arrow does: it names no change
 _BETTER_NOTE = re.compile(r"(?i)\(?\b(?:lower|higher|smaller|larger|less|more)\s+is\s+better\b\)?")
-# a result cell starts with its number (markup, a sign or an approximation mark may come first)
-_LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
+# HTTP status codes a count header names ("Injected 503s", "429 errors"): no number of a configuration
+_STATUS_CODES = re.compile(r"(?i)\b[1-5]\d\d(?:s\b|\s+(?:errors?|responses?|codes?)\b)|\b[1-5]xx\b")
 
 
 def lead_in(d: Document, table: Table) -> list[str]:
@@ -134,12 +131,13 @@ class TableReader:
             r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in rules.ratio_headers) + r")(?!\w)",
             re.I) if rules.ratio_headers else None
         self.cost_per_tokens = re.compile(rules.cost_per_tokens, re.I)
-        self.baseline_header = re.compile(rules.table_baseline_header)
-        self.reference_column = re.compile(rules.table_reference_column)
+        self.baselines = TableBaselines(rules)
+        self.baseline_header = self.baselines.header
         self.setting_headers = re.compile(rules.table_setting_headers)
         self.memory_headers = re.compile(rules.table_memory_headers)
         self.memory_saving_header = re.compile(rules.table_memory_saving_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
+        self.plural_marker = re.compile(rules.table_plural_marker)
         # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
         self.header = lru_cache(maxsize=4096)(self._read_header)
 
@@ -148,6 +146,7 @@ class TableReader:
         glued to its metric ("TPOT(ms)", "Throughput(TPS)") is read as if spaced."""
         if not text:
             return Header(text)
+        text = self.plural_marker.sub(r"\1s", text)   # "Step(s)", "GPU(s)": a plural, no unit of seconds
         text_read = _BETTER_NOTE.sub(" ", _ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text)))
         cues = list(self.x.cues(text_read))
         if nearest(cues, 0, 0, "metric:accuracy", 10**9) and _SCORE_LOSS.search(text):
@@ -405,7 +404,7 @@ class TableReader:
                                              header_cues, unit, written=d.text)
                 out.append((claim, unit_place))
                 places.append((r, c.col))
-        self._baselines(d, table, out, places, unit_rows)
+        self.baselines.fill(d, table, out, places, unit_rows, lambda: lead_in(d, table))
         return out
 
     def _residual(self, d: Document, q: QuantityRecord, cls: str | None, cues: list[Cue], base: int,
@@ -428,25 +427,6 @@ class TableReader:
             claim.direction = _share_direction(q.value, self.x.builder.directions.polarity([], 0, 0, header_cues))
         residual.append((claim, place))
 
-    def _baselines(self, d: Document, table: Table, out: list[tuple[Claim, Passage]], places: list[tuple[int, int]],
-                   unit_rows: dict[int, int]) -> None:
-        """The baseline of the table's speed-ups and changes that their cell does not name: what the column's
-        header compares with, the row holding 1.00x in that column (its cells that differ from the claim's
-        row: what the baseline run changed), else a column named as the reference."""
-        headers = [_text(d, c) for c in table.header]
-        references = [h for h in headers if self.reference_column.match(h)]
-        for (claim, _), (r, col) in zip(out, places):
-            if claim.metric not in ("speedup", "relative_change") or claim.baseline is not None:
-                continue
-            own = headers[col] if col < len(headers) else ""
-            named = self.baseline_header.search(own)
-            base = named.group("base").strip(" *_`:") if named else None
-            if not base and col in unit_rows:
-                base = _row_difference(d, table.rows[unit_rows[col]], table.rows[r])
-            reference = _closest(own, [h for h in references if h != own])
-            claim.baseline = base or reference
-
-
 def _share_direction(value: float, polarity: int) -> str:
     """The direction of a level written as a percent of a reference's: below 100 % is better for a
     quantity of which less is better (a latency, a slope) and worse for one of which more is (a throughput);
@@ -454,22 +434,3 @@ def _share_direction(value: float, polarity: int) -> str:
     if polarity == 0 or value == 100:
         return "better" if value != 100 else "neutral"
     return "better" if (value < 100) == (polarity < 0) else "worse"
-
-
-def _closest(own: str, references: list[str]) -> str | None:
-    """Of the reference columns, the one that shares most words with the claim's own header ("TPS Gain" ->
-    "Base Throughput(TPS)", "TPOT Gain" -> "Base TPOT(ms)"); the first on a tie; None when there is none."""
-    words = set(re.findall(r"[a-z]+", own.lower()))
-    return max(references, key=lambda h: len(words & set(re.findall(r"[a-z]+", h.lower()))), default=None)
-
-
-def _row_difference(d: Document, unit_row: list[Cell], row: list[Cell]) -> str | None:
-    """The cells of the 1.00x row that name its setup and differ from the same column's cell of `row`, joined
-    ("None (stock pipeline)"; "fp16 weights; eager"); else its label; None when it names nothing."""
-    theirs = {c.col: _text(d, c) for c in row}
-    named = [t for c in unit_row if (t := _text(d, c)) and not _LEADS_WITH_NUMBER.match(t)
-             and t.strip("*_ ") != theirs.get(c.col, "").strip("*_ ")]
-    label = _text(d, unit_row[0]).strip("*_ ") if unit_row else ""
-    return "; ".join(t.strip("*_ ") for t in named)[:120] or label or None
-
-

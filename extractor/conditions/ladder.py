@@ -48,6 +48,7 @@ class ScopeLadder:
         self.lead_in_sentence_kinds = frozenset(scopes.lead_in_sentence_kinds)
         self.footnote_marks = tuple(scopes.footnote_marks)
         self.after_claim = set(scopes.after_claim)
+        self.own_sentence_only = frozenset(scopes.own_sentence_only)
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
         self.paragraph_label = re.compile(scopes.paragraph_label)
@@ -118,13 +119,13 @@ class LadderReading:
                 out.append(Level(scope, kept, via_cell))
         return other_modes_settings(other_models_settings(out, site), site), site
 
-    @staticmethod
-    def _kept(site: ClaimSite, tier: list[Located], scope: str) -> list[Located]:
+    def _kept(self, site: ClaimSite, tier: list[Located], scope: str) -> list[Located]:
         """The mentions of one rung broader than the sentence that fit the claim. Besides its place (its own
         sentence and passage), what decides is its metric family, whether it is an accuracy figure, and what its
         own sentence states (`ClaimSite.own`): a `SharedRung` that the claim's place does not touch keeps the
-        result per those."""
-        kept = [x for x in tier if ties_fit(site, x, scope)]
+        result per those. A phrasing only the sentence reads (`own_sentence_only`: "at C=4") is left out."""
+        own_only = self.ladder.own_sentence_only
+        kept = [x for x in tier if ties_fit(site, x, scope) and x.m.rule not in own_only]
         # the claim's own sentence is read by the sentence rung alone: what its clause scope or the
         # baseline left out there (another result's clause, "than the H100") is not let in again
         p = site.passage

@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.conditions.canonical import CompiledEntry, expand, family_cut, load_gazetteers
 from extractor.conditions.rules import Words
+from extractor.quantities.grammar import NumberReader
+from extractor.quantities.rules import load_quantity_rules
 from extractor.rules_io import RuleError, default_rules_dir, load_yaml
 
 Kind = Literal[
@@ -135,6 +137,9 @@ class ConditionsFile(BaseModel):
     host_processor: HostProcessor = Field(default_factory=HostProcessor)
     canonical_words: dict[str, list[CanonicalWord]] = Field(default_factory=dict)
     layout_schemes: dict[str, str] = Field(default_factory=dict)
+    # the size a model's name ends with, and the sizes listed after it ("OPT-1.3B, 2.7B and 13B")
+    model_size: str = r"(?!)"
+    model_size_list: str = r"(?!)"
     patterns: list[PatternEntry] = Field(default_factory=list)
     not_conditions: list[NotCondition] = Field(default_factory=list)
 
@@ -179,6 +184,8 @@ class Rules:
             self.hw_memory = re.compile(expand(hc.device_memory, frag), re.I)
             self.hw_not_single = re.compile(expand(hc.single_device_not_right, frag), re.I)
             self.eng_right = [re.compile(expand(r, frag), re.I) for r in conditions.engine_version.right]
+            self.model_size = re.compile(expand(conditions.model_size, frag))
+            self.model_size_list = re.compile(expand(conditions.model_size_list, frag))
             hp = conditions.host_processor
             self.host_label = re.compile(expand(hp.label_before, frag), re.I)
             self.host_words = re.compile(expand(hp.host_words, frag), re.I)
@@ -191,9 +198,10 @@ class Rules:
             schemes = "|".join(f"(?P<s{i}>{expand(rx, frag)})" for i, rx in enumerate(conditions.layout_schemes.values()))
             self.layout_rx = re.compile(rf"(?<![A-Za-z])-{{0,2}}(?:{schemes}){_LAYOUT_DEGREE}", re.I) if schemes else None
         except (ValueError, re.error) as err:
-            raise RuleError(path, "hardware_count/engine_version/host_processor/canonical_words/layout_schemes",
+            raise RuleError(path, "hardware_count/engine_version/host_processor/canonical_words/layout_schemes/model_size",
                             f"bad regex: {err}") from None
         self.hw_words = {k.lower(): v for k, v in hc.words.items()}
+        self.spelled = NumberReader(load_quantity_rules(path.parent)).spelled_value   # "twenty" -> 20
         self.family_cut = family_cut(conditions.family_variant_words)
         self.not_conditions: list[CompiledNotCondition] = []
         for i, nc in enumerate(conditions.not_conditions):

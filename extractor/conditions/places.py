@@ -10,6 +10,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from extractor.claims.rules import load_claim_rules
+from extractor.conditions.citations import PlacedCitations
 from extractor.conditions.context import DocContext
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
@@ -145,8 +146,6 @@ def _table_lead(d: Document, t: int) -> Passage | None:
     return Passage(b.start, b.end, b.kind, -1, b.section)
 
 
-# a sentence that gives an example of what the sentence before it said ("For example, with 741 tools, ...")
-_EXAMPLE_OPENING = re.compile(r"[*_\s]*(?:for\s+(?:example|instance)|e\.g\.)\b", re.I)
 
 
 class Places:
@@ -159,7 +158,10 @@ class Places:
         self.external_cue = re.compile(rf"(?<!\w)(?:{'|'.join(cue_words)})(?!\w)", re.I) if cue_words \
             else re.compile(r"(?!)")
         self.citation_cue = re.compile(scopes.citation_cue, re.I)
+        # a sentence that opens as an example of what the sentence before it said ("For example, with 741 tools")
+        self.example_opening = re.compile(rf"[*_\s]*(?:{scopes.example_cue})", re.I)
         self.citation_self = re.compile(scopes.citation_self, re.I)
+        self.placed = PlacedCitations(scopes)
         self.ratio_clause_end = re.compile(scopes.ratio_clause_end)
         self.ratio_clause_start = re.compile(scopes.ratio_clause_start)
         cues = load_claim_rules(rules_dir).metric_cues
@@ -349,13 +351,16 @@ class DocumentPlaces:
         if key not in self._citations:
             self._citations[key] = self._citation(passage)
         cited = self._citations[key]
-        if cited is None and passage.block >= 0 and _EXAMPLE_OPENING.match(self.ctx.d.view, passage.start):
+        if cited is None and passage.block >= 0 and self.places.example_opening.match(self.ctx.d.view, passage.start):
             # "Research has documented X. For example, ... showed 22-52%": the example is of what was cited
             b = self.ctx.d.blocks[passage.block]
             if b.start < passage.start:
                 cited = self._citation(Passage(b.start, passage.start, passage.kind, passage.block, passage.section))
         if cited is None and passage.kind == "list_item" and passage.block >= 0:
             cited = self._list_citation(passage.block)
+        if cited is None and (placed := self.places.placed.source(self.ctx.d, passage)
+                              or self.places.placed.section(self.ctx.d, passage)):
+            return placed    # "... 3x faster ([source](https://...))"; a figure under "Related work"
         return None if cited is None else cited[0] or source or cited[1]
 
     def _list_citation(self, block: int) -> tuple[str | None, str] | None:
@@ -366,11 +371,16 @@ class DocumentPlaces:
         while first > 0 and d.blocks[first - 1].kind == "list_item" and d.blocks[first - 1].section == d.blocks[block].section:
             first -= 1
         if first not in self._list_lead_citation:
-            lead = d.blocks[first - 1] if first > 0 else None
             cited = None
-            if lead is not None and lead.kind == "paragraph" and lead.section == d.blocks[block].section \
-                    and d.view[lead.start:lead.end].rstrip(" *_").endswith(":"):
-                cited = self._citation(Passage(lead.start, lead.end, lead.kind, first - 1, lead.section))
+            # the paragraph that leads into the list, and one that leads into it in turn ("Research found X:"
+            # then "**By position (741 tools):**" then the list)
+            for i in (first - 1, first - 2):
+                lead = d.blocks[i] if i >= 0 else None
+                if cited is not None or lead is None or lead.kind != "paragraph" \
+                        or lead.section != d.blocks[block].section \
+                        or not d.view[lead.start:lead.end].rstrip(" *_").endswith(":"):
+                    break
+                cited = self._citation(Passage(lead.start, lead.end, lead.kind, i, lead.section))
             self._list_lead_citation[first] = cited
         return self._list_lead_citation[first]
 

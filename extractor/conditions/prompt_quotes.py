@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from extractor.conditions.code.python import prompt_value
 from extractor.conditions.readings import Mention
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
@@ -14,7 +15,6 @@ from extractor.ingest import Document
 RULE = "scopes.yaml:prompt_lead_in"
 _QUOTES = "\"'“”‘’`"
 _MAX_PROMPT = 160   # a longer text is no short fixed prompt (a document, an example answer)
-_SHOWN = 80
 
 
 class PromptQuotes:
@@ -40,8 +40,7 @@ class PromptQuotes:
             if not prompt or "\n" in prompt or len(prompt) > _MAX_PROMPT:
                 continue
             start = view.find(raw, quoted.start)
-            shown = prompt if len(prompt) <= _SHOWN else prompt[:_SHOWN - 3] + "..."
-            out.append(Mention(kind="dataset", value=f'single prompt "{shown}"', quote=d.text[start:start + len(raw)],
+            out.append(Mention(kind="dataset", value=prompt_value(prompt), quote=d.text[start:start + len(raw)],
                                span=(start, start + len(raw)), rule=RULE))
             if i + 2 < len(blocks) and blocks[i + 2].kind == "paragraph":
                 m = self.tail.match(view, blocks[i + 2].start, blocks[i + 2].end)

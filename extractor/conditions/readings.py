@@ -71,12 +71,34 @@ class MatchReader:
             qs, qe = m.span("quant")
             extra.append(Mention(kind="precision", value=groups["quant"], canonical=groups["quant"].upper(),
                                  quote=text[qs:qe], span=(qs, qe), rule=where))
+        elif kind == "model":
+            extra.extend(self._listed_sizes(text, start, end, canon, where))
         quote = text[start:end]
         value: str | int | float | dict[str, Any] = BLANKS.sub(" ", quote.strip())
         if kind == "dataset" and groups.get("r"):
             value = {"name": ce.entry.id, "random_range_ratio": float(groups["r"])}
+        elif kind == "dataset" and groups.get("name"):
+            value = groups["name"]   # an option's value names the dataset: "--dataset-name random" is "random"
         return [Mention(kind=kind, value=value, canonical=canon, count=count, nodes=nodes, version=version,
                         quote=quote, span=(start, end), rule=where, fallback=ce.entry.fallback)] + extra
+
+    def _listed_sizes(self, text: str, start: int, end: int, canon: str | None, where: str) -> list[Mention]:
+        """The models a list of sizes after a model's name names ("OPT-1.3B, 2.7B and 13B": OPT-2.7B, OPT-13B),
+        each the family written before the first size with its own size; the quote is the size as written."""
+        own = self.rules.model_size.search(text, start, end)
+        if own is None:
+            return []
+        family, size = text[start:own.start("size")], own["size"]
+        out: list[Mention] = []
+        pos = end
+        while (m := self.rules.model_size_list.match(text, pos)) is not None:
+            other = m["size"]
+            name = BLANKS.sub(" ", family + other)
+            other_canon = canon.replace(size, other) if canon and size in canon else None
+            out.append(Mention(kind="model", value=name, canonical=other_canon, quote=other, span=m.span("size"),
+                               rule=where))
+            pos = m.end()
+        return out
 
     def _hardware_count(self, text: str, start: int, end: int, ce: CompiledEntry
                         ) -> tuple[int, int, int | None, int | None]:
@@ -204,7 +226,8 @@ class MatchReader:
                 if "nodes" in value and "gpus_per_node" in value:
                     value["total"] = value["nodes"] * value["gpus_per_node"]
             elif "n" in g:
-                value = lengths([g["n"]], k_base)[0]
+                # a count written as a word ("twenty concurrent requests") is read as rules/numbers.yaml spells it
+                value = self.rules.spelled(g["n"]) if g["n"][:1].isalpha() else lengths([g["n"]], k_base)[0]
                 if e.kind in ("input_length", "output_length", "gpu_count", "batch_or_concurrency"):
                     if not float(value).is_integer() or value <= 0:
                         return []

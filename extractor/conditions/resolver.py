@@ -25,9 +25,9 @@ from extractor.conditions.output_setup import OutputSetup
 from extractor.conditions.places import DocumentPlaces, Places
 from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
-from extractor.conditions.restatements import fill_from_printed, fill_from_restatements
+from extractor.conditions.restatements import fill_from_printed, fill_from_table_rows, fill_from_restatements
 from extractor.conditions.rules import load_scope_rules, load_where_rules
-from extractor.conditions.scan import finditer_from_starts, fold
+from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
 from extractor.conditions.statement import DocumentStatements, Statements
 from extractor.conditions.ties import ClaimSite
 from extractor.conditions.where import DocumentWhere, Reason, WhereNotes
@@ -74,6 +74,7 @@ class ConditionResolver:
         self.bare_version = re.compile(self.scopes.bare_version)
         self.bare_commit = re.compile(self.scopes.bare_commit, re.I)
         self.commit_owner = re.compile(self.scopes.commit_owner, re.I)
+        prepare_starts(self.bare_version, self.bare_commit)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
         self.output = OutputSetup(OutputBlocks.from_rules(rules_dir))
         self.prompts = PromptQuotes(self.scopes)
@@ -169,6 +170,7 @@ class ConditionResolver:
         ambiguous = [{n for n, r in why.items() if r == "ambiguous"} for why in reasons]
         fill_from_restatements(claims, ambiguous)
         fill_from_printed(claims, ambiguous)
+        fill_from_table_rows(claims, ambiguous)
         for claim in claims:   # a figure quoted from another party is not what the post leads with
             if claim.cited_from:
                 claim.headline = False

@@ -8,6 +8,7 @@ import re
 from extractor.claims.headlines import FigureIndex
 from extractor.conditions.code.choice import RUN_SCOPES
 from extractor.conditions.policy import SETTLED_BY_CODE
+from extractor.conditions.ties import same_model
 from extractor.records import Claim
 
 
@@ -27,7 +28,9 @@ def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> No
         if same is None:
             continue
         own = n_stated[id(c)]
-        twins = [o for o in same if n_stated[id(o)] > own]
+        # (another headline filled from a restatement is a copy of its source, which `same` holds too: the summary's
+        # and the introduction's "up to 24x" both take the body's "24x", not a tie between the body and a copy)
+        twins = [o for o in same if n_stated[id(o)] > own and not (o.headline and _filled(o))]
         if not twins:
             continue
         if not distinctive(c.value, c.value_max):
@@ -84,6 +87,49 @@ def fill_from_printed(claims: list[Claim], ambiguous: list[set[str]]) -> None:
                                                             f"({src.quote!r}), which this figure gives rounded") if x)})
 
 
+_NAMES = ("model", "hardware")   # what the prose's own sentence must name, alike, for a row to be its run
+
+
+def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None:
+    """Fill the unstated conditions of a figure in prose ("13B Llama 2 on g5.2xlarge delivers 71 tokens/sec")
+    from the one table row anywhere in the post whose figure it gives rounded or cut (71.7056), when its own
+    sentence names the row's model or hardware and names neither otherwise: a summary restating a row of the
+    results. `ambiguous[i]`: the conditions of `claims[i]` the post states with several values; they stay so."""
+    rows: dict[tuple, list[Claim]] = {}
+    for c in claims:
+        if c.context.block == "table" and c.conditions and c.value_max is None:
+            rows.setdefault((c.metric, c.unit), []).append(c)
+    if not rows:
+        return
+    for c, unclear in zip(claims, ambiguous):
+        if c.context.block == "table" or not c.conditions or c.value_max is not None:
+            continue
+        own = {n: str(c.conditions[n].value) for n in _NAMES
+               if c.conditions.get(n) and c.conditions[n].status == "stated" and c.conditions[n].scope == "sentence"}
+        if not own:
+            continue
+        places = _decimals(c.value)
+        same = [o for o in rows.get((c.metric, c.unit), ()) if _decimals(o.value) > places
+                and _rounds_to(o.value, c.value, places)
+                and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
+        if len(same) != 1:
+            continue
+        src = same[0]
+        for name, cond in c.conditions.items():
+            theirs = src.conditions.get(name)
+            if cond.status == "stated" or name in unclear or theirs is None or theirs.status != "stated":
+                continue
+            c.conditions[name] = theirs.model_copy(update={
+                "scope": "restatement",
+                "note": "; ".join(x for x in (theirs.note, f"stated for the table row that gives this figure as "
+                                                            f"{src.quote!r}") if x)})
+
+
+def _alike(value: str, theirs) -> bool:
+    """Whether a name the prose states and the row's condition name one thing ("Llama 2", "Llama 2 13B")."""
+    return theirs is not None and theirs.status == "stated" and same_model(value, str(theirs.value))
+
+
 def _decimals(value: float) -> int:
     text = f"{value!r}"
     return len(text.split(".", 1)[1].rstrip("0")) if "." in text and "e" not in text else 0
@@ -94,6 +140,11 @@ def _rounds_to(full: float, short: float, places: int) -> bool:
     scale = 10 ** places
     return any(math.isclose(v, short, rel_tol=0, abs_tol=0.5 / scale / 10)
                for v in (round(full, places), math.trunc(full * scale) / scale))
+
+
+def _filled(claim: Claim) -> bool:
+    """Whether a claim took conditions from a restatement of its figure (of a headline: filled above)."""
+    return any(v.scope == "restatement" for v in claim.conditions.values())
 
 
 def _stated(claim: Claim) -> int:

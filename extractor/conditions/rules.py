@@ -124,6 +124,7 @@ class ScopeRules(_Strict):
     supporting_engines: Words
     composite: Words
     after_claim: Words
+    own_sentence_only: Words   # pattern names (conditions.yaml) read by the `sentence` rung alone
     refinable: Words
     precision_formats: dict[str, str] = Field(default_factory=dict)
     precision_generic_words: Words
@@ -168,8 +169,11 @@ class ScopeRules(_Strict):
     ratio_clause_end: Regex = r"$"
     ratio_clause_start: Regex = NEVER
     credit_sections: Regex = NEVER
+    source_link: Regex = NEVER
+    cited_sections: Regex = NEVER
     anchor_link: Regex = NEVER
     prompt_lead_in: Regex = NEVER
+    no_value_cell: Regex = NEVER
     prompt_length_tail: Regex = NEVER
     accuracy_cue: Regex = NEVER
     accuracy_check_cue: Regex = NEVER

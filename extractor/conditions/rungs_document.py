@@ -67,14 +67,24 @@ def universal(lad: LadderReading, site: ClaimSite) -> list[Located]:
 
 @rung_reader("introduction")
 def introduction(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
-    """The untitled introduction: it describes what the whole post measured."""
-    if site.section is None and site.passage.kind != "front_matter":
+    """The untitled introduction: it describes what the whole post measured. For a claim of its own, what it states
+    after the claim (the paragraph and section rungs read it only up to the claim) in a sentence that states no
+    result ("... reached 230 TPS. ... runs on the same NVIDIA Blackwell Ultra silicon"; not "TTFT under 1 s on
+    10,000-token prompts", another result's setting), in prose (not a list of what the post covers) and for a claim
+    of its prose (not of a table)."""
+    own = site.section is None and site.passage.kind != "front_matter"
+    if own and site.passage.table is not None:
         return None
     ctx, memo = site.ctx, lad.memo
     rung = memo.rungs.get("introduction")
     if rung is None:
         rung = memo.rungs["introduction"] = _rung(ctx, ctx.prose.get(None, []))
-    return _own_rung(site, rung, lambda: ctx.prose.get(None, []))
+    located = _own_rung(site, rung, lambda: ctx.prose.get(None, []))
+    if not own:
+        return located
+    start, blocks = site.claim.span[0], site.d.blocks
+    return [x for x in located if x.m.span[0] < start or x.sentence is not None and x.block >= 0
+            and blocks[x.block].kind == "paragraph" and not ctx.claims_in(*x.sentence)]
 
 
 @rung_reader("front_matter")

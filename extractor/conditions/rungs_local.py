@@ -15,7 +15,7 @@ from extractor.conditions.output_setup import nearest_setup
 from extractor.conditions.restatements import distinctive
 from extractor.conditions.places import SENTENCE_END, ancestors, footnotes, introducing_sentence, lead_in
 from extractor.conditions.rungs import Tiers, rung_reader
-from extractor.conditions.ties import ClaimSite, same_model
+from extractor.conditions.ties import ClaimSite, paired_in_order, same_model
 
 if TYPE_CHECKING:
     from extractor.conditions.ladder import LadderReading
@@ -42,7 +42,7 @@ def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
         located = [x for x in located if x.m.span[0] >= label.end() or x.name not in stated]
     figures = site.ctx.claims_in(p.start, p.end)
     own = lad.ladder.clauses.own_clause(located, claim.span, figures, p, text)
-    if len(figures) > 1 and lad.ladder.respectively.search(text, p.start, p.end):
+    if paired_in_order(site, lad.ladder.respectively):
         # a list the sentence pairs with its figures in order is every figure's (ties.py `respective_values`)
         own += [x for x in located if x not in own and isinstance(x.m.value, dict)
                 and len(x.m.value.get("values") or ()) == len(figures)]

@@ -180,10 +180,20 @@ def anchored_matches(rx: re.Pattern[str], text: str, anchors: list[Anchor],
     before it across a run of the characters its anchor allows there. None when that would try more
     positions than scanning the text costs (then scan it)."""
     ranges: list[tuple[int, int]] = []
+    backwards: str | None = None   # the text reversed: a run ending at `at` is matched forwards from len - at
+    n = len(text)
     for anchor in anchors:
+        run = anchor.run
         for word in anchor.strings:
-            for at in hits.get(word, ()):
-                ranges.append((at if anchor.run is None else _run_start(text, at, anchor.run), at))
+            ats = hits.get(word)
+            if not ats:
+                continue
+            if run is None:
+                ranges.extend((at, at) for at in ats)
+                continue
+            if backwards is None:
+                backwards = text[::-1]
+            ranges.extend((n - run.match(backwards, n - at).end(), at) for at in ats)
     if not ranges:
         return []
     ranges.sort()
@@ -207,22 +217,6 @@ def anchored_matches(rx: re.Pattern[str], text: str, anchors: list[Anchor],
     return found
 
 
-def _run_start(text: str, at: int, run: re.Pattern[str]) -> int:
-    """The first position of the run of `run`'s characters that ends at `at` (`at` itself when none)."""
-    reach = 64
-    while True:
-        lo = max(0, at - reach)
-        p = lo
-        while p < at:
-            m = run.match(text, p, at)
-            if m.end() == at:
-                break
-            p = m.end() + 1
-        if p > lo or lo == 0:
-            return p
-        reach *= 4
-
-
 _START_FINDERS: dict[tuple[str, int], re.Pattern[str] | None] = {}
 
 
@@ -234,6 +228,13 @@ def _start_finder(rx: re.Pattern[str]) -> re.Pattern[str] | None:
         _START_FINDERS[key] = (re.compile("|".join(re.escape(w) for w in shortest_prefixes(words)))
                                if words else None)
     return _START_FINDERS[key]
+
+
+def prepare_starts(*rxs: re.Pattern[str]) -> None:
+    """Find the start strings of `rxs` now (while the extractor is built, where the regex cache keeps them)
+    rather than on the first text `finditer_from_starts` reads."""
+    for rx in rxs:
+        _start_finder(rx)
 
 
 def finditer_from_starts(rx: re.Pattern[str], text: str, folded: str | None = None) -> list[re.Match[str]]:

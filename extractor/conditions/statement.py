@@ -56,6 +56,7 @@ class Statements:
 
     def __init__(self, scopes: ScopeRules):
         self.count_words, self.unit_noun = scopes.hardware_name_parts()
+        self.no_value_cell = re.compile(scopes.no_value_cell, re.I)
         self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
                              for name, labels in scopes.column_labels.items() if labels}
         self.paired_lengths = re.compile(scopes.paired_length_column, re.I)
@@ -191,7 +192,7 @@ class DocumentStatements:
                         if name in _PAIRED_PART and self.rules.paired_lengths.search(d.view, h.start, h.end):
                             return self._pair_part(h, c, name) if r == idx else None
                         if name in TEXT_COLUMNS:
-                            return _text_cell(ctx, c, r == idx)
+                            return _text_cell(ctx, c, r == idx, self.rules.no_value_cell)
                         m = _NUM.search(d.view, c.start, c.end)
                         if not m or _WORD_BEFORE.search(d.view, c.start, m.start()):
                             return None   # a number inside words ("Engine (8 experts)") is no value of the column
@@ -311,11 +312,12 @@ class DocumentStatements:
         return which[k]
 
 
-def _text_cell(ctx: DocContext, c: Cell, own_row: bool) -> Condition | None:
+def _text_cell(ctx: DocContext, c: Cell, own_row: bool, no_value: re.Pattern[str]) -> Condition | None:
     """The text of a cell in a column labelled with a named condition ("Scenario": "Server"), as written; a
-    cell of more than 60 characters or of a bare number names nothing."""
+    cell of more than 60 characters, of a bare number, or that says the setting is absent ("None", "N/A",
+    `no_value_cell`) names nothing."""
     m = _TEXT_CELL.fullmatch(ctx.d.view, c.start, c.end)
-    if m is None or _NUM.fullmatch(m.group(1)):
+    if m is None or _NUM.fullmatch(m.group(1)) or no_value.fullmatch(m.group(1)):
         return None
     note = None if own_row else "carried down from an earlier row of the table (empty cell)"
     return Condition(status="stated", value=_BLANKS.sub(" ", m.group(1)), quote=ctx.d.text[m.start(1):m.end(1)],

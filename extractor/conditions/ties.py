@@ -138,16 +138,24 @@ def other_models_settings(levels: list, site: ClaimSite) -> list:
     return levels
 
 
+def paired_in_order(site: ClaimSite, respectively: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The figures of the claim's sentence when it pairs them in order with a list ("..., respectively") and has two
+    or more; none otherwise (a table cell pairs nothing). The one test of "respectively", for the sentence rung
+    (which keeps such a list for every figure) and for `respective_values` (which cuts it to the claim's value)."""
+    p = site.passage
+    if p.table is not None or not respectively.search(site.d.view, p.start, p.end):
+        return []
+    figures = site.ctx.claims_in(p.start, p.end)
+    return figures if len(figures) > 1 else []
+
+
 def respective_values(site: ClaimSite, kept: list[Located], respectively: re.Pattern[str],
                       cut: dict[tuple[int, int], Located]) -> list[Located]:
     """The claim's sentence mentions, with a list of settings that the sentence pairs with its figures in order
     ("57.1k, 54.9k and 50.2k tok/s for prompt lengths of 1K, 2K and 4K, respectively") cut to the claim's own value:
     the k-th of as many values as the sentence has figures (`cut`: the document's cut mentions, made once each)."""
-    p = site.passage
     lists = [x for x in kept if isinstance(x.m.value, dict) and len(x.m.value.get("values") or ()) > 1]
-    if not lists or p.table is not None or not respectively.search(site.d.view, p.start, p.end):
-        return kept
-    figures = site.ctx.claims_in(p.start, p.end)
+    figures = paired_in_order(site, respectively) if lists else []
     if site.claim.span not in figures:
         return kept
     k = figures.index(site.claim.span)

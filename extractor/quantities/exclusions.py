@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from extractor.quantities.grammar import SP, _alt, _scoped, trie
 from extractor.quantities.rules import QuantityRules
-from extractor.regex_starts import CASE_TRAPS, shortest_prefixes, start_strings
+from extractor.regex_starts import CASE_TRAPS, anchors, shortest_prefixes, start_strings
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -22,14 +22,18 @@ class _Scan(NamedTuple):
 
     rx: re.Pattern[str]
     starts: re.Pattern[str] | None  # finds, in the lower-cased text, a string every match begins with
+    # without start strings: strings one of which every match holds (lowercase; None: unknown)
+    holds: frozenset[str] | None = None
 
     @classmethod
     def of(cls, pattern: str) -> "_Scan":
-        """The scan of `pattern`, with a finder of its start strings when they are known."""
+        """The scan of `pattern`, with a finder of its start strings when they are known, else the strings one
+        of which every match holds ("quarters" in "(?i)\\b(?:the|\\d+)[ \\t]+quarters\\b")."""
         rx = re.compile(pattern)
         starts = start_strings(rx.pattern, rx.flags, min_len=1)
         if not starts:
-            return cls(rx, None)
+            found = anchors(rx.pattern, rx.flags)
+            return cls(rx, None, frozenset(s for a in found for s in a.strings) if found else None)
         return cls(rx, re.compile(trie(set(shortest_prefixes(starts)))))
 
     def spans(self, text: str, low: str | None) -> list[tuple[int, int]]:
@@ -37,6 +41,8 @@ class _Scan(NamedTuple):
         text (same offsets), a match is tried only where a start string begins: a long (?i) alternation
         gets no fast first-character skip in `re`, the start-string trie does."""
         if self.starts is None or low is None:
+            if low is not None and self.holds is not None and not any(w in low for w in self.holds):
+                return []    # no string every match holds: nothing to scan for
             return [(m.start(), m.end()) for m in self.rx.finditer(text) if m.end() > m.start()]
         out = []
         pos = 0

@@ -126,7 +126,9 @@ def test_figure_lines_without_a_label_are_read_and_unit_spellings():
     claims, _ = _read(text)
     assert claims["9120.50 iter/s"].unit == "1 / second" and claims["9120.50 iter/s"].metric == "other"
     assert claims["1.0965s"].metric == "latency"
-    assert claims["3.80 TFlops"].metric == "compute" and claims["3.80 TFlops"].unit == "teraFLOPS"
+    # "Peak per GPU": the rate of one device (unit and per say so)
+    assert claims["3.80 TFlops"].metric == "compute" and claims["3.80 TFlops"].unit == "teraFLOPS / gpu"
+    assert claims["3.80 TFlops"].per == "gpu"
 
 
 def test_a_figure_cited_after_it_is_set_aside_as_cited():

@@ -214,6 +214,28 @@ def test_commands_that_are_no_harness_state_nothing():
     assert ShellReader(load_harnesses()).commands(src) == []
 
 
+def _scripts_read(harnesses: list[dict], command: str) -> list[str]:
+    table = HarnessFile.model_validate({"harnesses": harnesses})
+    return [cmd.harness.name for cmd in ShellReader(table).commands(_src(command, "bash")[1])]
+
+
+def test_a_script_harness_program_is_a_glob_of_the_file_name():
+    any_py = {"name": "script", "program": ["*.py"], "role": "script", "options": {"--steps": "output_length"}}
+    # the installed table's `*.py`: any Python script run by path, and nothing else
+    for command, expected in [("python tools/gen.py --steps 64", ["script"]), ("python3 gen.py", ["script"]),
+                              ("python notes.txt --steps 64", []), ("python gen.PY --steps 64", []),
+                              ("python -m gen --steps 64", [])]:
+        assert _scripts_read([any_py], command) == expected, command
+    assert ShellReader(load_harnesses()).script_harness("generate.py").program == ["*.py"]
+    # a narrower glob first: the first script harness whose glob matches reads the command
+    bench = {"name": "bench_script", "program": ["bench_*.py"], "role": "script", "options": {}}
+    assert _scripts_read([bench, any_py], "python bench_decode.py --steps 8") == ["bench_script"]
+    assert _scripts_read([bench, any_py], "python decode_bench.py --steps 8") == ["script"]
+    assert _scripts_read([bench], "python decode_bench.py --steps 8") == []
+    with pytest.raises(ValueError, match="one glob"):
+        HarnessFile.model_validate({"harnesses": [{**any_py, "program": ["*.py", "run"]}]})
+
+
 def test_a_quoted_indented_block_keeps_exact_offsets():
     text, src = _src('model = AutoModel.from_pretrained("org/name-7b", torch_dtype=torch.float16)\nt = time.time()',
                      "python", indent="> ")

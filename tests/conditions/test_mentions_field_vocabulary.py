@@ -111,6 +111,14 @@ def test_a_pinned_version_is_still_read(text: str, version: str) -> None:
     ("The CPU baseline is AWS Graviton4.", "AWS Graviton4"),
     ("An Ampere Altra Max server handled it.", "Ampere Altra Max"),
     ("Our laptop numbers use an Apple M3 Max.", "Apple M3 Max"),
+    # workstation cards of the Ampere generation and a data-center card sold in China
+    ("The desk machine holds an RTX A6000 with 48 GB.", "NVIDIA RTX A6000"),
+    ("Smaller models were served on an A4000 GPU.", "NVIDIA A4000"),
+    ("Two A5000 cards shared the load.", "NVIDIA A5000"),
+    ("The L20 node handled the long prompts.", "NVIDIA L20"),
+    # TPU generations by their code name alone
+    ("Decode got 12% faster on Trillium (v6e).", "Google TPU Trillium"),
+    ("We served it on Google Ironwood.", "Google TPU Ironwood"),
 ])
 def test_hardware_of_the_field(text: str, canonical: str) -> None:
     assert canonical in [m.canonical for m in _of(text, "hardware")]
@@ -120,6 +128,9 @@ def test_hardware_of_the_field(text: str, canonical: str) -> None:
     "Hopper introduced a new memory hierarchy.",            # an architecture alone spans many chips
     "We drove a v5 prototype of the tool.",                 # not a TPU slice
     "The Max setting of the slider.",
+    "Fill in form A4001 for the refund.",                   # not a card's number
+    "Route A6 and the L2 cache.",
+    "A trillium flower grows in the shade.",                # the plant, lower case
 ])
 def test_hardware_negatives(text: str) -> None:
     assert _of(text, "hardware") == []

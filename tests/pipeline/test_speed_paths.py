@@ -559,3 +559,36 @@ def test_a_names_variants_need_no_pattern_where_none_can_be_written(extractor, m
     full = [{n: variants.of(d, n[0], n[1], {}) for n in found} for d, found in zip(docs, names)]
     assert fast == full
     assert skipped and sum(bool(v) for by_name in full for v in by_name.values()) >= 3
+RUN_PIECES = ["word ", "means", "İ", "ı", "ſ", "K", "k", "\u00a0", "\n", " ", ".", "-", "_", "x1", "٣", "(", ", ;"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(pieced_texts(RUN_PIECES))
+def test_a_run_is_found_backwards_as_a_scan_finds_it(text: str):
+    """`anchored_matches` finds where the run of an anchor's allowed characters ending at a string begins by
+    matching the run over the reversed text: the first position a character-by-character scan back from
+    there stops at, for every kind of one-character class the anchors build (case traps included)."""
+    from extractor.regex_starts import Anchor
+
+    backwards = text[::-1]
+    for before in (r"[\w.]", r"\s", r"[^\n]", r"[a-z]|-", r"\d|[ \t]"):
+        run = Anchor(frozenset({"x"}), re.compile(before, re.I)).run
+        one = re.compile(before, re.I)
+        for at in range(len(text) + 1):
+            p = at
+            while p > 0 and one.fullmatch(text[p - 1]):
+                p -= 1
+            assert len(text) - run.match(backwards, len(text) - at).end() == p, (before, text, at)
+
+
+def test_the_bare_version_start_strings_are_found_with_the_extractor(extractor):
+    """The start strings of the bare version and commit rules are read while the extractor is built (inside the
+    regex cache), not on the first post; `finditer_from_starts` then finds what `finditer` finds."""
+    from extractor.conditions import scan
+
+    resolver = extractor.conditions
+    for rx in (resolver.bare_version, resolver.bare_commit):
+        assert (rx.pattern, rx.flags) in scan._START_FINDERS
+    text = "We ran the v0.9.1 image (commit 1a2b3c4d); V2.0 and Commit DEADBEEF1 later."
+    for rx in (resolver.bare_version, resolver.bare_commit):
+        assert [m.span() for m in scan.finditer_from_starts(rx, text)] == [m.span() for m in rx.finditer(text)]

@@ -57,7 +57,8 @@ def test_quantities_exclusions_keep_the_real_quantity(text, kept):
 
 PIECES = ["Llama", "LLAMA-3", "qwen 2.5", "Phı-3", "İnternLM 2", "ſtarcoder 7", "GPT-4", "yi-34", "<b>",
           "</td>", "&#8211;", "[^3]", "[2]", "](https://x.org/1)", "HTTP://A.B/9", "www.x.io/4", " ", "\n",
-          "12", "7%", "tok/s"]
+          "12", "7%", "tok/s", "quarters", "QUARTERS", "Quarters", "the last two ", "three ", " of", " ago",
+          "quarterſ", "\t"]
 
 
 @settings(max_examples=300, deadline=None)

@@ -73,6 +73,13 @@ class Harness(BaseModel):
     def _targets(cls, v):
         return {k: parse_target(t) if isinstance(t, str) else t for k, t in (v or {}).items()}
 
+    @model_validator(mode="after")
+    def _script_glob(self) -> "Harness":
+        if self.role == "script" and len(self.program) != 1:
+            raise ValueError(f"a script harness's program is one glob of the script's file name ('*.py'), "
+                             f"not {self.program!r}")
+        return self
+
     @field_validator("options")
     @classmethod
     def _dashed(cls, v: dict[str, Reading]) -> dict[str, Reading]:

@@ -16,6 +16,7 @@ MODEL_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _FILE = re.compile(r"\.(?:py|json|ya?ml|pt|bin|safetensors|gguf|onnx|txt|csv)$", re.I)
 _MODEL_KEYWORDS = ("model", "pretrained_model_name_or_path", "model_name", "model_id", "model_path")
 _PROMPT_CHARS = 80
+_BLANKS = re.compile(r"\s+")
 
 
 @dataclass(slots=True)
@@ -282,13 +283,16 @@ def _span(src: Source, node: ast.AST) -> tuple[int, int]:
 
 
 def prompt_value(value: object) -> str | None:
-    """A prompt as a dataset: `single prompt "..."`, or the prompts of a short list."""
+    """A prompt as a dataset: `single prompt "..."` (a prompt too long to show whole is `single prompt`: its
+    quote holds it), or the prompts of a short list."""
     prompts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
     if not prompts or len(prompts) > 8 or not all(isinstance(p, str) and p.strip() for p in prompts):
         return None
+    prompts = [_BLANKS.sub(" ", p).strip() for p in prompts]
     shown = [p if len(p) <= _PROMPT_CHARS else p[:_PROMPT_CHARS - 3] + "..." for p in prompts]
     if len(set(prompts)) == 1:
-        return f'single prompt "{shown[0]}"' + (f" (x{len(prompts)})" if len(prompts) > 1 else "")
+        text = f' "{shown[0]}"' if len(prompts[0]) <= _PROMPT_CHARS else ""
+        return f"single prompt{text}" + (f" (x{len(prompts)})" if len(prompts) > 1 else "")
     return f"{len(prompts)} prompts: " + "; ".join(f'"{p}"' for p in shown)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import PurePosixPath
 
 from extractor.conditions.code.harnesses import Harness, HarnessFile, Reading
@@ -63,8 +64,9 @@ class ShellReader:
         self._known = re.compile("|".join(map(re.escape, sorted({*self.by_first, "python", "docker"},
                                                                 key=lambda w: (-len(w), w)))))
         self.docker_values = frozenset(table.docker_value_options)
-        # the options any other Python script is read by, when its printed result follows it (role `script`)
-        self.script = next((h for h in table.harnesses if h.role == "script"), None)
+        # the options any other Python script is read by, when its printed result follows it (role `script`:
+        # its program is a glob of the script's file name, `*.py`)
+        self.scripts = [h for h in table.harnesses if h.role == "script"]
 
     def knows(self, word: str) -> bool:
         """Whether a command starting with `word` can be a harness or a launcher of one."""
@@ -129,7 +131,7 @@ class ShellReader:
                 i, names = i + 2, [names[2]] + names[3:]
             elif len(names) > 1 and not names[1].startswith("-"):
                 i, names = i + 1, [PurePosixPath(names[1]).name] + names[2:]
-                script = names[0].endswith(".py")
+                script = True
             else:
                 return None
         else:
@@ -138,9 +140,16 @@ class ShellReader:
             n = len(h.program)
             if [w.lower() for w in names[:n]] == [p.lower() for p in h.program]:
                 return self._harness(h, words, i, i + n)
-        if script and self.script is not None:
-            return self._harness(self.script, words, i, i + 1)
+        if script:
+            h = self.script_harness(names[0])
+            if h is not None:
+                return self._harness(h, words, i, i + 1)
         return None
+
+    def script_harness(self, name: str) -> Harness | None:
+        """The first `script` harness whose program (a glob, matched case-sensitively) matches the file name of
+        the script `python <path>` runs."""
+        return next((h for h in self.scripts if fnmatchcase(name, h.program[0])), None)
 
     def _docker(self, words: list[Token], i: int) -> Command | None:
         """`docker run [options] image [args]`: the harness the image runs, or the command after the image."""

@@ -1,0 +1,100 @@
+"""The baseline a prose speed-up or change names: the phrase after "than / over / vs / compared with ..."
+following the value; else a comparison that leads the sentence or a clause before it ("Compared with V1, ...",
+"..., compared to the first release, X improved by 23%"); else a form that names what was changed from
+("switching from X to Y brings 1.5x", "by replacing X with Y, we got 2x", "outperforms X by 3x")."""
+from __future__ import annotations
+
+import re
+
+from extractor.claims.cues import Cue
+from extractor.claims.rules import ClaimRules
+
+# a factor and what it is of ("40x throughput improvement", "2x speedups", "12%"): another figure; a count of
+# devices ("8x H100") is what was compared with
+_FACTOR_OF_A_QUANTITY = re.compile(r"[~≈<>]?\s*[\d.,]+\s*(?:[x×X%]|times)(?:\s+[a-z]|\W*$)")
+# a phrase that is a figure: the value of the baseline, not what was compared with
+_NUMBER_PHRASE = re.compile(r"[~≈<>]?\s*[\d.,]+(?:\s|$)")
+# the value of the baseline before what it was measured with ("compared to 10.31 tokens/s in llama.cpp")
+_VALUE_THEN_NAME = re.compile(r"\s*[~≈<>]?\s*\$?[\d.,]+\s*[^\s,;()]*\s+(?:in|with|from|of|on|by|using|for)\s+(?=\S)")
+_PHRASE_END = re.compile(r"[,;:()!?\n]|\.(?!\w)| — | – ")
+# a pronoun names nothing a reader can look up ("replaces them with one fused kernel")
+_PRONOUN = re.compile(r"(?i)(?:it|them|this|that|these|those|they|one|ones)")
+REACH = 80      # characters after the value within which a baseline cue is read
+
+
+class BaselineReader:
+    """Reads the baseline of one prose figure (rules: `baseline_intro`, `baseline_stop`,
+    `baseline_clause_lead`, `prose_baseline_before` of claims.yaml)."""
+
+    def __init__(self, rules: ClaimRules):
+        self.clause_lead = {p.lower() for p in rules.baseline_clause_lead}
+        self.before = [re.compile(p) for p in rules.prose_baseline_before]
+        self.setup = [re.compile(p) for p in rules.previous_comparison_setup]
+        self.previous_comparison = [re.compile(p) for p in rules.previous_comparison]
+        self.continuation = re.compile(rules.baseline_continuation_start)
+
+    def from_previous(self, previous: str, sentence: str) -> str | None:
+        """The baseline the sentence before a figure's sentence (in its paragraph) names, for a figure whose own
+        sentence names none: a comparison it sets up ("We compared X with Y." then "we achieved 1.2-7.1x"), or
+        any comparison it makes when the figure's sentence continues it ("... compared to PyTorch.
+        Furthermore, ... 1.81x", "889 items/s vs 102 items/s with the dense model. This is an 8.7x speedup")."""
+        patterns = self.setup + (self.previous_comparison if self.continuation.match(sentence) else [])
+        for pattern in patterns:
+            for m in pattern.finditer(previous):
+                base = m.group("base").strip(" *_`")
+                if _NUMBER_PHRASE.match(base) and (v := _VALUE_THEN_NAME.match(" " + base)):
+                    base = base[v.end() - 1:]     # "102 items/second with the dense model" -> "the dense model"
+                if not _NUMBER_PHRASE.match(base) and (phrase := _clean(base)):
+                    return phrase
+        return None
+
+    def read(self, text: str, base: int, cues: list[Cue], start: int, end: int, unit_start: int) -> str | None:
+        """The baseline of the figure at [start, end) of `text` (which starts at offset `base`; its sentence
+        at `unit_start`), or None when the sentence names none."""
+        after = [c for c in cues if c.label == "baseline" and c.start >= end and c.start - end <= REACH]
+        # a stop word glued to the word before it is part of a name ("the copy-through loader", "pull-based")
+        stops = sorted(c.start for c in cues if c.label == "stop" and text[c.start - base - 1:c.start - base] != "-")
+        # a comparison that leads the sentence, or one of the clause-leading phrases before the value
+        # ("..., compared to the first release, ...", "better performance compared to X, with up to 37%")
+        lead = [c for c in cues if c.label == "baseline" and c.end <= start
+                and (c.start - unit_start <= 2 or (text[c.start - base:c.end - base].lower() in self.clause_lead
+                                                   and _ends_at_comma(text[c.end - base:start - base])))]
+        for c in after[:1] + lead[-1:]:
+            if (phrase := self._phrase(text, base, c.end, stops)) is not None:
+                return phrase
+        head = text[max(unit_start - base, 0):start - base]
+        for pattern in self.before:
+            if (m := pattern.search(head)) and not _NUMBER_PHRASE.match(m.group("base").strip(" *_`")) \
+                    and (phrase := _clean(m.group("base"))):
+                return phrase
+        return None
+
+    def _phrase(self, text: str, base: int, at: int, stops: list[int]) -> str | None:
+        """The phrase from offset `at` to the next stop word or punctuation; past a leading value to what it
+        was measured with ("10.31 tokens/s in llama.cpp" -> "llama.cpp"); None for a bare figure."""
+        raw = text[at - base:at - base + REACH]
+        if _NUMBER_PHRASE.match(raw.lstrip()) and (m := _VALUE_THEN_NAME.match(raw)):
+            at += m.end()
+        limit = next((s for s in stops if s >= at + 1), None)
+        stop = min(x for x in (limit, at + REACH, len(text) + base) if x is not None)
+        phrase = _PHRASE_END.split(text[at - base:stop - base].lstrip())[0].strip(" *_")
+        if _NUMBER_PHRASE.match(phrase) or _FACTOR_OF_A_QUANTITY.match(phrase):
+            return None      # a bare number is the baseline value; a factor another figure ("by 5.7x, ... by over
+                             # 40x", "over 15x ... while X offers over 40x throughput improvement")
+        return _clean(phrase)
+
+
+def _ends_at_comma(between: str) -> bool:
+    """Whether the comparison's phrase ends at a comma before the figure ("compared to X, with up to 37%"),
+    not running on into the clause that holds it ("compared to X can result in 2x")."""
+    end = _PHRASE_END.search(between.lstrip())
+    return end is not None and end.group() == ","
+
+
+def _clean(phrase: str) -> str | None:
+    """The phrase with its white space collapsed, when it names something in at most ten words."""
+    phrase = phrase.strip(" *_`")
+    if phrase and len(phrase.split()) <= 10 and re.search(r"[A-Za-z0-9]", phrase) \
+            and not _PRONOUN.fullmatch(phrase):
+        return re.sub(r"\s+", " ", phrase)
+    return None
