@@ -469,29 +469,43 @@ def test_one_cue_or_none_needs_no_sweep():
 
 # -- the per-claim side (issue 25, session 5) -------------------------------------------------------------------
 
-BASE_UNITS = ["token / second", "token / second / gpu", "token / gpu / second", "millisecond", "second",
-              "dimensionless", "", "percent", "gigabyte", "request / second", "token / second / user",
-              "tokens/s", "no_such_unit_zz", "token ** 2 / second", "1 / second"]
-
-
-def _pint_base(unit: str):
-    """A unit in pint base units, read by pint directly (the full path, nothing kept)."""
-    from extractor.quantities.units import parse_unit, registry
-
-    try:
-        q = registry().Quantity(1.0, parse_unit(unit)).to_base_units()
-    except ValueError:
-        return None
-    return float(q.magnitude), " ".join(f"{name}^{exp:g}" for name, exp in sorted(q.unit_items()))
+# a unit -> its factor to base units and its base-unit signature (None: pint cannot read it)
+BASE_UNITS = {
+    "token / second": (1.0, "second^-1 token^1"), "tokens/s": (1.0, "second^-1 token^1"),
+    "token / second / gpu": (1.0, "gpu^-1 second^-1 token^1"), "token / gpu / second": (1.0, "gpu^-1 second^-1 token^1"),
+    "token / second / user": (1.0, "second^-1 token^1 user^-1"), "request / second": (1.0, "request^1 second^-1"),
+    "millisecond": (0.001, "second^1"), "minute": (60.0, "second^1"), "1 / second": (1.0, "second^-1"),
+    "token ** 2 / second": (1.0, "second^-1 token^2"), "gigabyte": (8e9, "bit^1"), "percent": (0.01, ""),
+    "dimensionless": (1.0, ""), "": (1.0, ""), "no_such_unit_zz": None,
+}
 
 
 @pytest.mark.parametrize("unit", BASE_UNITS)
-def test_a_units_base_form_kept_across_processes_is_pints(unit):
-    """The store's base units (rows.base_factor, kept across processes by units.base_units) are what pint gives."""
-    from extractor.corpus.rows import base_factor
+def test_a_units_base_form_kept_across_processes(unit, tmp_path, monkeypatch):
+    """The store's base units (rows.base_factor, kept across processes by units.base_units): each unit's factor and
+    signature, computed with the cache off, written to it, and read back from it."""
+    from extractor import derived_cache
+    from extractor.corpus import rows
+    from extractor.quantities import units
 
-    assert base_factor(unit) == _pint_base(unit)
-    assert (base_factor(unit) is None) == (unit == "no_such_unit_zz")
+    expected = BASE_UNITS[unit]
+    monkeypatch.setattr(derived_cache, "_cache", None)
+    for i, setting in enumerate(("off", str(tmp_path), str(tmp_path))):
+        monkeypatch.setenv("BENCHCLAIMS_CACHE_DIR", setting)
+        rows.base_factor.cache_clear()
+        with derived_cache.active():
+            pass
+        if i < 2:   # computed by pint (and, the second time, kept)
+            found = rows.base_factor(unit)
+        else:   # read back: pint is not asked
+            with monkeypatch.context() as no_pint:
+                no_pint.setattr(units, "registry", lambda *_: pytest.fail("pint asked again"))
+                found = rows.base_factor(unit)
+        assert found == (pytest.approx(expected[0]), expected[1]) if expected else found is None
+        if derived_cache._cache is not None:
+            derived_cache._cache.save()
+        monkeypatch.setattr(derived_cache, "_cache", None)
+    rows.base_factor.cache_clear()
 
 
 # compared.py's PARALLEL_GAP before its runs of blanks were made possessive (the full backtracking form)
