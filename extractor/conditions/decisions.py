@@ -3,12 +3,10 @@ them (`Scopes`); statement.py and where.py turn a decision into the record's `Co
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from extractor.conditions._internals.rung_summaries import by_condition
-from extractor.conditions._internals.shared_rungs import SharedRung
 from extractor.conditions.ladder import Level
 from extractor.conditions.located import Located
 from extractor.conditions.mentions import Mention
@@ -92,10 +90,8 @@ class Scopes:
     # conditions first stated on a rung broader than the column headers (a caption, the section): the claim
     # row's cell under a column labelled with the condition is more specific than those
     after_cell: set[str] = field(init=False)
-    decided: dict[str, Decision] = field(init=False)   # the policy's decision on each condition, once made
 
     def __post_init__(self) -> None:
-        self.decided = {}
         self.usable = [(level.scope, by_condition(level.located)) for level in self.levels]
         self.first = {}
         self.after_cell = set()
@@ -109,27 +105,3 @@ class Scopes:
                         if cell_seen:
                             self.after_cell.add(name)
         self.in_table = cell_seen
-
-
-class RecentScopes:
-    """The `Scopes` of the claims read last, by the identity of their rungs: the claims of one table or paragraph
-    often read the very same rungs (the same located mentions; a `SharedRung` by object), and the policy decides
-    from nothing else of a claim, so such claims share one `Scopes` and its decisions (`Scopes.decided`). Only the
-    `size` most recent are kept (they keep their mentions alive, so an id is not met again for another)."""
-
-    def __init__(self, size: int = 64):
-        self.size = size
-        self._recent: OrderedDict[tuple, Scopes] = OrderedDict()
-
-    def of(self, levels: list[Level]) -> Scopes:
-        key = tuple((lv.scope, lv.via_cell,
-                     id(lv.located) if isinstance(lv.located, SharedRung) else tuple(map(id, lv.located)))
-                    for lv in levels)
-        scopes = self._recent.get(key)
-        if scopes is not None:
-            self._recent.move_to_end(key)
-            return scopes
-        scopes = self._recent[key] = Scopes(levels)
-        if len(self._recent) > self.size:
-            self._recent.popitem(last=False)
-        return scopes

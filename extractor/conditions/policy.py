@@ -18,8 +18,8 @@ from extractor.conditions._internals.rung_summaries import of_condition, tallied
 from extractor.conditions.canonical import without_org
 from extractor.conditions.code.choice import loaded_by_code, settled_by_code
 from extractor.conditions.context import DocContext
-from extractor.conditions.decisions import (ColumnCell, Decision, EngineVersion, Parts, Pick, RecentScopes, Scopes,
-                                            Unstated, name_key, norm)
+from extractor.conditions.decisions import (ColumnCell, Decision, EngineVersion, Parts, Pick, Scopes, Unstated,
+                                            name_key, norm)
 from extractor.conditions.engine_tally import EngineTally
 from extractor.conditions.ladder import Level
 from extractor.conditions.located import Located
@@ -287,7 +287,6 @@ class DocumentPolicy:
         self.specific: dict[tuple, list[Mention]] = {}   # refine.most_specific's
         self.variants: dict[str, list[str]] = {}   # Variants.of's: the variants of each name the post writes
         self._table_names: dict[str, set[str]] | None = None   # condition -> the names its tables' cells write
-        self._scopes = RecentScopes()
 
     def two_table_names(self, name: str, short: Mention, fuller: Mention) -> bool:
         """Whether the post's tables name both `short` and `fuller` in cells of their own ("Qwen-7B" and
@@ -300,16 +299,9 @@ class DocumentPolicy:
         names = self._table_names.get(name, set())
         return norm(short.quote) in names and norm(fuller.quote) in names
 
-    def scopes(self, levels: list[Level]) -> Scopes:
-        """A claim's rungs as the policy reads them; the very rungs of a claim read just before give its `Scopes`."""
-        return self._scopes.of(levels)
-
     def decide(self, name: str, scopes: Scopes) -> Decision:
-        """The decision on condition `name` of a claim whose rungs are `scopes` (made once per `Scopes`)."""
-        decision = scopes.decided.get(name)
-        if decision is None:
-            decision = scopes.decided[name] = self.policy.decide(self, name, scopes)
-        return decision
+        """The decision on condition `name` of a claim whose rungs are `scopes`."""
+        return self.policy.decide(self, name, scopes)
 
 
 def _extends(full: str, base: str) -> bool:

@@ -203,7 +203,7 @@ class ConditionResolver:
         if source:
             # a result the post cites from elsewhere: only what its own sentence says is stated here
             levels = [level for level in levels if level.scope == "sentence"]
-        scopes = doc.policy.scopes(levels)
+        scopes = Scopes(levels)
         out: dict[str, Condition] = {}
         reasons: dict[str, Reason] = {}
         stated_by: dict[str, Mention] = {}   # the mention that states a condition alone

@@ -469,80 +469,43 @@ def test_one_cue_or_none_needs_no_sweep():
 
 # -- the per-claim side (issue 25, session 5) -------------------------------------------------------------------
 
-BASE_UNITS = ["token / second", "token / second / gpu", "token / gpu / second", "millisecond", "second",
-              "dimensionless", "", "percent", "gigabyte", "request / second", "token / second / user",
-              "tokens/s", "no_such_unit_zz", "token ** 2 / second", "1 / second"]
-
-
-def _pint_base(unit: str):
-    """A unit in pint base units, read by pint directly (the full path, nothing kept)."""
-    from extractor.quantities.units import parse_unit, registry
-
-    try:
-        q = registry().Quantity(1.0, parse_unit(unit)).to_base_units()
-    except ValueError:
-        return None
-    return float(q.magnitude), " ".join(f"{name}^{exp:g}" for name, exp in sorted(q.unit_items()))
+# a unit -> its factor to base units and its base-unit signature (None: pint cannot read it)
+BASE_UNITS = {
+    "token / second": (1.0, "second^-1 token^1"), "tokens/s": (1.0, "second^-1 token^1"),
+    "token / second / gpu": (1.0, "gpu^-1 second^-1 token^1"), "token / gpu / second": (1.0, "gpu^-1 second^-1 token^1"),
+    "token / second / user": (1.0, "second^-1 token^1 user^-1"), "request / second": (1.0, "request^1 second^-1"),
+    "millisecond": (0.001, "second^1"), "minute": (60.0, "second^1"), "1 / second": (1.0, "second^-1"),
+    "token ** 2 / second": (1.0, "second^-1 token^2"), "gigabyte": (8e9, "bit^1"), "percent": (0.01, ""),
+    "dimensionless": (1.0, ""), "": (1.0, ""), "no_such_unit_zz": None,
+}
 
 
 @pytest.mark.parametrize("unit", BASE_UNITS)
-def test_a_units_base_form_kept_across_processes_is_pints(unit):
-    """The store's base units (rows.base_factor, kept across processes by units.base_units) are what pint gives."""
-    from extractor.corpus.rows import base_factor
+def test_a_units_base_form_kept_across_processes(unit, tmp_path, monkeypatch):
+    """The store's base units (rows.base_factor, kept across processes by units.base_units): each unit's factor and
+    signature, computed with the cache off, written to it, and read back from it."""
+    from extractor import derived_cache
+    from extractor.corpus import rows
+    from extractor.quantities import units
 
-    assert base_factor(unit) == _pint_base(unit)
-    assert (base_factor(unit) is None) == (unit == "no_such_unit_zz")
-
-
-ROWS_POST = """# Zyxtra-17B on our cluster
-
-We served Zyxtra-17B with FP8 on 8x H100 using vLLM v0.6.0.
-
-| Batch | Throughput (tok/s) | TTFT (ms) | ITL (ms) |
-|---|---|---|---|
-| 1 | 410 | 35 | 9 |
-| 8 | 2,950 | 48 | 11 |
-| 32 | 8,100 | 96 | 14 |
-
-## Long prompts
-
-With 8K input tokens and TP8, decode reached 1,250 tokens/s per GPU and prefill 9,800 tokens/s, while
-the H200 run reached 1,610 tokens/s per GPU at batch 64.
-
-| Model | Zyxtra throughput | Zyxtra latency |
-|---|---|---|
-| Zyxtra-17B | 4,200 tok/s | 95 tok/s |
-| Zyxtra-17B-Chat | 4,050 tok/s | 91 tok/s |
-"""
-
-
-def test_claims_reading_the_same_rungs_share_the_decisions_of_a_fresh_reading(extractor, monkeypatch):
-    """DocumentPolicy.scopes hands the claims that read the very same rungs one `Scopes` and its decisions: each
-    decision is the one a fresh policy makes from the claim's own rungs, and the records are those of a resolver
-    that builds every claim's `Scopes` anew."""
-    from extractor.api import extract_text
-    from extractor.conditions.decisions import Scopes
-    from extractor.conditions.policy import DocumentPolicy
-    from extractor.records import CONDITIONS
-
-    read: list[tuple[list, Scopes, DocumentPolicy]] = []
-    kept = DocumentPolicy.scopes
-
-    def recorded(self, levels):
-        scopes = kept(self, levels)
-        read.append((levels, scopes, self))
-        return scopes
-    monkeypatch.setattr(DocumentPolicy, "scopes", recorded)
-    shared = extract_text(ROWS_POST, "speed-rows.md")
-    assert len({id(s) for _, s, _ in read}) < len(read)   # some claims shared their rungs
-    for levels, scopes, doc in read:
-        fresh_scopes, fresh = Scopes(list(levels)), DocumentPolicy(doc.policy, doc.ctx)
-        assert [(lv.scope, list(lv.located), lv.via_cell) for lv in scopes.levels] == \
-            [(lv.scope, list(lv.located), lv.via_cell) for lv in levels]
-        for name in CONDITIONS:
-            assert doc.decide(name, scopes) == fresh.decide(name, fresh_scopes)
-    monkeypatch.setattr(DocumentPolicy, "scopes", lambda self, levels: Scopes(levels))
-    assert extract_text(ROWS_POST, "speed-rows.md").model_dump_json() == shared.model_dump_json()
+    expected = BASE_UNITS[unit]
+    monkeypatch.setattr(derived_cache, "_cache", None)
+    for i, setting in enumerate(("off", str(tmp_path), str(tmp_path))):
+        monkeypatch.setenv("BENCHCLAIMS_CACHE_DIR", setting)
+        rows.base_factor.cache_clear()
+        with derived_cache.active():
+            pass
+        if i < 2:   # computed by pint (and, the second time, kept)
+            found = rows.base_factor(unit)
+        else:   # read back: pint is not asked
+            with monkeypatch.context() as no_pint:
+                no_pint.setattr(units, "registry", lambda *_: pytest.fail("pint asked again"))
+                found = rows.base_factor(unit)
+        assert found == (pytest.approx(expected[0]), expected[1]) if expected else found is None
+        if derived_cache._cache is not None:
+            derived_cache._cache.save()
+        monkeypatch.setattr(derived_cache, "_cache", None)
+    rows.base_factor.cache_clear()
 
 
 # compared.py's PARALLEL_GAP before its runs of blanks were made possessive (the full backtracking form)
