@@ -26,8 +26,8 @@ from extractor.ingest.segment import Passage, units
 from extractor.contracts import CREATED, StageContract
 from extractor.records import Claim, ClaimContext, QuantityRecord
 
-# a section number opening a heading or a line ("### 1.2 Accuracy", "2.3. Throughput"): no figure
-_SECTION_NUMBER = re.compile(r"[ \t#]*\d{1,2}(?:\.\d{1,2})+\.?[ \t]+(?=[A-Z*_])")
+# a section number opening a heading ("## 7 Accuracy Evaluation", "### 1.2 Accuracy", "2.3. Throughput"): no figure
+_SECTION_NUMBER = re.compile(r"[ \t#]*\d{1,2}(?:\.\d{1,2})*\.?[ \t]+(?=[A-Z*_])")
 
 SPEC_METRICS = ("memory", "bandwidth", "compute")   # what a datasheet compares ("2x the memory of the older card")
 Rejected = dict[int, tuple[str, str]]   # start offset of a figure -> (set-aside reason, rule)

@@ -256,6 +256,22 @@ def test_a_section_number_in_a_heading_is_no_score():
     assert claim(text, "71.2").metric == "accuracy"
 
 
+@pytest.mark.parametrize("heading", ["## 7 Accuracy Evaluation", "### 4 Accuracy", "## 12. Accuracy on MMLU",
+                                     "## 3 **Accuracy**"])
+def test_a_whole_section_number_opening_a_heading_is_no_score(heading):
+    text = f"# Guide\n\nDeploy the service first.\n\n{heading}\n\nThe tuned model scores 64.5 on GSM8K.\n"
+    quotes = [c.quote for c in record(text).claims]
+    assert quotes == ["64.5"]
+
+
+@pytest.mark.parametrize("heading, quote", [("## 2x Faster Decoding with Speculation", "2x"),
+                                            ("## Accuracy of 71.5 on GSM8K", "71.5"),
+                                            ("## Reaching 1,200 Tokens/s on One GPU", "1,200 Tokens/s")])
+def test_a_figure_later_in_a_heading_or_with_a_unit_is_still_read(heading, quote):
+    text = f"# Report\n\n{heading}\n\nWe describe the setup below.\n"
+    assert quote in [c.quote for c in record(text).claims]
+
+
 def test_the_size_of_data_moved_between_devices_is_a_setting():
     text = "We measure the performance of transferring 1GB data between NVMe and CPU memory. Reads reach 10 GB/s."
     a = aside(text, "1GB")
