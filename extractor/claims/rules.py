@@ -21,6 +21,8 @@ UNIT_CLASSES = {"token_rate", "request_rate", "time", "ratio", "percent", "cost"
 def _phrases(values: list) -> list[str]:
     out = []
     for v in values:
+        if isinstance(v, bool):    # YAML reads a bare on/off/yes/no/true/false as a boolean, not as the word
+            raise ValueError(f"cue {v!r} is a YAML boolean, not a phrase: quote the word (\"on\", \"no\")")
         if not isinstance(v, (str, int, float)) or not str(v).strip():
             raise ValueError(f"cue {v!r} is not a non-empty phrase")
         out.append(str(v).strip())

@@ -35,6 +35,16 @@ def test_installed_rules_are_clean_and_run(rules):
     assert check_rules(rules, smoke=True) == []
 
 
+def test_a_bare_yaml_boolean_in_a_phrase_list_is_reported(rules):
+    """An unquoted `on` (or yes/no/off) is a boolean to YAML: as a cue it would be the phrase 'True'."""
+    claims = rules / "claims.yaml"
+    text = claims.read_text(encoding="utf-8")
+    assert 'baseline_stop: ["on", at,' in text
+    claims.write_text(text.replace('baseline_stop: ["on", at,', "baseline_stop: [on, at,"), encoding="utf-8")
+    problems = [p for p in check_rules(rules, smoke=False) if p.file.endswith("claims.yaml")]
+    assert problems and "YAML boolean" in problems[0].reason and "baseline_stop" in problems[0].where
+
+
 def test_every_bad_jsonl_line_is_reported(rules):
     gaz = rules / "gazetteers" / "engines.jsonl"
     first = _append(gaz, '{"label": "ENGINE", "regex": "(unclosed", "id": "X", "cue": "x"}\n'
