@@ -215,6 +215,13 @@ def test_ten_megabyte_document():
     # (compared.py PARALLEL_GAP: two runs of blanks side by side were quadratic, ~0.4 s for 4,000 blanks)
     "Reads improved from 500 tok/s," + " " * 60_000 + "x 27 tok/s on the new disks.\n",
     "Reads improved from 500 tok/s" + "\t" * 60_000 + "x 27 tok/s on the new disks.\n",
+    # blanks where adjacent runs of blanks could split the same text: a dated list item's date ("- 2025/06/24"
+    # then four \s* in a row: ~2 s for 200 blanks), "training data" and "a request of N tokens" (two runs
+    # around an optional word or suffix), "from N ... to" before a change figure
+    "- 2024/03/15" + " " * 3_000 + "!\n- The server held 500 tok/s.\n",
+    "The training data" + " " * 8_000 + "! The server held 500 tok/s.\n",
+    "Each request of 1" + " " * 8_000 + "x tokens; the server held 500 tok/s.\n",
+    "Latency went from " + "1" * 8_000 + " with a cache to 2 ms, and the server held 500 tok/s, a 2x speedup.\n",
 ])
 def test_long_lists_and_numbers_do_not_backtrack(text):
     """Rules that repeat a separated number stay linear (possessive repeats), and a number of any length is no
