@@ -1,6 +1,20 @@
-"""Checks shared by the condition tests: find a claim by its value, and assert how one of its conditions
+"""Checks shared by the claim and condition tests: find a claim by its value, and assert how one of its conditions
 resolved (stated, or unrecoverable with a `where`), with messages that show what was found instead."""
 from __future__ import annotations
+
+from extractor.api import extract_text
+
+
+def claims_in(text: str, doc: str = "t.md"):
+    """The claims extracted from `text`."""
+    return extract_text(text, doc=doc).claims
+
+
+def claim_in(text: str, value: float):
+    """The first claim of `text` whose value is `value` in magnitude (a reduction's sign aside)."""
+    found = [c for c in claims_in(text) if abs(abs(c.value) - value) < 1e-9]
+    assert found, f"no claim with value {value} in {[(c.metric, c.value, c.quote) for c in claims_in(text)]}"
+    return found[0]
 
 
 def claim(record, value, metric=None):

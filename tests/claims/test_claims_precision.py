@@ -7,16 +7,7 @@ import pytest
 
 from extractor.api import extract_text
 from extractor.records import BASELINE_NOT_NAMED
-
-
-def claims(text: str):
-    return extract_text(text, "t.md").claims
-
-
-def one(text: str, value: float):
-    found = [c for c in claims(text) if abs(abs(c.value) - value) < 1e-9]
-    assert found, f"no claim with value {value} in {[(c.metric, c.value, c.quote) for c in claims(text)]}"
-    return found[0]
+from claim_checks import claim_in as one, claims_in as claims
 
 
 DIFFERENCE_TABLE = ("# Results\n\n| Metric | Baseline | Ours | {header} |\n| --- | --- | --- | --- |\n"

@@ -6,17 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.api import extract_text
-
-
-def claims(text: str):
-    return extract_text(text, doc="t.md").claims
-
-
-def one(text: str, value: float):
-    found = [c for c in claims(text) if abs(abs(c.value) - value) < 1e-9]
-    assert found, f"no claim with value {value} in {[(c.metric, c.value, c.quote) for c in claims(text)]}"
-    return found[0]
+from claim_checks import claim_in as one, claims_in as claims
 
 
 def none_with(text: str, value: float) -> None:
