@@ -235,7 +235,7 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
         done = 0
         results = make_runner(engine, jobs, rules, max_bytes, timeout, scheduler, max_claims)(chunks(todo))
         try:
-            with Interrupts() as interrupts:
+            with Interrupts() as interrupts, store.loading():
                 for outcomes in results:
                     for o in outcomes:
                         with interrupts.critical():

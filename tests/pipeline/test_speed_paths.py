@@ -656,3 +656,95 @@ def test_set_aside_rules_picked_by_place_language_and_class_once(extractor, monk
     full = extract_text(CODE_POST, "code.md")
     assert kept.model_dump_json() == full.model_dump_json()
     assert kept.set_aside, "the post's code figures are set aside"
+
+
+def _dump(db) -> list[str]:
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def _store_posts(folder):
+    """Posts of our own for the store's bulk path: a table post, a compare post and one without claims."""
+    from pathlib import Path
+
+    corpus = Path(__file__).resolve().parents[2] / "corpus"
+    folder.mkdir()
+    for name in ("compare-vllm-h100.md", "compare-sglang-h100.md"):
+        (folder / name).write_text((corpus / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "table.md").write_text(TABLE_POST, encoding="utf-8")
+    (folder / "plain.md").write_text("# Notes\n\nNothing measured here.\n", encoding="utf-8")
+    return folder
+
+
+def test_a_fresh_store_loaded_without_its_indexes_dumps_as_one_stored_record_by_record(tmp_path):
+    """`Store.loading` (a batch into a fresh store) makes the secondary indexes after the records are in: the
+    database dumps (schema, indexes in order, every row) as the same records stored one by one with the indexes
+    kept up; a store that already holds a document keeps its indexes throughout."""
+    from extractor.api import extract_path
+    from extractor.corpus.batch import run_batch
+    from extractor.corpus.restatements import relink
+    from extractor.corpus.schema import SECONDARY_INDEXES
+    from extractor.corpus.store import Store
+
+    folder = _store_posts(tmp_path / "posts")
+    bulk = tmp_path / "bulk.db"
+    run_batch([folder], db=bulk, progress=False, source="posts")
+    one_by_one = tmp_path / "one.db"
+    with Store(one_by_one) as store:
+        for path in sorted(folder.iterdir()):
+            store.put_record(extract_path(path), path=str(path), source="posts")
+        relink(store.conn)
+    assert _dump(bulk) == _dump(one_by_one)
+    assert sum(line.startswith("CREATE INDEX") for line in _dump(bulk)) == len(SECONDARY_INDEXES)
+
+    with Store(one_by_one) as store:   # not fresh: nothing dropped while loading
+        with store.loading():
+            names = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+            assert set(SECONDARY_INDEXES) <= names
+
+
+def test_a_store_killed_while_loading_gets_its_indexes_back_when_next_opened(tmp_path):
+    """A process that dies inside `loading` (no index made yet) leaves every stored document whole; the next store
+    opened for writing makes the indexes again, and the database dumps as one that was never interrupted."""
+    from extractor.api import extract_path
+    from extractor.corpus.store import Store
+
+    folder = _store_posts(tmp_path / "posts")
+    records = [(str(path), extract_path(path)) for path in sorted(folder.iterdir())]
+    killed, whole = tmp_path / "killed.db", tmp_path / "whole.db"
+    store = Store(killed)
+    inside = store.loading()
+    inside.__enter__()   # never left (kept referenced, so not closed either): as if the process were killed here
+    for path, record in records:
+        store.put_record(record, path=path)
+    store.close()
+    assert not any(line.startswith("CREATE INDEX") for line in _dump(killed))
+    Store(killed).close()
+    with Store(whole) as store:
+        for path, record in records:
+            store.put_record(record, path=path)
+    assert _dump(killed) == _dump(whole)
+    del inside
+
+
+def test_loading_reports_its_own_error_only_when_nothing_failed_before(tmp_path):
+    """Making the indexes again can fail (a full disk): after the block failed, the block's error is the one
+    raised (the next open makes the indexes); after a block that went well, the store's own error is raised."""
+    import sqlite3
+
+    from extractor.corpus.store import Store
+
+    with Store(tmp_path / "a.db") as store:
+        with pytest.raises(ValueError):
+            with store.loading():
+                store.conn.execute("CREATE TABLE claims_metric (x)")   # the index's name taken: CREATE INDEX fails
+                raise ValueError("the batch's own failure")
+    with Store(tmp_path / "b.db") as store:
+        with pytest.raises(sqlite3.Error):
+            with store.loading():
+                store.conn.execute("CREATE TABLE claims_metric (x)")
