@@ -748,3 +748,41 @@ def test_loading_reports_its_own_error_only_when_nothing_failed_before(tmp_path)
         with pytest.raises(sqlite3.Error):
             with store.loading():
                 store.conn.execute("CREATE TABLE claims_metric (x)")
+
+
+def test_relinking_the_records_a_batch_holds_is_relinking_them_read_back(tmp_path):
+    """A batch hands `relink` the records it has just stored and that can restate (`HeldRecords`): the claims
+    relinking reads from them are those read back from the store's JSON, field for field, and give the same links
+    (posts of our own that restate one another's figures); a record without a claim stating `must_state` is not
+    held."""
+    import sqlite3
+    from pathlib import Path
+
+    from extractor.api import extract_path
+    from extractor.compare.groups import find_restatements
+    from extractor.compare.rules import load_compare_rules
+    from extractor.corpus.batch import run_batch
+    from extractor.corpus.restatements import HeldRecords, stored_refs
+
+    corpus = Path(__file__).resolve().parents[2] / "corpus"
+    for name in ("compare-vllm-h100.md", "compare-sglang-h100.md", "compare-one-condition.md",
+                 "compare-vendor-roundup.md"):
+        (tmp_path / name).write_text((corpus / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "unnamed.md").write_text("# Notes\n\nOur server now reaches 9,200 tokens/s, 2x the old one.\n",
+                                         encoding="utf-8")
+    db = tmp_path / "claims.db"
+    run_batch([tmp_path], db=db, progress=False)
+    held = HeldRecords()
+    for path in sorted(tmp_path.glob("*.md")):
+        held.offer(str(path), extract_path(path))
+    assert held and not any(p.endswith("unnamed.md") for p in held)
+    conn = sqlite3.connect(db)
+    rules = load_compare_rules()
+    read_back = stored_refs(conn, rules.restatement.must_state)
+    from_held = stored_refs(conn, rules.restatement.must_state, held)
+    assert [r.model_dump_json() for r in from_held] == [r.model_dump_json() for r in read_back]
+    held_claims = {id(c) for record in held.values() for c in record.claims}
+    assert {id(r.claim) in held_claims for r in from_held} == {True}   # not one of them read back
+    links = [(l.claim.key, l.restates.key) for l in find_restatements(read_back, rules=rules)]
+    assert links and [(l.claim.key, l.restates.key) for l in find_restatements(from_held, rules=rules)] == links
+    assert conn.execute("SELECT count(*) FROM restatements").fetchone()[0] == len(links)
