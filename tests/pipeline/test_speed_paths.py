@@ -786,3 +786,50 @@ def test_relinking_the_records_a_batch_holds_is_relinking_them_read_back(tmp_pat
     links = [(l.claim.key, l.restates.key) for l in find_restatements(read_back, rules=rules)]
     assert links and [(l.claim.key, l.restates.key) for l in find_restatements(from_held, rules=rules)] == links
     assert conn.execute("SELECT count(*) FROM restatements").fetchone()[0] == len(links)
+PRODUCT_PIECES = ["The engine", " system", "is a library", "(fast)", "runtime", "Toolkit", "package.", "\n", " ",
+                  "(", ")", ". ", "word ", "ENGINE", "İ", "ſ", "H100", "FP8", "TP8", "x" * 40]
+
+
+def _unbounded_anchored(rx, text: str, found, hits):
+    """`anchored_matches` as it was: every run followed back whole, then the fall-back when the merged ranges
+    cost more than a scan; else the matches tried at each position of the ranges."""
+    from extractor.conditions.scan import TRY_COST
+
+    n, backwards, ranges = len(text), text[::-1], []
+    for anchor in found:
+        for word in anchor.strings:
+            for at in hits.get(word, ()):
+                lo = at if anchor.run is None else n - anchor.run.match(backwards, n - at).end()
+                ranges.append((lo, at))
+    merged: list[list[int]] = []
+    for lo, hi in sorted(ranges):
+        if merged and lo <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    if sum(hi - lo + 1 for lo, hi in merged) * TRY_COST > n:
+        return None
+    return [m.span() for m in re.finditer(rx, text) if m.end() > m.start()]
+
+
+@settings(max_examples=120, deadline=None)
+@given(pieced_texts(PRODUCT_PIECES), st.integers(0, 30))
+def test_a_run_is_followed_back_only_as_far_as_it_can_pay(text: str, repeat: int):
+    """`anchored_matches` stops following a run back once that one range costs more than a scan: it falls back
+    (None) exactly when following every run back whole would, and finds the same matches otherwise, for every
+    shipped not-condition rule (the product words' rule's run allows almost any character)."""
+    from extractor.conditions.mentions import default_finder
+    from extractor.conditions.scan import anchored_matches, text_blocks
+
+    text = text * (1 + repeat % 4) + "word " * repeat
+    f = default_finder()
+    scanner = f._scanner or f._build_scanner()
+    _, hits = f._todo(text, text_blocks(text))
+    if hits is None:
+        return
+    for nc, found in zip(f.rules.not_conditions, scanner.not_condition_anchors):
+        if not found:
+            continue
+        got = anchored_matches(nc.rx, text, found, hits)
+        want = _unbounded_anchored(nc.rx, text, found, hits)
+        assert (None if got is None else [m.span() for m in got]) == want, (nc.entry.name, text)
