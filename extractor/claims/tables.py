@@ -25,6 +25,8 @@ _UNIT_AFTER_NUMBER = re.compile(r"\d\s*(?:%|[A-Za-zµ$€]|/)")
 _DECIMAL_COMMA = re.compile(r"^[\s*_~≈]*\d+,\d{1,2}[\s*_]*$")
 # a cell that holds a bare number (markup, an approximation mark or a ± spread around it)
 _BARE_NUMBER = re.compile(r"^[\s*_~≈]*\d[\d,]*(?:\.\d+)?(?:\s*±\s*[\d.]+)?[\s*_]*$")
+# a number as written, its decimals in group 1
+_NUMBER = re.compile(r"\d[\d,]*(?:\.(\d+))?")
 # a score written out of 100 ("73/100"): a share in percent
 _OUT_OF_100 = re.compile(r"^[\s*_]*(\d+(?:[.,]\d+)?)\s*/\s*100[\s*_]*$")
 # the metric of a result cell's figure that no header, lead text or cue names: a figure is a claim unless a
@@ -236,6 +238,7 @@ class TableReader:
                                              header_cues, unit, written=d.text)
                 out.append((claim, unit_place))
                 places.append((r, c.col))
+        scores_on_one_scale(out, places, {c.col for (c, *_), t in zip(cells, texts) if _over_100(t)})
         # the notes in quotes between a table and the sentence that says what its ratios compare with count too
         self.baselines.fill(d, table, out, places, unit_rows,
                             lambda: lead_in(d, table, ("paragraph", "caption", "list_item", "quote"), LEAD_PARAGRAPHS + 2))
@@ -260,6 +263,37 @@ class TableReader:
             claim.baseline = share_of.group("base").strip(" *_`")
             claim.direction = _share_direction(q.value, self.x.builder.directions.polarity([], 0, 0, header_cues))
         residual.append((claim, place))
+
+
+def scores_on_one_scale(out: list[tuple[Claim, Passage]], places: list[tuple[int, int]],
+                        over_100: set[int]) -> None:
+    """A bare score in a column whose other bare scores are read on a 0-100 scale (a score over 10 is a percent
+    written without its sign) is on that scale too when it is written alike, with as many decimals: "2.3" under
+    "MATH" beside "35.2" is 2.3 percent, not a fraction; "0.724" beside "81.8" (another metric's row) stays.
+    Only when every number of the column lies within 0-100 (`over_100`: the columns holding a bare number over 100)."""
+    by_column: dict[int, list[Claim]] = {}
+    for (claim, _), (_, col) in zip(out, places):
+        if claim.metric == "accuracy" and claim.unit in ("percent", "dimensionless") and "%" not in claim.quote \
+                and col not in over_100:
+            by_column.setdefault(col, []).append(claim)
+    for claims in by_column.values():
+        if not all(0 <= c.value <= 100 and (c.value_max is None or c.value_max <= 100) for c in claims):
+            continue
+        scaled = {_decimals(c.quote) for c in claims if c.unit == "percent"}
+        for c in claims:
+            if c.unit == "dimensionless" and _decimals(c.quote) in scaled:
+                c.unit = "percent"
+
+
+def _over_100(cell: str) -> bool:
+    """A cell holding a bare number over 100 ("1,204")."""
+    return bool(_BARE_NUMBER.match(cell)) and float(_NUMBER.search(cell).group().replace(",", "")) > 100
+
+
+def _decimals(quote: str) -> int | None:
+    """How many decimals the number of a quote is written with ("2.3" -> 1, "45" -> 0)."""
+    m = _NUMBER.search(quote)
+    return len(m.group(1) or "") if m else None
 
 
 def _share_direction(value: float, polarity: int) -> str:
