@@ -71,9 +71,10 @@ class CountingRules(BaseModel):
     label_reach: int = 40
     counted_rate: str
     kinds: dict[Kind, list[str]]
+    kinds_listed: str = r"(?!)"
     per_user: str = r"(?!)"
 
-    @field_validator("rate_name", "counted_rate", "per_user")
+    @field_validator("rate_name", "counted_rate", "kinds_listed", "per_user")
     @classmethod
     def _regex(cls, v: str, info) -> str:
         try:
@@ -125,6 +126,7 @@ class CountingDefinitions:
         self.forms = [(re.compile(f.link, re.I), f.needs) for f in rules.forms]
         self.rate = re.compile(rules.counted_rate, re.I)
         self.kinds = [(k, [re.compile(p, re.I) for p in rules.kinds.get(k, [])]) for k in KIND_ORDER]
+        self.listed = re.compile(rules.kinds_listed, re.I)
         self.per_user = re.compile(rules.per_user, re.I)
         self.subject_reach, self.label_reach = rules.subject_reach, rules.label_reach
 
@@ -175,8 +177,10 @@ class CountingDefinitions:
         return names[-1].group().strip() if names else False
 
     def kind_of(self, counted: str) -> Kind | None:
-        """The kind of tokens a counted text names: `total` first; output and input both named, unjoined,
-        name no single kind."""
+        """The kind of tokens a counted text names: `total` first; output and input both named, unjoined, or a
+        list of kinds ("input/output/total tokens") name no single kind."""
+        if self.listed.search(counted):
+            return None
         hits = [k for k, patterns in self.kinds if any(p.search(counted) for p in patterns)]
         if "total" in hits:
             return "total"

@@ -97,6 +97,7 @@ def test_a_per_user_definition_reaches_only_per_user_rates():
     "Throughput grows as the batch includes more prompt tokens.",
     # both kinds, not joined: no single kind
     "The tool reports the number of input tokens and the number of output tokens per second.",
+    "Throughput: the harness counts input/output/total tokens per second for each run.",
     # a rate of requests, not of tokens
     "Throughput is defined as the number of requests completed per second.",
 ])
