@@ -46,6 +46,13 @@ def test_a_definition_reaches_the_table_it_notes(definition, kind):
     assert set(tokens_of(f"# Results\n{TABLE}\n{definition}\n").values()) == {kind}
 
 
+def test_a_formula_in_the_code_that_measured_the_figures():
+    text = ("# Results\n\n```python\nstart = time.perf_counter()\nout = model.generate(batch)\n"
+            "elapsed = time.perf_counter() - start\ntok_per_s = n_output_tokens / elapsed\n```\n\n"
+            "The compiled model reaches 212.5 tok/s.\n")
+    assert tokens_of(text) == {212.5: "output"}
+
+
 def test_a_definition_in_a_methodology_section_reaches_the_whole_post():
     text = ("# Method\n\nWe measured each engine for ten minutes.\n\n- Throughput: number of output tokens per "
             "second.\n- Latency: time from request to last token.\n\n# Results\n\nOur engine reaches 2,310 tok/s on "
