@@ -21,6 +21,7 @@ claims only, and a per-user claim only such a definition. What the claim's own t
 from __future__ import annotations
 
 import re
+from itertools import islice
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -38,7 +39,10 @@ KIND_ORDER: tuple[Kind, ...] = ("total", "output", "input")
 _READ_KINDS = ("paragraph", "list_item", "caption", "quote", "code")
 # LaTeX read as words: "\text{Speed} = \frac{\text{tokens}_{\text{prompt}} + ...}" -> "Speed = tokens prompt + ..."
 _LATEX = re.compile(r"\\(?:text|mathrm|textrm|mathit|operatorname|mathbf|textbf)\s*\{|\\frac|[{}_$]")
-_LABEL_LEAD = re.compile(r"^[\s\W\d]*$")   # what may come before a label: bullets, numbering, emphasis
+_LABEL_LEAD = re.compile(r"[\s\W\d]*$")   # what may come before a label: bullets, numbering, emphasis
+MAX_LINKS = 8         # links of one form read per sentence
+NAME_LENGTH = 60      # characters a rate name spans at most ("output throughput (tokens/second) per GPU")
+COUNTED_REACH = 200   # characters after a link read for what is counted
 
 
 class CountingForm(BaseModel):
@@ -152,11 +156,13 @@ class CountingDefinitions:
             return []
         text = _LATEX.sub(" ", sentence)
         for link, needs in self.forms:
-            for m in link.finditer(text):
+            # a definition ties its name early on: the first few links of a form are enough (a code line of
+            # thousands of "=" or ":" is read in bounded time)
+            for m in islice(link.finditer(text), MAX_LINKS):
                 name = self._subject(text, m.start(), needs)
                 if name is False:
                     continue
-                counted = text[m.end():m.end() + 200]
+                counted = text[m.end():m.end() + COUNTED_REACH]
                 if needs == "rate" and not self.rate.search(counted):
                     continue
                 kind = self.kind_of(counted)
@@ -167,13 +173,17 @@ class CountingDefinitions:
 
     def _subject(self, text: str, link_start: int, needs: str) -> str | None | bool:
         """The rate name the definition defines (None when the form needs none), or False when the form's
-        subject is missing."""
+        subject is missing: a name ending at most `subject_reach` characters before the link, or for a label
+        one right before it that opens the sentence (after bullets, numbering or emphasis only)."""
         if needs == "rate":
             return None
-        names = [n for n in self.name.finditer(text, 0, link_start)
-                 if link_start - n.end() <= (self.label_reach if needs == "label" else self.subject_reach)]
+        reach = self.label_reach if needs == "label" else self.subject_reach
+        if needs == "label" and link_start > 2 * reach + NAME_LENGTH:
+            return False
+        lo = 0 if needs == "label" else max(0, link_start - reach - NAME_LENGTH)
+        names = [n for n in self.name.finditer(text, lo, link_start) if link_start - n.end() <= reach]
         if needs == "label":
-            names = [n for n in names if _LABEL_LEAD.match(text[:n.start()])]
+            names = [n for n in names if _LABEL_LEAD.match(text, 0, n.start())]
         return names[-1].group().strip() if names else False
 
     def kind_of(self, counted: str) -> Kind | None:

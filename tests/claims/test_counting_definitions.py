@@ -124,3 +124,15 @@ def test_a_post_without_a_definition_has_no_note():
     rec = extract_text(f"# Results\n{TABLE}", doc="t.md")
     assert not [n for n in rec.provenance if n.kind == "counting-definition"]
     assert claim_in(f"# Results\n{TABLE}", 118.4).tokens == "unspecified"
+
+
+@pytest.mark.parametrize("text", [
+    # a code line of thousands of links: each ":" or "=" could look back over the whole line for a name
+    "```\nthroughput" + ": throughput" * 5000 + " output tokens\n```\n\nThe run held 500 tok/s.\n",
+    "tokens " + "throughput = " * 8000 + "\n\nThe run held 500 tok/s.\n",
+    "$$" + "\\text{Speed} = " * 5000 + " tokens$$\n\nThe run held 500 tok/s.\n",
+])
+def test_long_lines_of_links_are_read_in_bounded_time(text):
+    """Each of these took 15 s to minutes before the name search was bounded to a window before its link."""
+    rec = extract_text(text, doc="links.md", timeout=15)
+    assert any(c.value == 500 for c in rec.claims)
