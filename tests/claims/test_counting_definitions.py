@@ -25,6 +25,7 @@ def tokens_of(text: str) -> dict[float, str | None]:
     ("Throughput is calculated as generated tokens per second on one card.", "output"),
     ("Our throughput is defined as the number of prompt tokens processed per second.", "input"),
     ("Throughput is computed from input and output tokens over the wall-clock time.", "total"),
+    ("Our speed is computed from output and input tokens over the run time.", "total"),
     # averaged over / counts
     ("The reported speed is averaged over the prompt and the generated tokens.", "total"),
     ("Throughput counts output tokens only.", "output"),
