@@ -67,3 +67,29 @@ def test_a_memory_word_after_a_speedup_does_not_turn_it_into_a_reduction() -> No
 def test_a_success_rate_is_a_score_only_on_a_test(text: str, quote: str, metric: str) -> None:
     c = _claim(text, quote)
     assert c is not None and c.metric == metric, _record(text)
+
+
+# ---- a log line quoted in inline code as an example of the output's format: no result of the post
+@pytest.mark.parametrize("text,quote", [
+    ("- At start-up you will see log lines like `KV cache usage: 41.5%` for each worker.\n", "41.5%"),
+    ("The engine prints a line such as `INFO engine: throughput: 12.3 tokens/s` every ten seconds.\n",
+     "12.3 tokens/s"),
+    ("The output looks like `Throughput: 36.12 tokens/s` when the script ends.\n", "36.12 tokens/s"),
+    ("You will see messages like `step 10: loss 2.1` and `Max memory: 12.5 GB per worker`.\n", "12.5 GB"),
+])
+def test_an_example_log_line_in_inline_code_is_no_claim(text: str, quote: str) -> None:
+    assert _claim(text, quote) is None
+    assert _aside(text, quote) is not None and _aside(text, quote)[0] == "example"
+
+
+def test_a_token_count_in_an_example_log_line_is_no_claim() -> None:
+    text = "- When the server starts, you will see logs like `GPU KV cache size: 52000 tokens` per rank.\n"
+    assert not [c for c in _record(text).claims if c.value == 52000]
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("With the patch, the engine logged `decode throughput: 1840 tokens/s` in our run.\n", "1840 tokens/s"),
+    ("Our run reached `1840 tokens/s`, which looks like a record.\n", "1840 tokens/s"),
+])
+def test_a_measured_figure_in_inline_code_stays_a_claim(text: str, quote: str) -> None:
+    assert _claim(text, quote) is not None
