@@ -93,3 +93,27 @@ def test_a_token_count_in_an_example_log_line_is_no_claim() -> None:
 ])
 def test_a_measured_figure_in_inline_code_stays_a_claim(text: str, quote: str) -> None:
     assert _claim(text, quote) is not None
+
+
+# ---- the level a change starts from ("from 572 ms to 61 ms"): the reference's level, set aside as baseline
+@pytest.mark.parametrize("text,before,after", [
+    ("The warm cache cut mean TTFT from **572.5 ms** to **61.5 ms** on the long prompts.\n", "572.5 ms", "61.5 ms"),
+    ("| Feature | What it does |\n|---|---|\n| **Warm cache** | Cuts pod start-up from 10–12 minutes to ~40 seconds |\n",
+     "10–12 minutes", "~40 seconds"),
+    ("FP8 accuracy dropped from 91% (BF16 run) to just 13% on the long task.\n", "91%", "13%"),
+    ("It reduced kernel latency by 96%, from 870 μs to 34 μs.\n", "870 μs", "34 μs"),
+    ("Decode throughput rose from 17 tokens/s to 40 tokens/s after the fix.\n", "17 tokens/s", "40 tokens/s"),
+])
+def test_the_level_a_change_starts_from_is_its_baseline(text: str, before: str, after: str) -> None:
+    assert _claim(text, before) is None
+    assert _aside(text, before) == ("baseline", "set_aside.from_level")
+    assert _claim(text, after) is not None
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("The overhead ranges from 10% to 68% depending on the batch.\n", "10% to 68%"),
+    ("Latency varies from 2 s to 5 s across prompts.\n", "2 s to 5 s"),
+    ("Speed-ups grew from 1.4x to 2.1x with the new kernel.\n", "1.4x"),
+])
+def test_a_range_or_a_speedup_after_from_stays_a_claim(text: str, quote: str) -> None:
+    assert _claim(text, quote) is not None
