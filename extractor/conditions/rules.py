@@ -116,6 +116,7 @@ class ScopeRules(_Strict):
     alternatives_lead_in: str = NEVER
     dated_item: str = NEVER
     figure_reference: str = NEVER
+    setup_reference: str = NEVER
     names_no_metric: str = NEVER
     respectively: str = NEVER
     setup_label_min: int = 2

@@ -62,3 +62,51 @@ def test_what_a_model_can_process_in_a_single_request_is_no_batch():
 def test_a_run_of_a_single_request_is_still_a_batch_of_one():
     assert _batch("We timed a single request at a time.").value == 1
     assert _batch("Latency was read with a single request in flight.").value == 1
+
+
+# -- a section the post points to for the set-up of later results ------------------------------------------------
+_POINTED = ("# Speech serving\n\nIntro.\n\n## Overview\n\nEvery layer was benchmarked with 320 prompts from LibriSpeech, "
+            "3 warmups, on one H100.\n\n| Layer | req/s |\n|---|---|\n| base | 2.1 |\n| graphs | 7.9 |\n\n"
+            "## Stage details\n\nThe batching stage fuses requests.\n\n## Results\n\n"
+            "The charts below plot the same benchmark sweep summarized in [Overview](#overview).\n\n"
+            "Request throughput climbs to 9.4 req/s with every layer on.\n")
+
+
+def test_a_section_pointed_to_as_the_same_sweep_sets_up_the_results_after_the_pointer():
+    c = claim(extract_text(_POINTED, "t.md"), 9.4)
+    assert stated(c, "dataset").value == "LibriSpeech" and stated(c, "dataset").scope == "setup_section"
+    assert stated(c, "warmup").scope == "setup_section"
+
+
+def test_a_link_for_more_reading_or_to_a_changed_setup_sets_nothing_up():
+    for pointer in ("See [Overview](#overview) for detailed measurements.",
+                    "The charts below use the same benchmark sweep as in [Overview](#overview), but with 8 warmups off."):
+        text = _POINTED.replace("The charts below plot the same benchmark sweep summarized in [Overview](#overview).",
+                                pointer)
+        unrecoverable(claim(extract_text(text, "t.md"), 9.4), "dataset")
+
+
+def test_a_pointer_after_the_result_or_to_no_heading_sets_nothing_up():
+    after = _POINTED.replace("The charts below plot the same benchmark sweep summarized in [Overview](#overview).\n\n"
+                             "Request throughput climbs to 9.4 req/s with every layer on.\n",
+                             "Request throughput climbs to 9.4 req/s with every layer on.\n\nThe charts above plot "
+                             "the same benchmark sweep summarized in [Overview](#overview).\n")
+    unrecoverable(claim(extract_text(after, "t.md"), 9.4), "dataset")
+    unrecoverable(claim(extract_text(_POINTED.replace("(#overview)", "(#methods)"), "t.md"), 9.4), "dataset")
+
+
+# -- a list of loads ends before an item counted by another noun ---------------------------------------------------
+def test_a_list_of_concurrencies_stops_before_a_count_of_warmups():
+    text = "# Results\n\nWe sent 640 prompts at concurrency 1/16/32/64, 5 warmups, and reached 11.2 req/s.\n"
+    assert stated(claim(extract_text(text, "t.md"), 11.2), "batch_or_concurrency").value["values"] == [1, 16, 32, 64]
+    text = "# Results\n\nAt batch sizes 1, 8 and 64 the server reached 11.2 req/s.\n"
+    assert stated(claim(extract_text(text, "t.md"), 11.2), "batch_or_concurrency").value["values"] == [1, 8, 64]
+
+
+# -- speech evaluation sets are datasets -----------------------------------------------------------------------------
+def test_speech_sets_are_datasets():
+    for name, value in (("Seed-TTS", "Seed-TTS"), ("LibriSpeech", "LibriSpeech")):
+        text = f"# Results\n\nOn {name} clips the pipeline reached 11.2 req/s on one H100.\n"
+        assert stated(claim(extract_text(text, "t.md"), 11.2), "dataset").value == value
+    text = "# Results\n\nWith seed 1234 and TTS voices the pipeline reached 11.2 req/s on one H100.\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 11.2), "dataset")
