@@ -170,6 +170,7 @@ class ScopeRules(_Strict):
     citation_cue: Regex = NEVER
     citation_self: Regex = NEVER
     ratio_clause_end: Regex = r"$"
+    ratio_levels: Regex = NEVER
     ratio_clause_start: Regex = NEVER
     credit_sections: Regex = NEVER
     source_link: Regex = NEVER

@@ -110,3 +110,19 @@ def test_speech_sets_are_datasets():
         assert stated(claim(extract_text(text, "t.md"), 11.2), "dataset").value == value
     text = "# Results\n\nWith seed 1234 and TTS voices the pipeline reached 11.2 req/s on one H100.\n"
     unrecoverable(claim(extract_text(text, "t.md"), 11.2), "dataset")
+
+
+# -- a ratio whose two levels follow it takes their family --------------------------------------------------------
+def test_a_ratio_followed_by_the_levels_it_compares_takes_the_setting_bound_to_them():
+    # ("measured using X" after the tok/s levels binds X to throughput; the ratio is a throughput ratio)
+    text = ("# Results\n\nWith the drafter we reach a 2.87x speedup for one user, from 121 tok/s to 347 tok/s, "
+            "measured using MT-Bench.\n")
+    c = claim(extract_text(text, "t.md"), 2.87)
+    assert stated(c, "dataset").value == "MT-Bench" and stated(c, "dataset").scope == "sentence"
+
+
+def test_levels_of_another_kind_give_the_ratio_no_family():
+    # a scaling ratio over node counts: no metric family, so the tok/s figure's bound setting stays its own
+    text = ("# Results\n\nScaling out gives a 2.87x gain, from 2 nodes to 8 nodes, with 347 tok/s per node "
+            "measured using MT-Bench.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 2.87), "dataset")
