@@ -116,6 +116,7 @@ class ScopeRules(_Strict):
     alternatives_lead_in: str = NEVER
     dated_item: str = NEVER
     figure_reference: str = NEVER
+    setup_reference: str = NEVER
     names_no_metric: str = NEVER
     respectively: str = NEVER
     setup_label_min: int = 2
@@ -169,6 +170,7 @@ class ScopeRules(_Strict):
     citation_cue: Regex = NEVER
     citation_self: Regex = NEVER
     ratio_clause_end: Regex = r"$"
+    ratio_levels: Regex = NEVER
     ratio_clause_start: Regex = NEVER
     credit_sections: Regex = NEVER
     source_link: Regex = NEVER
