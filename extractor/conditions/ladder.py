@@ -57,7 +57,8 @@ class ScopeLadder:
         self.header_versus = re.compile(scopes.versus_gap, re.I)
         self.draft_column = re.compile(scopes.draft_column, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
-        self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I))
+        self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I),
+                                      frozenset(scopes.several_systems.qualifiers))
         self.respectively = re.compile(scopes.respectively, re.I)
         readers = rung_readers()
         first, *rest = scopes.ladder   # (the schema keeps the `sentence` rung first: the others ask what it states)
