@@ -25,7 +25,8 @@ from extractor.conditions.output_setup import OutputSetup
 from extractor.conditions.places import DocumentPlaces, Places
 from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
-from extractor.conditions.restatements import fill_from_printed, fill_from_table_rows, fill_from_restatements
+from extractor.conditions.restatements import (fill_from_printed, fill_from_range_tops, fill_from_restatements,
+                                                fill_from_table_rows)
 from extractor.conditions.rules import SCOPES_FILE, load_scope_rules, load_where_rules
 from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
 from extractor.conditions.statement import DocumentStatements, Statements
@@ -186,6 +187,7 @@ class ConditionResolver:
         fill_from_restatements(claims, ambiguous)
         fill_from_printed(claims, ambiguous)
         fill_from_table_rows(claims, ambiguous)
+        fill_from_range_tops(claims, ambiguous, self.scopes.range_top_conditions)
         for claim in claims:   # a figure quoted from another party is not what the post leads with
             if claim.cited_from:
                 claim.headline = False

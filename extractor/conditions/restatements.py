@@ -131,6 +131,41 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
                                                             f"{src.quote!r}") if x)})
 
 
+def fill_from_range_tops(claims: list[Claim], ambiguous: list[set[str]], names: list[str]) -> None:
+    """Fill the unstated conditions of a headline bound ("up to 2.00x for Model-A") from the ranges of the body
+    whose top it is ("1.69x-2.00x for Model-A"), when its own sentence names the model or hardware and every such
+    range names the same, and those ranges agree on the condition: the summary gives the best point of the body's
+    result; only `names` (scopes.yaml `range_top_conditions`: what holds for the whole range). `ambiguous[i]`: the
+    conditions of `claims[i]` the post states with several values; they stay so."""
+    ranges: dict[tuple, list[tuple[Claim, set[str]]]] = {}
+    for o, unclear in zip(claims, ambiguous):
+        if o.value_max is not None and o.conditions and not o.headline:
+            ranges.setdefault((o.metric, o.unit), []).append((o, unclear))
+    if not ranges:
+        return
+    for c, unclear in zip(claims, ambiguous):
+        if not c.headline or c.qualifier != "up_to" or c.value_max is not None or not c.conditions:
+            continue
+        own = {n: str(c.conditions[n].value) for n in _NAMES
+               if c.conditions.get(n) and c.conditions[n].status == "stated" and c.conditions[n].scope == "sentence"}
+        tops = [(o, theirs_unclear) for o, theirs_unclear in ranges.get((c.metric, c.unit), ())
+                if math.isclose(o.value_max, c.value, rel_tol=1e-9)]
+        if not own or not tops or not all(_alike(v, o.conditions.get(n)) for o, _ in tops for n, v in own.items()):
+            continue
+        for name, cond in c.conditions.items():
+            if cond.status == "stated" or name not in names or name in unclear or any(name in u for _, u in tops):
+                continue
+            stated = [o.conditions[name] for o, _ in tops if o.conditions.get(name)
+                      and o.conditions[name].status == "stated"]
+            if len(stated) != len(tops) or len({repr(x.value) for x in stated}) != 1:
+                continue
+            src, top = stated[0], tops[0][0]
+            c.conditions[name] = src.model_copy(update={
+                "scope": "restatement",
+                "note": "; ".join(x for x in (src.note, f"stated for the range whose top this figure gives "
+                                                         f"({top.quote!r})") if x)})
+
+
 def _alike(value: str, theirs) -> bool:
     """Whether a name the prose states and the row's condition name one thing ("Llama 2", "Llama 2 13B")."""
     return theirs is not None and theirs.status == "stated" and same_model(value, str(theirs.value))
