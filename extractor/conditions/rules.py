@@ -182,6 +182,7 @@ class ScopeRules(_Strict):
     accuracy_check_cue: Regex = NEVER
     serving_workloads: Regex = NEVER
     universal_scope: Regex = NEVER
+    described_after: Regex = NEVER   # a sentence after the claim's that says how that result was measured
     paragraph_label: Regex = NEVER
     topic_opener: Regex = NEVER
     setting_binding: SettingBinding = Field(default_factory=SettingBinding)
