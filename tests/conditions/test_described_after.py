@@ -53,3 +53,15 @@ def test_an_option_name_in_prose_is_a_layout():
 The engine served 1,910 tokens per second on Orca-8B, launched with tensor_parallel_size=2.
 """
     assert stated(claim_in(text, 1910), "parallelism").canonical == "TP2"
+
+
+def test_a_degree_of_zero_numbers_a_rank_not_a_layout():
+    text = """# Serving
+
+## Results
+
+Only the first rank of each replica (TP=0, PP=0) answers. The engine served 1,910 tokens per second on Orca-8B.
+"""
+    unrecoverable(claim_in(text, 1910), "parallelism")
+    kept = text.replace("(TP=0, PP=0)", "(TP=2, PP=1)")
+    assert stated(claim_in(kept, 1910), "parallelism").canonical == "TP2 PP1"
