@@ -93,7 +93,8 @@ _NAMES = ("model", "hardware")   # what the prose's own sentence must name, alik
 
 def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None:
     """Fill the unstated conditions of a figure in prose ("13B Llama 2 on g5.2xlarge delivers 71 tokens/sec")
-    from the one table row anywhere in the post whose figure it gives rounded or cut (71.7056), when its own
+    from the one table row anywhere in the post whose figure it gives rounded or cut (71.7056), or bounds from below
+    ("over 10,000 tok/s" for 10,907, at the loads its sentence states), when its own
     sentence names the row's model or hardware and names neither otherwise: a summary restating a row of the
     results. `ambiguous[i]`: the conditions of `claims[i]` the post states with several values; they stay so."""
     grouped: dict[tuple, list[Claim]] = {}
@@ -114,10 +115,17 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
             continue
         values, ordered = rows.get((c.metric, c.unit), ((), ()))
         places = _decimals(c.value)
-        step = 10.0 ** -places
-        near = ordered[bisect_left(values, c.value - step):bisect_right(values, c.value + step)]
-        same = [o for o in near if _decimals(o.value) > places and _rounds_to(o.value, c.value, places)
-                and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
+        if c.qualifier == "at_least" and places == 0 and c.value > 0:
+            # a round lower bound of one row ("over 10,000 tok/s" for a row's 10,907): the rows within
+            # BOUND_REACH above it
+            near = ordered[bisect_left(values, c.value):bisect_right(values, c.value * (1 + BOUND_REACH))]
+            same = [o for o in near if o.value > c.value and _same_loads(c, o)
+                    and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
+        else:
+            step = 10.0 ** -places
+            near = ordered[bisect_left(values, c.value - step):bisect_right(values, c.value + step)]
+            same = [o for o in near if _decimals(o.value) > places and _rounds_to(o.value, c.value, places)
+                    and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
         if len(same) != 1:
             continue
         src = same[0]
@@ -164,6 +172,18 @@ def fill_from_range_tops(claims: list[Claim], ambiguous: list[set[str]], names: 
                 "scope": "restatement",
                 "note": "; ".join(x for x in (src.note, f"stated for the range whose top this figure gives "
                                                          f"({top.quote!r})") if x)})
+
+
+BOUND_REACH = 0.1   # a round lower bound ("over 10,000") sums up a row at most this much above it
+_LOADS = ("batch_or_concurrency", "input_length", "output_length")
+
+
+def _same_loads(c: Claim, row: Claim) -> bool:
+    """Whether every load or length the prose figure's own sentence states is the row's too."""
+    return all(row.conditions.get(n) is not None and row.conditions[n].status == "stated"
+               and row.conditions[n].value == c.conditions[n].value
+               for n in _LOADS if c.conditions.get(n) is not None and c.conditions[n].status == "stated"
+               and c.conditions[n].scope == "sentence")
 
 
 def _alike(value: str, theirs) -> bool:
