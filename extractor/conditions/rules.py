@@ -298,7 +298,12 @@ class BaselineTail:
         self.rx = rx   # matches text ending in a cue and blanks ("... compared with the ")
 
     def before(self, text: str, pos: int) -> bool:
-        # the pattern ends in blanks: a name with no blank right before it follows no cue
+        # the pattern ends in blanks: a name with no blank right before it follows no cue, unless a hyphen joins
+        # it to a word that does ("over the dense-FP32 baseline", "than the stock-BF16 build")
+        if pos > 1 and text[pos - 1] == "-" and text[pos - 2].isalnum():
+            pos -= 1
+            while pos > 0 and text[pos - 1].isalnum():
+                pos -= 1
         return pos > 0 and text[pos - 1].isspace() and self.rx.search(text, max(0, pos - self.WINDOW), pos) is not None
 
 
