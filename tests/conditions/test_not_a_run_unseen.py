@@ -1,7 +1,8 @@
 """Guessed kinds found by the session-6 sample check of writers outside the dev set
 (docs/conditions-sample-check.md): a list of examples left open ("like INT8, FP8, NVFP4, etc."), the baseline's
-precision joined to a word by a hyphen ("over the dense-FP32 baseline"). Each is no setting of the run measured;
-the run's own settings beside them stay. Posts written for these tests."""
+precision joined to a word by a hyphen ("over the dense-FP32 baseline"), a subsection's own device missed for its
+spelling ("MI-250x", "MI300x") so that the section's other machine was taken. Each is no setting of the run
+measured; the run's own settings beside them stay. Posts written for these tests."""
 from __future__ import annotations
 
 import pytest
@@ -61,3 +62,40 @@ def test_a_precision_hyphened_to_the_baseline_s_word_is_the_baseline_s():
 def test_a_hyphened_precision_that_follows_no_baseline_cue_stays():
     c = _post("The pruned model runs at 1.8 tokens/s with the dense-FP16 weights.")
     assert stated(c, "precision").value.startswith("FP16")
+
+
+AMD_SUBSECTION = """# Fast decoding
+
+## Benchmarks
+
+Benchmarks run on an 8xH100 node at batch size 1.
+
+| Model | Tokens/s |
+| --- | --- |
+| Tiny-7B | 181.2 |
+
+### AMD
+
+Benchmarks run on one GCD of a MI-250x.
+
+| Model | Tokens/s |
+| --- | --- |
+| Tiny-7B | 76.3 |
+"""
+
+
+@pytest.mark.parametrize("spelling,canonical", [("MI-250x", "AMD MI250X"), ("MI300x", "AMD MI300X"),
+                                                ("MI-300X", "AMD MI300X")])
+def test_an_amd_chip_with_a_hyphen_or_a_lower_case_x_is_named(spelling, canonical):
+    c = claim(extract_text(AMD_SUBSECTION.replace("MI-250x", spelling), "t.md"), 76.3)
+    hardware = stated(c, "hardware")
+    assert hardware.value == spelling and hardware.canonical == canonical
+    # the section's 8-GPU machine is not the subsection's
+    unrecoverable(c, "gpu_count")
+    assert stated(claim(extract_text(AMD_SUBSECTION, "t.md"), 181.2), "gpu_count").value == 8
+
+
+def test_a_word_that_only_starts_like_an_amd_chip_is_none():
+    for text in ("The MI-250xl board", "see MI300xyz", "MIX-300x"):
+        c = claim(extract_text(AMD_SUBSECTION.replace("a MI-250x", text), "t.md"), 76.3)
+        assert "MI" not in str(c.conditions["hardware"].value)
