@@ -152,6 +152,7 @@ class ScopeRules(_Strict):
     # cues (document_reader.py, clauses.py, places.py, rungs_local.py, rungs_document.py, policy.py)
     topic_heading: Regex = NEVER
     clause_breaks: Regex = NEVER
+    subject_breaks: Regex = NEVER
     coordinated_break: Regex = NEVER
     coordinated_verb_break: Regex = NEVER
     measured_item: Regex = NEVER

@@ -99,3 +99,19 @@ def test_a_word_that_only_starts_like_an_amd_chip_is_none():
     for text in ("The MI-250xl board", "see MI300xyz", "MIX-300x"):
         c = claim(extract_text(AMD_SUBSECTION.replace("a MI-250x", text), "t.md"), 76.3)
         assert "MI" not in str(c.conditions["hardware"].value)
+
+
+@pytest.mark.parametrize("sentence,kind,value", [
+    ("In our tests, FP8 halves weight memory; BF16 keeps full precision.", "precision", "FP8"),
+    ("The old kernel ran in BF16, but the new one reaches 1.8x with FP8.", "precision", "FP8"),
+    ("The baseline serves with TP4, while our engine gets 1.8x more throughput with TP8.", "parallelism", "TP8"),
+])
+def test_another_part_s_other_value_is_that_part_s(sentence, kind, value):
+    assert str(stated(_post(sentence, 1.8 if "1.8" in sentence else 0.5), kind).value) == value
+
+
+def test_a_list_or_a_participle_after_a_comma_is_no_other_part():
+    c = _post("On an H100, the drafter gives a 1.8x speedup on GSM8K, HumanEval, and MT-Bench.")
+    assert stated(c, "dataset").value.count(",") == 2
+    c = _post("We quantize the detector to INT8 while keeping 99% of its FP32 accuracy; it runs 1.8x faster.")
+    assert "INT8" in stated(c, "precision").value
