@@ -115,3 +115,30 @@ def test_a_list_or_a_participle_after_a_comma_is_no_other_part():
     assert stated(c, "dataset").value.count(",") == 2
     c = _post("We quantize the detector to INT8 while keeping 99% of its FP32 accuracy; it runs 1.8x faster.")
     assert "INT8" in stated(c, "precision").value
+
+
+PAPERS = """# FastKernel
+
+**FastKernel2: Efficient Attention with Per-thread INT4 Quantization**  
+Ana Lopez, Bo Chen, Carl Diaz, Dee Eve  
+Paper: https://arxiv.org/abs/0000.00000
+
+## News
+
+On the RTX 5090, FastKernel reaches 560 TOPS, 2.7x faster than the old kernel!
+"""
+
+
+def test_a_paper_title_over_its_authors_is_no_setting():
+    c = claim(extract_text(PAPERS, "t.md"), 2.7)
+    unrecoverable(c, "precision")
+    assert stated(c, "hardware").value == "RTX 5090"
+
+
+def test_a_line_over_a_list_that_is_no_author_list_keeps_its_settings():
+    # devices (names with digits) or two names are no author list
+    for second in ("NVIDIA H100, NVIDIA A100, NVIDIA L40S", "Ana Lopez, Bo Chen"):
+        text = PAPERS.replace("**FastKernel2: Efficient Attention with Per-thread INT4 Quantization**",
+                              "All kernels below run with INT4 weights on these machines") \
+            .replace("Ana Lopez, Bo Chen, Carl Diaz, Dee Eve", second)
+        assert stated(claim(extract_text(text, "t.md"), 2.7), "precision").value.startswith("INT4")
