@@ -142,3 +142,35 @@ def test_a_line_over_a_list_that_is_no_author_list_keeps_its_settings():
                               "All kernels below run with INT4 weights on these machines") \
             .replace("Ana Lopez, Bo Chen, Carl Diaz, Dee Eve", second)
         assert stated(claim(extract_text(text, "t.md"), 2.7), "precision").value.startswith("INT4")
+
+
+VARIED = """# A faster encoder
+
+## Results
+
+All runs below use a batch size of 1 and prompts of 256 tokens.
+
+{sentence}
+"""
+
+
+@pytest.mark.parametrize("sentence,kind", [
+    ("Larger batch sizes, such as 8, give up to 1.8x.", "batch_or_concurrency"),
+    ("At higher concurrency the gain grows to 1.8x.", "batch_or_concurrency"),
+    ("As the batch size grows, the new kernel pulls ahead by 1.8x.", "batch_or_concurrency"),
+    ("With longer prompts the speedup reaches 1.8x.", "input_length"),
+    ("As the context length increases, the new path leads by 1.8x.", "input_length"),
+])
+def test_a_load_the_sentence_says_varies_is_not_the_set_up_s(sentence, kind):
+    unrecoverable(claim(extract_text(VARIED.format(sentence=sentence), "t.md"), 1.8), kind)
+
+
+def test_the_set_up_s_load_stays_when_the_sentence_varies_another_or_states_its_own():
+    c = claim(extract_text(VARIED.format(sentence="With longer prompts the speedup reaches 1.8x."), "t.md"), 1.8)
+    assert stated(c, "batch_or_concurrency").value == 1
+    c = claim(extract_text(VARIED.format(sentence="The new kernel is 1.8x faster."), "t.md"), 1.8)
+    assert stated(c, "batch_or_concurrency").value == 1
+    assert stated(c, "input_length").value == 256
+    c = claim(extract_text(VARIED.format(sentence="At a larger batch size of 8, the new kernel is 1.8x faster."),
+                           "t.md"), 1.8)
+    assert stated(c, "batch_or_concurrency").value == 8
