@@ -185,7 +185,7 @@ class ConditionResolver:
             lambda claim, name, values: doc.where.unrecoverable(claim, name, "ambiguous", values=values))
         ambiguous = [{n for n, r in why.items() if r == "ambiguous"} for why in reasons]
         fill_from_restatements(claims, ambiguous)
-        fill_from_range_ends(claims, ambiguous)
+        fill_from_range_ends(claims, ambiguous, self.scopes.range_top_conditions)
         fill_from_printed(claims, ambiguous)
         fill_from_table_rows(claims, ambiguous)
         fill_from_range_tops(claims, ambiguous, self.scopes.range_top_conditions)

@@ -62,14 +62,15 @@ _OWN_PLACES = frozenset({"sentence", "paragraph", "table_row", "table_column", "
                          "figure_caption"})
 
 
-def fill_from_range_ends(claims: list[Claim], ambiguous: list[set[str]]) -> None:
+def fill_from_range_ends(claims: list[Claim], ambiguous: list[set[str]], names: list[str]) -> None:
     """Fill the unstated conditions of an "up to X" headline from the results the post gives as ranges ending at X
     ("up to 2.1x for Model-A" in the summary; "1.6x-2.1x for Model-A" in the body): a bound over runs restates the
     best of them. Only when the headline's model is stated and every such range is of that model (one written
     more fully: `ties.same_model`), the range is specific (`distinctive`: "1.62x-2.14x", not "1x-2x"), and all of
     them state the condition with one value, read at their own place (`_OWN_PLACES`: their sentence, table or
     figure caption; a section's or setup's setting may be another run's, and the headline has its own rungs for
-    those). `ambiguous[i]`: the conditions of `claims[i]` stated with several values; they stay so."""
+    those). Only `names` (scopes.yaml `range_top_conditions`: what holds for the whole range, not its load).
+    `ambiguous[i]`: the conditions of `claims[i]` stated with several values; they stay so."""
     ranges: dict[tuple, list[Claim]] = {}
     for c in claims:
         if c.value_max is not None and c.conditions and distinctive(c.value, c.value_max):
@@ -87,7 +88,7 @@ def fill_from_range_ends(claims: list[Claim], ambiguous: list[set[str]]) -> None
         if not ends or not all(_alike(str(model.value), o.conditions.get("model")) for o in ends):
             continue
         for name, cond in c.conditions.items():
-            if cond.status == "stated" or name in unclear:
+            if cond.status == "stated" or name not in names or name in unclear:
                 continue
             stated = [o.conditions[name] for o in ends if o.conditions.get(name) and o.conditions[name].status == "stated"
                       and o.conditions[name].scope in _OWN_PLACES]
