@@ -61,6 +61,13 @@ class Store:
                 except StoreError:
                     raise StoreError(str(older)) from None
                 self.conn = self._open_readonly()
+            if not self._has_indexes():   # a batch stopped while loading (`loading`): made where it can be written
+                try:
+                    Store(self.path).close()
+                except StoreError:
+                    return   # (a read-only file: the same rows, read by scans)
+                self.conn.close()
+                self.conn = self._open_readonly()
             return
         try:
             self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
@@ -77,6 +84,11 @@ class Store:
         except StoreError:
             self.conn.close()
             raise
+
+    def _has_indexes(self) -> bool:
+        """Whether every secondary index of the schema is there."""
+        names = {row[0] for row in self.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        return names.issuperset(SECONDARY_INDEXES)
 
     def _open_readonly(self) -> sqlite3.Connection:
         problem: sqlite3.Error | None = None
@@ -171,23 +183,20 @@ class Store:
     def loading(self) -> Iterator[None]:
         """Records stored inside this block into a store that holds no document yet do without the secondary
         indexes, made at the end in the schema's order (same rows, same schema). Each document is still one
-        transaction; a process killed inside leaves a store without them, which the next `Store` that can
-        write makes again (`_init_schema`: CREATE INDEX IF NOT EXISTS), and `query` reads meanwhile by scans."""
+        transaction. A block left by an exception (Ctrl-C, a full disk) makes no index, so nothing replaces that
+        error; a store left without them (so, or by a killed process) gets them from the next `Store` opened on it
+        where the file can be written (`_init_schema`: CREATE INDEX IF NOT EXISTS; a read-only open too)."""
+        if self.conn.in_transaction:   # (executescript would commit it)
+            raise StoreError(f"{self.path}: loading inside an open transaction")
         fresh = self.conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone() is None
         if fresh:
             self.conn.executescript("BEGIN IMMEDIATE;" + "".join(f"DROP INDEX IF EXISTS {name};"
                                                                  for name in SECONDARY_INDEXES) + "COMMIT;")
-        failed = True
-        try:
-            yield
-            failed = False
-        finally:
-            if fresh:
-                try:
-                    self.conn.executescript(INDEXES + DOCUMENT_INDEXES)
-                except sqlite3.Error:
-                    if not failed:   # (after a failure, a full disk say, that error is the one to report)
-                        raise
+        yield
+        if fresh:
+            if self.conn.in_transaction:   # (every document commits or rolls back its own)
+                raise StoreError(f"{self.path}: a transaction left open while loading")
+            self.conn.executescript(INDEXES + DOCUMENT_INDEXES)
 
     # -- incremental -------------------------------------------------------------------------
     def state(self, path: str) -> tuple[str | None, str | None, str | None, str] | None:

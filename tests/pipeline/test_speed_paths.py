@@ -732,29 +732,39 @@ def test_a_store_killed_while_loading_gets_its_indexes_back_when_next_opened(tmp
     del inside
 
 
-def test_loading_reports_its_own_error_only_when_nothing_failed_before(tmp_path):
-    """Making the indexes again can fail (a full disk): after the block failed, the block's error is the one
-    raised (the next open makes the indexes); after a block that went well, the store's own error is raised."""
-    import sqlite3
+def test_a_block_that_fails_while_loading_makes_no_index_and_keeps_its_error(tmp_path):
+    """A batch stopped inside `loading` (Ctrl-C, a full disk) makes no index, so no second error (another Ctrl-C,
+    the same full disk) can replace its own; `query`'s read-only open, or the next batch's, makes them; loading
+    is refused inside an open transaction (making the indexes would commit it)."""
+    from extractor.corpus.schema import SECONDARY_INDEXES
+    from extractor.corpus.store import Store, StoreError
 
-    from extractor.corpus.store import Store
+    def indexes(db) -> set[str]:
+        return {line.split()[2] for line in _dump(db) if line.startswith("CREATE INDEX")}
 
-    with Store(tmp_path / "a.db") as store:
-        with pytest.raises(ValueError):
+    db = tmp_path / "stopped.db"
+    with Store(db) as store:
+        with pytest.raises(KeyboardInterrupt):
             with store.loading():
-                store.conn.execute("CREATE TABLE claims_metric (x)")   # the index's name taken: CREATE INDEX fails
-                raise ValueError("the batch's own failure")
-    with Store(tmp_path / "b.db") as store:
-        with pytest.raises(sqlite3.Error):
+                raise KeyboardInterrupt   # the batch's own stop: nothing after it runs
+    assert indexes(db) == set()
+    with Store(db, readonly=True) as reader:   # `query` on it: made where the file can be written
+        assert reader.counts()["documents"] == 0
+    assert indexes(db) == set(SECONDARY_INDEXES)
+    with Store(db) as store:
+        store.conn.execute("BEGIN")
+        with pytest.raises(StoreError, match="open transaction"):
             with store.loading():
-                store.conn.execute("CREATE TABLE claims_metric (x)")
+                pass
+        store.conn.execute("ROLLBACK")
+    assert indexes(db) == set(SECONDARY_INDEXES)
 
 
 def test_relinking_the_records_a_batch_holds_is_relinking_them_read_back(tmp_path):
     """A batch hands `relink` the records it has just stored and that can restate (`HeldRecords`): the claims
     relinking reads from them are those read back from the store's JSON, field for field, and give the same links
-    (posts of our own that restate one another's figures); a record without a claim stating `must_state` is not
-    held."""
+    (every post of corpus/, of which some restate one another's figures); a record without a claim stating
+    `must_state` is not held."""
     import sqlite3
     from pathlib import Path
 
@@ -765,15 +775,18 @@ def test_relinking_the_records_a_batch_holds_is_relinking_them_read_back(tmp_pat
     from extractor.corpus.restatements import HeldRecords, stored_refs
 
     corpus = Path(__file__).resolve().parents[2] / "corpus"
-    for name in ("compare-vllm-h100.md", "compare-sglang-h100.md", "compare-one-condition.md",
-                 "compare-vendor-roundup.md"):
-        (tmp_path / name).write_text((corpus / name).read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "unnamed.md").write_text("# Notes\n\nOur server now reaches 9,200 tokens/s, 2x the old one.\n",
-                                         encoding="utf-8")
+    posts = [p for p in sorted(corpus.iterdir()) if p.is_file() and p.suffix in (".md", ".html", ".txt")]
+    assert len(posts) > 15
+    folder = tmp_path / "posts"
+    folder.mkdir()
+    for post in posts:   # every post of corpus/ (the compare posts restate one another)
+        (folder / post.name).write_text(post.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "unnamed.md").write_text("# Notes\n\nOur server now reaches 9,200 tokens/s, 2x the old one.\n",
+                                       encoding="utf-8")
     db = tmp_path / "claims.db"
-    run_batch([tmp_path], db=db, progress=False)
+    run_batch([folder], db=db, progress=False)
     held = HeldRecords()
-    for path in sorted(tmp_path.glob("*.md")):
+    for path in sorted(folder.iterdir()):
         held.offer(str(path), extract_path(path))
     assert held and not any(p.endswith("unnamed.md") for p in held)
     conn = sqlite3.connect(db)
