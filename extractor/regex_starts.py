@@ -207,10 +207,38 @@ class Anchor:
     __slots__ = ("strings", "before", "run")
 
     def __init__(self, strings: frozenset[str], before: re.Pattern[str] | None):
+        if before is not None and not regex_cache.memo(("one_character", _CODE, before.pattern),
+                                                        lambda: one_character(before.pattern)):
+            # scan.anchored_matches matches the run over the reversed text and cuts it at an end position: that
+            # finds where the run begins only when each step reads one character and looks at no other
+            raise ValueError(f"an anchor's characters before must be one-character classes without "
+                             f"look-around: {before.pattern!r}")
         self.strings, self.before = strings, before
         # a run of such characters (matched from a position, it ends at the first other character; `before`
         # reads one character, so matched over the reversed text it finds where a run ending there begins)
         self.run = re.compile(f"(?:{before.pattern})*", re.I) if before is not None else None
+
+
+_ONE_CHARACTER_OPS = frozenset(op for op in (getattr(C, "LITERAL", None), getattr(C, "NOT_LITERAL", None),
+                                             getattr(C, "IN", None)) if op is not None)
+
+
+def one_character(pattern: str) -> bool:
+    """Whether every match of `pattern` is one character read by a literal or a class alone (alternatives
+    of them): no look-around, anchor, group or repeat, so a run of it read backwards cannot depend on what
+    lies outside the run."""
+    if P is None:
+        return False
+    try:
+        tree = P.parse(pattern, re.I)
+    except re.error:
+        return False
+    items = list(tree.data)
+    if len(items) == 1 and items[0][0] is C.BRANCH:
+        items = [alt.data[0] if len(alt.data) == 1 else (None, None) for alt in items[0][1][1]]
+    elif len(items) != 1:
+        return False
+    return all(op in _ONE_CHARACTER_OPS for op, _ in items)
 
 
 def anchors(pattern: str, flags: int = 0) -> list[Anchor] | None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from hostile_text import pieced_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -122,3 +124,28 @@ def test_a_covered_sentence_starts_after_the_last_sentence_end_before_it(text: s
     end = data.draw(st.integers(start, len(text)))
     ends_before = [m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 400), start)]
     assert covering(text, start, end, "sentence")[0] == (ends_before[-1] if ends_before else max(0, start - 400))
+
+
+@pytest.mark.parametrize("before, one", [
+    (r"[\w.]", True), (r"\s", True), (r"[^\n]", True), (r"[a-z]|-", True), (r"\d|[ \t]", True), ("a", True),
+    (r"(?=a)b", False), (r"a|(?<=x)b", False), (r"\b", False), ("ab", False), ("a*", False), ("(a)", False),
+    ("^", False), ("a|bc", False)])
+def test_an_anchor_run_reads_one_character_a_step_without_look_around(before: str, one: bool):
+    """`anchored_matches` matches a run over the reversed text, cut at an end position: an anchor whose characters
+    before are not one-character classes (a look-around, a word, a repeat) is refused where it is built."""
+    from extractor.regex_starts import Anchor, one_character
+
+    assert one_character(before) is one and one_character("(") is False   # not a pattern at all
+    if one:
+        assert Anchor(frozenset({"x"}), re.compile(before, re.I)).run is not None
+    else:
+        with pytest.raises(ValueError):
+            Anchor(frozenset({"x"}), re.compile(before, re.I))
+
+
+def test_every_shipped_anchor_run_reads_one_character_a_step():
+    f = finder()
+    scanner = f._scanner or f._build_scanner()
+    from extractor.regex_starts import one_character
+    befores = [a.before.pattern for found in scanner.not_condition_anchors for a in found or () if a.before]
+    assert befores and all(one_character(b) for b in befores)
