@@ -79,6 +79,7 @@ class Extractor:
         # a figure stated again for the same setup becomes one claim with several mentions
         claims = self.conditions.attach(ctx, read.placed, leads)
         mark_unnamed_baselines(claims)
+        counted = self.claims.counted_notes(d, read, claims)
         assign_ids(doc, claims)
         dated = document_date(d, doc)
         set_aside = self.claims.figures.decide(d, read.places, claims, read.rejected, read.prose)
@@ -87,7 +88,7 @@ class Extractor:
         return DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
                               date_source=dated.source, authorship=notes.authorship,
                               extractor_version=__version__, rules_version=self.rules_version, claims=claims,
-                              set_aside=set_aside, caveats=notes.caveats, provenance=read.counted + notes.provenance + date_notes)
+                              set_aside=set_aside, caveats=notes.caveats, provenance=counted + notes.provenance + date_notes)
 
 
 def _date_note(d: Document, dated: DocumentDate) -> Note:

@@ -15,8 +15,8 @@ sentence repeats decide, else the claim keeps `unspecified`. A definition of a p
 claims only, and a per-user claim only such a definition. What the claim's own text states is never replaced.
 
     counting = CountingDefinitions(load_counting_rules(rules_dir), abbreviations)
-    found = counting.find(d)
-    notes = counting.carry(d, found, placed)      # placed: (claim, passage); notes: one per definition used
+    assigned = counting.carry(d, counting.find(d), placed)   # placed: (claim, passage), before the conditions
+    notes = counting.notes(d, assigned, claims)   # after them: one note per definition that reaches a claim
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ Kind = Literal["total", "output", "input"]
 KIND_ORDER: tuple[Kind, ...] = ("total", "output", "input")
 # blocks read for definitions: prose, captions, and the lines of code blocks (a formula set in a code block)
 _READ_KINDS = ("paragraph", "list_item", "caption", "quote", "code")
-# LaTeX read as words: "\text{Speed} = \frac{\text{tokens}_{\text{prompt}} + ...}" -> "Speed = tokens prompt + ..."
+# LaTeX read as words: "\mathrm{TPS} = \frac{\mathrm{tokens}_{\mathrm{in}} + ...}{t}" -> "TPS = tokens in + ... t"
 _LATEX = re.compile(r"\\(?:text|mathrm|textrm|mathit|operatorname|mathbf|textbf)\s*\{|\\frac|[{}_$]")
 _LABEL_LEAD = re.compile(r"[\s\W\d]*$")   # what may come before a label: bullets, numbering, emphasis
 MAX_LINKS = 8         # links of one form read per sentence
@@ -197,54 +197,87 @@ class CountingDefinitions:
         return hits[0] if len(hits) == 1 else None
 
     # -- carrying ------------------------------------------------------------------
-    def carry(self, d: Document, found: list[Definition], placed: list[tuple[Claim, Passage]]) -> list[Note]:
-        """Give the definitions' kind to the token-rate claims of `placed` whose text names none; a provenance
-        note for each definition that reached a claim."""
+    def carry(self, d: Document, found: list[Definition],
+              placed: list[tuple[Claim, Passage]]) -> dict[tuple[int, int], tuple[Definition, bool]]:
+        """Give the definitions' kind to the token-rate claims of `placed` whose text names none. Returns, by
+        the span of each claim that took a kind, the definition it took it from and whether that definition
+        governs it from the post level (`notes` undoes those on figures the post cites)."""
         if not found:
-            return []
-        used: dict[Definition, int] = {}
+            return {}
+        by_table: dict[int, list[Definition]] = {}
+        by_section: dict[int | None, list[Definition]] = {}
+        for x in found:
+            if x.table is not None:
+                by_table.setdefault(x.table, []).append(x)
+            by_section.setdefault(x.section, []).append(x)
+        places: dict[tuple, list[list[Definition]]] = {}   # the scopes of a place, read once per place
+        assigned: dict[tuple[int, int], tuple[Definition, bool]] = {}
         for claim, passage in placed:
             if claim.tokens != "unspecified":
                 continue
-            chosen = self._governing(d, found, claim, passage)
+            user = claim.per == "user"
+            key = (passage.table, passage.section, user)
+            if key not in places:
+                places[key] = _scopes(d, by_table, by_section, found, passage, user)
+            chosen, post = self._governing(d, places[key], claim, passage)
             if chosen:
                 claim.tokens = chosen[0].kind
-                for definition in chosen:
-                    used[definition] = used.get(definition, 0) + 1
+                assigned[claim.span] = (chosen[0], post)
+        return assigned
+
+    def notes(self, d: Document, assigned: dict[tuple[int, int], tuple[Definition, bool]],
+              claims: list[Claim]) -> list[Note]:
+        """After the conditions stage: a figure the post cites from elsewhere takes no kind from a definition of
+        the post level (it says what the post measured); a provenance note for each definition that still
+        reaches a claim."""
+        used: dict[Definition, int] = {}
+        for claim in claims:
+            entry = assigned.get(claim.span)
+            if entry is None or claim.tokens != entry[0].kind:
+                continue
+            if claim.cited_from and entry[1]:
+                claim.tokens = "unspecified"
+                continue
+            used[entry[0]] = used.get(entry[0], 0) + 1
         return [Note(kind="counting-definition",
                      message=f"token rates count {x.kind} tokens here: {n} claim(s) that do not say which tokens "
                              f"they count take it from this definition",
                      quote=d.text[x.span[0]:x.span[1]], span=x.span)
                 for x, n in sorted(used.items(), key=lambda item: item[0].span)]
 
-    def _governing(self, d: Document, found: list[Definition], claim: Claim,
-                   passage: Passage) -> list[Definition]:
+    def _governing(self, d: Document, scopes: list[list[Definition]], claim: Claim,
+                   passage: Passage) -> tuple[list[Definition], bool]:
         """The definitions that decide a claim's kind: those of the nearest scope holding any, when they agree
-        (or those whose name the claim's header or sentence repeats agree); else none."""
-        user = claim.per == "user"
-        fitting = [x for x in found if x.per_user == user]
-        for scope in _scopes(d, fitting, passage):
-            kinds = {x.kind for x in scope}
-            if len(kinds) == 1:
-                return scope
+        (or those whose name the claim's header or sentence repeats agree); else none. With whether that scope
+        is the post's."""
+        for scope in scopes:
+            post = isinstance(scope, _PostScope)
+            if len({x.kind for x in scope}) == 1:
+                return scope, post
             named = _naming_text(d, claim, passage)
             echoed = [x for x in scope if x.name and _head(x.name) in named]
-            return echoed if len({x.kind for x in echoed}) == 1 else []
-        return []
+            return (echoed, post) if len({x.kind for x in echoed}) == 1 else ([], False)
+        return [], False
 
 
-def _scopes(d: Document, found: list[Definition], passage: Passage):
-    """The definitions of each scope of a passage, nearest first, the empty ones left out: its table, its
-    section and each enclosing one, the post."""
-    levels = []
+class _PostScope(list):
+    """The definitions of the whole post: the widest scope."""
+
+
+def _scopes(d: Document, by_table: dict[int, list[Definition]], by_section: dict[int | None, list[Definition]],
+            found: list[Definition], passage: Passage, user: bool) -> list[list[Definition]]:
+    """The definitions of each scope of a passage that fit its per-user kind, nearest first, the empty ones left
+    out: its table, its section and each enclosing one, the post."""
+    levels: list[list[Definition]] = []
     if passage.table is not None:
-        levels.append([x for x in found if x.table == passage.table])
+        levels.append(by_table.get(passage.table, []))
     section = passage.section
     while section is not None:
-        levels.append([x for x in found if x.section == section])
+        levels.append(by_section.get(section, []))
         section = d.sections[section].parent
-    levels.append(found)
-    return [level for level in levels if level]
+    levels = [[x for x in level if x.per_user == user] for level in levels]
+    post = _PostScope(x for x in found if x.per_user == user)
+    return [level for level in levels if level] + ([post] if post else [])
 
 
 def _naming_text(d: Document, claim: Claim, passage: Passage) -> str:

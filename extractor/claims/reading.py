@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from extractor.claims.analysis import TextAnalyser
-from extractor.claims.counting import CountingDefinitions, load_counting_rules
+from extractor.claims.counting import CountingDefinitions, Definition, load_counting_rules
 from extractor.claims.output_blocks import OutputBlocks
 from extractor.claims.rules import ClaimRules
 from extractor.claims.script_output import ScriptOutputReader
@@ -35,7 +35,7 @@ class ReadClaims(NamedTuple):
     rejected: Rejected                    # figures turned down, by start offset: (set-aside reason, rule)
     prose: ProseFigures                   # the quantities the readers found, for the set-aside pass
     places: SetAsidePlaces                # where each offset sits, for the set-aside pass
-    counted: list[Note]                   # the definitions of what token rates count that reached a claim
+    counted: dict[Span, tuple[Definition, bool]]   # the claims that took their tokens from a definition
 
 
 class ClaimStage:
@@ -83,3 +83,8 @@ class ClaimStage:
         # what the post's token rates count, defined once, reaches the claims whose own text does not say it
         counted = self.counting.carry(d, self.counting.find(d), placed)
         return ReadClaims(placed, rejected, prose, places, counted)
+
+    def counted_notes(self, d: Document, read: ReadClaims, claims: list[Claim]) -> list[Note]:
+        """After the conditions stage (which credits cited figures): the notes of the definitions of what token
+        rates count that reach the final claims; a cited figure takes no kind from a post-level definition."""
+        return self.counting.notes(d, read.counted, claims)

@@ -269,7 +269,8 @@ def scores_on_one_scale(out: list[tuple[Claim, Passage]], places: list[tuple[int
                         over_100: set[int]) -> None:
     """A bare score in a column whose other bare scores are read on a 0-100 scale (a score over 10 is a percent
     written without its sign) is on that scale too when it is written alike, with as many decimals: "2.3" under
-    "MATH" beside "35.2" is 2.3 percent, not a fraction; "0.724" beside "81.8" (another metric's row) stays.
+    "MATH" beside "35.2" is 2.3 percent, not a fraction; "0.724" beside "81.8" (another metric's row) stays, and so
+    does any score below 1 ("0.7" beside "65.3": a fraction as likely as a percent).
     Only when every number of the column lies within 0-100 (`over_100`: the columns holding a bare number over 100)."""
     by_column: dict[int, list[Claim]] = {}
     for (claim, _), (_, col) in zip(out, places):
@@ -281,7 +282,7 @@ def scores_on_one_scale(out: list[tuple[Claim, Passage]], places: list[tuple[int
             continue
         scaled = {_decimals(c.quote) for c in claims if c.unit == "percent"}
         for c in claims:
-            if c.unit == "dimensionless" and _decimals(c.quote) in scaled:
+            if c.unit == "dimensionless" and c.value >= 1 and _decimals(c.quote) in scaled:
                 c.unit = "percent"
 
 

@@ -40,3 +40,9 @@ def test_a_fraction_written_otherwise_beside_a_percent_stays_a_fraction():
 def test_a_column_over_100_is_no_percent_scale():
     text = ("# Evaluation\n\n| Model | Arena score |\n|---|---|\n| Ours | 1204 |\n| Other | 87 |\n| Tiny | 4 |\n")
     assert units(text)[4] == "dimensionless"
+
+
+def test_a_score_below_1_beside_percents_stays_bare():
+    # "0.7" may be a fraction (another metric's row) as well as 0.7 percent: not moved
+    text = ("# Evaluation\n\n| Benchmark | Our model |\n|---|---|\n| MMLU | 65.3 |\n| Calibration score | 0.7 |\n")
+    assert units(text) == {65.3: "percent", 0.7: "dimensionless"}
