@@ -52,6 +52,7 @@ class ScopeLadder:
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
         self.described_after = re.compile(scopes.described_after, re.I)
+        self.feature_words = frozenset(w.casefold() for w in scopes.back_matter_feature_words)
         self.paragraph_label = re.compile(scopes.paragraph_label)
         self.topic_opener = re.compile(scopes.topic_opener)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)

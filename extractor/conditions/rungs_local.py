@@ -344,8 +344,30 @@ def section_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | Non
     if found:
         return found
     runs = earlier_run_sections(site, lambda s: any(not x.m.rule.startswith(PYTHON_RULE) for x in code.get(s, ())))
-    return [x for s in runs for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)
-            and x.m.span[0] < site.passage.start]
+    found = [x for s in runs for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)
+             and x.m.span[0] < site.passage.start]
+    return found or _commands(site, feature_appendix(lad, site, site.chain))
+
+
+def _commands(site: ClaimSite, sections: list[int]) -> list[Located]:
+    return [x for s in sections for x in site.ctx.code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
+
+
+_WORD = re.compile(r"[\w.+-]*\w")
+
+
+def feature_appendix(lad: LadderReading, site: ClaimSite, chain: list[int | None]) -> list[int]:
+    """The back-matter sections that reproduce the feature of the claim's section: their heading, less the words
+    of scopes.yaml `back_matter_feature_words`, names a feature whose every word is in the heading of a section of
+    `chain` ("Benchmark Instructions for torch.compile" for "Torch.compile Latency Optimizations")."""
+    d, ctx = site.d, site.ctx
+    titles = [{w.casefold() for w in _WORD.findall(d.sections[s].title)} for s in chain if s is not None]
+    found = []
+    for i in ctx.back_matter_sections:
+        feature = {w.casefold() for w in _WORD.findall(d.sections[i].title)} - lad.ladder.feature_words
+        if feature and any(feature <= t for t in titles) and i not in chain:
+            found.append(i)
+    return found
 
 
 def _linked(site: ClaimSite) -> list[int]:
@@ -366,4 +388,5 @@ def linked_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | None
     """The benchmark commands of that linked section."""
     if site.linked is None:
         return None
-    return [x for s in _linked(site) for x in site.ctx.code.get(s, [])]
+    return [x for s in _linked(site) for x in site.ctx.code.get(s, [])] \
+        or _commands(site, feature_appendix(lad, site, [site.linked]))
