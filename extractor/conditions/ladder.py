@@ -42,8 +42,9 @@ class ScopeLadder:
     """The ladder's rules, read once: the rungs in order with their readers, and what the readers match with.
     `reading(ctx, places)` gives one document's `LadderReading`."""
 
-    def __init__(self, scopes: ScopeRules, places: Places):
+    def __init__(self, scopes: ScopeRules, places: Places, abbreviations: frozenset[str] = frozenset()):
         self.scopes, self.places = scopes, places
+        self.abbreviations = abbreviations   # words a dot does not end a sentence after ("Fig.": claims.yaml)
         self.lead_in_endings = tuple(scopes.lead_in_endings)
         self.lead_in_sentence_kinds = frozenset(scopes.lead_in_sentence_kinds)
         self.footnote_marks = tuple(scopes.footnote_marks)

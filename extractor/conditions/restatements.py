@@ -94,7 +94,7 @@ _NAMES = ("model", "hardware")   # what the prose's own sentence must name, alik
 def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None:
     """Fill the unstated conditions of a figure in prose ("13B Llama 2 on g5.2xlarge delivers 71 tokens/sec")
     from the one table row anywhere in the post whose figure it gives rounded or cut (71.7056), or bounds from below
-    ("over 10,000 tok/s" for 10,907, at the loads its sentence states), when its own
+    (the one row of its model or device above "more than 5,000 tok/s", at the loads its sentence states), when its own
     sentence names the row's model or hardware and names neither otherwise: a summary restating a row of the
     results. `ambiguous[i]`: the conditions of `claims[i]` the post states with several values; they stay so."""
     grouped: dict[tuple, list[Claim]] = {}
@@ -116,11 +116,10 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
         values, ordered = rows.get((c.metric, c.unit), ((), ()))
         places = _decimals(c.value)
         if c.qualifier == "at_least" and places == 0 and c.value > 0:
-            # a round lower bound of one row ("over 10,000 tok/s" for a row's 10,907): the rows within
-            # BOUND_REACH above it
-            near = ordered[bisect_left(values, c.value):bisect_right(values, c.value * (1 + BOUND_REACH))]
-            same = [o for o in near if o.value > c.value and _same_loads(c, o)
-                    and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
+            # a round lower bound ("more than 5,000 tok/s") sums up a row only when it is the one row of the
+            # sentence's model or device (at the loads the sentence states) above the bound
+            same = [o for o in ordered[bisect_right(values, c.value):]
+                    if all(_alike(v, o.conditions.get(n)) for n, v in own.items()) and _same_loads(c, o)]
         else:
             step = 10.0 ** -places
             near = ordered[bisect_left(values, c.value - step):bisect_right(values, c.value + step)]
@@ -140,8 +139,8 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
 
 
 def fill_from_range_tops(claims: list[Claim], ambiguous: list[set[str]], names: list[str]) -> None:
-    """Fill the unstated conditions of a headline bound ("up to 2.00x for Model-A") from the ranges of the body
-    whose top it is ("1.69x-2.00x for Model-A"), when its own sentence names the model or hardware and every such
+    """Fill the unstated conditions of a headline bound ("up to 3.10x for Model-A") from the ranges of the body
+    whose top it is ("2.45x-3.10x for Model-A"), when its own sentence names the model or hardware and every such
     range names the same, and those ranges agree on the condition: the summary gives the best point of the body's
     result; only `names` (scopes.yaml `range_top_conditions`: what holds for the whole range). `ambiguous[i]`: the
     conditions of `claims[i]` the post states with several values; they stay so."""
@@ -174,7 +173,6 @@ def fill_from_range_tops(claims: list[Claim], ambiguous: list[set[str]], names: 
                                                          f"({top.quote!r})") if x)})
 
 
-BOUND_REACH = 0.1   # a round lower bound ("over 10,000") sums up a row at most this much above it
 _LOADS = ("batch_or_concurrency", "input_length", "output_length")
 
 
