@@ -26,8 +26,8 @@ from extractor.conditions.places import DocumentPlaces, Places
 from extractor.claims.rules import load_claim_rules
 from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
-from extractor.conditions.restatements import (fill_from_printed, fill_from_range_tops, fill_from_restatements,
-                                                fill_from_table_rows)
+from extractor.conditions.restatements import (fill_from_printed, fill_from_range_ends, fill_from_range_tops,
+                                               fill_from_restatements, fill_from_table_rows)
 from extractor.conditions.rules import SCOPES_FILE, load_scope_rules, load_where_rules
 from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
 from extractor.conditions.statement import DocumentStatements, Statements
@@ -187,6 +187,7 @@ class ConditionResolver:
             lambda claim, name, values: doc.where.unrecoverable(claim, name, "ambiguous", values=values))
         ambiguous = [{n for n, r in why.items() if r == "ambiguous"} for why in reasons]
         fill_from_restatements(claims, ambiguous)
+        fill_from_range_ends(claims, ambiguous, self.scopes.range_top_conditions)
         fill_from_printed(claims, ambiguous)
         fill_from_table_rows(claims, ambiguous)
         fill_from_range_tops(claims, ambiguous, self.scopes.range_top_conditions)

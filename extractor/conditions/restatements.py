@@ -57,6 +57,49 @@ def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> No
         n_stated[id(c)] = _stated(c)
 
 
+# where a result's own description is read: its sentence or paragraph, its table, the caption of its figure
+_OWN_PLACES = frozenset({"sentence", "paragraph", "table_row", "table_column", "table_caption", "footnote",
+                         "figure_caption"})
+
+
+def fill_from_range_ends(claims: list[Claim], ambiguous: list[set[str]], names: list[str]) -> None:
+    """Fill the unstated conditions of an "up to X" headline from the results the post gives as ranges ending at X
+    ("up to 2.1x for Model-A" in the summary; "1.6x-2.1x for Model-A" in the body): a bound over runs restates the
+    best of them. Only when the headline's model is stated and every such range is of that model (one written
+    more fully: `ties.same_model`), the range is specific (`distinctive`: "1.62x-2.14x", not "1x-2x"), and all of
+    them state the condition with one value, read at their own place (`_OWN_PLACES`: their sentence, table or
+    figure caption; a section's or setup's setting may be another run's, and the headline has its own rungs for
+    those). Only `names` (scopes.yaml `range_top_conditions`: what holds for the whole range, not its load).
+    `ambiguous[i]`: the conditions of `claims[i]` stated with several values; they stay so."""
+    ranges: dict[tuple, list[Claim]] = {}
+    for c in claims:
+        if c.value_max is not None and c.conditions and distinctive(c.value, c.value_max):
+            ranges.setdefault((c.metric, c.unit), []).append(c)
+    if not ranges:
+        return
+    for c, unclear in zip(claims, ambiguous):
+        if not (c.headline and c.qualifier == "up_to" and c.value_max is None and c.conditions):
+            continue
+        model = c.conditions.get("model")
+        if model is None or model.status != "stated":
+            continue
+        ends = [o for o in ranges.get((c.metric, c.unit), ()) if o is not c
+                and math.isclose(o.value_max, c.value, rel_tol=1e-6)]
+        if not ends or not all(_alike(str(model.value), o.conditions.get("model")) for o in ends):
+            continue
+        for name, cond in c.conditions.items():
+            if cond.status == "stated" or name not in names or name in unclear:
+                continue
+            stated = [o.conditions[name] for o in ends if o.conditions.get(name) and o.conditions[name].status == "stated"
+                      and o.conditions[name].scope in _OWN_PLACES]
+            if len(stated) != len(ends) or len({repr(x.value) for x in stated}) != 1:
+                continue
+            c.conditions[name] = stated[0].model_copy(update={
+                "scope": "restatement",
+                "note": "; ".join(x for x in (stated[0].note, f"stated for the results the post gives as a range "
+                                                               f"ending at this figure ({ends[0].quote!r})") if x)})
+
+
 def fill_from_printed(claims: list[Claim], ambiguous: list[set[str]]) -> None:
     """Fill the unstated conditions of a figure in prose from the one result a program printed in the same section
     that it gives rounded or cut ("around 3.85 s" for a printed "3.8589 s", "about 28 tokens/s" for "28.61"): the

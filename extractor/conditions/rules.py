@@ -23,6 +23,7 @@ Reason = Literal["absent", "ambiguous", "no_version", "partial", "variants", "ex
 
 NEVER = r"(?!)"   # a pattern that matches nothing: a cue the rules leave unset
 Regex = Annotated[str, AfterValidator(compiled)]   # a pattern, checked to compile at load
+MeasuredKind = Literal["input_length", "output_length", "batch_or_concurrency"]
 Words = Annotated[list[str], Field(default_factory=list)]   # phrases or names, none unless the rules list some
 
 
@@ -117,6 +118,7 @@ class ScopeRules(_Strict):
     alternatives_lead_in: str = NEVER
     dated_item: str = NEVER
     figure_reference: str = NEVER
+    setup_reference: str = NEVER
     names_no_metric: str = NEVER
     respectively: str = NEVER
     setup_label_min: int = 2
@@ -154,6 +156,10 @@ class ScopeRules(_Strict):
     # cues (document_reader.py, clauses.py, places.py, rungs_local.py, rungs_document.py, policy.py)
     topic_heading: Regex = NEVER
     clause_breaks: Regex = NEVER
+    subject_breaks: Regex = NEVER
+    # load conditions a claim's own sentence says vary ("at larger batch sizes", "with longer prompts"): no value of
+    # them is taken from a place broader than the sentence (ladder.py)
+    varied_in_sentence: dict[MeasuredKind, Regex] = Field(default_factory=dict)
     coordinated_break: Regex = NEVER
     coordinated_verb_break: Regex = NEVER
     measured_item: Regex = NEVER
@@ -171,6 +177,7 @@ class ScopeRules(_Strict):
     citation_cue: Regex = NEVER
     citation_self: Regex = NEVER
     ratio_clause_end: Regex = r"$"
+    ratio_levels: Regex = NEVER
     ratio_clause_start: Regex = NEVER
     credit_sections: Regex = NEVER
     source_link: Regex = NEVER
@@ -301,7 +308,12 @@ class BaselineTail:
         self.rx = rx   # matches text ending in a cue and blanks ("... compared with the ")
 
     def before(self, text: str, pos: int) -> bool:
-        # the pattern ends in blanks: a name with no blank right before it follows no cue
+        # the pattern ends in blanks: a name with no blank right before it follows no cue, unless a hyphen joins
+        # it to a word that does ("over the dense-FP32 baseline", "than the stock-BF16 build")
+        if pos > 1 and text[pos - 1] == "-" and text[pos - 2].isalnum():
+            pos -= 1
+            while pos > 0 and text[pos - 1].isalnum():
+                pos -= 1
         return pos > 0 and text[pos - 1].isspace() and self.rx.search(text, max(0, pos - self.WINDOW), pos) is not None
 
 
