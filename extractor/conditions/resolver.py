@@ -26,7 +26,7 @@ from extractor.conditions.places import DocumentPlaces, Places
 from extractor.claims.rules import load_claim_rules
 from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
-from extractor.conditions.restatements import (fill_from_printed, fill_from_range_ends, fill_from_range_tops,
+from extractor.conditions.restatements import (fill_from_printed, fill_from_range_ends,
                                                fill_from_restatements, fill_from_table_rows)
 from extractor.conditions.rules import SCOPES_FILE, load_scope_rules, load_where_rules
 from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
@@ -190,7 +190,6 @@ class ConditionResolver:
         fill_from_range_ends(claims, ambiguous, self.scopes.range_top_conditions)
         fill_from_printed(claims, ambiguous)
         fill_from_table_rows(claims, ambiguous)
-        fill_from_range_tops(claims, ambiguous, self.scopes.range_top_conditions)
         for claim in claims:   # a figure quoted from another party is not what the post leads with
             if claim.cited_from:
                 claim.headline = False
