@@ -62,6 +62,11 @@ _OWN_PLACES = frozenset({"sentence", "paragraph", "table_row", "table_column", "
                          "figure_caption"})
 
 
+# ... and for a range, the section that reports it: the run's set-up there (a caption or sentence of its section)
+# holds for the whole range (only `range_top_conditions` are taken)
+_RANGE_PLACES = _OWN_PLACES | {"section"}
+
+
 def fill_from_range_ends(claims: list[Claim], ambiguous: list[set[str]], names: list[str]) -> None:
     """Fill the unstated conditions of an "up to X" headline from the results the post gives as ranges ending at X
     ("up to 2.1x for Model-A" in the summary; "1.6x-2.1x for Model-A" in the body): a bound over runs restates the
@@ -93,7 +98,7 @@ def fill_from_range_ends(claims: list[Claim], ambiguous: list[set[str]], names: 
             if cond.status == "stated" or name not in names or name in unclear or any(name in u for u in theirs_unclear):
                 continue
             stated = [o.conditions[name] for o in ends if o.conditions.get(name) and o.conditions[name].status == "stated"
-                      and o.conditions[name].scope in _OWN_PLACES]
+                      and o.conditions[name].scope in _RANGE_PLACES]
             if len(stated) != len(ends) or len({repr(x.value) for x in stated}) != 1:
                 continue
             c.conditions[name] = stated[0].model_copy(update={
