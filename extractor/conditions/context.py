@@ -27,6 +27,7 @@ class DocContext:
     claim_spans: list[tuple[int, int]]   # every claim's figure, in order
     code_feeds: dict[int | None, set[int]] = field(default_factory=dict)   # section -> cells its run's code reads from
     labelled_setup: set[int] = field(default_factory=set)   # setup sections by their labelled items alone
+    back_matter_sections: list[int] = field(default_factory=list)   # sections under a back-matter heading
     claim_starts: list[int] = field(init=False)   # their starts (for `claims_in`)
     starts: list[int] = field(init=False)
     by_block: dict[int, list[Located]] = field(init=False)

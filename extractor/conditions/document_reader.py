@@ -117,8 +117,9 @@ class DocumentReader:
             elif self._labelled_setup(d, i, line_starts, ends[i]):
                 setup.append(i)
                 labelled.add(i)
-        return DocContext(d, located, setup, {i for i in setup if self._in_back_matter(d, i)}, section_of,
-                          self._groups(d), self.alternative_items(d), claimed, feeds, labelled)
+        back = [i for i in range(len(d.sections)) if self._in_back_matter(d, i)]
+        return DocContext(d, located, setup, {i for i in setup if i in back}, section_of,
+                          self._groups(d), self.alternative_items(d), claimed, feeds, labelled, back)
 
     def _back_matter_run(self, d: Document, found: list[Mention], blocks: set[int]) -> set[int]:
         """The section of the back matter (under a top-level back-matter heading, or that heading itself) that runs

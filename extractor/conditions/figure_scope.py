@@ -5,7 +5,7 @@ import re
 
 from extractor.conditions.context import DocContext
 from extractor.conditions.located import Located
-from extractor.conditions.places import SENTENCE_END, DocumentPlaces, near_captions
+from extractor.conditions.places import DocumentPlaces, near_captions
 from extractor.conditions.ties import ClaimSite
 
 _NUMBER = re.compile(r"\d+")
@@ -43,8 +43,8 @@ class DocumentFigureCaptions:
         near = near_captions(ctx, p.section, at)
         if p.block >= 0 and p.table is None and len(self.figures_named(p.block)) > 1:
             # a paragraph about several figures does not say which one shows this result, unless the claim's own
-            # sentence names one ("... 6-19x over X (Figure 4)"); a bound or range its sentence gives over several
-            # ("Figures 1 and 2 show up to 5x") sums up their runs: their captions are its setup
+            # sentence names one ("... 3-8x over X (Fig. 6)"); a bound or range its sentence gives over several
+            # ("across Figures 3 and 4, up to 9x") sums up their runs: their captions are its setup
             own = self._figures_in_sentence(site)
             if not own or len(own) > 1 and site.claim.qualifier not in self.summed_up:
                 return []
@@ -92,12 +92,9 @@ class DocumentFigureCaptions:
         return numbered
 
     def _figures_in_sentence(self, site: ClaimSite) -> set[str]:
-        """The numbers of the figures the claim's own sentence refers to."""
-        view, b = site.d.view, site.d.blocks[site.passage.block]
-        ends = [m.end() for m in SENTENCE_END.finditer(view, b.start, site.claim.span[0])]
-        end = SENTENCE_END.search(view, site.claim.span[1], b.end)
-        lo, hi = (ends[-1] if ends else b.start), (end.start() if end else b.end)
-        return {n for m in self.figure_reference.finditer(view, lo, hi) for n in _NUMBER.findall(m[0])}
+        """The numbers of the figures the claim's own sentence (its passage) refers to."""
+        view, p = site.d.view, site.passage
+        return {n for m in self.figure_reference.finditer(view, p.start, p.end) for n in _NUMBER.findall(m[0])}
 
     def figures_named(self, block: int) -> set[str]:
         """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"}); read once per block

@@ -42,8 +42,9 @@ class ScopeLadder:
     """The ladder's rules, read once: the rungs in order with their readers, and what the readers match with.
     `reading(ctx, places)` gives one document's `LadderReading`."""
 
-    def __init__(self, scopes: ScopeRules, places: Places):
+    def __init__(self, scopes: ScopeRules, places: Places, abbreviations: frozenset[str] = frozenset()):
         self.scopes, self.places = scopes, places
+        self.abbreviations = abbreviations   # words a dot does not end a sentence after ("Fig.": claims.yaml)
         self.lead_in_endings = tuple(scopes.lead_in_endings)
         self.lead_in_sentence_kinds = frozenset(scopes.lead_in_sentence_kinds)
         self.footnote_marks = tuple(scopes.footnote_marks)
@@ -52,6 +53,7 @@ class ScopeLadder:
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
         self.described_after = re.compile(scopes.described_after, re.I)
+        self.feature_words = frozenset(w.casefold() for w in scopes.back_matter_feature_words)
         self.paragraph_label = re.compile(scopes.paragraph_label)
         self.topic_opener = re.compile(scopes.topic_opener)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)

@@ -119,7 +119,7 @@ class Places:
 
 
 # the longest highlight read as a feature's label: a short label ("Smarter routing"), or a highlight written as one
-# clause without a separator ("Up to 7x higher throughput for Multi-head Latent Attention (MLA)"); a longer item
+# clause without a separator ("As much as 4x more tokens per second with the fused paged kernels"); a longer item
 # is a sentence of the summary, not the name of a section's feature
 LABEL_WORDS = 12
 

@@ -109,7 +109,7 @@ class Policy:
             m, scope = self.format_of(m, scope, scopes.levels)
         if name == "hardware" and m.count is not None and scope != "sentence" \
                 and _counted_twice(cands, m, doc.ctx.d.view):
-            # one device at two counts at this rung, paired with no model ("1xH200 = TP1, 8xH200 = max config"):
+            # one device at two counts at this rung, paired with no model ("1xL4 = TP1, 4xL4 = best config"):
             # the rung names two runs of it; the device is stated, its count only when a more specific place
             # (the claim's row: "GPUs | 1") counts it one of those ways
             own = _own_count(scopes, scope)
@@ -331,7 +331,7 @@ def _show(m: Mention) -> str:
 def _more_devices(scopes: Scopes, scope: str, m: Mention, view: str) -> list[Mention]:
     """The hardware mentions that count several devices for another model at the rung where a count of one gave
     the single-device layout `m` ("Model-A (1x L40S) and Model-B (4x L40S)", bindings.py `_bind_pairs`), or that
-    count the same device again for no model ("1xH200 = TP1, 8xH200 = max config", `_counted_twice`): the rung
+    count the same device again for no model ("1xL4 = TP1, 4xL4 = best config", `_counted_twice`): the rung
     does not say one device ran the claim."""
     for sc, by_name in scopes.usable:
         devices = by_name.get("hardware", ()) if sc == scope else ()
@@ -359,7 +359,7 @@ def _own_count(scopes: Scopes, scope: str) -> int | None:
     return None
 
 
-# a model's size written between two counts of one device ("Llama 8B on 1xH100 and 70B on 4xH100"): each count is
+# a model's size written between two counts of one device ("Model-A 7B on 1xL4 and 34B on 4xL4"): each count is
 # that model's, though no binding paired them
 _SIZE_BETWEEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[BM]\b")
 

@@ -265,7 +265,7 @@ class MatchReader:
         if canon is None and e.kind == "parallelism":
             canon = self.rules.layout(value if isinstance(value, str) else quote)
             if canon is not None and _ZERO_DEGREE.search(canon):
-                return []   # "TP=0, PP=0" numbers a rank ("the primary rank (TP=0)"), not a layout's degree
+                return []   # "TP=0" numbers a rank ("rank 0 of each group (TP=0)"), not a layout's degree
         if canon is None and e.kind == "dataset" and isinstance(value, str):
             canon = self.canonicalizer.canonical(e.kind, value, LABELLED_FUZZ_THRESHOLD)
         return [Mention(kind=e.kind, value=value, canonical=canon, sweep=sweep, quote=quote, span=span, rule=name)]

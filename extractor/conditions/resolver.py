@@ -23,9 +23,10 @@ from extractor.conditions.mentions import Mention, MentionFinder, covering
 from extractor.conditions.mentions_merge import MentionMerger
 from extractor.conditions.output_setup import OutputSetup
 from extractor.conditions.places import DocumentPlaces, Places
+from extractor.claims.rules import load_claim_rules
 from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
-from extractor.conditions.restatements import (fill_from_printed, fill_from_range_ends, fill_from_range_tops,
+from extractor.conditions.restatements import (fill_from_printed, fill_from_range_ends,
                                                fill_from_restatements, fill_from_table_rows)
 from extractor.conditions.rules import SCOPES_FILE, load_scope_rules, load_where_rules
 from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
@@ -78,7 +79,8 @@ class ConditionResolver:
         self.places = Places(rules_dir, self.scopes)
         self.reader = DocumentReader(self.scopes, self.places.family_cues)
         self.where = WhereNotes(load_where_rules(rules_dir))
-        self.ladder = ScopeLadder(self.scopes, self.places)
+        abbreviations = frozenset(a.lower() for a in load_claim_rules(rules_dir).abbreviations)
+        self.ladder = ScopeLadder(self.scopes, self.places, abbreviations)
         self._scope_rank = self.scopes.scope_rank()   # a scope's place on the ladder: lower is more specific
         self._devices: dict[str, frozenset[str]] = {}   # baseline -> the devices it names
         self.policy = Policy(self.scopes, self.finder.rules.conditions.hardware_count.single_device)
@@ -188,7 +190,6 @@ class ConditionResolver:
         fill_from_range_ends(claims, ambiguous, self.scopes.range_top_conditions)
         fill_from_printed(claims, ambiguous)
         fill_from_table_rows(claims, ambiguous)
-        fill_from_range_tops(claims, ambiguous, self.scopes.range_top_conditions)
         for claim in claims:   # a figure quoted from another party is not what the post leads with
             if claim.cited_from:
                 claim.headline = False

@@ -114,6 +114,7 @@ class ScopeRules(_Strict):
     setup_labels: Words
     usage_sections: Words
     back_matter_sections: Words
+    back_matter_feature_words: Words   # words of a back-matter heading that do not name the feature it reproduces
     alternatives_lead_in: str = NEVER
     dated_item: str = NEVER
     figure_reference: str = NEVER

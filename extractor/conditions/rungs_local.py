@@ -16,6 +16,7 @@ from extractor.conditions.restatements import distinctive
 from extractor.conditions.places import SENTENCE_END, ancestors, footnotes, introducing_sentence, lead_in
 from extractor.conditions.rungs import Tiers, rung_reader
 from extractor.conditions.ties import ClaimSite, paired_in_order, same_model
+from extractor.ingest.segment import split_sentences
 
 if TYPE_CHECKING:
     from extractor.conditions.ladder import LadderReading
@@ -266,24 +267,22 @@ def _topic_name(x: Located) -> str:
     return (x.m.canonical or str(x.m.value)).lower()
 
 
-_SENTENCE_STOP = re.compile(r"[.!?][*_]*(?=\s|$)")   # a sentence's end, bold or italic marks after it included
-_LEADING_MARKS = re.compile(r"[\s*_]*")
-
-
 def _described_after(lad: LadderReading, site: ClaimSite) -> tuple[int, int]:
-    """The span of the sentence right after the claim's, in its block, when it says how the result was measured
-    (scopes.yaml `described_after`: "These numbers were measured when serving ...") and gives no result of its own;
-    an empty span otherwise."""
+    """The span of the sentence right after the claim's (its passage), in its block, when it says how the result was
+    measured (scopes.yaml `described_after`: "Those figures were collected while serving ...") and gives no result of
+    its own; an empty span otherwise."""
     view, block = site.d.view, site.d.blocks[site.passage.block]
-    end = _SENTENCE_STOP.search(view, site.claim.span[1], block.end)
-    if end is None:
+    after = split_sentences(view, site.passage.end, block.end, lad.ladder.abbreviations)
+    if not after:
         return 0, 0
-    start = _LEADING_MARKS.match(view, end.end(), block.end).end()
-    if not lad.ladder.described_after.match(view, start, block.end):
+    start, hi = after[0]
+    start = _LEADING_MARKS.match(view, start, hi).end()
+    if not lad.ladder.described_after.match(view, start, hi):
         return 0, 0
-    stop = _SENTENCE_STOP.search(view, start, block.end)
-    hi = stop.start() if stop else block.end
     return (0, 0) if site.ctx.claims_in(start, hi) else (start, hi)
+
+
+_LEADING_MARKS = re.compile(r"[\s*_]*")   # bold or italic marks left before the sentence's first word
 
 
 def _nearer_result(site: ClaimSite, x: Located) -> bool:
@@ -344,8 +343,30 @@ def section_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | Non
     if found:
         return found
     runs = earlier_run_sections(site, lambda s: any(not x.m.rule.startswith(PYTHON_RULE) for x in code.get(s, ())))
-    return [x for s in runs for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)
-            and x.m.span[0] < site.passage.start]
+    found = [x for s in runs for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)
+             and x.m.span[0] < site.passage.start]
+    return found or _commands(site, feature_appendix(lad, site, site.chain))
+
+
+def _commands(site: ClaimSite, sections: list[int]) -> list[Located]:
+    return [x for s in sections for x in site.ctx.code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
+
+
+_WORD = re.compile(r"[\w.+-]*\w")
+
+
+def feature_appendix(lad: LadderReading, site: ClaimSite, chain: list[int | None]) -> list[int]:
+    """The back-matter sections that reproduce the feature of the claim's section: their heading, less the words
+    of scopes.yaml `back_matter_feature_words`, names a feature whose every word is in the heading of a section of
+    `chain` ("How to reproduce the paged decoding runs" for "Paged decoding speed-ups")."""
+    d, ctx = site.d, site.ctx
+    titles = [{w.casefold() for w in _WORD.findall(d.sections[s].title)} for s in chain if s is not None]
+    found = []
+    for i in ctx.back_matter_sections:
+        feature = {w.casefold() for w in _WORD.findall(d.sections[i].title)} - lad.ladder.feature_words
+        if feature and any(feature <= t for t in titles) and i not in chain:
+            found.append(i)
+    return found
 
 
 def _linked(site: ClaimSite) -> list[int]:
@@ -366,4 +387,5 @@ def linked_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | None
     """The benchmark commands of that linked section."""
     if site.linked is None:
         return None
-    return [x for s in _linked(site) for x in site.ctx.code.get(s, [])]
+    return [x for s in _linked(site) for x in site.ctx.code.get(s, [])] \
+        or _commands(site, feature_appendix(lad, site, [site.linked]))

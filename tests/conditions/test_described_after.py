@@ -1,5 +1,5 @@
 """A sentence right after the claim's that says how that result was measured ("These numbers were measured when
-serving ...", "The benchmark measures ...") states all of its conditions, not only the load and lengths a paragraph
+serving ...", "The test used ...") states all of its conditions, not only the load and lengths a paragraph
 may give after a result (scopes.yaml `described_after`). A sentence that gives a result of its own, or one further
 on, does not. An option's name written in prose ("tensor-parallel-size=4", "tensor_parallel_size=8") is a layout."""
 from __future__ import annotations
@@ -10,9 +10,8 @@ AFTER = """# Routing that knows the cache
 
 ## Results
 
-In one deployment we saw a **2.6x gain in output tokens/s** and a **1.8x cut in time to first token** once the
-router read the cache state. These numbers were measured when serving Orca-34B on L40S GPUs with the
-options `tensor-parallel-size=4` and `max-model-len=32768`.
+Reading the cache state in the router lifted decode rate by **2.6x**, and prompt wait fell **1.8x**. Those figures
+were collected while serving Orca-34B on L40S GPUs, started with `tensor-parallel-size=4` and `max-model-len=32768`.
 """
 
 
@@ -25,21 +24,21 @@ def test_a_described_after_sentence_states_the_results_setup():
 
 
 def test_a_sentence_of_another_result_after_the_claim_states_nothing():
-    text = AFTER.replace("These numbers were measured when serving Orca-34B",
-                         "The benchmark measured 410 tok/s when serving Orca-34B")
+    text = AFTER.replace("Those figures\nwere collected while serving Orca-34B",
+                         "The run\nmeasured 410 tok/s while serving Orca-34B")
     c = claim_in(text, 2.6)
     unrecoverable(c, "model")
     unrecoverable(c, "parallelism")
 
 
 def test_a_sentence_further_on_is_not_read():
-    text = AFTER.replace("These numbers were measured", "We plan to share the router soon. These numbers were measured")
+    text = AFTER.replace("Those figures\nwere collected", "The router ships next month. Those figures\nwere collected")
     c = claim_in(text, 2.6)
     unrecoverable(c, "model")
 
 
 def test_other_sentences_after_the_claim_keep_only_workload_settings():
-    text = AFTER.replace("These numbers were measured when serving", "Next month we will also try serving")
+    text = AFTER.replace("Those figures\nwere collected while serving", "Next we\nwill also try serving")
     c = claim_in(text, 2.6)
     unrecoverable(c, "model")
     unrecoverable(c, "parallelism")

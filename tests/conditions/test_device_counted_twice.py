@@ -8,22 +8,22 @@ from tests.claim_checks import claim_in, claims_in, stated, unrecoverable
 
 LEGEND = """# Faster decode kernels
 
-## Orca-34B decode up to 2.2x the old kernels
+## Orca-34B decode gains
 
-Our new kernels decode up to **2.2x** faster than the old ones, at over 2,100 tok/s/gpu.
+Against the old kernels, decoding runs as much as **2.2x** faster now, past 2,100 tok/s/gpu.
 
-<img src="chart.png" alt="decode throughput chart" width="600">
+<img src="chart.png" alt="decode chart" width="600">
 
 |Model     |GPUs | Output Length | Throughput (out tok/s/GPU)|
 |:---------|:----|:--------------|:------|
 |Orca-34B  |   1 |           256 | 2,140 |
 |          |   4 |               | 1,905 |
 
-<sup>Preliminary measured performance, subject to change. </sup>
+<sup>Draft numbers, may move. </sup>
 <sup>
-Engine v2.3 |
-Orca-34B |
-1xL40S = TP1, 4xL40S = best TP/PP config |
+Engine v2.3 /
+Orca-34B /
+1xL40S = TP1, 4xL40S = best TP/PP config /
 FP8
 </sup>
 """

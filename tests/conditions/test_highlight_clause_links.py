@@ -7,16 +7,16 @@ from tests.claim_checks import claim_in, stated, unrecoverable
 
 POST = """# Release 2.1
 
-We are happy to ship release 2.1. The main updates:
+Release 2.1 is out. What changed:
 
 - Up to 6x higher throughput for Grouped Latent Attention (GLA) kernels
 - Support for longer contexts in Orca models
 
 ### Grouped Latent Attention (GLA) Throughput Optimizations
 
-We rewrote the decode kernels for grouped latent attention. **Benchmarks show 2x to 6x higher throughput than the
-previous release.** The benchmark measures the peak output throughput of Orca-70B in BF16 on Z300 accelerators
-(tensor-parallelism=8) on ShareGPT prompts.
+We rewrote the decode kernels for grouped latent attention; against the last release they serve between 2x and
+6x more tokens per second. Each test used Orca-70B weights in BF16 on Z300 accelerators (tensor-parallelism=8)
+with ShareGPT prompts.
 
 ### Longer contexts
 
@@ -37,3 +37,30 @@ def test_a_long_sentence_in_the_list_links_to_no_section():
                         "Latent Attention (GLA) kernels")
     c = claim_in(text, 6)
     unrecoverable(c, "parallelism")
+
+
+OTHER_SHAPE = """# What is new in 0.9
+
+- Speculative decoding with tree drafts now runs 2.5x faster on long prompts
+- A new metrics endpoint
+
+## Speculative decoding with tree drafts
+
+Tree drafts keep several candidate branches alive; we timed them with Orca-8B on one L4, feeding chat prompts
+from LMSYS-Chat-1M.
+
+## Metrics
+
+The endpoint exports queue depth.
+"""
+
+
+def test_a_clause_highlight_of_another_shape_links_to_its_section():
+    c = claim_in(OTHER_SHAPE, 2.5)
+    assert stated(c, "dataset").value == "LMSYS-Chat-1M"
+
+
+def test_a_clause_highlight_that_names_no_sections_feature_links_to_none():
+    text = OTHER_SHAPE.replace("## Speculative decoding with tree drafts", "## Draft trees explained")
+    c = claim_in(text, 2.5)
+    unrecoverable(c, "dataset")

@@ -1,0 +1,52 @@
+"""A back-matter section per feature ("Appendix > Benchmark instructions for paged decoding") holds the commands of
+the results in the section about that feature ("Paged decoding latency improvements"): its heading, less the
+words of scopes.yaml `back_matter_feature_words`, names the feature (rungs_local.py `feature_appendix`). An appendix
+for another feature, or a claim whose own section shows its command, reads nothing from it."""
+from __future__ import annotations
+
+from tests.claim_checks import claim_in, stated, unrecoverable
+
+POST = """# Release 3.2
+
+## Paged decoding latency improvements
+
+Paged decoding now cuts decode latency by up to 1.7x at small batch sizes.
+
+## Speculative drafts
+
+Drafts are now trained in one pass.
+
+## Appendix
+
+### Benchmark instructions for paged decoding
+
+```
+# launch the server
+python3 -m sglang.launch_server --model org/Orca-8B-Instruct --enable-paged-decoding
+
+# run the benchmark
+python3 -m sglang.bench_serving --backend sglang --dataset-name random --random-input-len 256 --random-output-len 640 --num-prompts 1
+```
+
+### Benchmark instructions for speculative drafts
+
+```
+python3 -m sglang.launch_server --model org/Orca-70B-Instruct --speculative-algorithm EAGLE
+
+python3 -m sglang.bench_serving --backend sglang --dataset-name sharegpt --num-prompts 800
+```
+"""
+
+
+def test_the_appendix_of_the_claims_feature_gives_its_run():
+    c = claim_in(POST, 1.7)
+    assert stated(c, "model").value == "org/Orca-8B-Instruct"
+    assert stated(c, "input_length").value == 256
+    assert stated(c, "output_length").value == 640
+
+
+def test_an_appendix_for_another_feature_gives_nothing():
+    text = POST.replace("### Benchmark instructions for paged decoding", "### Benchmark instructions for prefix caching")
+    c = claim_in(text, 1.7)
+    unrecoverable(c, "input_length")
+    unrecoverable(c, "model")
