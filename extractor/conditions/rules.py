@@ -184,6 +184,8 @@ class ScopeRules(_Strict):
     serving_workloads: Regex = NEVER
     universal_scope: Regex = NEVER
     paragraph_label: Regex = NEVER
+    unit_device: Regex = NEVER
+    size_reference: Regex = NEVER
     topic_opener: Regex = NEVER
     setting_binding: SettingBinding = Field(default_factory=SettingBinding)
     several_systems: SeveralSystems = Field(default_factory=SeveralSystems)

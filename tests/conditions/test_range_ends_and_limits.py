@@ -126,3 +126,38 @@ def test_levels_of_another_kind_give_the_ratio_no_family():
     text = ("# Results\n\nScaling out gives a 2.87x gain, from 2 nodes to 8 nodes, with 347 tok/s per node "
             "measured using MT-Bench.\n")
     unrecoverable(claim(extract_text(text, "t.md"), 2.87), "dataset")
+
+
+# -- a device in the figure's own unit ----------------------------------------------------------------------------
+def test_a_device_in_the_figures_unit_is_its_device():
+    for text in ("# R\n\nBuilding on our earlier 2.2k tok/s/H200 decode rate, the team now targets the GB200 platform.\n",
+                 "# R\n\nOur GB200 rack came later; the old build gave 2.2k tok/s per H200 GPU.\n",
+                 "# R\n\nThe old build gave 1.1k tok/s/MI300X, before the MI355X port.\n"):
+        c = claim(extract_text(text, "t.md"), 2200 if "2.2k" in text else 1100)
+        assert stated(c, "hardware").value in ("H200", "MI300X") and stated(c, "hardware").scope == "sentence"
+
+
+def test_a_device_elsewhere_in_the_sentence_or_a_gpu_unit_is_no_unit_device():
+    text = "# R\n\nThe team now targets the GB200 platform after reaching 2.2k tok/s on the H200.\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 2200), "hardware")
+    text = "# R\n\nServing ran at 2.2k tok/s/GPU.\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 2200), "hardware")
+
+
+# -- a model named by its size alone -------------------------------------------------------------------------------
+_TWO_SIZES = ("# FP8 accuracy\n\nWe quantized Llama-3.1-8B-Instruct and Llama-3.1-70B-Instruct.\n\n## GSM8K\n\n"
+              "**8B Model Results:**\n\n| Method | Accuracy |\n|---|---|\n| BF16 | 74.1% |\n| FP8 | 72.9% |\n\n"
+              "For the larger 70B model:\n- FP8 reaches **88.4%** accuracy\n")
+
+
+def test_the_size_alone_names_the_one_model_of_that_size():
+    r = extract_text(_TWO_SIZES, "t.md")
+    assert stated(claim(r, 72.9), "model").value == "Llama-3.1-8B-Instruct"
+    assert stated(claim(r, 88.4), "model").value == "Llama-3.1-70B-Instruct"
+
+
+def test_a_size_two_models_share_or_an_indefinite_size_names_no_model():
+    both = _TWO_SIZES.replace("and Llama-3.1-70B-Instruct", ", Qwen2.5-70B and Llama-3.1-70B-Instruct")
+    unrecoverable(claim(extract_text(both, "t.md"), 88.4), "model")
+    indefinite = _TWO_SIZES.replace("For the larger 70B model:", "Any 70B model would do; here:")
+    unrecoverable(claim(extract_text(indefinite, "t.md"), 88.4), "model")
