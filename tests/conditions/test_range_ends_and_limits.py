@@ -161,3 +161,12 @@ def test_a_size_two_models_share_or_an_indefinite_size_names_no_model():
     unrecoverable(claim(extract_text(both, "t.md"), 88.4), "model")
     indefinite = _TWO_SIZES.replace("For the larger 70B model:", "Any 70B model would do; here:")
     unrecoverable(claim(extract_text(indefinite, "t.md"), 88.4), "model")
+
+
+# -- a device whose X suffix is written in lower case -----------------------------------------------------------
+def test_a_lower_case_x_suffix_names_the_same_device():
+    c = claim(extract_text("# R\n\n| System | Accuracy |\n|---|---|\n| AMD MI300x BF16 | 81.2 |\n", "t.md"), 81.2)
+    assert stated(c, "hardware").canonical == "AMD MI300X"
+    c = claim(extract_text("# R\n\nOn 8x MI355x we reach 1,200 tok/s.\n", "t.md"), 1200)
+    assert stated(c, "hardware").value == "8x MI355x" and stated(c, "hardware").canonical == "AMD MI355X"
+    unrecoverable(claim(extract_text("# R\n\nOn 8x MI300xl we reach 1,200 tok/s.\n", "t.md"), 1200), "hardware")
