@@ -27,12 +27,13 @@ from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
 from extractor.conditions.restatements import (fill_from_printed, fill_from_range_ends, fill_from_restatements,
                                                fill_from_table_rows)
-from extractor.conditions.rules import SCOPES_FILE, load_scope_rules, load_where_rules
+from extractor.conditions.rules import SCOPES_FILE, load_scope_rules
 from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
 from extractor.conditions.size_names import size_references
 from extractor.conditions.statement import DocumentStatements, Statements
 from extractor.conditions.ties import ClaimSite
 from extractor.conditions.where import DocumentWhere, Reason, WhereNotes
+from extractor.conditions.where_rules import load_where_rules
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import CONDITIONS, Claim, Condition

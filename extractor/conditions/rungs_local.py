@@ -44,7 +44,7 @@ def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
     own = lad.ladder.clauses.own_clause(located, claim.span, figures, p, text)
     unit_device = [x for x in own if x.name == "hardware"
                    and lad.ladder.unit_device.fullmatch(text, claim.span[1], x.m.span[0])]
-    if unit_device:   # the device of the figure's own unit ("2.2k tok/s/H200"): its sentence's others are not its
+    if unit_device:   # the device of the figure's own unit ("3.4k tok/s/H200"): its sentence's others are not its
         own = [x for x in own if x.name != "hardware" or x in unit_device]
     if paired_in_order(site, lad.ladder.respectively):
         # a list the sentence pairs with its figures in order is every figure's (ties.py `respective_values`)

@@ -1,4 +1,4 @@
-"""A model named by its size alone ("the 8B model", "**70B Model Results**", "For the larger 70B model:") in a post
+"""A model named by its size alone ("our 70B variant", "Scores of the 8B model" as a line's label) in a post
 that names one model of that size in full: that model (rules/scopes.yaml `size_reference`). Two models of that size
 named in the post ("Llama-3.1-8B", "Qwen3-8B"), or none, leave the size unread."""
 from __future__ import annotations
