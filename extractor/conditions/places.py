@@ -118,6 +118,12 @@ class Places:
         return DocumentPlaces(self, ctx)
 
 
+# the longest highlight read as a feature's label: a short label ("Smarter routing"), or a highlight written as one
+# clause without a separator ("Up to 7x higher throughput for Multi-head Latent Attention (MLA)"); a longer item
+# is a sentence of the summary, not the name of a section's feature
+LABEL_WORDS = 12
+
+
 class DocumentPlaces:
     """One document's place questions that need the rules, with what they index or memoise for it: the setup
     sections by parent, the best section per feature label, the paragraphs that cite a source, the families a
@@ -201,7 +207,7 @@ class DocumentPlaces:
         b = d.blocks[passage.block]
         item = d.view[b.start:b.end]
         label = re.split(r"[:—–]|\s-\s", item, maxsplit=1)[0].strip()
-        if not label or len(label.split()) > 10:
+        if not label or len(label.split()) > LABEL_WORDS:
             return None
         if self._section_starts is None:
             starts = [sec.start for sec in d.sections]
