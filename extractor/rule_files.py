@@ -65,8 +65,8 @@ CLAIMS = RuleFile("claims.yaml", "claims", "yaml", "extractor.claims.rules:Claim
                   "extractor.claims.rules:load_claim_rules", vocabulary=("metric_cues.accuracy.",))
 SCOPES = RuleFile("scopes.yaml", "conditions", "yaml", "extractor.conditions.rules:ScopeRules",
                   "extractor.conditions.rules:load_scope_rules", vocabulary=("supporting_engines.",))
-WHERE = RuleFile("where_notes.yaml", "conditions", "yaml", "extractor.conditions.rules:WhereRules",
-                 "extractor.conditions.rules:load_where_rules")
+WHERE = RuleFile("where_notes.yaml", "conditions", "yaml", "extractor.conditions.where_rules:WhereRules",
+                 "extractor.conditions.where_rules:load_where_rules")
 CONDITIONS = RuleFile("conditions.yaml", "conditions", "yaml", "extractor.conditions.patterns:ConditionsFile",
                       "extractor.conditions.mentions:MentionFinder", usage="mentions")
 GAZETTEERS = RuleFile("gazetteers", "conditions", "jsonl_folder", "extractor.conditions.canonical:GazetteerEntry",

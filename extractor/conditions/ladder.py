@@ -55,6 +55,7 @@ class ScopeLadder:
         self.described_after = re.compile(scopes.described_after, re.I)
         self.feature_words = frozenset(w.casefold() for w in scopes.back_matter_feature_words)
         self.paragraph_label = re.compile(scopes.paragraph_label)
+        self.unit_device = re.compile(scopes.unit_device, re.I)
         self.topic_opener = re.compile(scopes.topic_opener)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)
         self.header_versus = re.compile(scopes.versus_gap, re.I)

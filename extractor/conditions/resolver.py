@@ -28,11 +28,13 @@ from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
 from extractor.conditions.restatements import (fill_from_printed, fill_from_range_ends,
                                                fill_from_restatements, fill_from_table_rows)
-from extractor.conditions.rules import SCOPES_FILE, load_scope_rules, load_where_rules
+from extractor.conditions.rules import SCOPES_FILE, load_scope_rules
 from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
+from extractor.conditions.size_names import size_references
 from extractor.conditions.statement import DocumentStatements, Statements
 from extractor.conditions.ties import ClaimSite
 from extractor.conditions.where import DocumentWhere, Reason, WhereNotes
+from extractor.conditions.where_rules import load_where_rules
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import CONDITIONS, Claim, Condition
@@ -88,6 +90,7 @@ class ConditionResolver:
         self.bare_version = re.compile(self.scopes.bare_version)
         self.bare_commit = re.compile(self.scopes.bare_commit, re.I)
         self.commit_owner = re.compile(self.scopes.commit_owner, re.I)
+        self.size_reference = re.compile(self.scopes.size_reference, re.I)
         self.version_owner = re.compile(self.scopes.version_owner_before)
         prepare_starts(self.bare_version, self.bare_commit)
         self.merger = MentionMerger(self.scopes, self.where.where.sweep_note_no_figure)
@@ -161,6 +164,7 @@ class ConditionResolver:
         states a claim ("14.8k output tokens per second") is not also a condition."""
         claimed = sorted(c.span for c in claims)
         found = [m for m in found if not _numeric(m) or not overlaps_near(claimed, *m.span)]
+        found = sorted(found + size_references(d.view, found, self.size_reference), key=lambda m: m.span)
         ctx = self.reader.context(d, found, claimed, self.output.printed(d), self.code.feeds(d))
         where = self.where.reading(ctx, self.where.offers(d, found), document_figures(d))
         places = self.places.reading(ctx)

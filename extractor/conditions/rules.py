@@ -1,8 +1,7 @@
-"""Scope and where-note rules (`rules/scopes.yaml`, `rules/where_notes.yaml`), validated at load."""
+"""Scope rules (`rules/scopes.yaml`), validated at load; the where-note rules are in where_rules.py."""
 from __future__ import annotations
 
 import re
-import string
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -15,8 +14,6 @@ from extractor.records import CONDITIONS, Scope
 from extractor.rules_io import compiled, load_yaml, rule_cache
 
 SCOPES_FILE = "scopes.yaml"
-WHERE_FILE = "where_notes.yaml"
-OFFERS = ("recipe", "issue", "image", "command", "figure", "engine")
 # Why a condition is unrecoverable: the keys of `why` in where_notes.yaml (each must be there).
 Reason = Literal["absent", "ambiguous", "no_version", "partial", "variants", "external"]
 
@@ -192,6 +189,8 @@ class ScopeRules(_Strict):
     universal_scope: Regex = NEVER
     described_after: Regex = NEVER   # a sentence after the claim's that says how that result was measured
     paragraph_label: Regex = NEVER
+    unit_device: Regex = NEVER
+    size_reference: Regex = NEVER
     topic_opener: Regex = NEVER
     setting_binding: SettingBinding = Field(default_factory=SettingBinding)
     several_systems: SeveralSystems = Field(default_factory=SeveralSystems)
@@ -317,92 +316,9 @@ class BaselineTail:
         return pos > 0 and text[pos - 1].isspace() and self.rx.search(text, max(0, pos - self.WINDOW), pos) is not None
 
 
-class Offer(_Strict):
-    """Patterns that show a document offers a place to look (a recipe link, an image...)."""
-
-    link_target: str | None = None
-    link_text: str | None = None
-    text: str | None = None
-    # every `text` match lies in one run of non-blank characters holding this string: only those runs are
-    # searched (a whole post is not)
-    text_holds: str | None = Field(None, min_length=1)
-
-    @field_validator("link_target", "link_text", "text")
-    @classmethod
-    def _compiles(cls, v: str | None) -> str | None:
-        return compiled(v)
-
-    def patterns(self) -> dict[str, re.Pattern[str]]:
-        """The compiled patterns this offer sets, by field name."""
-        return {k: re.compile(v) for k, v in (("link_target", self.link_target), ("link_text", self.link_text),
-                                                ("text", self.text)) if v}
-
-
-class WhereNote(_Strict):
-    """One where-note: used when the document offers everything in `needs`."""
-
-    needs: Words
-    where: str
-
-    @model_validator(mode="after")
-    def _placeholders(self):
-        for need in self.needs:
-            if need not in OFFERS:
-                raise ValueError(f"unknown offer {need!r} (known: {', '.join(OFFERS)})")
-        used = {f for _, f, _, _ in string.Formatter().parse(self.where) if f}
-        missing = used - set(self.needs)
-        if missing:
-            raise ValueError(f"where-note uses {sorted(missing)} without needing it")
-        return self
-
-
-class WhereRules(_Strict):
-    """Where-notes per condition, what a document can offer, and the wording of `why`."""
-
-    offers: dict[str, Offer]
-    notes: dict[str, list[WhereNote]]
-    why: dict[str, str]
-    sweep_note: str
-    sweep_note_no_figure: str
-    external_where: str = "the source the post cites for this result: {source}"
-
-    @field_validator("offers")
-    @classmethod
-    def _offers(cls, v: dict[str, Offer]):
-        for name in v:
-            if name not in OFFERS:
-                raise ValueError(f"unknown offer {name!r} (known: {', '.join(OFFERS)})")
-        return v
-
-    @field_validator("notes")
-    @classmethod
-    def _every_condition(cls, v: dict[str, list[WhereNote]]):
-        known_conditions(list(v))
-        for name, notes in v.items():
-            if not notes or notes[-1].needs:
-                raise ValueError(f"condition {name!r}: the last note must need nothing (the general place)")
-        missing = [c for c in CONDITIONS if c not in v]
-        if missing:
-            raise ValueError(f"no where-notes for: {', '.join(missing)}")
-        return v
-
-    @field_validator("why")
-    @classmethod
-    def _why(cls, v: dict[str, str]):
-        for key in get_args(Reason):
-            if key not in v:
-                raise ValueError(f"missing why-wording {key!r}")
-        return v
-
-
 @rule_cache()
 def load_scope_rules(rules_dir: Path) -> ScopeRules:
     return load_yaml(Path(rules_dir) / SCOPES_FILE, ScopeRules)
-
-
-@rule_cache()
-def load_where_rules(rules_dir: Path) -> WhereRules:
-    return load_yaml(Path(rules_dir) / WHERE_FILE, WhereRules)
 
 
 def _heading_words(phrases: list[str]) -> re.Pattern[str]:

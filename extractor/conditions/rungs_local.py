@@ -43,6 +43,10 @@ def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
         located = [x for x in located if x.m.span[0] >= label.end() or x.name not in stated]
     figures = site.ctx.claims_in(p.start, p.end)
     own = lad.ladder.clauses.own_clause(located, claim.span, figures, p, text)
+    unit_device = [x for x in own if x.name == "hardware"
+                   and lad.ladder.unit_device.fullmatch(text, claim.span[1], x.m.span[0])]
+    if unit_device:   # the device of the figure's own unit ("3.4k tok/s/H200"): its sentence's others are not its
+        own = [x for x in own if x.name != "hardware" or x in unit_device]
     if paired_in_order(site, lad.ladder.respectively):
         # a list the sentence pairs with its figures in order is every figure's (ties.py `respective_values`)
         own += [x for x in located if x not in own and isinstance(x.m.value, dict)

@@ -1,6 +1,5 @@
-"""Sections a post points to for the set-up of other results: "The charts below plot the same benchmark sweep
-summarized in [Overview](#overview)", "see [Experimental details](#experimental-details) for the full
-configuration". The linked section sets up the results of the section that points to it, after the pointer, like a
+"""Sections a post points to for the set-up of other results: "These plots reuse the identical setup from
+[Methods](#methods)", "see [Appendix B](#appendix-b) for the exact settings" (rules/scopes.yaml `setup_reference`). The linked section sets up the results of the section that points to it, after the pointer, like a
 setup section (places.py `covering_setup`)."""
 from __future__ import annotations
 

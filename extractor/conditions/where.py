@@ -9,7 +9,8 @@ from bisect import bisect_left
 from extractor.conditions.context import DocContext
 from extractor.conditions.figures import Figure
 from extractor.conditions.mentions import Mention, blank_free_runs
-from extractor.conditions.rules import Reason, WhereRules
+from extractor.conditions.rules import Reason
+from extractor.conditions.where_rules import WhereRules
 from extractor.ingest import Document
 from extractor.records import Claim, Condition
 

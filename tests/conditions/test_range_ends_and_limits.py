@@ -54,9 +54,10 @@ def _batch(sentence: str):
 
 
 def test_what_a_model_can_process_in_a_single_request_is_no_batch():
-    assert _batch("The context length is the most tokens a model can process in a single request.").status \
+    assert _batch("Its window caps how long a prompt it could accept within one single request.").status \
         == "unrecoverable"
-    assert _batch("Prompts were cut to what fits into a single request.").status == "unrecoverable"
+    assert _batch("Longer files were trimmed so each fits into a single request.").status == "unrecoverable"
+    assert _batch("The engine may hold up to 128K tokens in a single request.").status == "unrecoverable"
 
 
 def test_a_run_of_a_single_request_is_still_a_batch_of_one():
@@ -68,7 +69,7 @@ def test_a_run_of_a_single_request_is_still_a_batch_of_one():
 _POINTED = ("# Speech serving\n\nIntro.\n\n## Overview\n\nEvery layer was benchmarked with 320 prompts from LibriSpeech, "
             "3 warmups, on one H100.\n\n| Layer | req/s |\n|---|---|\n| base | 2.1 |\n| graphs | 7.9 |\n\n"
             "## Stage details\n\nThe batching stage fuses requests.\n\n## Results\n\n"
-            "The charts below plot the same benchmark sweep summarized in [Overview](#overview).\n\n"
+            "Both plots reuse the identical setup from [Overview](#overview).\n\n"
             "Request throughput climbs to 9.4 req/s with every layer on.\n")
 
 
@@ -78,27 +79,33 @@ def test_a_section_pointed_to_as_the_same_sweep_sets_up_the_results_after_the_po
     assert stated(c, "warmup").scope == "setup_section"
 
 
+def test_a_pointer_of_another_shape_to_the_set_up_section():
+    text = _POINTED.replace("Both plots reuse the identical setup from [Overview](#overview).",
+                            "See [Overview](#overview) for the exact settings of every bar below.")
+    assert stated(claim(extract_text(text, "t.md"), 9.4), "dataset").value == "LibriSpeech"
+
+
 def test_a_link_for_more_reading_or_to_a_changed_setup_sets_nothing_up():
     for pointer in ("See [Overview](#overview) for detailed measurements.",
-                    "The charts below use the same benchmark sweep as in [Overview](#overview), but with 8 warmups off."):
-        text = _POINTED.replace("The charts below plot the same benchmark sweep summarized in [Overview](#overview).",
+                    "These plots reuse the identical setup from [Overview](#overview), but with 8 warmups off."):
+        text = _POINTED.replace("Both plots reuse the identical setup from [Overview](#overview).",
                                 pointer)
         unrecoverable(claim(extract_text(text, "t.md"), 9.4), "dataset")
 
 
 def test_a_pointer_after_the_result_or_to_no_heading_sets_nothing_up():
-    after = _POINTED.replace("The charts below plot the same benchmark sweep summarized in [Overview](#overview).\n\n"
+    after = _POINTED.replace("Both plots reuse the identical setup from [Overview](#overview).\n\n"
                              "Request throughput climbs to 9.4 req/s with every layer on.\n",
-                             "Request throughput climbs to 9.4 req/s with every layer on.\n\nThe charts above plot "
-                             "the same benchmark sweep summarized in [Overview](#overview).\n")
+                             "Request throughput climbs to 9.4 req/s with every layer on.\n\nBoth plots above reuse "
+                             "the identical setup from [Overview](#overview).\n")
     unrecoverable(claim(extract_text(after, "t.md"), 9.4), "dataset")
     unrecoverable(claim(extract_text(_POINTED.replace("(#overview)", "(#methods)"), "t.md"), 9.4), "dataset")
 
 
 # -- a list of loads ends before an item counted by another noun ---------------------------------------------------
 def test_a_list_of_concurrencies_stops_before_a_count_of_warmups():
-    text = "# Results\n\nWe sent 640 prompts at concurrency 1/16/32/64, 5 warmups, and reached 11.2 req/s.\n"
-    assert stated(claim(extract_text(text, "t.md"), 11.2), "batch_or_concurrency").value["values"] == [1, 16, 32, 64]
+    text = "# Results\n\nRequests ran at concurrency 2/8/24/96, 3 warmups each, and throughput peaked at 11.2 req/s.\n"
+    assert stated(claim(extract_text(text, "t.md"), 11.2), "batch_or_concurrency").value["values"] == [2, 8, 24, 96]
     text = "# Results\n\nAt batch sizes 1, 8 and 64 the server reached 11.2 req/s.\n"
     assert stated(claim(extract_text(text, "t.md"), 11.2), "batch_or_concurrency").value["values"] == [1, 8, 64]
 
@@ -126,3 +133,47 @@ def test_levels_of_another_kind_give_the_ratio_no_family():
     text = ("# Results\n\nScaling out gives a 2.87x gain, from 2 nodes to 8 nodes, with 347 tok/s per node "
             "measured using MT-Bench.\n")
     unrecoverable(claim(extract_text(text, "t.md"), 2.87), "dataset")
+
+
+# -- a device in the figure's own unit ----------------------------------------------------------------------------
+def test_a_device_in_the_figures_unit_is_its_device():
+    for text in ("# R\n\nLast spring the decode pool sustained 3.4k tok/s/H200; this note moves it to GB200 trays.\n",
+                 "# R\n\nOur GB200 rack came later; the old build gave 3.4k tok/s per H200 GPU.\n",
+                 "# R\n\nBefore the MI355X port the old build gave 1.1k tok/s/MI300X.\n"):
+        c = claim(extract_text(text, "t.md"), 3400 if "3.4k" in text else 1100)
+        assert stated(c, "hardware").value in ("H200", "MI300X") and stated(c, "hardware").scope == "sentence"
+
+
+def test_a_device_elsewhere_in_the_sentence_or_a_gpu_unit_is_no_unit_device():
+    text = "# R\n\nWith GB200 and H200 trays in one pool, decode sustained 3.4k tok/s.\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 3400), "hardware")
+    text = "# R\n\nServing ran at 3.4k tok/s/GPU.\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 3400), "hardware")
+
+
+# -- a model named by its size alone -------------------------------------------------------------------------------
+_TWO_SIZES = ("# FP8 accuracy\n\nWe quantized Llama-3.1-8B-Instruct and Llama-3.1-70B-Instruct.\n\n## GSM8K\n\n"
+              "**Scores of the 8B model**\n\n| Method | Accuracy |\n|---|---|\n| BF16 | 74.1% |\n| FP8 | 72.9% |\n\n"
+              "And our 70B variant keeps up:\n- FP8 reaches **88.4%** accuracy\n")
+
+
+def test_the_size_alone_names_the_one_model_of_that_size():
+    r = extract_text(_TWO_SIZES, "t.md")
+    assert stated(claim(r, 72.9), "model").value == "Llama-3.1-8B-Instruct"
+    assert stated(claim(r, 88.4), "model").value == "Llama-3.1-70B-Instruct"
+
+
+def test_a_size_two_models_share_or_an_indefinite_size_names_no_model():
+    both = _TWO_SIZES.replace("and Llama-3.1-70B-Instruct", ", Qwen2.5-70B and Llama-3.1-70B-Instruct")
+    unrecoverable(claim(extract_text(both, "t.md"), 88.4), "model")
+    indefinite = _TWO_SIZES.replace("And our 70B variant keeps up:", "Any 70B variant would do; here:")
+    unrecoverable(claim(extract_text(indefinite, "t.md"), 88.4), "model")
+
+
+# -- a device whose X suffix is written in lower case -----------------------------------------------------------
+def test_a_lower_case_x_suffix_names_the_same_device():
+    c = claim(extract_text("# R\n\n| Accuracy | Device |\n|---|---|\n| 81.2 | 4x MI325x |\n", "t.md"), 81.2)
+    assert stated(c, "hardware").canonical == "AMD MI325X"
+    c = claim(extract_text("# R\n\nOn 8x MI355x we reach 1,200 tok/s.\n", "t.md"), 1200)
+    assert stated(c, "hardware").value == "8x MI355x" and stated(c, "hardware").canonical == "AMD MI355X"
+    unrecoverable(claim(extract_text("# R\n\nOn 8x MI300xl we reach 1,200 tok/s.\n", "t.md"), 1200), "hardware")

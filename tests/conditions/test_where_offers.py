@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractor.conditions.rules import load_where_rules
+from extractor.conditions.where_rules import load_where_rules
 from extractor.conditions.where import WhereNotes
 from extractor.rules_check import check_rules
 from extractor.rules_io import default_rules_dir

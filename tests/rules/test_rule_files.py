@@ -36,7 +36,8 @@ def test_the_stage_modules_name_their_files_as_the_registry_does():
     from extractor.claims.set_aside import SET_ASIDE_FILE
     from extractor.compare.rules import COMPARE_FILE
     from extractor.conditions.code.harnesses import HARNESSES_FILE
-    from extractor.conditions.rules import SCOPES_FILE, WHERE_FILE
+    from extractor.conditions.rules import SCOPES_FILE
+    from extractor.conditions.where_rules import WHERE_FILE
     from extractor.notes.caveats import AUTHORSHIP_FILE, CAVEATS_FILE
     from extractor.quantities.rules import NUMBERS_FILE, SPELLINGS_FILE
     from extractor.quantities.units import UNITS_FILE
