@@ -117,3 +117,33 @@ def test_the_level_a_change_starts_from_is_its_baseline(text: str, before: str, 
 ])
 def test_a_range_or_a_speedup_after_from_stays_a_claim(text: str, quote: str) -> None:
     assert _claim(text, quote) is not None
+
+
+# ---- a baseline named by a method sentence: "we compared ... with and without X" -> the speed-up is against
+# the run without X, when the figure's sentence names X
+@pytest.mark.parametrize("text,quote,baseline", [
+    ("## Study\n\n### Setup\nWe run 200 requests at each batch size and compare the end-to-end runtime with and "
+     "without prompt-lookup decoding.\n\n### First turn\nPrompt-lookup decoding delivers a 41% speed-up at batch 1.\n",
+     "41%", "without prompt-lookup decoding"),
+    ("## Study\n\nWe ran each model with prefix caching enabled and disabled on the chat trace.\n\n"
+     "With prefix caching, TTFT drops by 35% on average.\n", "35%", "prefix caching disabled"),
+])
+def test_a_method_sentence_with_and_without_names_the_baseline(text: str, quote: str, baseline: str) -> None:
+    c = _claim(text, quote)
+    assert c is not None and c.baseline == baseline
+
+
+@pytest.mark.parametrize("text,quote,baseline", [
+    # the figure's sentence does not name the feature: another comparison
+    ("## Study\n\nWe ran each model with and without speculative decoding.\n\n"
+     "The new scheduler gives a 1.4x speed-up on long prompts.\n", "1.4x", "not named in the text"),
+    # its own comparison wins
+    ("## Study\n\nWe compared the runtime with and without speculative decoding.\n\n"
+     "Speculative decoding gives a 2.1x speed-up over the vanilla engine.\n", "2.1x", "vanilla engine"),
+    # the figure is the run without the feature: not against itself
+    ("## Study\n\nWe compare start-up with and without warm-up.\n\n"
+     "Without warm-up, every wake-up pays a 5x slowdown.\n", "5x", "not named in the text"),
+])
+def test_a_method_sentence_does_not_name_another_figures_baseline(text: str, quote: str, baseline: str) -> None:
+    c = _claim(text, quote)
+    assert c is not None and c.baseline == baseline
