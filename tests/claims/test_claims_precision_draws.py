@@ -147,3 +147,42 @@ def test_a_method_sentence_with_and_without_names_the_baseline(text: str, quote:
 def test_a_method_sentence_does_not_name_another_figures_baseline(text: str, quote: str, baseline: str) -> None:
     c = _claim(text, quote)
     assert c is not None and c.baseline == baseline
+
+
+# ---- rules that fired on one or two writers, generalised: the official or published value beside the post's own
+@pytest.mark.parametrize("text,quote", [
+    ("Our run scores 71.0% on the quiz, close to the official result (71.4%).\n", "71.4%"),
+    ("Our FP8 build scores 70.8%, against a published score of 71.2% for the BF16 model.\n", "71.2%"),
+    ("The reproduced accuracy is 70.8%, while the paper reports 71.2%.\n", "71.2%"),
+    ("Our run reaches 70.8%, matching the reported accuracy of 71.2% within noise.\n", "71.2%"),
+])
+def test_a_published_value_beside_ours_is_cited(text: str, quote: str) -> None:
+    assert _claim(text, quote) is None
+    assert _aside(text, quote) == ("cited", "set_aside.official_result")
+    assert _claim(text, "70.8%" if "70.8%" in text else "71.0%") is not None
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Our run reaches 70.8% accuracy, our official result for this release.\n", "70.8%"),
+    ("Last month we reported scores of 70.8% on the quiz; the new build reaches 72.5%.\n", "70.8%"),
+])
+def test_our_own_published_value_stays_a_claim(text: str, quote: str) -> None:
+    assert _claim(text, quote) is not None
+
+
+# ---- a source link and a section reviewing other work
+@pytest.mark.parametrize("text,cited", [
+    ("The vendor's kernel reaches 3x faster attention ([whitepaper](https://vendor.example/wp.pdf)).\n",
+     "https://vendor.example/wp.pdf"),
+    ("The new chips deliver 2.5x more tokens per second ([press release](https://vendor.example/news)).\n",
+     "https://vendor.example/news"),
+    ("Our kernel reaches 3x faster attention ([code](https://github.com/ours/kernel)).\n", None),
+    ("## Existing approaches\n\nChunked prefill cuts TTFT by 30% in prior systems.\n", "Existing approaches"),
+    ("## Previous studies\n\nOne system reached a 40% higher hit rate with learned eviction.\n", "Previous studies"),
+    ("## State of the art\n\nStatic batching reaches 2x lower throughput than continuous batching.\n",
+     "State of the art"),
+    ("## Our approach versus existing systems\n\nOur router cuts TTFT by 30% on the chat trace.\n", None),
+])
+def test_a_source_link_or_a_review_section_credits_the_figure(text: str, cited: str | None) -> None:
+    claims = _record(text).claims
+    assert len(claims) == 1 and claims[0].cited_from == cited
