@@ -60,8 +60,8 @@ class BaselineReader:
 
     def from_method(self, scope: str, sentence: str) -> str | None:
         """The run without a feature that a method sentence in `scope` (the figure's section up to its sentence)
-        runs with and without ("we compare the runtime with and without N-Gram decoding"), for a figure whose
-        own `sentence` names no baseline but names the feature's first word: "without N-Gram decoding". None when
+        runs with and without ("we time each request with and without prompt-lookup decoding"), for a figure whose
+        own `sentence` names no baseline but names the feature's first word: "without prompt-lookup decoding". None when
         no such sentence, when the figure's sentence does not name the feature, or names the run without it
         ("Without warm-up, every wake-up pays a 5x slowdown" is that run's figure, against the one with it)."""
         for pattern in self.method:
