@@ -28,6 +28,7 @@ class ClauseScope:
 
     def __init__(self, scopes: ScopeRules):
         self.clause_breaks = re.compile(scopes.clause_breaks, re.I)
+        self.subject_breaks = re.compile(scopes.subject_breaks, re.I)
         self.coordinated_break = re.compile(scopes.coordinated_break, re.I)
         self.measured_item = re.compile(scopes.measured_item, re.I)
         self.coordinated_verb, self.verb_reach = re.compile(scopes.coordinated_verb_break), scopes.coordinated_verb_reach
@@ -65,7 +66,8 @@ class ClauseScope:
 
     def _own_subject(self, located: list[Located], own: tuple[int, int], p: Passage, view: str) -> list[Located]:
         """A sentence of one result whose clauses name different models ("Model A on one GPU with INT4, and 6x
-        faster model B over the old card"): a clause about another model than the result's own is not its."""
+        faster model B over the old card"): a clause about another model than the result's own is not its; and
+        `_own_settings`."""
         clauses = [(lo, hi) for lo, hi, _ in self.clauses(view, p, [])]
         if len(clauses) < 2:
             return located
@@ -78,10 +80,31 @@ class ClauseScope:
         for x in located:
             if x.name == "model" and x.usable:
                 models.setdefault(clause_of(x.m.span[0]), set()).add(x.m.canonical or str(x.m.value))
-        if mine not in models:
+        other = {i for i, names in models.items() if mine in models and i != mine and names.isdisjoint(models[mine])}
+        located = [x for x in located if clause_of(x.m.span[0]) not in other]
+        return self._own_settings(located, own, p, view)
+
+    def _own_settings(self, located: list[Located], own: tuple[int, int], p: Passage, view: str) -> list[Located]:
+        """In a sentence of one result parted by `subject_breaks`: a setting of another part, where the result's
+        own part names another value of that condition, is not the result's."""
+        cuts = [m.end() for m in self.subject_breaks.finditer(view, p.start, p.end)]
+        if not cuts:
             return located
-        other = {i for i, names in models.items() if i != mine and names.isdisjoint(models[mine])}
-        return [x for x in located if clause_of(x.m.span[0]) not in other]
+
+        def part_of(pos: int) -> int:
+            return sum(1 for c in cuts if c <= pos)
+
+        mine = part_of(own[0])
+        named: dict[tuple[str, int], set[str]] = {}
+        for x in located:
+            if x.usable:
+                named.setdefault((x.name, part_of(x.m.span[0])), set()).add(x.m.canonical or str(x.m.value))
+
+        def theirs(x: Located) -> bool:
+            i, ours = part_of(x.m.span[0]), named.get((x.name, mine))
+            return i != mine and ours is not None and named.get((x.name, i), set()).isdisjoint(ours)
+
+        return [x for x in located if not theirs(x)]
 
     def own_clause(self, located: list[Located], claim_span: tuple[int, int], figures: list[tuple[int, int]],
                    p: Passage, view: str) -> list[Located]:

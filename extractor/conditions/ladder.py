@@ -51,14 +51,17 @@ class ScopeLadder:
         self.own_sentence_only = frozenset(scopes.own_sentence_only)
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
+        self.described_after = re.compile(scopes.described_after, re.I)
         self.paragraph_label = re.compile(scopes.paragraph_label)
         self.topic_opener = re.compile(scopes.topic_opener)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)
         self.header_versus = re.compile(scopes.versus_gap, re.I)
         self.draft_column = re.compile(scopes.draft_column, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
-        self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I))
+        self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I),
+                                      frozenset(scopes.several_systems.qualifiers))
         self.respectively = re.compile(scopes.respectively, re.I)
+        self.varied = [(kind, re.compile(rx, re.I)) for kind, rx in scopes.varied_in_sentence.items()]
         readers = rung_readers()
         first, *rest = scopes.ladder   # (the schema keeps the `sentence` rung first: the others ask what it states)
         self.sentence = (first.scope, readers[first.reader], first.via_cell)
@@ -104,6 +107,9 @@ class LadderReading:
         out = [Level(scope, kept, via_cell)]
         p = site.passage
         inside = (p.start, p.end) if p.table is None else (0, 0)
+        # the load conditions its own sentence says vary: none of them from a broader place
+        varied = {k for k, rx in self.ladder.varied if rx.search(self.ctx.d.view, p.start, p.end)} \
+            if p.table is None else set()
         kind = None   # what the mentions that fit the claim depend on, besides its place (`_kept`); once per claim
         for scope, read, via_cell in self.ladder.rungs:
             located = read(self, site)
@@ -116,6 +122,8 @@ class LadderReading:
                     kept = filtered(tier, kept_key(site, kind, tier, scope), lambda r: self._kept(site, r, scope))
                 else:
                     kept = self._kept(site, tier, scope)
+                if varied:
+                    kept = [x for x in kept if x.name not in varied]
                 out.append(Level(scope, kept, via_cell))
         return other_modes_settings(other_models_settings(out, site), site), site
 

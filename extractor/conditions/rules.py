@@ -23,6 +23,7 @@ Reason = Literal["absent", "ambiguous", "no_version", "partial", "variants", "ex
 
 NEVER = r"(?!)"   # a pattern that matches nothing: a cue the rules leave unset
 Regex = Annotated[str, AfterValidator(compiled)]   # a pattern, checked to compile at load
+MeasuredKind = Literal["input_length", "output_length", "batch_or_concurrency"]
 Words = Annotated[list[str], Field(default_factory=list)]   # phrases or names, none unless the rules list some
 
 
@@ -116,6 +117,7 @@ class ScopeRules(_Strict):
     alternatives_lead_in: str = NEVER
     dated_item: str = NEVER
     figure_reference: str = NEVER
+    setup_reference: str = NEVER
     names_no_metric: str = NEVER
     respectively: str = NEVER
     setup_label_min: int = 2
@@ -146,12 +148,17 @@ class ScopeRules(_Strict):
     family_modified_nouns: str = NEVER
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: Words
+    range_top_conditions: ConditionNames   # what a headline bound takes from the body range it tops
     setup_heading_max_words: int = Field(default=6, ge=1)
     measures_reach: int = Field(default=24, ge=0, le=200)   # characters after a `measures_cue` read for a family
     coordinated_verb_reach: int = Field(default=0, ge=0, le=200)
     # cues (document_reader.py, clauses.py, places.py, rungs_local.py, rungs_document.py, policy.py)
     topic_heading: Regex = NEVER
     clause_breaks: Regex = NEVER
+    subject_breaks: Regex = NEVER
+    # load conditions a claim's own sentence says vary ("at larger batch sizes", "with longer prompts"): no value of
+    # them is taken from a place broader than the sentence (ladder.py)
+    varied_in_sentence: dict[MeasuredKind, Regex] = Field(default_factory=dict)
     coordinated_break: Regex = NEVER
     coordinated_verb_break: Regex = NEVER
     measured_item: Regex = NEVER
@@ -169,6 +176,7 @@ class ScopeRules(_Strict):
     citation_cue: Regex = NEVER
     citation_self: Regex = NEVER
     ratio_clause_end: Regex = r"$"
+    ratio_levels: Regex = NEVER
     ratio_clause_start: Regex = NEVER
     credit_sections: Regex = NEVER
     source_link: Regex = NEVER
@@ -181,6 +189,7 @@ class ScopeRules(_Strict):
     accuracy_check_cue: Regex = NEVER
     serving_workloads: Regex = NEVER
     universal_scope: Regex = NEVER
+    described_after: Regex = NEVER   # a sentence after the claim's that says how that result was measured
     paragraph_label: Regex = NEVER
     topic_opener: Regex = NEVER
     setting_binding: SettingBinding = Field(default_factory=SettingBinding)
@@ -298,7 +307,12 @@ class BaselineTail:
         self.rx = rx   # matches text ending in a cue and blanks ("... compared with the ")
 
     def before(self, text: str, pos: int) -> bool:
-        # the pattern ends in blanks: a name with no blank right before it follows no cue
+        # the pattern ends in blanks: a name with no blank right before it follows no cue, unless a hyphen joins
+        # it to a word that does ("over the dense-FP32 baseline", "than the stock-BF16 build")
+        if pos > 1 and text[pos - 1] == "-" and text[pos - 2].isalnum():
+            pos -= 1
+            while pos > 0 and text[pos - 1].isalnum():
+                pos -= 1
         return pos > 0 and text[pos - 1].isspace() and self.rx.search(text, max(0, pos - self.WINDOW), pos) is not None
 
 

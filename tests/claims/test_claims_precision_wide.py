@@ -286,9 +286,10 @@ def test_a_cost_in_a_row_of_a_setup_is_no_projection() -> None:
 def test_a_long_digit_run_in_a_row_label_stays_fast() -> None:
     import time
     text = "| Traffic | Cost |\n|---|---|\n| " + "1" * 8000 + " x | $5 |\n"
-    t0 = time.perf_counter()
+    _record("| Traffic | Cost |\n|---|---|\n| 1 x | $5 |\n")   # the extractor built before the clock starts
+    t0 = time.process_time()   # CPU time: a loaded machine does not fail it (about 0.4 s when it holds)
     _record(text)
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
 
 
 def test_a_measured_cost_per_request_in_a_table_stays_a_claim() -> None:

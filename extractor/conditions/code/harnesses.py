@@ -14,7 +14,7 @@ from extractor.rules_io import default_rules_dir, load_yaml, rule_cache
 HARNESSES_FILE = "harnesses.yaml"
 # the conditions code can state, and the form "condition:template" ("parallelism:TP{n}")
 CodeCondition = Literal["model", "input_length", "output_length", "batch_or_concurrency", "parallelism",
-                        "gpu_count", "warmup", "precision", "dataset"]
+                        "gpu_count", "warmup", "precision", "dataset", "scenario"]
 NUMERIC = frozenset({"input_length", "output_length", "batch_or_concurrency", "gpu_count"})
 _TARGET = re.compile(r"^(?P<c>[a-z_]+)(?::(?P<t>.*\{n\}.*))?$")
 

@@ -44,6 +44,7 @@ class CodeReader:
         self.result_after_server = re.compile(self.table.result_after_server, re.I)
         self.printed_result = re.compile(self.table.printed_result, re.I)
         self._fed: tuple[Document | None, dict[int | None, set[int]]] = (None, {})
+        self._commands: tuple[Document | None, dict[int, list[Command]]] = (None, {})
 
     def replace(self, d: Document, found: list[Mention]) -> list[Mention]:
         """`found` with the mentions the patterns read in the run's code blocks replaced by what the parsed
@@ -51,7 +52,10 @@ class CodeReader:
         mentions, blocks = self.read(d)
         if not blocks:
             return found
-        spans = sorted((d.blocks[i].start, d.blocks[i].end, lang) for i, lang in blocks.items())
+        # a Python block is code throughout; in a shell block only its commands' lines are: the lines a program
+        # prints in the same block ("Batch Size: 1", "Scenario: sync") keep what the patterns read there
+        spans = sorted((a, b, lang) for i, lang in blocks.items()
+                       for a, b in (self._command_lines(d, i) if lang == "shell" else [(d.blocks[i].start, d.blocks[i].end)]))
 
         def replaced(m: Mention) -> bool:
             return any(a <= m.span[0] < b and m.kind in REPLACED[lang] for a, b, lang in spans)
@@ -125,7 +129,21 @@ class CodeReader:
                 if block.single and d.blocks[i].section not in spread:
                     out.append(self._mention(d, Reading(condition="parallelism"), "single GPU", block.single,
                                              f"{PYTHON_RULE}device"))
+        self._commands = (d, {i: shell[i] for i in run if i in shell})
         return out, {i: "shell" if i in shell else "python" for i in run}
+
+    def _command_lines(self, d: Document, i: int) -> list[tuple[int, int]]:
+        """The extents of the commands of shell block `i` (from a command's first word to the end of the line of
+        its last setting), as `read` found them for `d`."""
+        done, commands = self._commands
+        if done is not d:
+            return [(d.blocks[i].start, d.blocks[i].end)]
+        out = []
+        for cmd in commands.get(i, ()):
+            last = max([cmd.span[1], *(s.span[1] for s in cmd.settings)])
+            end = d.text.find("\n", last)
+            out.append((cmd.span[0], end if 0 <= end <= d.blocks[i].end else d.blocks[i].end))
+        return out or [(d.blocks[i].start, d.blocks[i].end)]
 
     def feeds(self, d: Document) -> dict[int | None, set[int]]:
         """Per section, the Python cells (block indexes) its run's cells read names from, wherever they sit
