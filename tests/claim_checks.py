@@ -34,3 +34,15 @@ def unrecoverable(c, name):
     assert cond.status == "unrecoverable", f"{name} of {c.quote!r} stated as {cond.value!r} ({cond.scope})"
     assert cond.where
     return cond
+
+
+def claim_quoted(text: str, quote: str):
+    """The first claim of `text` whose quote starts with `quote`, else None."""
+    found = [c for c in extract_text(text, doc="t.md").claims if c.quote.startswith(quote)]
+    return found[0] if found else None
+
+
+def aside_of(text: str, quote: str) -> tuple[str, str] | None:
+    """(reason, rule) of the set-aside figure of `text` quoted `quote`, else None."""
+    found = [a for a in extract_text(text, doc="t.md").set_aside if a.quote == quote]
+    return (found[0].reason, found[0].rule) if found else None

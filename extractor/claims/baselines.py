@@ -22,6 +22,8 @@ _PARENTHESES = re.compile(r"\([^()]*\)?")
 _PHRASE_END = re.compile(r"[,;:()!?\n]|\.(?!\w)| — | – ")
 # a pronoun names nothing a reader can look up ("replaces them with one fused kernel")
 _PRONOUN = re.compile(r"(?i)(?:it|them|this|that|these|those|they|one|ones)")
+# a verb after a method sentence's feature ends it ("with and without X is small")
+_VERB_AFTER = re.compile(r"(?i)\s+(?:is|are|was|were|has|have|had|shows?|showed|gives?|gave)\b")
 HEAD_REACH = 240   # characters before the value read for a switch, a replacement or a win
 REACH = 80      # characters after the value within which a baseline cue is read
 
@@ -39,6 +41,7 @@ class BaselineReader:
         self.setup = [re.compile(p) for p in rules.previous_comparison_setup]
         self.previous_comparison = [re.compile(p) for p in rules.previous_comparison]
         self.continuation = re.compile(rules.baseline_continuation_start)
+        self.method = [re.compile(p) for p in rules.method_with_without]
 
     def from_previous(self, previous: str, sentence: str) -> str | None:
         """The baseline the sentence before a figure's sentence (in its paragraph) names, for a figure whose own
@@ -53,6 +56,26 @@ class BaselineReader:
                     base = base[v.end() - 1:]     # "102 items/second with the dense model" -> "the dense model"
                 if not _NUMBER_PHRASE.match(base) and (phrase := _clean(base)):
                     return phrase
+        return None
+
+    def from_method(self, scope: str, sentence: str) -> str | None:
+        """The run without a feature that a method sentence in `scope` (the figure's section up to its sentence)
+        runs with and without ("we time each request with and without prompt-lookup decoding"), for a figure whose
+        own `sentence` names no baseline but names the feature's first word: "without prompt-lookup decoding". None when
+        no such sentence, when the figure's sentence does not name the feature, or names the run without it
+        ("Without warm-up, every wake-up pays a 5x slowdown" is that run's figure, against the one with it)."""
+        for pattern in self.method:
+            for m in reversed(list(pattern.finditer(scope))):
+                feature = _clean(_VERB_AFTER.split(m.group("base"))[0].strip(" *_`"))
+                head = re.match(r"[\w-]+", feature or "")
+                if feature is None or head is None:
+                    continue
+                word = re.escape(head.group())
+                if not re.search(rf"(?i)(?<![\w-]){word}(?![\w-])", sentence) \
+                        or re.search(rf"(?i)\b(?:without|no|disabled?)\W+(?:the\W+|any\W+)?{word}(?![\w-])", sentence):
+                    return None
+                off = m.groupdict().get("off")
+                return f"{feature} {off.lower()}" if off else f"without {feature}"
         return None
 
     def read(self, text: str, base: int, cues: list[Cue], start: int, end: int, unit_start: int) -> str | None:

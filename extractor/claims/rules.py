@@ -81,6 +81,7 @@ class ClaimRules(BaseModel):
     prose_baseline_before: list[str] = []
     previous_comparison_setup: list[str] = []
     previous_comparison: list[str] = []
+    method_with_without: list[str] = Field(default_factory=list)
     baseline_continuation_start: str = r"(?!)"
     ratio_quantity_of: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
@@ -131,7 +132,7 @@ class ClaimRules(BaseModel):
         return v
 
     @field_validator("table_lead_baseline", "prose_baseline_before", "previous_comparison_setup",
-                     "previous_comparison")
+                     "previous_comparison", "method_with_without")
     @classmethod
     def _base_regexes(cls, v: list[str], info):
         for pattern in v:

@@ -51,6 +51,20 @@ def previous_sentence(d: Document, u: Passage) -> str:
     return before[starts[-1] if starts else 0:]
 
 
+METHOD_REACH = 4000   # characters before a sentence read for a method sentence ("with and without X")
+
+
+def method_scope(d: Document, u: Passage) -> str:
+    """The text before passage `u` in its section and the section above it (the method sentence of a study
+    and the results of its sub-sections), at most `METHOD_REACH` characters."""
+    if u.section is None or not 0 <= u.section < len(d.sections):
+        return ""
+    section = d.sections[u.section]
+    if section.parent is not None and 0 <= section.parent < len(d.sections):
+        section = d.sections[section.parent]
+    return d.view[max(section.start, u.start - METHOD_REACH):u.start]
+
+
 class SentenceReader:
     """Reads the claims of the prose units of a document (its per-document state: the `ProseFigures` and
     rejections handed to `claims`)."""
@@ -174,6 +188,9 @@ class SentenceReader:
             if claim.metric in ("speedup", "relative_change") and claim.baseline is None \
                     and (base := builder.baselines.from_previous(previous_sentence(d, u), t)):
                 claim = claim.model_copy(update={"baseline": base})   # "We compared X with Y. ... 1.2-7.1x"
+            if claim.metric in ("speedup", "relative_change") and claim.baseline is None \
+                    and (base := builder.baselines.from_method(method_scope(d, u), t)):
+                claim = claim.model_copy(update={"baseline": base})   # "... with and without X." ... "a 1.3x speed-up"
             out.append(claim)
         return out
 

@@ -40,7 +40,7 @@ SET_ASIDE_FILE = SET_ASIDE.name
 # the unit classes of a performance figure: time, rates, ratios, shares, sizes, bandwidth, compute, energy, price
 FIGURE_CLASSES = frozenset({"time", "token_rate", "request_rate", "token_time", "ratio", "percent", "memory",
                             "bandwidth", "compute", "energy", "cost", "count", "item_rate"})
-# a claim of a count of tokens ("KV cache size: 52000 tokens" in an example log line) may be demoted too; it is no
+# a claim of a count of tokens ("token budget: 8,400 tokens" in an example log line) may be demoted too; it is no
 # figure of its own (no performance unit), so it is dropped rather than listed
 DEMOTED_CLASSES = FIGURE_CLASSES | {"token_count"}
 # "capacity": a context size in tokens ("128K context window"), an extra form only (no quantity class)

@@ -7,20 +7,15 @@ from __future__ import annotations
 import pytest
 
 from extractor.api import extract_text
+from claim_checks import aside_of, claim_quoted
 
 
 def _record(text: str):
     return extract_text(text, "t.md")
 
 
-def _claim(text: str, quote: str):
-    found = [c for c in _record(text).claims if c.quote.startswith(quote)]
-    return found[0] if found else None
-
-
-def _aside(text: str, quote: str) -> tuple[str, str] | None:
-    found = [a for a in _record(text).set_aside if a.quote == quote]
-    return (found[0].reason, found[0].rule) if found else None
+_claim = claim_quoted
+_aside = aside_of
 
 
 # ---- a compute or bandwidth figure of one device
