@@ -222,10 +222,7 @@ def test_ten_megabyte_document():
     "The training data" + " " * 8_000 + "! The server held 500 tok/s.\n",
     "Each request of 1" + " " * 8_000 + "x tokens; the server held 500 tok/s.\n",
     "Latency went from " + "1" * 8_000 + " with a cache to 2 ms, and the server held 500 tok/s, a 2x speedup.\n",
-    # a sentence of one result parted by ';' / 'while' (scopes.yaml subject_breaks: a run of blanks before the mark
-    # was tried from each of its blanks), and a paper title over an author line (conditions.yaml paper_title: a
-    # title's end tried inside a run of blanks)
-    "The server held 500 tok/s with FP8 x" + " " * 20_000 + "y; BF16 is slower.\n",
+    # a paper title over an author line (conditions.yaml paper_title: a title's end tried inside a run of blanks)
     "".join("\nA kernel title" + " " * 4_000 + "x\n" for _ in range(10)) + "\nThe server held 500 tok/s.\n",
 ])
 def test_long_lists_and_numbers_do_not_backtrack(text):
