@@ -87,7 +87,7 @@ class Extractor:
         return DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
                               date_source=dated.source, authorship=notes.authorship,
                               extractor_version=__version__, rules_version=self.rules_version, claims=claims,
-                              set_aside=set_aside, caveats=notes.caveats, provenance=notes.provenance + date_notes)
+                              set_aside=set_aside, caveats=notes.caveats, provenance=read.counted + notes.provenance + date_notes)
 
 
 def _date_note(d: Document, dated: DocumentDate) -> Note:

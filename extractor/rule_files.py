@@ -73,6 +73,8 @@ GAZETTEERS = RuleFile("gazetteers", "conditions", "jsonl_folder", "extractor.con
                       "extractor.conditions.mentions:MentionFinder", usage="mentions", all_vocabulary=True)
 SET_ASIDE = RuleFile("set_aside.yaml", "claims", "yaml", "extractor.claims.set_aside:SetAsideRules",
                      "extractor.claims.set_aside:load_set_aside_rules")
+COUNTING = RuleFile("counting.yaml", "claims", "yaml", "extractor.claims.counting:CountingRules",
+                    "extractor.claims.counting:load_counting_rules", required=False)
 CAVEATS = RuleFile("caveats.yaml", "notes", "yaml", "extractor.notes.rules:CaveatRules",
                    "extractor.notes.caveats:CaveatReader.from_rules", required=False,
                    vocabulary=("reproducibility.command.starters.",))
@@ -85,7 +87,7 @@ COMPARE = RuleFile("compare.yaml", "compare", "yaml", "extractor.compare.rules:C
                    required=False, usage="none")
 
 RULE_FILES: tuple[RuleFile, ...] = (UNITS, NUMBERS, SPELLINGS, CLAIMS, SCOPES, WHERE, CONDITIONS, GAZETTEERS,
-                                    SET_ASIDE, CAVEATS, AUTHORSHIP, OUTPUT, HARNESSES, COMPARE)
+                                    SET_ASIDE, COUNTING, CAVEATS, AUTHORSHIP, OUTPUT, HARNESSES, COMPARE)
 _BY_NAME = {rf.name: rf for rf in RULE_FILES}
 
 

@@ -41,7 +41,8 @@ EntryForm = Literal["vocabulary", "phrasing"]
 
 # Mapping keys whose lists name things of the schema (conditions, metrics, offers), not text to match.
 NAME_KEYS = frozenset({"needs", "qualifiers", "unit_classes", "sweepable", "composite", "after_claim",
-                       "refinable", "version", "restatement_must_agree", "lower_is_better_metrics"})
+                       "refinable", "version", "restatement_must_agree", "lower_is_better_metrics",
+                       "range_top_conditions"})
 # Lists of names (YAML path prefixes, per file) whose entries are vocabulary even when written as a
 # regex or in several words: organisations, benchmark tools, engines, benchmarks (the registry's `vocabulary`).
 VOCABULARY_LISTS: dict[str, tuple[str, ...]] = {rf.name: rf.vocabulary for rf in RULE_FILES if rf.vocabulary}

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from extractor.claims.analysis import TextAnalyser
+from extractor.claims.counting import CountingDefinitions, load_counting_rules
 from extractor.claims.output_blocks import OutputBlocks
 from extractor.claims.rules import ClaimRules
 from extractor.claims.script_output import ScriptOutputReader
@@ -19,7 +20,7 @@ from extractor.claims.tables import TableReader
 from extractor.contracts import StageContract
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
-from extractor.records import Claim, Span
+from extractor.records import Claim, Note, Span
 from extractor.spans import inside_near
 
 NAME_KINDS = {"model", "hardware", "engine"}
@@ -34,6 +35,7 @@ class ReadClaims(NamedTuple):
     rejected: Rejected                    # figures turned down, by start offset: (set-aside reason, rule)
     prose: ProseFigures                   # the quantities the readers found, for the set-aside pass
     places: SetAsidePlaces                # where each offset sits, for the set-aside pass
+    counted: list[Note]                   # the definitions of what token rates count that reached a claim
 
 
 class ClaimStage:
@@ -49,6 +51,7 @@ class ClaimStage:
         self.script_output = ScriptOutputReader(self.tables, OutputBlocks.from_rules(rules_dir))
         self.sentences = SentenceReader(self.analyser, rules, self.script_output)
         self.figures = FigureDecider(rules_dir, self.analyser.quantity_finder)
+        self.counting = CountingDefinitions(load_counting_rules(rules_dir), frozenset(a.lower() for a in rules.abbreviations))
 
     def read(self, d: Document, cap: int | None, names: list[tuple[Span, str]]) -> ReadClaims:
         """The claims of `d` in text order; past `cap` candidate claims in prose raises TooManyClaims. `names`:
@@ -77,4 +80,6 @@ class ClaimStage:
             else:
                 placed.append(p)
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
-        return ReadClaims(placed, rejected, prose, places)
+        # what the post's token rates count, defined once, reaches the claims whose own text does not say it
+        counted = self.counting.carry(d, self.counting.find(d), placed)
+        return ReadClaims(placed, rejected, prose, places, counted)

@@ -40,6 +40,9 @@ SET_ASIDE_FILE = SET_ASIDE.name
 # the unit classes of a performance figure: time, rates, ratios, shares, sizes, bandwidth, compute, energy, price
 FIGURE_CLASSES = frozenset({"time", "token_rate", "request_rate", "token_time", "ratio", "percent", "memory",
                             "bandwidth", "compute", "energy", "cost", "count", "item_rate"})
+# a claim of a count of tokens ("KV cache size: 52000 tokens" in an example log line) may be demoted too; it is no
+# figure of its own (no performance unit), so it is dropped rather than listed
+DEMOTED_CLASSES = FIGURE_CLASSES | {"token_count"}
 # "capacity": a context size in tokens ("128K context window"), an extra form only (no quantity class)
 UnitClass = Literal["time", "token_rate", "request_rate", "token_time", "ratio", "percent", "memory",
                     "bandwidth", "compute", "energy", "cost", "count", "capacity", "item_rate"]
@@ -248,7 +251,7 @@ class FigureDecider:
         out = {}
         for i, c in enumerate(claims):
             cls = unit_class(c.unit)
-            if cls not in FIGURE_CLASSES:
+            if cls not in DEMOTED_CLASSES:
                 continue
             # the figure as written: a quote leaves out markup before the number ("&lt; 1 s" is quoted "1 s")
             span = (with_markup_before(d.text, c.span[0]), c.span[1])

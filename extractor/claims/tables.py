@@ -1,14 +1,13 @@
 """Results tables: one claim per result cell, its unit and metric read from the column and
-row headers when the cell holds a bare number."""
+row headers when the cell holds a bare number (the headers and lead texts are read in table_headers.py)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from extractor.claims.classify import Cue, nearest, unit_class
+from extractor.claims.classify import Cue, unit_class
 from extractor.claims.table_baselines import LEADS_WITH_NUMBER as _LEADS_WITH_NUMBER, TableBaselines, cell_text as _text
+from extractor.claims.table_headers import LEAD_PARAGRAPHS, Header, HeaderReader, lead_in, second_header_row
 from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
 from extractor.ingest.model import Cell, Table, group_label
@@ -20,104 +19,23 @@ if TYPE_CHECKING:
     from extractor.claims.set_aside import ProseFigures
 
 
-_PAREN = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
-# a unit named by a caption or lead-in: "(tokens/s)", "in milliseconds", "in tok/s per GPU", "tokens per second"
-_LEAD_UNIT = re.compile(r"\(([^()\d]{1,24})\)|\bin ([A-Za-z/]+(?: (?:per|/) [A-Za-z]+)?)\b"
-                        r"|\b([A-Za-z]+ per (?:second|sec|s|minute|min|hour|h|ms|millisecond))\b")
 # a number with a unit written after it ("3.5 GB", "~18%", "12 ms"): a figure, not a count
 _UNIT_AFTER_NUMBER = re.compile(r"\d\s*(?:%|[A-Za-zµ$€]|/)")
 # a decimal comma: a number whose comma is followed by one or two digits (never a thousands separator)
 _DECIMAL_COMMA = re.compile(r"^[\s*_~≈]*\d+,\d{1,2}[\s*_]*$")
 # a cell that holds a bare number (markup, an approximation mark or a ± spread around it)
 _BARE_NUMBER = re.compile(r"^[\s*_~≈]*\d[\d,]*(?:\.\d+)?(?:\s*±\s*[\d.]+)?[\s*_]*$")
+# a number as written, its decimals in group 1
+_NUMBER = re.compile(r"\d[\d,]*(?:\.(\d+))?")
 # a score written out of 100 ("73/100"): a share in percent
 _OUT_OF_100 = re.compile(r"^[\s*_]*(\d+(?:[.,]\d+)?)\s*/\s*100[\s*_]*$")
-# a header that names money: a currency sign or word, a cost or a price
-_CURRENCY = re.compile(r"[$€£¥]|\b(?:USD|EUR|cost|costs|price|prices|dollars?)\b", re.I)
-# how many paragraphs before a table (in its section, after the block before it that is no prose) are read
-LEAD_PARAGRAPHS = 3
-LEAD_REACH = 3000   # ... within this many characters before it
-_LEAD_CLASSES = ("token_rate", "request_rate", "time")
 # the metric of a result cell's figure that no header, lead text or cue names: a figure is a claim unless a
 # set-aside rule says why not (ClaimStage checks these against the rules before keeping them)
 RESIDUAL_METRICS = {"percent": "other", "time": "latency", "memory": "memory", "cost": "cost",
                     "bandwidth": "bandwidth", "compute": "compute", "token_rate": "throughput",
                     "request_rate": "request_throughput", "energy": "energy_efficiency", "item_rate": "other"}
 
-
-@dataclass(frozen=True, slots=True)
-class Header:
-    """What a header cell says about the values under (or beside) it (shared: headers are cached)."""
-
-    text: str
-    unit: str | None = None
-    cls: str | None = None
-    cues: list[Cue] = field(default_factory=list)
-    ratio: bool = False       # it names a ratio between runs ("T/S Ratio to Eager"): its cells are speed-ups
-
-    @property
-    def counts(self) -> bool:
-        """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results. A header
-        that holds a number names one configuration ("bs=16", "Batch 32", "TP8"): its cells are results."""
-        return self.cls is None and any(c.label == "count" for c in self.cues) \
-            and not any(ch.isdigit() for ch in _STATUS_CODES.sub(" ", self.text))
-
-
-# an opening parenthesis glued to the word before it ("TPOT(ms)")
-_GLUED_PAREN = re.compile(r"(?<=[A-Za-z])\(")
-# an arrow glued to a header's metric ("Acc.↑", "Error↓": which way is better) is read as a blank
-_ARROWS = re.compile(r"[↑↓⬆⬇]")
-# "Loss" in a header that names a score ("MMLU Loss"): the loss of that score
-_SCORE_LOSS = re.compile(r"(?i)(?<!accuracy)\s+loss(?:es)?\b")
-# "(lower is better)" in a header says which way is better, as an arrow does: it names no change
-_BETTER_NOTE = re.compile(r"(?i)\(?\b(?:lower|higher|smaller|larger|less|more)\s+is\s+better\b\)?")
-# HTTP status codes a count header names ("Injected 503s", "429 errors"): no number of a configuration
-_STATUS_CODES = re.compile(r"(?i)\b[1-5]\d\d(?:s\b|\s+(?:errors?|responses?|codes?)\b)|\b[1-5]xx\b")
-
-
-def lead_in(d: Document, table: Table, kinds: tuple[str, ...] = ("paragraph", "caption", "list_item"),
-            limit: int | None = None) -> list[str]:
-    """What names a table's metric and unit when its headers do not, in the order it is read: the caption,
-    the section heading, then the blocks of `kinds` before the table in its section (nearest first, up to
-    `limit`, by default LEAD_PARAGRAPHS, none past a table, code block or heading before them)."""
-    limit = LEAD_PARAGRAPHS if limit is None else limit
-    parts = []
-    if table.caption is not None:
-        parts.append(d.view[table.caption.start:table.caption.end])
-    if table.section is not None:
-        parts.append(d.sections[table.section].title)
-    # the blocks that end in a bounded stretch before the table, nearest first (a bisection: no scan of the post)
-    before = sorted((d.blocks[i] for i in d.blocks_ending(table.start - LEAD_REACH, table.start)),
-                    key=lambda b: (b.end, b.start), reverse=True)
-    paragraphs = 0
-    for b in before:
-        if paragraphs == limit or b.start >= table.start:
-            break
-        if b.section != table.section or b.kind not in kinds:
-            break
-        parts.append(d.view[b.start:b.end])
-        paragraphs += 1
-    return [re.sub(r"\s+", " ", p).strip() for p in parts if p.strip()]
-
-
-def second_header_row(d: Document, table: Table) -> list[Cell] | None:
-    """The first body row when it is a second header row, None otherwise: two or more filled cells, and either
-    no digit in any under a header row with a blank cell (a row of groups over a row of names), or every one
-    under a header cell spanning several columns (an HTML "Sequence Length" over "256", "512", ...)."""
-    if not table.rows:
-        return None
-    row = table.rows[0]
-    filled = [c for c in row if c.end > c.start and _text(d, c)]
-    if len(filled) < 2:
-        return None
-    starts = [h.start for h in table.header]
-    spanned = {h.col for h in table.header if starts.count(h.start) > 1}
-    if all(c.col in spanned for c in filled):
-        return row
-    if not any(c.end <= c.start or not _text(d, c) for c in table.header) \
-            or any(ch.isdigit() for c in filled for ch in _text(d, c)):
-        return None
-    return row
+__all__ = ["RESIDUAL_METRICS", "Header", "TableReader", "lead_in", "second_header_row"]
 
 
 class TableReader:
@@ -129,102 +47,16 @@ class TableReader:
     def __init__(self, x: "TextAnalyser"):
         self.x = x
         rules = x.builder.rules
-        self.ratio_header = re.compile(
-            r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in rules.ratio_headers) + r")(?!\w)",
-            re.I) if rules.ratio_headers else None
-        self.cost_per_tokens = re.compile(rules.cost_per_tokens, re.I)
+        self.headers = HeaderReader(x)
+        self.header = self.headers.header
+        self.lead_header = self.headers.lead_header
+        self.lead_ratio_cues = self.headers.lead_ratio_cues
         self.baselines = TableBaselines(rules)
         self.baseline_header = self.baselines.header
         self.setting_headers = re.compile(rules.table_setting_headers)
         self.memory_headers = re.compile(rules.table_memory_headers)
         self.memory_saving_header = re.compile(rules.table_memory_saving_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
-        self.plural_marker = re.compile(rules.table_plural_marker)
-        # headers repeat across rows, tables and posts ("Model", "Throughput (tok/s)"): each is read once
-        self.header = lru_cache(maxsize=4096)(self._read_header)
-
-    def _read_header(self, text: str) -> Header:
-        """Cues and unit of a header: the unit is read from its parenthesised part or its whole text. A unit
-        glued to its metric ("TPOT(ms)", "Throughput(TPS)") is read as if spaced."""
-        if not text:
-            return Header(text)
-        text = self.plural_marker.sub(r"\1s", text)   # "Step(s)", "GPU(s)": a plural, no unit of seconds
-        text_read = _BETTER_NOTE.sub(" ", _ARROWS.sub(" ", _GLUED_PAREN.sub(" (", text)))
-        cues = list(self.x.cues(text_read))
-        if nearest(cues, 0, 0, "metric:accuracy", 10**9) and _SCORE_LOSS.search(text):
-            # "MMLU Loss", "GSM8K loss (%)": the loss of that score, a change as "accuracy loss" is
-            cues = list(self.x.cues(_SCORE_LOSS.sub(" accuracy loss", text_read)))
-        if nearest(cues, 0, 0, "metric:accuracy", 10**9) and not (self.ratio_header and self.ratio_header.search(text)) \
-                and (nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9)):
-            # "Accuracy drop", "MMLU Loss": a change of a score, in points (percent), not a ratio
-            return Header(text, "percent", "percent", cues)
-        # a header naming a change ("Speedup", "TPS/User Speedup") holds ratios, whatever unit it mentions
-        if nearest(cues, 0, 0, "change:up", 10**9) or nearest(cues, 0, 0, "change:down", 10**9) \
-                or self.ratio_header and "%" not in text and self.ratio_header.search(text):
-            return Header(text, "x", "ratio", cues, ratio=True)
-        if _CURRENCY.search(text) and (per := self.cost_per_tokens.search(text)):
-            # "Cost per 1M tokens ($)", "cost to generate 1M tokens ($)": a price per that many tokens
-            qs = self.x.quantities(f"$1 per {per.group('amount')} tokens")
-            if qs and unit_class(qs[0].unit) == "cost":
-                return Header(text, qs[0].unit, "cost", cues)
-        candidates = [m.group(1) or m.group(2) for m in _PAREN.finditer(text)] + [_PAREN.sub(" ", text), text]
-        words = _PAREN.sub(" ", text).split()
-        # a unit after leading words that are no unit ("Completed samples per second", "Avg tokens/s")
-        candidates += [" ".join(words[i:]) for i in range(1, min(len(words), 4))]
-        pieces = [f"1 {c.strip()}" for c in candidates if c and c.strip()]
-        for qs in map(self.x.quantities, pieces):   # lazily: the first piece with a unit wins
-            unit_q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
-            if unit_q and unit_class(unit_q.unit):
-                return Header(text, unit_q.unit, unit_class(unit_q.unit), cues)
-        if nearest(cues, 0, 0, "metric:accuracy", 10**9):
-            return Header(text, "dimensionless", "score", cues)
-        return Header(text, cues=cues)
-
-    def lead_header(self, texts: list[str]) -> Header:
-        """What a table's caption, section heading or lead-in paragraphs say about bare cells, read in that
-        order: an accuracy metric ("accuracy on GSM8K") first named makes them scores; else the first metric
-        named ("Encoding time", "Throughput") with the first unit named in parentheses, after "in" or as
-        "X per Y" ("Output throughput (tokens/s)", "time in seconds", "tokens per second") gives them that
-        metric and unit. Without both, the cells stay unread."""
-        metrics: list[Cue] = []
-        found: tuple[str, str] | None = None
-        for text in texts:
-            cues = list(self.x.cues(text))
-            if not metrics:
-                accuracy = [c for c in cues if c.label == "metric:accuracy"]
-                if accuracy:
-                    return Header(text, "dimensionless", "score", accuracy)
-                metrics = [c for c in cues if c.label.startswith("metric:")]
-            if found is None:
-                found = self._lead_unit(text)
-            if metrics and found:
-                return Header(" ".join(texts), found[0], found[1], metrics)
-        return Header("")
-
-    def lead_ratio_cues(self, texts: list[str]) -> list[Cue]:
-        """The cues of the first lead text (caption, heading, lead-in paragraph) that names a change or a
-        ratio ("How many times slower in TPS vs X", "Speed-up over eager"): a table of bare ratios under it
-        holds speed-ups, read in that text's direction. Empty when none does."""
-        for text in texts:
-            cues = list(self.x.cues(text))
-            # "sensitive to accuracy drop": a change of a score named in passing says nothing of ratios
-            score_changes = [c for c in cues if c.label.startswith("change:") and any(
-                m.label == "metric:accuracy" and c.start <= m.start and m.end <= c.end for m in cues)]
-            if any(c.label.startswith("change:") and c not in score_changes for c in cues) \
-                    or (self.ratio_header is not None and self.ratio_header.search(text)):
-                return list(cues)
-        return []
-
-    def _lead_unit(self, text: str) -> tuple[str, str] | None:
-        """(unit, class) of the first unit a lead text names, of a class a bare cell can take from it."""
-        units = [m.group(1) or m.group(2) or m.group(3) for m in _LEAD_UNIT.finditer(text)]
-        pieces = [f"1 {u.strip()}" for u in units if u and u.strip()]
-        for qs in map(self.x.quantities, pieces):
-            q = next((q for q in qs if q.span[0] == 0 and q.unit not in ("dimensionless", "")), None)
-            cls = unit_class(q.unit) if q else None
-            if cls in _LEAD_CLASSES:
-                return q.unit, cls
-        return None
 
     def claims(self, d: Document, seen: "ProseFigures",
                residual: list[tuple[Claim, Passage]] | None = None) -> list[tuple[Claim, Passage]]:
@@ -406,6 +238,7 @@ class TableReader:
                                              header_cues, unit, written=d.text)
                 out.append((claim, unit_place))
                 places.append((r, c.col))
+        scores_on_one_scale(out, places, {c.col for (c, *_), t in zip(cells, texts) if _over_100(t)})
         # the notes in quotes between a table and the sentence that says what its ratios compare with count too
         self.baselines.fill(d, table, out, places, unit_rows,
                             lambda: lead_in(d, table, ("paragraph", "caption", "list_item", "quote"), LEAD_PARAGRAPHS + 2))
@@ -430,6 +263,38 @@ class TableReader:
             claim.baseline = share_of.group("base").strip(" *_`")
             claim.direction = _share_direction(q.value, self.x.builder.directions.polarity([], 0, 0, header_cues))
         residual.append((claim, place))
+
+
+def scores_on_one_scale(out: list[tuple[Claim, Passage]], places: list[tuple[int, int]],
+                        over_100: set[int]) -> None:
+    """A bare score in a column whose other bare scores are read on a 0-100 scale (a score over 10 is a percent
+    written without its sign) is on that scale too when it is written alike, with as many decimals: "2.3" under
+    "MATH" beside "35.2" is 2.3 percent, not a fraction; "0.724" beside "81.8" (another metric's row) stays.
+    Only when every number of the column lies within 0-100 (`over_100`: the columns holding a bare number over 100)."""
+    by_column: dict[int, list[Claim]] = {}
+    for (claim, _), (_, col) in zip(out, places):
+        if claim.metric == "accuracy" and claim.unit in ("percent", "dimensionless") and "%" not in claim.quote \
+                and col not in over_100:
+            by_column.setdefault(col, []).append(claim)
+    for claims in by_column.values():
+        if not all(0 <= c.value <= 100 and (c.value_max is None or c.value_max <= 100) for c in claims):
+            continue
+        scaled = {_decimals(c.quote) for c in claims if c.unit == "percent"}
+        for c in claims:
+            if c.unit == "dimensionless" and _decimals(c.quote) in scaled:
+                c.unit = "percent"
+
+
+def _over_100(cell: str) -> bool:
+    """A cell holding a bare number over 100 ("1,204")."""
+    return bool(_BARE_NUMBER.match(cell)) and float(_NUMBER.search(cell).group().replace(",", "")) > 100
+
+
+def _decimals(quote: str) -> int | None:
+    """How many decimals the number of a quote is written with ("2.3" -> 1, "45" -> 0)."""
+    m = _NUMBER.search(quote)
+    return len(m.group(1) or "") if m else None
+
 
 def _share_direction(value: float, polarity: int) -> str:
     """The direction of a level written as a percent of a reference's: below 100 % is better for a

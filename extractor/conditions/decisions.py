@@ -35,6 +35,7 @@ class Pick:
     mention: Mention
     scope: str
     note: str | None = None
+    uncounted: bool = False   # hardware: the rung counts the device two ways, so its count is not stated
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,7 @@ class Scopes:
     # conditions first stated on a rung broader than the column headers (a caption, the section): the claim
     # row's cell under a column labelled with the condition is more specific than those
     after_cell: set[str] = field(init=False)
+    row_count: int | None = None   # the device count the claim's table row gives in a labelled column ("GPUs | 1")
 
     def __post_init__(self) -> None:
         self.usable = [(level.scope, by_condition(level.located)) for level in self.levels]

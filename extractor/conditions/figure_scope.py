@@ -5,7 +5,7 @@ import re
 
 from extractor.conditions.context import DocContext
 from extractor.conditions.located import Located
-from extractor.conditions.places import DocumentPlaces, near_captions
+from extractor.conditions.places import SENTENCE_END, DocumentPlaces, near_captions
 from extractor.conditions.ties import ClaimSite
 
 _NUMBER = re.compile(r"\d+")
@@ -16,18 +16,20 @@ class FigureCaptions:
     """Reads the captions near a claim that fit its metric; of several numbered figures, only what all state.
     Per document (`reading`): the figures each block refers to are read once."""
 
-    def __init__(self, figure_reference: re.Pattern[str]):
+    def __init__(self, figure_reference: re.Pattern[str], summed_up: frozenset[str] = frozenset()):
         self.figure_reference = figure_reference
+        self.summed_up = summed_up   # qualifiers of a figure that sums up runs (scopes.yaml `several_systems`)
 
     def reading(self, ctx: DocContext, places: DocumentPlaces) -> DocumentFigureCaptions:
-        return DocumentFigureCaptions(self.figure_reference, ctx, places)
+        return DocumentFigureCaptions(self.figure_reference, ctx, places, self.summed_up)
 
 
 class DocumentFigureCaptions:
     """The figure-caption rung of one document."""
 
-    def __init__(self, figure_reference: re.Pattern[str], ctx: DocContext, places: DocumentPlaces):
-        self.figure_reference, self.ctx, self.places = figure_reference, ctx, places
+    def __init__(self, figure_reference: re.Pattern[str], ctx: DocContext, places: DocumentPlaces,
+                 summed_up: frozenset[str] = frozenset()):
+        self.figure_reference, self.ctx, self.places, self.summed_up = figure_reference, ctx, places, summed_up
         self._figures_named: dict[int, set[str]] = {}   # block -> the figures it refers to
 
     def __call__(self, site: ClaimSite) -> list[Located]:
@@ -36,11 +38,19 @@ class DocumentFigureCaptions:
         p, ctx = site.passage, site.ctx
         if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
             return []   # a result written in a figure's caption: the other figures' captions are not its own
-        if p.block >= 0 and p.table is None and len(self.figures_named(p.block)) > 1:
-            return []   # a paragraph about several figures does not say which one shows this result
         family = site.family
         at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
         near = near_captions(ctx, p.section, at)
+        if p.block >= 0 and p.table is None and len(self.figures_named(p.block)) > 1:
+            # a paragraph about several figures does not say which one shows this result, unless the claim's own
+            # sentence names one ("... 6-19x over X (Figure 4)"); a bound or range its sentence gives over several
+            # ("Figures 1 and 2 show up to 5x") sums up their runs: their captions are its setup
+            own = self._figures_in_sentence(site)
+            if not own or len(own) > 1 and site.claim.qualifier not in self.summed_up:
+                return []
+            shown = {i for i, label in self._numbered(site, near).items() if label in own}
+            return [x for x in ctx.captions.get(p.section, []) if x.block in shown
+                    and self.places.caption_fits(x.block, family)] if shown else []
         found = [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
                  and self.places.caption_fits(x.block, family)]
         return self._common_to_figures(site, near, found)
@@ -49,17 +59,7 @@ class DocumentFigureCaptions:
         """Near captions of two or more numbered figures ("Figure 4. ... TP2, 2-GPU curve", "Figure 5. ... 4-GPU curve"):
         unless the claim's paragraph names one of them ("as Figure 2 shows"), the text does not say which
         figure holds the claim, so only what all of them state is its setting."""
-        d, ctx = site.d, site.ctx
-        numbered: dict[int, str] = {}
-        for run in ctx.caption_runs.get(site.passage.section, []):
-            if near.isdisjoint(run):
-                continue
-            label = None   # a caption that opens with "Figure N" starts figure N; the notes after it are its own
-            for i in run:
-                m = _FIGURE_LABEL.match(d.view, d.blocks[i].start, d.blocks[i].end)
-                label = m.group(1) if m else label
-                if label is not None:
-                    numbered[i] = label
+        numbered = self._numbered(site, near)
         # a figure whose caption names another metric than the claim's ("... throughput" for a TTFT) holds no
         # candidate for it: the choice is among the figures that fit
         figures = {label for i, label in numbered.items() if self.places.caption_fits(i, site.family)}
@@ -75,6 +75,29 @@ class DocumentFigureCaptions:
                 stated_by.setdefault((x.name, repr(x.m.canonical or x.m.value)), set()).add(numbered[x.block])
         return [x for x in found if x.block not in numbered
                 or stated_by[(x.name, repr(x.m.canonical or x.m.value))] == figures]
+
+    def _numbered(self, site: ClaimSite, near: set[int]) -> dict[int, str]:
+        """The caption blocks near the claim that belong to a numbered figure, with its number."""
+        d, ctx = site.d, site.ctx
+        numbered: dict[int, str] = {}
+        for run in ctx.caption_runs.get(site.passage.section, []):
+            if near.isdisjoint(run):
+                continue
+            label = None   # a caption that opens with "Figure N" starts figure N; the notes after it are its own
+            for i in run:
+                m = _FIGURE_LABEL.match(d.view, d.blocks[i].start, d.blocks[i].end)
+                label = m.group(1) if m else label
+                if label is not None:
+                    numbered[i] = label
+        return numbered
+
+    def _figures_in_sentence(self, site: ClaimSite) -> set[str]:
+        """The numbers of the figures the claim's own sentence refers to."""
+        view, b = site.d.view, site.d.blocks[site.passage.block]
+        ends = [m.end() for m in SENTENCE_END.finditer(view, b.start, site.claim.span[0])]
+        end = SENTENCE_END.search(view, site.claim.span[1], b.end)
+        lo, hi = (ends[-1] if ends else b.start), (end.start() if end else b.end)
+        return {n for m in self.figure_reference.finditer(view, lo, hi) for n in _NUMBER.findall(m[0])}
 
     def figures_named(self, block: int) -> set[str]:
         """The numbers of the figures a block refers to ("Figures 1 and 2" -> {"1", "2"}); read once per block

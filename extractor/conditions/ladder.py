@@ -51,13 +51,15 @@ class ScopeLadder:
         self.own_sentence_only = frozenset(scopes.own_sentence_only)
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
+        self.described_after = re.compile(scopes.described_after, re.I)
         self.paragraph_label = re.compile(scopes.paragraph_label)
         self.topic_opener = re.compile(scopes.topic_opener)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)
         self.header_versus = re.compile(scopes.versus_gap, re.I)
         self.draft_column = re.compile(scopes.draft_column, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
-        self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I))
+        self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I),
+                                      frozenset(scopes.several_systems.qualifiers))
         self.respectively = re.compile(scopes.respectively, re.I)
         self.varied = [(kind, re.compile(rx, re.I)) for kind, rx in scopes.varied_in_sentence.items()]
         readers = rung_readers()

@@ -16,6 +16,7 @@ from extractor.conditions.neighbours import (  # noqa: F401 (the rung readers im
     FOOTNOTE_CHARS, NEAR_FIGURE_BLOCKS, SENTENCE_END, ancestors, footnotes, introducing_sentence, labelled_settings,
     lead_in, near_captions, sibling_items)
 from extractor.conditions.rules import ScopeRules
+from extractor.conditions.setup_references import setup_references
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
@@ -59,12 +60,14 @@ class Places:
         self.external_cue = re.compile(rf"(?<!\w)(?:{'|'.join(cue_words)})(?!\w)", re.I) if cue_words \
             else re.compile(r"(?!)")
         self.citation_cue = re.compile(scopes.citation_cue, re.I)
+        self.setup_reference = re.compile(scopes.setup_reference, re.I)
         # a sentence that opens as an example of what the sentence before it said ("For example, with 741 tools")
         self.example_opening = re.compile(rf"[*_\s]*(?:{scopes.example_cue})", re.I)
         self.citation_self = re.compile(scopes.citation_self, re.I)
         self.placed = PlacedCitations(scopes)
         self.ratio_clause_end = re.compile(scopes.ratio_clause_end)
         self.ratio_clause_start = re.compile(scopes.ratio_clause_start)
+        self.ratio_levels = re.compile(scopes.ratio_levels, re.I)
         cues = load_claim_rules(rules_dir).metric_cues
         self.names_no_metric = re.compile(scopes.names_no_metric, re.I)
         self.family_cues = {}
@@ -102,11 +105,23 @@ class Places:
         before = text[max(0, claim.span[0] - RATIO_OBJECT_CHARS):claim.span[0]]
         before = before[max((m.end() for m in self.ratio_clause_start.finditer(before)), default=0):]
         hits = [(m.end(), f) for f, rx in self.family_cues.items() for m in rx.finditer(before)]
-        return max(hits)[1] if hits else None
+        if hits:
+            return max(hits)[1]
+        # the levels it compares, after it: "a 3.1x speedup, from 118 tok/s to 370 tok/s"
+        if (levels := self.ratio_levels.match(text, claim.span[1])) is None:
+            return None
+        unit = levels.group("unit")
+        return next((f for f, rx in sorted(self.family_cues.items()) if rx.fullmatch(unit)), None)
 
     def reading(self, ctx: DocContext) -> DocumentPlaces:
         """The place questions of one document, each answered once where many claims ask alike."""
         return DocumentPlaces(self, ctx)
+
+
+# the longest highlight read as a feature's label: a short label ("Smarter routing"), or a highlight written as one
+# clause without a separator ("Up to 7x higher throughput for Multi-head Latent Attention (MLA)"); a longer item
+# is a sentence of the summary, not the name of a section's feature
+LABEL_WORDS = 12
 
 
 class DocumentPlaces:
@@ -122,6 +137,7 @@ class DocumentPlaces:
         self._feature_links: dict[str, list[tuple[float, int | None]]] = {}
         self._external_cue: dict[int, bool] = {}
         self._caption_families: dict[int, set[str]] = {}
+        self._setup_references: dict[int, list[tuple[int, int]]] | None = None   # section -> (link, linked section)
         self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
         self._table_citation: dict[int, str | None] = {}   # table -> the party its caption or lead-in credits
         self._list_lead_citation: dict[int, tuple[str | None, str] | None] = {}   # a list's first item -> its lead's
@@ -130,7 +146,20 @@ class DocumentPlaces:
         """Setup sections that cover a claim in `section` at offset `before`, in section order: top-level ones and
         those of the post's back matter (an appendix sets up the whole post), or ones whose parent is an
         ancestor of the claim's section (the claim's own section included); of those, the ones that start
-        before the claim when any do (a set-up given before the results governs them, not a later one)."""
+        before the claim when any do (a set-up given before the results governs them, not a later one). And the
+        sections that the claim's section or one above it points to as the set-up before the claim
+        (setup_references.py)."""
+        covering = self._covering_setup(section, before)
+        if self._setup_references is None:
+            self._setup_references = setup_references(self.ctx.d, self.places.setup_reference)
+        if not self._setup_references:
+            return covering
+        chain = ancestors(self.ctx.d, section)
+        linked = {target for s in chain for at, target in self._setup_references.get(s, ())
+                  if at < before and target not in chain}
+        return tuple(sorted(linked.union(covering))) if linked else covering
+
+    def _covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
         ctx = self.ctx
         sections = ctx.d.sections
         if self._setup_by_parent is None:   # indexed once: a claim looks up its chain, not every setup section
@@ -178,7 +207,7 @@ class DocumentPlaces:
         b = d.blocks[passage.block]
         item = d.view[b.start:b.end]
         label = re.split(r"[:—–]|\s-\s", item, maxsplit=1)[0].strip()
-        if not label or len(label.split()) > 10:
+        if not label or len(label.split()) > LABEL_WORDS:
             return None
         if self._section_starts is None:
             starts = [sec.start for sec in d.sections]

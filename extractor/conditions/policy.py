@@ -80,6 +80,11 @@ class Policy:
             if len(exact) > 1 and len(_models_of(cands, exact)) > 1:   # each part another model's: no one layout
                 return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in exact})), scope=scope,
                                 mentions=tuple(exact))
+            view = doc.ctx.d.view
+            if len(exact) > 1 and name == LAYOUT and (more := [x for e in exact
+                                                               for x in _more_devices(scopes, scope, e, view)]):
+                return Unstated("ambiguous", values=", ".join(sorted({_show(x) for x in (*exact, *more)})),
+                                scope=scope, mentions=(*exact, *more))
             if len(exact) > 1:
                 return Parts(exact, scope)
             picked = exact or picked[:1]
@@ -89,7 +94,7 @@ class Policy:
             return Unstated("ambiguous", values=", ".join(sorted({_show(m) for m in picked})), scope=scope,
                             mentions=tuple(picked))
         m = first = picked[0]
-        if name == LAYOUT and (more := _more_devices(scopes, scope, m)):
+        if name == LAYOUT and (more := _more_devices(scopes, scope, m, doc.ctx.d.view)):
             return Unstated("ambiguous", values=", ".join(sorted({_show(x) for x in (m, *more)})), scope=scope,
                             mentions=(m, *more))
         if name in self.refinable:
@@ -102,6 +107,14 @@ class Policy:
                                              f"'{_show(m)}' around the claim")
         elif name == PRECISION:
             m, scope = self.format_of(m, scope, scopes.levels)
+        if name == "hardware" and m.count is not None and scope != "sentence" \
+                and _counted_twice(cands, m, doc.ctx.d.view):
+            # one device at two counts at this rung, paired with no model ("1xH200 = TP1, 8xH200 = max config"):
+            # the rung names two runs of it; the device is stated, its count only when a more specific place
+            # (the claim's row: "GPUs | 1") counts it one of those ways
+            own = _own_count(scopes, scope)
+            mine = next((x.m for x in cands if x.m.count == own and name_key(x.m) == name_key(m)), None)
+            return Pick(mine, scope) if mine is not None else Pick(m, scope, uncounted=True)
         if name == "hardware" and m.count is None:
             m, scope = counted(m, scope, scopes.levels)
         if self.is_partial(name, m):
@@ -315,16 +328,52 @@ def _show(m: Mention) -> str:
     return str(m.quote if isinstance(m.value, str) else m.value)
 
 
-def _more_devices(scopes: Scopes, scope: str, m: Mention) -> list[Mention]:
+def _more_devices(scopes: Scopes, scope: str, m: Mention, view: str) -> list[Mention]:
     """The hardware mentions that count several devices for another model at the rung where a count of one gave
-    the single-device layout `m` ("Model-A (1x L40S) and Model-B (4x L40S)", bindings.py `_bind_pairs`): the
-    rung does not say one device ran the claim."""
+    the single-device layout `m` ("Model-A (1x L40S) and Model-B (4x L40S)", bindings.py `_bind_pairs`), or that
+    count the same device again for no model ("1xH200 = TP1, 8xH200 = max config", `_counted_twice`): the rung
+    does not say one device ran the claim."""
     for sc, by_name in scopes.usable:
         devices = by_name.get("hardware", ()) if sc == scope else ()
         one = next((x for x in devices if x.m.span == m.span), None)
         if one is not None and one.for_model is not None:
             return [x.m for x in devices if x.m.count and x.m.count > 1 and x.for_model not in (None, one.for_model)]
+        if one is not None and sc != "sentence" and _own_count(scopes, scope) != 1 \
+                and _counted_twice(devices, one.m, view):
+            # (unless a more specific place, the claim's row, counts one device)
+            return [x.m for x in devices if x.m.count and x.m.count > 1 and x.for_model is None
+                    and name_key(x.m) == name_key(one.m)]
     return []
+
+
+def _own_count(scopes: Scopes, scope: str) -> int | None:
+    """The one device count a rung more specific than `scope` states for the claim (its row's "GPUs | 1")."""
+    if scopes.row_count is not None:
+        return scopes.row_count
+    for sc, by_name in scopes.usable:
+        if sc == scope:
+            return None
+        counts = {x.m.value for x in by_name.get("gpu_count", ()) if isinstance(x.m.value, int)}
+        if counts:
+            return next(iter(counts)) if len(counts) == 1 else None
+    return None
+
+
+# a model's size written between two counts of one device ("Llama 8B on 1xH100 and 70B on 4xH100"): each count is
+# that model's, though no binding paired them
+_SIZE_BETWEEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[BM]\b")
+
+
+def _counted_twice(cands: list[Located], m: Mention, view: str) -> bool:
+    """Whether a rung counts the device of `m` at two counts one after the other, neither paired with a model
+    (nor with a model's size written between them)."""
+    key = name_key(m)
+    counted = sorted((x.m for x in cands if x.m.count and x.for_model is None and name_key(x.m) == key),
+                     key=lambda x: x.span)
+    if len({x.count for x in counted}) < 2:
+        return False
+    return any(a.count != b.count and not _SIZE_BETWEEN.search(view, a.span[1], b.span[0])
+               for a, b in zip(counted, counted[1:]))
 
 
 def _models_of(cands: list[Located], picked: list[Mention]) -> set[str]:

@@ -264,6 +264,8 @@ class MatchReader:
         canon = self._canonical_word(e.kind, quote)
         if canon is None and e.kind == "parallelism":
             canon = self.rules.layout(value if isinstance(value, str) else quote)
+            if canon is not None and _ZERO_DEGREE.search(canon):
+                return []   # "TP=0, PP=0" numbers a rank ("the primary rank (TP=0)"), not a layout's degree
         if canon is None and e.kind == "dataset" and isinstance(value, str):
             canon = self.canonicalizer.canonical(e.kind, value, LABELLED_FUZZ_THRESHOLD)
         return [Mention(kind=e.kind, value=value, canonical=canon, sweep=sweep, quote=quote, span=span, rule=name)]
@@ -273,6 +275,9 @@ class MatchReader:
             if rx.search(quote):
                 return canon
         return None
+
+
+_ZERO_DEGREE = re.compile(r"[A-Z]0\b")   # a scheme of degree 0 in a canonical layout ("TP0", "TP8 PP0")
 
 
 def _ends_a_name(ce: CompiledEntry, text: str, end: int) -> bool:

@@ -25,7 +25,8 @@ from extractor.conditions.output_setup import OutputSetup
 from extractor.conditions.places import DocumentPlaces, Places
 from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
-from extractor.conditions.restatements import fill_from_printed, fill_from_table_rows, fill_from_restatements
+from extractor.conditions.restatements import (fill_from_printed, fill_from_range_ends, fill_from_range_tops,
+                                               fill_from_restatements, fill_from_table_rows)
 from extractor.conditions.rules import SCOPES_FILE, load_scope_rules, load_where_rules
 from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
 from extractor.conditions.statement import DocumentStatements, Statements
@@ -184,8 +185,10 @@ class ConditionResolver:
             lambda claim, name, values: doc.where.unrecoverable(claim, name, "ambiguous", values=values))
         ambiguous = [{n for n, r in why.items() if r == "ambiguous"} for why in reasons]
         fill_from_restatements(claims, ambiguous)
+        fill_from_range_ends(claims, ambiguous, self.scopes.range_top_conditions)
         fill_from_printed(claims, ambiguous)
         fill_from_table_rows(claims, ambiguous)
+        fill_from_range_tops(claims, ambiguous, self.scopes.range_top_conditions)
         for claim in claims:   # a figure quoted from another party is not what the post leads with
             if claim.cited_from:
                 claim.headline = False
@@ -204,6 +207,9 @@ class ConditionResolver:
             # a result the post cites from elsewhere: only what its own sentence says is stated here
             levels = [level for level in levels if level.scope == "sentence"]
         scopes = Scopes(levels)
+        if claim.context.block == "table":   # a device count in the claim's row settles a place that counts two ways
+            row = doc.statements.column_value(claim, "gpu_count")
+            scopes.row_count = row.value if row is not None and type(row.value) is int else None
         out: dict[str, Condition] = {}
         reasons: dict[str, Reason] = {}
         stated_by: dict[str, Mention] = {}   # the mention that states a condition alone
@@ -218,6 +224,11 @@ class ConditionResolver:
             if source and out[name].status == "unrecoverable":
                 out[name], reasons[name] = self.where.external(source), "external"
         hw = out["hardware"]
+        if hw.status == "stated" and hw.note == UNCOUNTED and out["gpu_count"].status == "stated" \
+                and self._scope_rank.get(out["gpu_count"].scope, 0) >= self._scope_rank.get(hw.scope, 0):
+            # the place that counts the device two ways (or a broader one) gives no count of this claim's run
+            out["gpu_count"] = doc.where.unrecoverable(claim, "gpu_count", "ambiguous", values=hw.value)
+            reasons["gpu_count"] = "ambiguous"
         if out["gpu_count"].status == "unrecoverable" and hw.status == "stated" and hw.count:
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
                                          scope=hw.scope)
@@ -306,6 +317,10 @@ class ConditionResolver:
             cond = doc.statements.stated(claim, name, decision.mention, decision.scope)
             if decision.note:
                 cond = cond.model_copy(update={"note": "; ".join(x for x in (cond.note, decision.note) if x)})
+            if decision.uncounted:
+                cond = cond.model_copy(update={
+                    "value": self.statements.device(decision.mention).name, "count": None,
+                    "note": UNCOUNTED})
             return cond, None, decision.mention
         if isinstance(decision, Parts):
             return self.statements.parts(decision.mentions, decision.scope), None, None
@@ -321,6 +336,7 @@ class ConditionResolver:
         return cond, decision.reason, None
 
 
+UNCOUNTED = "the post counts this device two ways here (two runs); the count of this claim's run is not stated"
 _COMMIT = re.compile(r"^[0-9a-f]{7,40}$", re.I)
 
 

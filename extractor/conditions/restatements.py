@@ -57,6 +57,49 @@ def fill_from_restatements(claims: list[Claim], ambiguous: list[set[str]]) -> No
         n_stated[id(c)] = _stated(c)
 
 
+# where a result's own description is read: its sentence or paragraph, its table, the caption of its figure
+_OWN_PLACES = frozenset({"sentence", "paragraph", "table_row", "table_column", "table_caption", "footnote",
+                         "figure_caption"})
+
+
+def fill_from_range_ends(claims: list[Claim], ambiguous: list[set[str]], names: list[str]) -> None:
+    """Fill the unstated conditions of an "up to X" headline from the results the post gives as ranges ending at X
+    ("up to 2.1x for Model-A" in the summary; "1.6x-2.1x for Model-A" in the body): a bound over runs restates the
+    best of them. Only when the headline's model is stated and every such range is of that model (one written
+    more fully: `ties.same_model`), the range is specific (`distinctive`: "1.62x-2.14x", not "1x-2x"), and all of
+    them state the condition with one value, read at their own place (`_OWN_PLACES`: their sentence, table or
+    figure caption; a section's or setup's setting may be another run's, and the headline has its own rungs for
+    those). Only `names` (scopes.yaml `range_top_conditions`: what holds for the whole range, not its load).
+    `ambiguous[i]`: the conditions of `claims[i]` stated with several values; they stay so."""
+    ranges: dict[tuple, list[Claim]] = {}
+    for c in claims:
+        if c.value_max is not None and c.conditions and distinctive(c.value, c.value_max):
+            ranges.setdefault((c.metric, c.unit), []).append(c)
+    if not ranges:
+        return
+    for c, unclear in zip(claims, ambiguous):
+        if not (c.headline and c.qualifier == "up_to" and c.value_max is None and c.conditions):
+            continue
+        model = c.conditions.get("model")
+        if model is None or model.status != "stated":
+            continue
+        ends = [o for o in ranges.get((c.metric, c.unit), ()) if o is not c
+                and math.isclose(o.value_max, c.value, rel_tol=1e-6)]
+        if not ends or not all(_alike(str(model.value), o.conditions.get("model")) for o in ends):
+            continue
+        for name, cond in c.conditions.items():
+            if cond.status == "stated" or name not in names or name in unclear:
+                continue
+            stated = [o.conditions[name] for o in ends if o.conditions.get(name) and o.conditions[name].status == "stated"
+                      and o.conditions[name].scope in _OWN_PLACES]
+            if len(stated) != len(ends) or len({repr(x.value) for x in stated}) != 1:
+                continue
+            c.conditions[name] = stated[0].model_copy(update={
+                "scope": "restatement",
+                "note": "; ".join(x for x in (stated[0].note, f"stated for the results the post gives as a range "
+                                                               f"ending at this figure ({ends[0].quote!r})") if x)})
+
+
 def fill_from_printed(claims: list[Claim], ambiguous: list[set[str]]) -> None:
     """Fill the unstated conditions of a figure in prose from the one result a program printed in the same section
     that it gives rounded or cut ("around 3.85 s" for a printed "3.8589 s", "about 28 tokens/s" for "28.61"): the
@@ -93,7 +136,8 @@ _NAMES = ("model", "hardware")   # what the prose's own sentence must name, alik
 
 def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None:
     """Fill the unstated conditions of a figure in prose ("13B Llama 2 on g5.2xlarge delivers 71 tokens/sec")
-    from the one table row anywhere in the post whose figure it gives rounded or cut (71.7056), when its own
+    from the one table row anywhere in the post whose figure it gives rounded or cut (71.7056), or bounds from below
+    ("over 10,000 tok/s" for 10,907, at the loads its sentence states), when its own
     sentence names the row's model or hardware and names neither otherwise: a summary restating a row of the
     results. `ambiguous[i]`: the conditions of `claims[i]` the post states with several values; they stay so."""
     grouped: dict[tuple, list[Claim]] = {}
@@ -114,10 +158,17 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
             continue
         values, ordered = rows.get((c.metric, c.unit), ((), ()))
         places = _decimals(c.value)
-        step = 10.0 ** -places
-        near = ordered[bisect_left(values, c.value - step):bisect_right(values, c.value + step)]
-        same = [o for o in near if _decimals(o.value) > places and _rounds_to(o.value, c.value, places)
-                and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
+        if c.qualifier == "at_least" and places == 0 and c.value > 0:
+            # a round lower bound of one row ("over 10,000 tok/s" for a row's 10,907): the rows within
+            # BOUND_REACH above it
+            near = ordered[bisect_left(values, c.value):bisect_right(values, c.value * (1 + BOUND_REACH))]
+            same = [o for o in near if o.value > c.value and _same_loads(c, o)
+                    and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
+        else:
+            step = 10.0 ** -places
+            near = ordered[bisect_left(values, c.value - step):bisect_right(values, c.value + step)]
+            same = [o for o in near if _decimals(o.value) > places and _rounds_to(o.value, c.value, places)
+                    and all(_alike(v, o.conditions.get(n)) for n, v in own.items())]
         if len(same) != 1:
             continue
         src = same[0]
@@ -129,6 +180,53 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
                 "scope": "restatement",
                 "note": "; ".join(x for x in (theirs.note, f"stated for the table row that gives this figure as "
                                                             f"{src.quote!r}") if x)})
+
+
+def fill_from_range_tops(claims: list[Claim], ambiguous: list[set[str]], names: list[str]) -> None:
+    """Fill the unstated conditions of a headline bound ("up to 2.00x for Model-A") from the ranges of the body
+    whose top it is ("1.69x-2.00x for Model-A"), when its own sentence names the model or hardware and every such
+    range names the same, and those ranges agree on the condition: the summary gives the best point of the body's
+    result; only `names` (scopes.yaml `range_top_conditions`: what holds for the whole range). `ambiguous[i]`: the
+    conditions of `claims[i]` the post states with several values; they stay so."""
+    ranges: dict[tuple, list[tuple[Claim, set[str]]]] = {}
+    for o, unclear in zip(claims, ambiguous):
+        if o.value_max is not None and o.conditions and not o.headline:
+            ranges.setdefault((o.metric, o.unit), []).append((o, unclear))
+    if not ranges:
+        return
+    for c, unclear in zip(claims, ambiguous):
+        if not c.headline or c.qualifier != "up_to" or c.value_max is not None or not c.conditions:
+            continue
+        own = {n: str(c.conditions[n].value) for n in _NAMES
+               if c.conditions.get(n) and c.conditions[n].status == "stated" and c.conditions[n].scope == "sentence"}
+        tops = [(o, theirs_unclear) for o, theirs_unclear in ranges.get((c.metric, c.unit), ())
+                if math.isclose(o.value_max, c.value, rel_tol=1e-9)]
+        if not own or not tops or not all(_alike(v, o.conditions.get(n)) for o, _ in tops for n, v in own.items()):
+            continue
+        for name, cond in c.conditions.items():
+            if cond.status == "stated" or name not in names or name in unclear or any(name in u for _, u in tops):
+                continue
+            stated = [o.conditions[name] for o, _ in tops if o.conditions.get(name)
+                      and o.conditions[name].status == "stated"]
+            if len(stated) != len(tops) or len({repr(x.value) for x in stated}) != 1:
+                continue
+            src, top = stated[0], tops[0][0]
+            c.conditions[name] = src.model_copy(update={
+                "scope": "restatement",
+                "note": "; ".join(x for x in (src.note, f"stated for the range whose top this figure gives "
+                                                         f"({top.quote!r})") if x)})
+
+
+BOUND_REACH = 0.1   # a round lower bound ("over 10,000") sums up a row at most this much above it
+_LOADS = ("batch_or_concurrency", "input_length", "output_length")
+
+
+def _same_loads(c: Claim, row: Claim) -> bool:
+    """Whether every load or length the prose figure's own sentence states is the row's too."""
+    return all(row.conditions.get(n) is not None and row.conditions[n].status == "stated"
+               and row.conditions[n].value == c.conditions[n].value
+               for n in _LOADS if c.conditions.get(n) is not None and c.conditions[n].status == "stated"
+               and c.conditions[n].scope == "sentence")
 
 
 def _alike(value: str, theirs) -> bool:

@@ -117,6 +117,7 @@ class ScopeRules(_Strict):
     alternatives_lead_in: str = NEVER
     dated_item: str = NEVER
     figure_reference: str = NEVER
+    setup_reference: str = NEVER
     names_no_metric: str = NEVER
     respectively: str = NEVER
     setup_label_min: int = 2
@@ -147,6 +148,7 @@ class ScopeRules(_Strict):
     family_modified_nouns: str = NEVER
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: Words
+    range_top_conditions: ConditionNames   # what a headline bound takes from the body range it tops
     setup_heading_max_words: int = Field(default=6, ge=1)
     measures_reach: int = Field(default=24, ge=0, le=200)   # characters after a `measures_cue` read for a family
     coordinated_verb_reach: int = Field(default=0, ge=0, le=200)
@@ -174,6 +176,7 @@ class ScopeRules(_Strict):
     citation_cue: Regex = NEVER
     citation_self: Regex = NEVER
     ratio_clause_end: Regex = r"$"
+    ratio_levels: Regex = NEVER
     ratio_clause_start: Regex = NEVER
     credit_sections: Regex = NEVER
     source_link: Regex = NEVER
@@ -186,6 +189,7 @@ class ScopeRules(_Strict):
     accuracy_check_cue: Regex = NEVER
     serving_workloads: Regex = NEVER
     universal_scope: Regex = NEVER
+    described_after: Regex = NEVER   # a sentence after the claim's that says how that result was measured
     paragraph_label: Regex = NEVER
     topic_opener: Regex = NEVER
     setting_binding: SettingBinding = Field(default_factory=SettingBinding)

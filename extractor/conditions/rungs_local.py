@@ -186,8 +186,9 @@ def paragraph(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
     if p.block < 0:
         return None
     blocks = lead_in(site.d, p.block, lad.ladder.lead_in_endings) | site.settings
+    lo, hi = _described_after(lad, site)
     found = [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
-             if (x.m.span[0] < p.start or x.block in site.settings
+             if (x.m.span[0] < p.start or x.block in site.settings or lo <= x.m.span[0] < hi
                  or x.name in lad.ladder.after_claim and not _nearer_result(site, x))
              and not _other_systems_result(site, x)]
     if (topics := _topic_tiers(lad, site, found)) is not None:
@@ -263,6 +264,26 @@ def _topic_tiers(lad: LadderReading, site: ClaimSite, found: list[Located]) -> T
 
 def _topic_name(x: Located) -> str:
     return (x.m.canonical or str(x.m.value)).lower()
+
+
+_SENTENCE_STOP = re.compile(r"[.!?][*_]*(?=\s|$)")   # a sentence's end, bold or italic marks after it included
+_LEADING_MARKS = re.compile(r"[\s*_]*")
+
+
+def _described_after(lad: LadderReading, site: ClaimSite) -> tuple[int, int]:
+    """The span of the sentence right after the claim's, in its block, when it says how the result was measured
+    (scopes.yaml `described_after`: "These numbers were measured when serving ...") and gives no result of its own;
+    an empty span otherwise."""
+    view, block = site.d.view, site.d.blocks[site.passage.block]
+    end = _SENTENCE_STOP.search(view, site.claim.span[1], block.end)
+    if end is None:
+        return 0, 0
+    start = _LEADING_MARKS.match(view, end.end(), block.end).end()
+    if not lad.ladder.described_after.match(view, start, block.end):
+        return 0, 0
+    stop = _SENTENCE_STOP.search(view, start, block.end)
+    hi = stop.start() if stop else block.end
+    return (0, 0) if site.ctx.claims_in(start, hi) else (start, hi)
 
 
 def _nearer_result(site: ClaimSite, x: Located) -> bool:

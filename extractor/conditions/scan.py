@@ -182,6 +182,10 @@ def anchored_matches(rx: re.Pattern[str], text: str, anchors: list[Anchor],
     ranges: list[tuple[int, int]] = []
     backwards: str | None = None   # the text reversed: a run ending at `at` is matched forwards from len - at
     n = len(text)
+    # One range longer than this already tries more positions than a scan costs (the fall-back below), so a run
+    # is followed back at most this far: a run of characters that allow almost anything ("\s", "[^()]") would
+    # otherwise be followed to the start of the text from every hit (quadratic in the post's length).
+    reach = n // TRY_COST + 1
     for anchor in anchors:
         run = anchor.run
         for word in anchor.strings:
@@ -193,7 +197,11 @@ def anchored_matches(rx: re.Pattern[str], text: str, anchors: list[Anchor],
                 continue
             if backwards is None:
                 backwards = text[::-1]
-            ranges.extend((n - run.match(backwards, n - at).end(), at) for at in ats)
+            for at in ats:
+                back = run.match(backwards, n - at, n - at + reach).end() - (n - at)
+                if back >= reach:
+                    return None   # this range alone costs more than scanning
+                ranges.append((at - back, at))
     if not ranges:
         return []
     ranges.sort()

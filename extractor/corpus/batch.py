@@ -25,9 +25,10 @@ from extractor import api, limits
 from extractor.corpus.runners import chunks, make_runner
 from extractor.corpus.stopping import BatchStopped, Interrupts, stop_reason
 from extractor.corpus.work import Outcome, file_sha256
-from extractor.records import DocumentError
+from extractor.records import DocumentError, DocumentRecord
 from extractor.rules_io import default_rules_dir, rules_fingerprint
 from extractor.corpus.comparisons import relink_restatements
+from extractor.corpus.restatements import HeldRecords
 from extractor.corpus.store import Store
 
 SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".html", ".htm", ".txt"})
@@ -233,13 +234,16 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
                    disable=False if progress else None if progress is None else True,
                    dynamic_ncols=True)
         done = 0
+        held = HeldRecords(rules)   # the stored records relinking reads: kept, not read back from the store
         results = make_runner(engine, jobs, rules, max_bytes, timeout, scheduler, max_claims)(chunks(todo))
         try:
-            with Interrupts() as interrupts:
+            with Interrupts() as interrupts, store.loading():
                 for outcomes in results:
                     for o in outcomes:
                         with interrupts.critical():
-                            _store_outcome(store, o, ext_v, rules_v, sources[o.path])
+                            record = _store_outcome(store, o, ext_v, rules_v, sources[o.path])
+                            if record is not None:
+                                held.offer(o.path, record)
                             done += 1
                             _count(summary, o, stored[o.path])
                     bar.update(len(outcomes))
@@ -255,7 +259,7 @@ def run_batch(inputs: Sequence[str | Path], *, db: str | Path = "claims.db",
             results.close()
             bar.close()
         if todo or problems:   # stored claims changed: the figures restated across posts are linked anew
-            relink_restatements(store, rules)
+            relink_restatements(store, rules, held)
         if jsonl:
             write_jsonl(store, jsonl, paths)
     return summary
@@ -284,13 +288,15 @@ def _count(summary: BatchSummary, o: Outcome, before: str | None) -> None:
     summary.lost += o.retried and not o.ok
 
 
-def _store_outcome(store: Store, o: Outcome, ext_v: str, rules_v: str, source: str) -> None:
+def _store_outcome(store: Store, o: Outcome, ext_v: str, rules_v: str, source: str) -> DocumentRecord | None:
+    """Store one outcome; the record stored (None for a failure)."""
     if o.ok:
-        store.put_record(o.record(), path=o.path,
-                         record_json=o.record_json, source=source)
-    else:
-        store.put_error(DocumentError.model_validate_json(o.record_json), path=o.path,
-                        extractor_version=ext_v, rules_version=rules_v, source=source)
+        record = o.record()
+        store.put_record(record, path=o.path, record_json=o.record_json, source=source)
+        return record
+    store.put_error(DocumentError.model_validate_json(o.record_json), path=o.path,
+                    extractor_version=ext_v, rules_version=rules_v, source=source)
+    return None
 
 
 def write_jsonl(store: Store, out: str | Path, paths: Iterable[str] | None = None) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from extractor.compare.groups import Groups, comparable_groups
 from extractor.compare.model import ClaimRef
@@ -42,9 +42,11 @@ def _refs_of(store: Store, keys: Iterable[tuple[str, int]]) -> list[ClaimRef]:
     return [refs[k] for k in order if k in refs]
 
 
-def relink_restatements(store: Store, rules_dir: str | Path | None = None) -> int:
-    """Recompute the store's restatement links (see corpus/restatements.py); the number of links."""
-    return relink(store.conn, rules_dir)
+def relink_restatements(store: Store, rules_dir: str | Path | None = None,
+                        held: Mapping[str, DocumentRecord] | None = None) -> int:
+    """Recompute the store's restatement links (see corpus/restatements.py); the number of links. `held`: records
+    stored by this process, by path, used as they are (not read back)."""
+    return relink(store.conn, rules_dir, held)
 
 
 def _from_store(db: str | Path, ref: str) -> ClaimRef:

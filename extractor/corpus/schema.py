@@ -1,6 +1,8 @@
 """The claims store's SQLite schema: its version, tables, indexes, and the columns each row fills."""
 from __future__ import annotations
 
+import re
+
 SCHEMA_VERSION = 4   # 2: documents.source, date_source; 3: claim mentions (`mentions`, `claims.n_mentions`);
 # 4: claims.direction, statistic, cited_from; documents.n_set_aside; `set_aside` (figures set aside);
 #    `restatements` (claims restating another post's figure, corpus/comparisons.py)
@@ -14,7 +16,7 @@ ADDED_DOCUMENT_COLUMNS = {"source": "TEXT", "date_source": "TEXT", "n_set_aside"
 ADDED_CLAIM_COLUMNS = {"n_mentions": "INTEGER NOT NULL DEFAULT 1", "direction": "TEXT", "statistic": "TEXT",
                        "cited_from": "TEXT"}
 
-SCHEMA = """
+TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS documents (
     path TEXT PRIMARY KEY,
@@ -122,6 +124,9 @@ CREATE TABLE IF NOT EXISTS set_aside (
     rule TEXT NOT NULL,            -- the rule that decided it
     PRIMARY KEY (path, ord)
 );
+"""
+# The secondary indexes (for `query`, `report`, relinking), after the tables they index.
+INDEXES = """
 CREATE INDEX IF NOT EXISTS set_aside_reason ON set_aside(reason);
 CREATE INDEX IF NOT EXISTS documents_status ON documents(status);
 CREATE INDEX IF NOT EXISTS claims_metric ON claims(metric, base_unit, base_value);
@@ -132,6 +137,7 @@ CREATE INDEX IF NOT EXISTS claims_engine ON claims(engine);
 CREATE INDEX IF NOT EXISTS conditions_name_status ON conditions(name, status);
 CREATE INDEX IF NOT EXISTS conditions_canonical ON conditions(name, canonical);
 """
+SCHEMA = TABLES + INDEXES
 
 CLAIM_COLUMNS = ("path", "ord", "claim_id", "metric", "value", "value_max", "unit", "qualifier",
                  "tokens", "per", "baseline", "headline", "quote", "span_start", "span_end",
@@ -150,3 +156,6 @@ DOCUMENT_INDEXES = """
 CREATE INDEX IF NOT EXISTS documents_date ON documents(date);
 CREATE INDEX IF NOT EXISTS documents_source ON documents(source);
 """
+# Every secondary index by name, in the order the schema creates them (a fresh batch makes them after loading its
+# documents: store.py `Store.loading`).
+SECONDARY_INDEXES = tuple(re.findall(r"CREATE INDEX IF NOT EXISTS (\w+)", INDEXES + DOCUMENT_INDEXES))

@@ -3,24 +3,28 @@
 One document = one transaction: its old rows are deleted and the new ones inserted
 together, so a process killed at any moment leaves each document either fully old
 or fully new (never half-written, never duplicated). WAL mode lets `query` read
-while a batch writes.
+while a batch writes. A batch into a fresh store makes the secondary indexes once its
+documents are in (`loading`): one sort each instead of upkeep on every row.
 
     with Store("claims.db") as store:
         store.put_record(record)                     # DocumentRecord
         store.put_error(error)                       # DocumentError
         store.is_current(path, sha256, ext_version, rules_version)
+        with store.loading():                        # many records into a fresh store
+            ...
 """
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 from urllib.parse import quote
 
 from extractor.corpus.rows import claim_row, condition_rows, mention_rows
 from extractor.corpus.schema import (ADDED_CLAIM_COLUMNS, ADDED_DOCUMENT_COLUMNS, CLAIM_COLUMNS, CONDITION_COLUMNS,
-                                     DOCUMENT_COLUMNS, DOCUMENT_INDEXES, MENTION_COLUMNS, SCHEMA, SCHEMA_VERSION,
-                                     SET_ASIDE_COLUMNS)
+                                     DOCUMENT_COLUMNS, DOCUMENT_INDEXES, INDEXES, MENTION_COLUMNS, SCHEMA,
+                                     SCHEMA_VERSION, SECONDARY_INDEXES, SET_ASIDE_COLUMNS)
 from extractor.records import Claim, DocumentError, DocumentRecord, SetAside
 
 class StoreError(RuntimeError):
@@ -162,6 +166,28 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
+
+    @contextmanager
+    def loading(self) -> Iterator[None]:
+        """Records stored inside this block into a store that holds no document yet do without the secondary
+        indexes, made at the end in the schema's order (same rows, same schema). Each document is still one
+        transaction; a process killed inside leaves a store without them, which the next `Store` that can
+        write makes again (`_init_schema`: CREATE INDEX IF NOT EXISTS), and `query` reads meanwhile by scans."""
+        fresh = self.conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone() is None
+        if fresh:
+            self.conn.executescript("BEGIN IMMEDIATE;" + "".join(f"DROP INDEX IF EXISTS {name};"
+                                                                 for name in SECONDARY_INDEXES) + "COMMIT;")
+        failed = True
+        try:
+            yield
+            failed = False
+        finally:
+            if fresh:
+                try:
+                    self.conn.executescript(INDEXES + DOCUMENT_INDEXES)
+                except sqlite3.Error:
+                    if not failed:   # (after a failure, a full disk say, that error is the one to report)
+                        raise
 
     # -- incremental -------------------------------------------------------------------------
     def state(self, path: str) -> tuple[str | None, str | None, str | None, str] | None:

@@ -56,9 +56,10 @@ def test_checkpoint_sizes_in_a_change_are_model_sizes(text: str) -> None:
     assert not [c for c in r.claims if "GB" in c.quote]
 
 
-def test_a_measured_memory_change_stays_two_claims() -> None:
-    r = _record("With the new allocator, peak memory usage fell from 60 GB to 41 GB during decode.\n")
-    assert sorted(c.value for c in r.claims if c.metric == "memory") == [41.0, 60.0]
+def test_a_measured_memory_change_stays_a_claim() -> None:
+    text = "With the new allocator, peak memory usage fell from 60 GB to 41 GB during decode.\n"
+    assert sorted(c.value for c in _record(text).claims if c.metric == "memory") == [41.0]
+    assert _aside(text, "60 GB") == ("baseline", "set_aside.from_level")   # the level it started from
 
 
 def test_the_change_of_a_checkpoint_in_percent_stays_a_claim() -> None:
@@ -290,9 +291,10 @@ def test_a_cost_in_a_row_of_a_setup_is_no_projection() -> None:
 def test_a_long_digit_run_in_a_row_label_stays_fast() -> None:
     import time
     text = "| Traffic | Cost |\n|---|---|\n| " + "1" * 8000 + " x | $5 |\n"
-    t0 = time.perf_counter()
+    _record("| Traffic | Cost |\n|---|---|\n| 1 x | $5 |\n")   # the extractor built before the clock starts
+    t0 = time.process_time()   # CPU time: a loaded machine does not fail it (about 0.4 s when it holds)
     _record(text)
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
 
 
 def test_a_measured_cost_per_request_in_a_table_stays_a_claim() -> None:

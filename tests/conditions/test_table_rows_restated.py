@@ -38,3 +38,24 @@ def test_a_none_cell_of_a_quantization_column_states_no_precision():
     rec = extract_text(_TABLE, "t.md")
     unrecoverable(claim(rec, 402.5517), "precision")
     assert stated(claim(rec, 70.9121), "precision").value == "AWQ"
+
+
+def test_a_round_lower_bound_of_one_row_takes_the_rows_conditions():
+    text = _TABLE + "On g6.12xlarge, 14B Qwen serves over 400 tokens/sec.\n"
+    c = claim(extract_text(text, "t.md"), 400)
+    assert c.qualifier == "at_least"
+    load = stated(c, "batch_or_concurrency")
+    assert load.value == 16 and load.scope == "restatement" and "402.5517" in load.note
+
+
+def test_a_bound_at_another_load_than_the_row_lends_nothing():
+    text = _TABLE.replace("| 16 | 402.5517", "| 16 | 402.5517 |\n| Qwen 14B | None | g6.12xlarge | 32 | 590.1180") \
+        + "With 8 concurrent requests, Qwen 14B on g6.12xlarge serves over 400 tokens/sec.\n"
+    c = claim(extract_text(text, "t.md"), 400)
+    assert not any(v.scope == "restatement" for v in c.conditions.values())
+
+
+def test_a_bound_far_below_the_row_lends_nothing():
+    text = _TABLE + "Qwen 14B on g6.12xlarge serves over 300 tokens/sec.\n"
+    c = claim(extract_text(text, "t.md"), 300)
+    unrecoverable(c, "batch_or_concurrency")

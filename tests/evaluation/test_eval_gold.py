@@ -24,8 +24,12 @@ GOLD = CORPUS / "gold"
 # conditions wrong, hence the lower ratios; without merging restatements the precision would be 0.8889.
 # The two guessed scenarios ("a single stream sees ..." read as the single-stream scenario) are gone
 # since a count of streams is no longer a scenario: 0.9211 -> 0.9579, guessed 2 -> 0.
-FLOOR_TOTAL = {"claim_recall": 0.96, "claim_precision": 1.0, "headline_recall": 1.0,
-               "metric_accuracy": 0.9167, "condition_accuracy": 0.9579}
+# The level a change starts from is the reference's ("p99 ITL went down from 48 ms to 35 ms": 35 ms is the
+# claim, 48 ms is set aside as `baseline`, as the dev set's gold reads such changes): 25 -> 24 gold claims, the
+# same one claim missed and the same conditions wrong (recall 0.96 -> 0.9583, conditions 0.9579 -> 0.9574,
+# conditions scored 190 -> 188).
+FLOOR_TOTAL = {"claim_recall": 0.9583, "claim_precision": 1.0, "headline_recall": 1.0,
+               "metric_accuracy": 0.9167, "condition_accuracy": 0.9574}
 MAX_GUESSED = 0
 FLOOR_DOCS = {"plain-text-latency.txt": {"claim_recall": 1.0, "metric_accuracy": 0.7778, "condition_accuracy": 0.9206},
               "setup-section-h200.md": {"claim_recall": 0.9, "metric_accuracy": 1.0, "condition_accuracy": 0.9121},
@@ -53,7 +57,7 @@ def test_bundled_gold_keeps_its_figures():
     for name, floor in FLOOR_TOTAL.items():
         assert getattr(report.total, name) >= floor, name
     assert report.total.guessed_conditions <= MAX_GUESSED
-    assert report.total.gold_claims == 25 and report.total.conditions_scored >= 190
+    assert report.total.gold_claims == 24 and report.total.conditions_scored >= 188
     for d in report.documents:
         for name, floor in FLOOR_DOCS[d.doc].items():
             assert getattr(d.score, name) >= floor, (d.doc, name)
@@ -128,4 +132,4 @@ def test_cli_text_and_json():
     assert any(line.startswith("TOTAL ") for line in lines)
     js = CliRunner().invoke(app, ["eval", "--gold", str(GOLD), "--docs", str(CORPUS), "-f", "json"])
     data = json.loads(js.output)
-    assert data["total"]["gold_claims"] == 25 and len(data["documents"]) == 3
+    assert data["total"]["gold_claims"] == 24 and len(data["documents"]) == 3

@@ -73,6 +73,11 @@ BAITS = {
     "front_matter": (lambda n, run=0: f"---\ntitle: Bench {run}\n" + "".join(
         f"key{i}: value {i + run} of the run\n" for i in range(n)) + "---\n\nWe served 100 tok/s on one GPU.\n",
         1000),
+    # many product words ("engine", "system") in lines without a parenthesis: a not-condition rule whose
+    # characters allowed before its anchor string are almost any (product_definition) followed each hit's run back
+    # to the start of the post (main 4b09ea0: 0.73 s at N=500, 7.7 s at 4N)
+    "product_words": (lambda n, run=0: "We ran it on H100 in FP8 at 100 tok/s.\n\n" + "".join(
+        f"The engine runs well. The system holds up {run}.\n" for i in range(n)), 500),
     # a long table: each cell's row used to be found by a scan (and pydantic equality) of every row
     "table": (lambda n, run=0: "| run | tok/s | TTFT (ms) |\n|---|---|---|\n"
               + "".join(f"| r{run}-{i} | {1000 + 7 * i + run} | {20 + i % 50} |\n" for i in range(n)), 600),

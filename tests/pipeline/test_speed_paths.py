@@ -656,3 +656,180 @@ def test_set_aside_rules_picked_by_place_language_and_class_once(extractor, monk
     full = extract_text(CODE_POST, "code.md")
     assert kept.model_dump_json() == full.model_dump_json()
     assert kept.set_aside, "the post's code figures are set aside"
+
+
+def _dump(db) -> list[str]:
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def _store_posts(folder):
+    """Posts of our own for the store's bulk path: a table post, a compare post and one without claims."""
+    from pathlib import Path
+
+    corpus = Path(__file__).resolve().parents[2] / "corpus"
+    folder.mkdir()
+    for name in ("compare-vllm-h100.md", "compare-sglang-h100.md"):
+        (folder / name).write_text((corpus / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "table.md").write_text(TABLE_POST, encoding="utf-8")
+    (folder / "plain.md").write_text("# Notes\n\nNothing measured here.\n", encoding="utf-8")
+    return folder
+
+
+def test_a_fresh_store_loaded_without_its_indexes_dumps_as_one_stored_record_by_record(tmp_path):
+    """`Store.loading` (a batch into a fresh store) makes the secondary indexes after the records are in: the
+    database dumps (schema, indexes in order, every row) as the same records stored one by one with the indexes
+    kept up; a store that already holds a document keeps its indexes throughout."""
+    from extractor.api import extract_path
+    from extractor.corpus.batch import run_batch
+    from extractor.corpus.restatements import relink
+    from extractor.corpus.schema import SECONDARY_INDEXES
+    from extractor.corpus.store import Store
+
+    folder = _store_posts(tmp_path / "posts")
+    bulk = tmp_path / "bulk.db"
+    run_batch([folder], db=bulk, progress=False, source="posts")
+    one_by_one = tmp_path / "one.db"
+    with Store(one_by_one) as store:
+        for path in sorted(folder.iterdir()):
+            store.put_record(extract_path(path), path=str(path), source="posts")
+        relink(store.conn)
+    assert _dump(bulk) == _dump(one_by_one)
+    assert sum(line.startswith("CREATE INDEX") for line in _dump(bulk)) == len(SECONDARY_INDEXES)
+
+    with Store(one_by_one) as store:   # not fresh: nothing dropped while loading
+        with store.loading():
+            names = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+            assert set(SECONDARY_INDEXES) <= names
+
+
+def test_a_store_killed_while_loading_gets_its_indexes_back_when_next_opened(tmp_path):
+    """A process that dies inside `loading` (no index made yet) leaves every stored document whole; the next store
+    opened for writing makes the indexes again, and the database dumps as one that was never interrupted."""
+    from extractor.api import extract_path
+    from extractor.corpus.store import Store
+
+    folder = _store_posts(tmp_path / "posts")
+    records = [(str(path), extract_path(path)) for path in sorted(folder.iterdir())]
+    killed, whole = tmp_path / "killed.db", tmp_path / "whole.db"
+    store = Store(killed)
+    inside = store.loading()
+    inside.__enter__()   # never left (kept referenced, so not closed either): as if the process were killed here
+    for path, record in records:
+        store.put_record(record, path=path)
+    store.close()
+    assert not any(line.startswith("CREATE INDEX") for line in _dump(killed))
+    Store(killed).close()
+    with Store(whole) as store:
+        for path, record in records:
+            store.put_record(record, path=path)
+    assert _dump(killed) == _dump(whole)
+    del inside
+
+
+def test_loading_reports_its_own_error_only_when_nothing_failed_before(tmp_path):
+    """Making the indexes again can fail (a full disk): after the block failed, the block's error is the one
+    raised (the next open makes the indexes); after a block that went well, the store's own error is raised."""
+    import sqlite3
+
+    from extractor.corpus.store import Store
+
+    with Store(tmp_path / "a.db") as store:
+        with pytest.raises(ValueError):
+            with store.loading():
+                store.conn.execute("CREATE TABLE claims_metric (x)")   # the index's name taken: CREATE INDEX fails
+                raise ValueError("the batch's own failure")
+    with Store(tmp_path / "b.db") as store:
+        with pytest.raises(sqlite3.Error):
+            with store.loading():
+                store.conn.execute("CREATE TABLE claims_metric (x)")
+
+
+def test_relinking_the_records_a_batch_holds_is_relinking_them_read_back(tmp_path):
+    """A batch hands `relink` the records it has just stored and that can restate (`HeldRecords`): the claims
+    relinking reads from them are those read back from the store's JSON, field for field, and give the same links
+    (posts of our own that restate one another's figures); a record without a claim stating `must_state` is not
+    held."""
+    import sqlite3
+    from pathlib import Path
+
+    from extractor.api import extract_path
+    from extractor.compare.groups import find_restatements
+    from extractor.compare.rules import load_compare_rules
+    from extractor.corpus.batch import run_batch
+    from extractor.corpus.restatements import HeldRecords, stored_refs
+
+    corpus = Path(__file__).resolve().parents[2] / "corpus"
+    for name in ("compare-vllm-h100.md", "compare-sglang-h100.md", "compare-one-condition.md",
+                 "compare-vendor-roundup.md"):
+        (tmp_path / name).write_text((corpus / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "unnamed.md").write_text("# Notes\n\nOur server now reaches 9,200 tokens/s, 2x the old one.\n",
+                                         encoding="utf-8")
+    db = tmp_path / "claims.db"
+    run_batch([tmp_path], db=db, progress=False)
+    held = HeldRecords()
+    for path in sorted(tmp_path.glob("*.md")):
+        held.offer(str(path), extract_path(path))
+    assert held and not any(p.endswith("unnamed.md") for p in held)
+    conn = sqlite3.connect(db)
+    rules = load_compare_rules()
+    read_back = stored_refs(conn, rules.restatement.must_state)
+    from_held = stored_refs(conn, rules.restatement.must_state, held)
+    assert [r.model_dump_json() for r in from_held] == [r.model_dump_json() for r in read_back]
+    held_claims = {id(c) for record in held.values() for c in record.claims}
+    assert {id(r.claim) in held_claims for r in from_held} == {True}   # not one of them read back
+    links = [(l.claim.key, l.restates.key) for l in find_restatements(read_back, rules=rules)]
+    assert links and [(l.claim.key, l.restates.key) for l in find_restatements(from_held, rules=rules)] == links
+    assert conn.execute("SELECT count(*) FROM restatements").fetchone()[0] == len(links)
+PRODUCT_PIECES = ["The engine", " system", "is a library", "(fast)", "runtime", "Toolkit", "package.", "\n", " ",
+                  "(", ")", ". ", "word ", "ENGINE", "İ", "ſ", "H100", "FP8", "TP8", "x" * 40]
+
+
+def _unbounded_anchored(rx, text: str, found, hits):
+    """`anchored_matches` as it was: every run followed back whole, then the fall-back when the merged ranges
+    cost more than a scan; else the matches tried at each position of the ranges."""
+    from extractor.conditions.scan import TRY_COST
+
+    n, backwards, ranges = len(text), text[::-1], []
+    for anchor in found:
+        for word in anchor.strings:
+            for at in hits.get(word, ()):
+                lo = at if anchor.run is None else n - anchor.run.match(backwards, n - at).end()
+                ranges.append((lo, at))
+    merged: list[list[int]] = []
+    for lo, hi in sorted(ranges):
+        if merged and lo <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    if sum(hi - lo + 1 for lo, hi in merged) * TRY_COST > n:
+        return None
+    return [m.span() for m in re.finditer(rx, text) if m.end() > m.start()]
+
+
+@settings(max_examples=120, deadline=None)
+@given(pieced_texts(PRODUCT_PIECES), st.integers(0, 30))
+def test_a_run_is_followed_back_only_as_far_as_it_can_pay(text: str, repeat: int):
+    """`anchored_matches` stops following a run back once that one range costs more than a scan: it falls back
+    (None) exactly when following every run back whole would, and finds the same matches otherwise, for every
+    shipped not-condition rule (the product words' rule's run allows almost any character)."""
+    from extractor.conditions.mentions import default_finder
+    from extractor.conditions.scan import anchored_matches, text_blocks
+
+    text = text * (1 + repeat % 4) + "word " * repeat
+    f = default_finder()
+    scanner = f._scanner or f._build_scanner()
+    _, hits = f._todo(text, text_blocks(text))
+    if hits is None:
+        return
+    for nc, found in zip(f.rules.not_conditions, scanner.not_condition_anchors):
+        if not found:
+            continue
+        got = anchored_matches(nc.rx, text, found, hits)
+        want = _unbounded_anchored(nc.rx, text, found, hits)
+        assert (None if got is None else [m.span() for m in got]) == want, (nc.entry.name, text)
