@@ -86,6 +86,7 @@ class LadderReading:
         # a list cut to one figure's value (ties.py `respective_values`), kept as long as the document's mentions:
         # the memos key mentions by identity
         self.respective: dict[tuple[int, int], Located] = {}
+        self.varied: dict[tuple[int, int], frozenset[str]] = {}   # a sentence's varied loads (`_varied`)
 
     def site(self, claim: Claim, passage: Passage, linked: int | None, baseline_devices: frozenset[str]) -> ClaimSite:
         """The claim's site before its rungs are read: its place, metric family, the labelled set-up items of its
@@ -110,9 +111,9 @@ class LadderReading:
         out = [Level(scope, kept, via_cell)]
         p = site.passage
         inside = (p.start, p.end) if p.table is None else (0, 0)
-        # the load conditions its own sentence says vary: none of them from a broader place
-        varied = {k for k, rx in self.ladder.varied if rx.search(self.ctx.d.view, p.start, p.end)} \
-            if p.table is None else set()
+        # the load conditions its own sentence says vary: none of them from a broader place (read once per sentence:
+        # a sentence of many figures is not searched once per figure)
+        varied = self._varied(p) if p.table is None else frozenset()
         kind = None   # what the mentions that fit the claim depend on, besides its place (`_kept`); once per claim
         for scope, read, via_cell in self.ladder.rungs:
             located = read(self, site)
@@ -129,6 +130,15 @@ class LadderReading:
                     kept = [x for x in kept if x.name not in varied]
                 out.append(Level(scope, kept, via_cell))
         return other_modes_settings(other_models_settings(out, site), site), site
+
+    def _varied(self, p: Passage) -> frozenset[str]:
+        """The load conditions sentence `p` says vary (`varied_in_sentence`), once per sentence."""
+        key = (p.start, p.end)
+        found = self.varied.get(key)
+        if found is None:
+            found = self.varied[key] = frozenset(k for k, rx in self.ladder.varied
+                                                 if rx.search(self.ctx.d.view, p.start, p.end))
+        return found
 
     def _kept(self, site: ClaimSite, tier: list[Located], scope: str) -> list[Located]:
         """The mentions of one rung broader than the sentence that fit the claim. Besides its place (its own

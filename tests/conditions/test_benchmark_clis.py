@@ -22,8 +22,8 @@ def _settings(command: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("command,expected", [
-    ("deepsparse.benchmark zoo:acme/tiny-bert/pruned90 --batch_size 64 --scenario sync",
-     {"model": "zoo:acme/tiny-bert/pruned90", "batch_or_concurrency": "64", "scenario": "sync"}),
+    ("deepsparse.benchmark models/acme-encoder-sparse.onnx --batch_size 64 --scenario sync",
+     {"model": "models/acme-encoder-sparse.onnx", "batch_or_concurrency": "64", "scenario": "sync"}),
     ("deepsparse.benchmark tiny-detector.onnx -b 8 -s async --warmup_time 5",
      {"model": "tiny-detector.onnx", "batch_or_concurrency": "8", "scenario": "async", "warmup": "5"}),
     # the pipeline benchmark's first word is a task, not a model
@@ -48,7 +48,7 @@ ENGINE_POST = f"""# A sparse classifier on CPUs
 We benchmark the pruned checkpoint on a 16-core instance:
 
 {FENCE}bash
-deepsparse.benchmark zoo:acme/tiny-bert/pruned90 --batch_size 64 --scenario async
+deepsparse.benchmark models/acme-encoder-sparse.onnx --batch_size 64 --scenario async
 > Throughput (items/sec): 912.4
 {FENCE}
 
@@ -77,7 +77,7 @@ PRINTED_POST = f"""# Latency of a tiny classifier
 ## Synchronous latency
 
 {FENCE}bash
-deepsparse.benchmark zoo:acme/tiny-bert/pruned90 --scenario sync
+deepsparse.benchmark models/acme-encoder-sparse.onnx --scenario sync
 > Batch Size: 1
 > Latency Mean (ms/batch): 3.17
 {FENCE}

@@ -68,7 +68,7 @@ AMD_SUBSECTION = """# Fast decoding
 
 ## Benchmarks
 
-Benchmarks run on an 8xH100 node at batch size 1.
+Everything here was measured on an 8xH100 node at batch size 1.
 
 | Model | Tokens/s |
 | --- | --- |
@@ -76,7 +76,7 @@ Benchmarks run on an 8xH100 node at batch size 1.
 
 ### AMD
 
-Benchmarks run on one GCD of a MI-250x.
+The numbers in this part come from half of a MI-250x board.
 
 | Model | Tokens/s |
 | --- | --- |

@@ -222,6 +222,8 @@ def test_ten_megabyte_document():
     "The training data" + " " * 8_000 + "! The server held 500 tok/s.\n",
     "Each request of 1" + " " * 8_000 + "x tokens; the server held 500 tok/s.\n",
     "Latency went from " + "1" * 8_000 + " with a cache to 2 ms, and the server held 500 tok/s, a 2x speedup.\n",
+    # a paper title over an author line (conditions.yaml paper_title: a title's end tried inside a run of blanks)
+    "".join("\nA kernel title" + " " * 4_000 + "x\n" for _ in range(10)) + "\nThe server held 500 tok/s.\n",
 ])
 def test_long_lists_and_numbers_do_not_backtrack(text):
     """Rules that repeat a separated number stay linear (possessive repeats), and a number of any length is no
