@@ -5,6 +5,8 @@ in a series or comparison with a claimed time takes its metric: "0.85s vs 0.26s"
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from itertools import pairwise
 from typing import Sequence
 
 from extractor.claims.classify import Cue, unit_class
@@ -52,19 +54,48 @@ SERIES_GAP = re.compile(
     rf"(?:(?:and|or|vs\.?|versus|compared\s+(?:to|with)|against)(?![\w]))?(?:{_SEP}\d[\d.,]*)*{_SEP}", re.I)
 
 
-def series_metric(q: QuantityRecord, cls: str, claims: Sequence[tuple[QuantityRecord, str]], text: str,
-                  base: int) -> str | None:
+class ClaimsByClass:
+    """The (quantity, metric) claims of a text unit grouped by unit class, each group in the order given (text
+    order), read once per pass: the claims of a class before or after a span are found by bisection, not by a
+    scan of every claim of the unit (a sentence of a thousand times made that scan cubic over the passes)."""
+
+    def __init__(self, claims: Sequence[tuple[QuantityRecord, str]]):
+        self.groups: dict[str | None, list[tuple[QuantityRecord, str]]] = {}
+        for p, metric in claims:
+            self.groups.setdefault(unit_class(p.unit), []).append((p, metric))
+        self._starts = {cls: [p.span[0] for p, _ in g] for cls, g in self.groups.items()}
+        self._ends = {cls: [p.span[1] for p, _ in g] for cls, g in self.groups.items()}
+        # bisection holds where the offsets rise in the group's order; elsewhere (nested spans) a scan
+        self._starts_rise = {cls: all(a <= b for a, b in pairwise(v)) for cls, v in self._starts.items()}
+        self._ends_rise = {cls: all(a <= b for a, b in pairwise(v)) for cls, v in self._ends.items()}
+
+    def before(self, cls: str, start: int, count: int = 1) -> list[tuple[QuantityRecord, str]]:
+        """The last `count` claims of class `cls`, in order, of those that end by `start`."""
+        group, ends = self.groups.get(cls, []), self._ends.get(cls, [])
+        if self._ends_rise.get(cls, True):
+            i = bisect_right(ends, start)      # those ending by `start` are a prefix
+            return group[max(0, i - count):i]
+        return [x for x in group if x[0].span[1] <= start][-count:]
+
+    def after(self, cls: str, end: int) -> list[tuple[QuantityRecord, str]]:
+        """The first claim of class `cls` (a list of at most one) of those that start at or after `end`."""
+        group, starts = self.groups.get(cls, []), self._starts.get(cls, [])
+        if self._starts_rise.get(cls, True):
+            i = bisect_left(starts, end)       # those starting at or after `end` are a suffix
+            return group[i:i + 1]
+        return [x for x in group if x[0].span[0] >= end][:1]
+
+
+def series_metric(q: QuantityRecord, cls: str, claims: ClaimsByClass, text: str, base: int) -> str | None:
     """The metric of the claimed time next to `q` (time class `cls`) in a series or comparison with it, when
     only what `SERIES_GAP` allows stands between them; None otherwise. `claims`: the (quantity, metric) of the
-    claims of `q`'s text unit in text order; `text`: that unit's text, from offset `base`."""
+    claims of `q`'s text unit in text order, by class; `text`: that unit's text, from offset `base`."""
     if cls not in SERIES_CLASSES:
         return None
-    before = [(p, m) for p, m in claims if p.span[1] <= q.span[0] and unit_class(p.unit) == cls]
-    after = [(p, m) for p, m in claims if p.span[0] >= q.span[1] and unit_class(p.unit) == cls]
-    for p, metric in before[-1:]:
+    for p, metric in claims.before(cls, q.span[0]):
         if SERIES_GAP.fullmatch(text, p.span[1] - base, q.span[0] - base):
             return metric
-    for p, metric in after[:1]:
+    for p, metric in claims.after(cls, q.span[1]):
         if SERIES_GAP.fullmatch(text, q.span[1] - base, p.span[0] - base):
             return metric
     return None
@@ -82,12 +113,11 @@ PARALLEL_GAP = re.compile(r"(?i)[*_)]*+(?:[ \t]*+(?:,(?:[ \t]*+(?:and|while|but)
 RANGE_END_GAP = re.compile(r"(?i)[*_]*[ \t]+to[ \t]+(?:about[ \t]+|around[ \t]+|roughly[ \t]+|[~≈][ \t]?)?[*_]*")
 
 
-def parallel_metric(q: QuantityRecord, cls: str, claims: Sequence[tuple[QuantityRecord, str]], text: str,
-                    base: int) -> str | None:
+def parallel_metric(q: QuantityRecord, cls: str, claims: ClaimsByClass, text: str, base: int) -> str | None:
     """The metric of the claim of unit class `cls` right before `q` when `q` repeats its clause's form with the
     verb left out (`PARALLEL_GAP`, the same preposition before both) or closes the "from A to B" it opens;
     None otherwise. `claims`, `text`, `base` as for `series_metric`."""
-    before = [(p, m) for p, m in claims if p.span[1] <= q.span[0] and unit_class(p.unit) == cls]
+    before = claims.before(cls, q.span[0], 2)
     if not before:
         return None
     p, metric = before[-1]

@@ -12,8 +12,8 @@ import re
 from extractor import limits
 from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import Cue, unit_class
-from extractor.claims.compared import (SERIES_CLASSES, compared_unit, parallel_metric, parenthesized_time,
-                                       series_metric)
+from extractor.claims.compared import (SERIES_CLASSES, ClaimsByClass, compared_unit, parallel_metric,
+                                       parenthesized_time, series_metric)
 from extractor.claims.cues import NEAR
 from extractor.claims.headlines import front_matter_units
 from extractor.claims.prose_ratios import RatioForms, WrittenForm
@@ -165,11 +165,13 @@ class SentenceReader:
                         elided.append((q, cls))    # turned down with no reason: a clause with its verb left out?
                     continue
             taken.append((q, cls, metric))
+        # a time in parentheses after the words it measures is read from the text alone: once, not each pass
+        parenthesized = {id(q) for q, cls in pending if parenthesized_time(q, cls, t, u.start)}
         while pending or elided:       # "0.85s vs 0.26s", "10.2 ms on ~500 tokens, 16.3 ms on ~2000 tokens": one series
-            claimed = [(p, pm) for p, _, pm in taken]
+            claimed = ClaimsByClass([(p, pm) for p, _, pm in taken])
             found = [(q, cls, m) for q, cls in pending
                      if (m := series_metric(q, cls, claimed, t, u.start)
-                         or ("latency" if parenthesized_time(q, cls, t, u.start) else None))]
+                         or ("latency" if id(q) in parenthesized else None))]
             found += [(q, cls, m) for q, cls in elided if (m := parallel_metric(q, cls, claimed, t, u.start))]
             if not found:
                 break

@@ -846,3 +846,28 @@ def test_a_run_is_followed_back_only_as_far_as_it_can_pay(text: str, repeat: int
         got = anchored_matches(nc.rx, text, found, hits)
         want = _unbounded_anchored(nc.rx, text, found, hits)
         assert (None if got is None else [m.span() for m in got]) == want, (nc.entry.name, text)
+
+
+def _quantity(start: int, end: int, unit: str):
+    from extractor.records import QuantityRecord
+    return QuantityRecord(value=float(start), unit=unit, quote="x" * (end - start), span=(start, end))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 6), st.sampled_from(["millisecond", "second", "token / second", "gigabyte"])),
+                max_size=12), st.integers(0, 70), st.integers(0, 70))
+def test_claims_by_class_bisection_finds_what_a_scan_finds(spans, start, end):
+    """`ClaimsByClass` bisects where a class's offsets rise and scans where they do not (nested or unsorted
+    spans): either way, the claims of a class ending by `start` / starting from `end` of the full scan."""
+    from extractor.claims.classify import unit_class
+    from extractor.claims.compared import ClaimsByClass
+
+    claims = [(_quantity(a, a + n, unit), f"m{i}") for i, (a, n, unit) in enumerate(spans)]
+    index = ClaimsByClass(claims)
+    for cls in ("time", "token_rate", "memory", "absent"):
+        same = [(p, m) for p, m in claims if unit_class(p.unit) == cls]
+        assert index.before(cls, start) == [x for x in same if x[0].span[1] <= start][-1:]
+        assert index.before(cls, start, 2) == [x for x in same if x[0].span[1] <= start][-2:]
+        assert index.after(cls, end) == [x for x in same if x[0].span[0] >= end][:1]
+    ordered = ClaimsByClass(sorted(claims, key=lambda x: x[0].span))
+    assert all(ordered._starts_rise.values())    # text order: starts rise, the bisection path is taken
