@@ -170,6 +170,8 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
             # sentence's model or device (at the loads the sentence states) above the bound
             same = [o for o in ordered[bisect_right(values, c.value):]
                     if all(_alike(v, o.conditions.get(n)) for n, v in own.items()) and _same_loads(c, o)]
+            if len(same) == 1 and same[0].value > BOUND_SPAN * c.value:
+                same = []   # "more than 1,000" sums up no row of 48,000: the bound says too little of it
         else:
             step = 10.0 ** -places
             near = ordered[bisect_left(values, c.value - step):bisect_right(values, c.value + step)]
@@ -188,6 +190,7 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
                                                             f"{src.quote!r}") if x)})
 
 
+BOUND_SPAN = 1.5   # a round lower bound sums up a row at most this many times its size ("over 10,000" for 10,907)
 _LOADS = ("batch_or_concurrency", "input_length", "output_length")
 
 
