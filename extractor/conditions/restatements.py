@@ -71,11 +71,11 @@ def fill_from_range_ends(claims: list[Claim], ambiguous: list[set[str]], names: 
     """Fill the unstated conditions of an "up to X" headline from the results the post gives as ranges ending at X
     ("up to 2.1x for Model-A" in the summary; "1.6x-2.1x for Model-A" in the body): a bound over runs restates the
     best of them. Only when the headline's own sentence names its model and every such range (not itself a
-    headline) is of that model (one written
-    more fully: `ties.same_model`), the range is specific (`distinctive`: "1.62x-2.14x", not "1x-2x"), and all of
-    them state the condition with one value, read at their own place (`_OWN_PLACES`: their sentence, table or
-    figure caption; a section's or setup's setting may be another run's, and the headline has its own rungs for
-    those). Only `names` (scopes.yaml `range_top_conditions`: what holds for the whole range, not its load).
+    headline) is of that model (one written more fully: `ties.same_model`), the range is specific (`distinctive`:
+    "1.62x-2.14x", not "1x-2x"), and all of them state the condition with one value, read at their own place or in
+    the section that reports them (`_RANGE_PLACES`: not a setup section or the post, whose setting may be another
+    run's; the headline has its own rungs for those). Only `names` (scopes.yaml `range_top_conditions`: what holds
+    for the whole range, not its load).
     `ambiguous[i]`: the conditions of `claims[i]` stated with several values; they stay so."""
     ranges: dict[tuple, list[tuple[Claim, set[str]]]] = {}
     for c, unclear in zip(claims, ambiguous):
