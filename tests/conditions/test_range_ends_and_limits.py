@@ -3,6 +3,8 @@ X, and a limit of what one request may hold that is no run of one request. Sente
 class has its negative cases."""
 from __future__ import annotations
 
+import pytest
+
 from claim_checks import claim, stated, unrecoverable
 from extractor.api import extract_text
 
@@ -168,6 +170,29 @@ def test_a_size_two_models_share_or_an_indefinite_size_names_no_model():
     unrecoverable(claim(extract_text(both, "t.md"), 88.4), "model")
     indefinite = _TWO_SIZES.replace("And our 70B variant keeps up:", "Any 70B variant would do; here:")
     unrecoverable(claim(extract_text(indefinite, "t.md"), 88.4), "model")
+
+
+_PLAN = "# Plan\n\nWe quantized Llama-3.1-8B-Instruct and Llama-3.1-70B-Instruct.\n\n## Outlook\n\n"
+
+
+@pytest.mark.parametrize("sentence", [
+    "We think a bigger 70B model could pass 15 tokens/s on this box.\n",     # indefinite, past an adjective
+    "We think an 8B model could pass 15 tokens/s on this box.\n",           # indefinite
+    "Both of the 8B models held 15 tokens/s on this box.\n",                 # plural: several
+    "70B model runs held 15 tokens/s on this box.\n",                       # no determiner at the line's start
+    "Sizes such as 70B model families held 15 tokens/s on this box.\n",     # no determiner
+])
+def test_an_indefinite_plural_or_bare_size_names_no_model(sentence: str):
+    unrecoverable(claim(extract_text(_PLAN + sentence, "t.md"), 15), "model")
+
+
+@pytest.mark.parametrize("sentence,model", [
+    ("We think the larger 70B model could pass 15 tokens/s on this box.\n", "Llama-3.1-70B-Instruct"),
+    ("This 8B checkpoint held 15 tokens/s on this box.\n", "Llama-3.1-8B-Instruct"),
+])
+def test_a_definite_size_past_an_adjective_names_its_model(sentence: str, model: str):
+    c = stated(claim(extract_text(_PLAN + sentence, "t.md"), 15), "model")
+    assert c.value == model and c.scope == "sentence" and c.quote.split()[0] in model
 
 
 # -- a device whose X suffix is written in lower case -----------------------------------------------------------
