@@ -50,3 +50,40 @@ def test_an_appendix_for_another_feature_gives_nothing():
     c = claim_in(text, 1.7)
     unrecoverable(c, "input_length")
     unrecoverable(c, "model")
+
+
+NUMBERED = """# Serving report
+
+## 1. Setup
+
+We serve org/Orca-8B-Instruct behind one router.
+
+## 2. Throughput results
+
+Decode throughput rises by 1.4x over the previous build.
+
+## Appendix
+
+### Setup 2
+
+```
+python3 -m sglang.bench_serving --backend sglang --dataset-name random --random-input-len 384 --random-output-len 96 --num-prompts 1
+```
+"""
+
+
+def test_a_numbered_appendix_heading_names_no_feature():
+    """"Setup 2" less the feature words is "2": a number, which the numbered heading "2. Throughput results"
+    shares by chance; its command is no run of that claim."""
+    c = claim_in(NUMBERED, 1.4)
+    unrecoverable(c, "input_length")
+    unrecoverable(c, "output_length")
+
+
+def test_a_feature_of_a_word_and_a_version_gives_its_run():
+    """Another shape: a feature with a number beside a word ("FP8 kernels v2") still names the section's feature."""
+    text = NUMBERED.replace("## 2. Throughput results", "## FP8 kernels v2 throughput") \
+        .replace("### Setup 2", "### Reproducing the FP8 kernels v2 results")
+    c = claim_in(text, 1.4)
+    assert stated(c, "input_length").value == 384
+    assert stated(c, "output_length").value == 96
