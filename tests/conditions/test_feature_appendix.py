@@ -4,6 +4,8 @@ words of scopes.yaml `back_matter_feature_words`, names the feature (rungs_local
 for another feature, or a claim whose own section shows its command, reads nothing from it."""
 from __future__ import annotations
 
+import pytest
+
 from tests.claim_checks import claim_in, stated, unrecoverable
 
 POST = """# Release 3.2
@@ -73,17 +75,22 @@ python3 -m sglang.bench_serving --backend sglang --dataset-name random --random-
 
 
 def test_a_numbered_appendix_heading_names_no_feature():
-    """"Setup 2" less the feature words is "2": a number, which the numbered heading "2. Throughput results"
+    """"Setup 2" (or "Run 2b") less the feature words is "2": a number, which the numbered heading "2. Throughput results"
     shares by chance; its command is no run of that claim."""
-    c = claim_in(NUMBERED, 1.4)
-    unrecoverable(c, "input_length")
-    unrecoverable(c, "output_length")
+    for heading in ("### Setup 2", "### Run 2b"):
+        c = claim_in(NUMBERED.replace("### Setup 2", heading).replace("## 2. Throughput", "## 2b. Throughput"), 1.4)
+        unrecoverable(c, "input_length")
+        unrecoverable(c, "output_length")
 
 
-def test_a_feature_of_a_word_and_a_version_gives_its_run():
-    """Another shape: a feature with a number beside a word ("FP8 kernels v2") still names the section's feature."""
-    text = NUMBERED.replace("## 2. Throughput results", "## FP8 kernels v2 throughput") \
-        .replace("### Setup 2", "### Reproducing the FP8 kernels v2 results")
+@pytest.mark.parametrize("section,appendix", [
+    # a number beside words still names the section's feature
+    ("## FP8 kernels v2 throughput", "### Reproducing the FP8 kernels v2 results"),
+    # a dotted name is one word of its letters
+    ("## 2. Faster decode with jit.trace", "### Commands for jit.trace"),
+])
+def test_a_feature_of_another_shape_gives_its_run(section: str, appendix: str):
+    text = NUMBERED.replace("## 2. Throughput results", section).replace("### Setup 2", appendix)
     c = claim_in(text, 1.4)
     assert stated(c, "input_length").value == 384
     assert stated(c, "output_length").value == 96

@@ -180,6 +180,7 @@ _PLAN = "# Plan\n\nWe quantized Llama-3.1-8B-Instruct and Llama-3.1-70B-Instruct
     "We think an 8B model could pass 15 tokens/s on this box.\n",           # indefinite
     "Both of the 8B models held 15 tokens/s on this box.\n",                 # plural: several
     "70B model runs held 15 tokens/s on this box.\n",                       # no determiner at the line's start
+    "70B models on one box:\n\nThey held 15 tokens/s.\n",                   # a plural label
     "Sizes such as 70B model families held 15 tokens/s on this box.\n",     # no determiner
 ])
 def test_an_indefinite_plural_or_bare_size_names_no_model(sentence: str):
@@ -202,3 +203,9 @@ def test_a_lower_case_x_suffix_names_the_same_device():
     c = claim(extract_text("# R\n\nOn 8x MI355x we reach 1,200 tok/s.\n", "t.md"), 1200)
     assert stated(c, "hardware").value == "8x MI355x" and stated(c, "hardware").canonical == "AMD MI355X"
     unrecoverable(claim(extract_text("# R\n\nOn 8x MI300xl we reach 1,200 tok/s.\n", "t.md"), 1200), "hardware")
+
+
+def test_a_size_heading_a_label_line_names_its_model():
+    """A label drops its article ("**70B model on one box:**"): it heads what follows like a heading."""
+    c = stated(claim(extract_text(_PLAN + "**70B model on one box:**\n\nIt held 15 tokens/s.\n", "t.md"), 15), "model")
+    assert c.value == "Llama-3.1-70B-Instruct" and c.quote == "70B model"
