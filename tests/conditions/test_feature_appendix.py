@@ -75,10 +75,10 @@ python3 -m sglang.bench_serving --backend sglang --dataset-name random --random-
 
 
 def test_a_numbered_appendix_heading_names_no_feature():
-    """"Setup 2" (or "Run 2b") less the feature words is "2": a number, which the numbered heading "2. Throughput results"
-    shares by chance; its command is no run of that claim."""
-    for heading in ("### Setup 2", "### Run 2b"):
-        c = claim_in(NUMBERED.replace("### Setup 2", heading).replace("## 2. Throughput", "## 2b. Throughput"), 1.4)
+    """"Setup 2" ("Run 2b") less the feature words is "2" ("2b"): a number, which the numbered heading
+    "2. Throughput results" ("2b. ...") shares by chance; its command is no run of that claim."""
+    for text in (NUMBERED, NUMBERED.replace("### Setup 2", "### Run 2b").replace("## 2. Throughput", "## 2b. Throughput")):
+        c = claim_in(text, 1.4)
         unrecoverable(c, "input_length")
         unrecoverable(c, "output_length")
 
