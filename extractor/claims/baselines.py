@@ -42,6 +42,7 @@ class BaselineReader:
         self.previous_comparison = [re.compile(p) for p in rules.previous_comparison]
         self.continuation = re.compile(rules.baseline_continuation_start)
         self.method = [re.compile(p) for p in rules.method_with_without]
+        self.generic = {w.lower() for w in rules.method_feature_generic_words}
 
     def from_previous(self, previous: str, sentence: str) -> str | None:
         """The baseline the sentence before a figure's sentence (in its paragraph) names, for a figure whose own
@@ -61,18 +62,20 @@ class BaselineReader:
     def from_method(self, scope: str, sentence: str) -> str | None:
         """The run without a feature that a method sentence in `scope` (the figure's section up to its sentence)
         runs with and without ("we time each request with and without prompt-lookup decoding"), for a figure whose
-        own `sentence` names no baseline but names the feature's first word: "without prompt-lookup decoding". None when
-        no such sentence, when the figure's sentence does not name the feature, or names the run without it
-        ("Without warm-up, every wake-up pays a 5x slowdown" is that run's figure, against the one with it)."""
+        own `sentence` names no baseline but names every content word of the feature (all but
+        `method_feature_generic_words`): "without prompt-lookup decoding". None when no such sentence, when the
+        figure's sentence does not name the whole feature ("The new router" is not "the new scheduler",
+        "speculative sampling" not "speculative decoding"), or names the run without it ("Without warm-up, every
+        wake-up pays a 5x slowdown" is that run's figure, against the one with it)."""
         for pattern in self.method:
             for m in reversed(list(pattern.finditer(scope))):
                 feature = _clean(_VERB_AFTER.split(m.group("base"))[0].strip(" *_`"))
-                head = re.match(r"[\w-]+", feature or "")
-                if feature is None or head is None:
+                words = [w for w in re.findall(r"[\w-]+", feature or "") if w.lower() not in self.generic]
+                if feature is None or not words:
                     continue
-                word = re.escape(head.group())
-                if not re.search(rf"(?i)(?<![\w-]){word}(?![\w-])", sentence) \
-                        or re.search(rf"(?i)\b(?:without|no|disabled?)\W+(?:the\W+|any\W+)?{word}(?![\w-])", sentence):
+                if not all(re.search(rf"(?i)(?<![\w-]){re.escape(w)}(?![\w-])", sentence) for w in words) \
+                        or re.search(rf"(?i)\b(?:without|no|disabled?)\W+(?:the\W+|any\W+)?{re.escape(words[0])}"
+                                     r"(?![\w-])", sentence):
                     return None
                 off = m.groupdict().get("off")
                 return f"{feature} {off.lower()}" if off else f"without {feature}"

@@ -82,6 +82,7 @@ class ClaimRules(BaseModel):
     previous_comparison_setup: list[str] = []
     previous_comparison: list[str] = []
     method_with_without: list[str] = Field(default_factory=list)
+    method_feature_generic_words: list[str] = Field(default_factory=list)
     baseline_continuation_start: str = r"(?!)"
     ratio_quantity_of: str = r"(?!)"
     table_setting_headers: str = r"(?!)"

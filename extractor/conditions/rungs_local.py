@@ -357,18 +357,22 @@ def _commands(site: ClaimSite, sections: list[int]) -> list[Located]:
 
 
 _WORD = re.compile(r"[\w.+-]*\w")
+_LETTERS = re.compile(r"[^\W\d_]")
 
 
 def feature_appendix(lad: LadderReading, site: ClaimSite, chain: list[int | None]) -> list[int]:
     """The back-matter sections that reproduce the feature of the claim's section: their heading, less the words
     of scopes.yaml `back_matter_feature_words`, names a feature whose every word is in the heading of a section of
-    `chain` ("How to reproduce the paged decoding runs" for "Paged decoding speed-ups")."""
+    `chain` ("How to reproduce the paged decoding runs" for "Paged decoding speed-ups"). A feature needs a word
+    of three letters or more ("torch.compile"): a number or a letter left of the heading ("Setup 2", "Run B")
+    names no feature that a numbered heading ("2. Throughput results") would share."""
     d, ctx = site.d, site.ctx
     titles = [{w.casefold() for w in _WORD.findall(d.sections[s].title)} for s in chain if s is not None]
     found = []
     for i in ctx.back_matter_sections:
         feature = {w.casefold() for w in _WORD.findall(d.sections[i].title)} - lad.ladder.feature_words
-        if feature and any(feature <= t for t in titles) and i not in chain:
+        if any(len(_LETTERS.findall(w)) >= 3 for w in feature) and any(feature <= t for t in titles) \
+                and i not in chain:
             found.append(i)
     return found
 

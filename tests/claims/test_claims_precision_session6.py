@@ -148,6 +148,29 @@ def test_a_method_sentence_does_not_name_another_figures_baseline(text: str, quo
     assert c is not None and c.baseline == baseline
 
 
+@pytest.mark.parametrize("text,quote", [
+    # the figure's sentence shares only a generic or the first word of the feature: another comparison
+    ("## Study\n\nWe timed each batch with and without the new admission queue.\n\n"
+     "The new batcher brings a 1.6x speed-up on short prompts.\n", "1.6x"),
+    ("## Study\n\nEvery request was replayed with and without our paged expert cache.\n\n"
+     "Our paged loader gives a 1.25x speed-up at batch 4.\n", "1.25x"),
+    ("## Study\n\nWe benchmark the chat workload with and without model compiled graphs.\n\n"
+     "The model reaches a 1.7x speed-up on the long trace.\n", "1.7x"),
+    ("## Study\n\nWe served the trace with and without speculative decoding.\n\n"
+     "Speculative sampling yields a 2.3x speed-up for greedy requests.\n", "2.3x"),
+])
+def test_a_method_sentence_needs_the_whole_feature_named(text: str, quote: str) -> None:
+    c = _claim(text, quote)
+    assert c is not None and c.baseline == "not named in the text"
+
+
+def test_a_method_sentence_feature_named_past_its_generic_words() -> None:
+    text = ("## Study\n\nWe timed each batch with and without our new admission queue.\n\n"
+            "The admission queue brings a 1.6x speed-up on short prompts.\n")
+    c = _claim(text, "1.6x")
+    assert c is not None and c.baseline == "without our new admission queue"
+
+
 # ---- rules that fired on one or two writers, generalised: the official or published value beside the post's own
 @pytest.mark.parametrize("text,quote", [
     ("Our run scores 71.0% on the quiz, close to the official result (71.4%).\n", "71.4%"),

@@ -4,6 +4,8 @@ words of scopes.yaml `back_matter_feature_words`, names the feature (rungs_local
 for another feature, or a claim whose own section shows its command, reads nothing from it."""
 from __future__ import annotations
 
+import pytest
+
 from tests.claim_checks import claim_in, stated, unrecoverable
 
 POST = """# Release 3.2
@@ -50,3 +52,45 @@ def test_an_appendix_for_another_feature_gives_nothing():
     c = claim_in(text, 1.7)
     unrecoverable(c, "input_length")
     unrecoverable(c, "model")
+
+
+NUMBERED = """# Serving report
+
+## 1. Setup
+
+We serve org/Orca-8B-Instruct behind one router.
+
+## 2. Throughput results
+
+Decode throughput rises by 1.4x over the previous build.
+
+## Appendix
+
+### Setup 2
+
+```
+python3 -m sglang.bench_serving --backend sglang --dataset-name random --random-input-len 384 --random-output-len 96 --num-prompts 1
+```
+"""
+
+
+def test_a_numbered_appendix_heading_names_no_feature():
+    """"Setup 2" ("Run 2b") less the feature words is "2" ("2b"): a number, which the numbered heading
+    "2. Throughput results" ("2b. ...") shares by chance; its command is no run of that claim."""
+    for text in (NUMBERED, NUMBERED.replace("### Setup 2", "### Run 2b").replace("## 2. Throughput", "## 2b. Throughput")):
+        c = claim_in(text, 1.4)
+        unrecoverable(c, "input_length")
+        unrecoverable(c, "output_length")
+
+
+@pytest.mark.parametrize("section,appendix", [
+    # a number beside words still names the section's feature
+    ("## FP8 kernels v2 throughput", "### Reproducing the FP8 kernels v2 results"),
+    # a dotted name is one word of its letters
+    ("## 2. Faster decode with jit.trace", "### Commands for jit.trace"),
+])
+def test_a_feature_of_another_shape_gives_its_run(section: str, appendix: str):
+    text = NUMBERED.replace("## 2. Throughput results", section).replace("### Setup 2", appendix)
+    c = claim_in(text, 1.4)
+    assert stated(c, "input_length").value == 384
+    assert stated(c, "output_length").value == 96

@@ -3,6 +3,8 @@ X, and a limit of what one request may hold that is no run of one request. Sente
 class has its negative cases."""
 from __future__ import annotations
 
+import pytest
+
 from claim_checks import claim, stated, unrecoverable
 from extractor.api import extract_text
 
@@ -170,6 +172,30 @@ def test_a_size_two_models_share_or_an_indefinite_size_names_no_model():
     unrecoverable(claim(extract_text(indefinite, "t.md"), 88.4), "model")
 
 
+_PLAN = "# Plan\n\nWe quantized Llama-3.1-8B-Instruct and Llama-3.1-70B-Instruct.\n\n## Outlook\n\n"
+
+
+@pytest.mark.parametrize("sentence", [
+    "We think a bigger 70B model could pass 15 tokens/s on this box.\n",     # indefinite, past an adjective
+    "We think an 8B model could pass 15 tokens/s on this box.\n",           # indefinite
+    "Both of the 8B models held 15 tokens/s on this box.\n",                 # plural: several
+    "70B model runs held 15 tokens/s on this box.\n",                       # no determiner at the line's start
+    "70B models on one box:\n\nThey held 15 tokens/s.\n",                   # a plural label
+    "Sizes such as 70B model families held 15 tokens/s on this box.\n",     # no determiner
+])
+def test_an_indefinite_plural_or_bare_size_names_no_model(sentence: str):
+    unrecoverable(claim(extract_text(_PLAN + sentence, "t.md"), 15), "model")
+
+
+@pytest.mark.parametrize("sentence,model", [
+    ("We think the larger 70B model could pass 15 tokens/s on this box.\n", "Llama-3.1-70B-Instruct"),
+    ("This 8B checkpoint held 15 tokens/s on this box.\n", "Llama-3.1-8B-Instruct"),
+])
+def test_a_definite_size_past_an_adjective_names_its_model(sentence: str, model: str):
+    c = stated(claim(extract_text(_PLAN + sentence, "t.md"), 15), "model")
+    assert c.value == model and c.scope == "sentence" and c.quote.split()[0] in model
+
+
 # -- a device whose X suffix is written in lower case -----------------------------------------------------------
 def test_a_lower_case_x_suffix_names_the_same_device():
     c = claim(extract_text("# R\n\n| Accuracy | Device |\n|---|---|\n| 81.2 | 4x MI325x |\n", "t.md"), 81.2)
@@ -177,3 +203,9 @@ def test_a_lower_case_x_suffix_names_the_same_device():
     c = claim(extract_text("# R\n\nOn 8x MI355x we reach 1,200 tok/s.\n", "t.md"), 1200)
     assert stated(c, "hardware").value == "8x MI355x" and stated(c, "hardware").canonical == "AMD MI355X"
     unrecoverable(claim(extract_text("# R\n\nOn 8x MI300xl we reach 1,200 tok/s.\n", "t.md"), 1200), "hardware")
+
+
+def test_a_size_heading_a_label_line_names_its_model():
+    """A label drops its article ("**70B model on one box:**"): it heads what follows like a heading."""
+    c = stated(claim(extract_text(_PLAN + "**70B model on one box:**\n\nIt held 15 tokens/s.\n", "t.md"), 15), "model")
+    assert c.value == "Llama-3.1-70B-Instruct" and c.quote == "70B model"
