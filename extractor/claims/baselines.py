@@ -63,7 +63,7 @@ class BaselineReader:
         runs with and without ("we time each request with and without prompt-lookup decoding"), for a figure whose
         own `sentence` names no baseline but names the feature's first word: "without prompt-lookup decoding". None when
         no such sentence, when the figure's sentence does not name the feature, or names the run without it
-        ("Without warm-up, every wake-up pays a 5x slowdown" is that run's figure, against the one with it)."""
+        ("Without graph capture, each restart suffers a 5x slowdown" is that run's figure, against the one with it)."""
         for pattern in self.method:
             for m in reversed(list(pattern.finditer(scope))):
                 feature = _clean(_VERB_AFTER.split(m.group("base"))[0].strip(" *_`"))

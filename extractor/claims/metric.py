@@ -354,7 +354,7 @@ class MetricChooser:
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
             metric = cue.label[7:]
             if cls == "percent" and metric == "other" and self._overhead(cue, cues, end):
-                return "relative_change"   # "TQ overhead ranges from 10% to 68%": the cost against a reference
+                return "relative_change"   # "the overhead ranges from 15% to 55%": the cost against a reference
             if cls == "ratio" and metric not in ("memory", "other"):
                 return change_metric if change else None
             if cls == "ratio" and metric == "memory" and not change:
