@@ -41,8 +41,8 @@ class DirectionReader:
         quantity is the nearest polarity word or metric cue in the number's clause (a polarity word wins a
         tie; a metric word that is the change word itself, "costs 8%", does not count; of two cues written
         together, "end-to-end throughput", the last names the quantity); in a table, the headers'. A change word
-        right after the number that names its quantity ("8.1x lower latency") decides over a nearer cue of
-        another figure of a list ("2.6x better throughput, 8.1x lower latency")."""
+        right after the number that names its quantity ("4.3x lower latency") decides over a nearer cue of
+        another figure of a list ("1.9x higher throughput, 4.3x lower latency")."""
         named = self._changed_quantity(cues, end, change)
         if named:
             return named
@@ -76,7 +76,7 @@ class DirectionReader:
         return best
 
     def _changed_quantity(self, cues: Sequence["Cue"], end: int, change: "Cue | None") -> int:
-        """+1 / -1 for the quantity a change word right after the number modifies ("8.1x lower latency"),
+        """+1 / -1 for the quantity a change word right after the number modifies ("4.3x lower latency"),
         0 when the number is not followed by a change word and its quantity."""
         if change is None or not 0 <= change.start - end <= ADJACENT:
             return 0

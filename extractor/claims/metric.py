@@ -104,7 +104,7 @@ class MetricChooser:
         if cue:
             return cue.label.split(":", 1)[1]
         if cls == "memory" and (self._run_state(cues, end) or (prose and self._stated_statistic(cues, start, end))):
-            return "memory"               # "9.62 GiB KV cache per sequence", "the peak was 178 GB": a run's memory
+            return "memory"               # "7.5 GiB KV cache per sequence", "the peak was 178 GB": a run's memory
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         lower = self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR) if cls == "time" else None
@@ -123,7 +123,7 @@ class MetricChooser:
                 or self.clauses.before(cues, start, end, ("measure",), NEAR * 2)):
             return "latency"       # "812 ms median / 1490 ms p95", "the GPU build ran at 10.2 ms": a measured time
         if cls in ("memory", "bandwidth", "compute") and prose and self._changed_levels(cues, start, end):
-            return allowed[-1]     # "peak HBM rises from 23.1 GB to 28.1 GB": the two levels of a change
+            return allowed[-1]     # "peak HBM rises from 12 GB to 17 GB": the two levels of a change
         return self.default.get(cls) or None
 
     def rejection(self, q: QuantityRecord, cls: str, cues: list[Cue], start: int, end: int,
@@ -275,7 +275,7 @@ class MetricChooser:
         return False
 
     def _changed_levels(self, cues: list[Cue], start: int, end: int) -> bool:
-        """One end of "from A to B" after a change word in its clause ("rises about 22% from 23.1 GB to 28.1
+        """One end of "from A to B" after a change word in its clause ("grows about 40% from 12 GB to 17
         GB"): a level of a measured change; a span of settings has none ("block sizes from 4KB to 16MB")."""
         return self.clauses.from_to(cues, start, end) \
             and self.clauses.before(cues, start, end, ("change:",), NEAR * 2) is not None
@@ -296,17 +296,17 @@ class MetricChooser:
         run-time state (a KV cache) right after it."""
         if any(c.label.startswith("change") and 0 <= c.start - end <= 1 for c in cues) \
                 or MetricChooser._run_state(cues, end):   # a blank at most
-            return False                  # "with 24 GB less memory", "has 9.62 GiB KV cache per sequence"
+            return False                  # "with 24 GB less memory", "has 7.5 GiB KV cache per sequence"
         return any((c.label == "spec:before" and 0 <= start - c.end <= 2)
                    or (c.label == "spec:after" and 0 <= c.start - end <= 2) for c in cues)
 
     def _relative(self, q, cls, cues, start, end, header_cues) -> str | None:
         if cls == "percent" and any(c.label == "sla_share" and 0 <= c.start - end <= 3 for c in cues):
-            return "other"                # "28% of requests failed to meet the SLA", "100% SLO attainment"
+            return "other"                # "35% of requests failed to meet our SLA", "100% SLO attainment"
         if nearest(_not_claim(cues), start, end, "not_claim", 25):
             return None                   # a setting's share ("90% of GPU memory"); media words turn down times only
         if not header_cues and self.clauses.before(cues, start, end, ("adoption",), NEAR):
-            return None                   # "GitHub stars grew from 14,000 to 32,600 (2.3x)": growth of a project
+            return None                   # "GitHub stars grew from 9,000 to 21,600 (2.4x)": growth of a project
         allowed = self.allowed.get(cls, [])
         specific = [m for m in allowed if m not in ("speedup", "relative_change")]
         if not header_cues and self.clauses.amount_of_change(cues, start, end):
@@ -325,7 +325,7 @@ class MetricChooser:
             measured = any(c.label == "level_measured" and 0 <= start - c.end <= ADJACENT for c in cues)
             return "other" if measured else "speedup"
         if cls == "percent" and not header_cues and q.value_max is None and self.clauses.level_pair(cues, start, end):
-            # "accuracy dropped from 78% with 10 tools to just 13.6%": the two levels, not two changes
+            # "accuracy fell from 81% with 20 tools to 15% with 200": the two levels, not two changes
             cue = self.clauses.metric_cue(cues, start, end, specific, NEAR)
             return cue.label[7:] if cue else "other"
         if cls == "percent" and not header_cues and self.clauses.level_after_change(cues, start, end):
@@ -338,7 +338,7 @@ class MetricChooser:
         if signed and cls == "percent":
             return change_metric          # "+28% throughput", "-12%": a change, whatever metric is near
         spelled = not re.search(r"\d", q.quote)
-        # a metric word after the number that names a setting of the run ("5.5% at the 0 hit rate") is not
+        # a metric word after the number that names a setting of the run ("4.5% at a 0 hit rate") is not
         # what the number measures
         named = [c for c in cues if not (c.label.startswith("metric:") and c.start >= end
                                          and self.clauses.between(cues, end, c.start, ("setting",), False))]
@@ -354,7 +354,7 @@ class MetricChooser:
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
             metric = cue.label[7:]
             if cls == "percent" and metric == "other" and self._overhead(cue, cues, end):
-                return "relative_change"   # "TQ overhead ranges from 10% to 68%": the cost against a reference
+                return "relative_change"   # "the overhead ranges from 15% to 55%": the cost against a reference
             if cls == "ratio" and metric not in ("memory", "other"):
                 return change_metric if change else None
             if cls == "ratio" and metric == "memory" and not change:

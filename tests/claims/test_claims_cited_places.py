@@ -64,7 +64,7 @@ def test_a_background_section_is_not_a_review_of_other_work():
 
 
 @pytest.mark.parametrize("sentence,value", [
-    ("On the test split our model reaches a WER of 4.2%, close to the official result (4.4%).", 4.4),
+    ("On the test split our model's WER is 4.2%, while the official result is 4.4%.", 4.4),
     ("Our quantized run scores 71.0% on the benchmark, a small drop from the officially reported score of 71.4%.", 71.4),
     ("The checkpoint scores 88.1%, next to the 88.5% official accuracy and the results reported in the paper: 88.6%.",
      88.6),

@@ -54,8 +54,8 @@ def test_an_overhead_in_percent_is_a_relative_change(text, value, metric, direct
 
 
 def test_a_metric_word_naming_the_setting_does_not_name_the_figure():
-    text = ("# R\n\nThe copy engine beats the kernel here. The gain starts at around 4.5% at the 0 hit rate, "
-            "and increases to around 12% at the 80% hit rate measurement.\n")
+    text = ("# R\n\nHere the copy engine wins: the gain is around 4.5% at a 0 hit rate, "
+            "and it climbs to around 12% at an 80% hit rate.\n")
     record = extract_text(text, "t.md")
     c = [c for c in record.claims if c.value == 4.5][0]
     assert (c.metric, c.direction) == ("relative_change", "better")
@@ -64,10 +64,10 @@ def test_a_metric_word_naming_the_setting_does_not_name_the_figure():
 
 
 @pytest.mark.parametrize("text,value,direction", [
-    ("# R\n\nAfter the change, peak HBM grew about 17% (20.0 → 23.4 GB) on the larger model.\n", 17, "worse"),
+    ("# R\n\nOn the larger model the peak HBM footprint grew by about 17% (20.0 → 23.4 GB).\n", 17, "worse"),
     ("# R\n\nOn the 64B model, HBM usage fell by 30%.\n", 30, "better"),
-    ("# R\n\nIn the end, a 38% performance increase at max throughput, and 13% performance increase at min "
-     "latency.\n", 13, "better"),
+    ("# R\n\nOverall we saw a 38% performance increase at the throughput end and a 13% performance increase at "
+     "low latency.\n", 13, "better"),
     ("# R\n\nWithout the cache we measured a 9% performance drop at low latency.\n", 9, "worse"),
 ])
 def test_the_quantity_changed_decides_the_direction(text, value, direction):
@@ -102,7 +102,7 @@ def test_a_score_out_of_100_in_a_table_stays_a_share():
 
 
 @pytest.mark.parametrize("text,value", [
-    ("# R\n\nWith a bf16 cache, the new model only has 7.5 GiB KV cache per sequence at 512K context.\n", 7.5),
+    ("# R\n\nUnder a bf16 cache, the new model keeps just 7.5 GiB KV cache per sequence at 512K context.\n", 7.5),
     ("# R\n\nThe latent layout keeps about 70 KB of KV cache per token.\n", 70),
 ])
 def test_the_size_of_a_runs_state_per_sequence_is_a_memory_claim(text, value):
@@ -162,8 +162,8 @@ def test_a_step_time_stays_a_latency():
 
 
 @pytest.mark.parametrize("text,quote", [
-    ("# R\n\nOur calculation shows that only 4 GB/s of disk bandwidth is needed for offloading.\n", "4 GB/s"),
-    ("# R\n\nIf that time were removed, the theoretical maximum improvement to throughput would be 8%.\n", "8%"),
+    ("# R\n\nA quick calculation shows offloading needs only 4 GB/s of disk bandwidth.\n", "4 GB/s"),
+    ("# R\n\nRemoving that step would give, at best, a theoretical maximum gain of 8% in throughput.\n", "8%"),
     ("# R\n\nA back-of-the-envelope estimate puts the transfer at about 12 GB/s per node.\n", "about 12 GB/s per node"),
     ("# R\n\n| Item | Before | After |\n| --- | --- | --- |\n| Monthly estimated API cost | ~$24 | ~$14 |\n", "~$14"),
 ])
@@ -203,7 +203,7 @@ CITED_TABLE = ("# Results\n\n{lead}\n\n| Area | Naive | Optimized |\n| --- | ---
 
 
 def test_a_table_its_lead_in_credits_to_another_party_is_cited():
-    record = extract_text(CITED_TABLE.format(lead="*Note: the results below are based on benchmarks published by "
+    record = extract_text(CITED_TABLE.format(lead="*Note: these figures come from benchmarks published by "
                                                   "the Contoso project.*"), "t.md")
     assert {c.cited_from for c in record.claims} == {"the Contoso project"}
     assert not any(c.headline for c in record.claims)
@@ -231,7 +231,7 @@ def test_a_title_row_over_a_table_is_no_header_of_its_columns():
     ("# R\n\nIt is most effective at lower GPU-to-expert ratios (10%-70%), where the gain is largest.\n",
      "10%-70%", "setting"),
     ("# R\n\nAt low cache hit rates (20%), the router falls back to round robin.\n", "20%", "setting"),
-    ("# R\n\nWhich job takes the longest in CI, and how did its duration trend over the past 2 weeks?\n",
+    ("# R\n\nHow long did the slowest CI job take, and how has that changed over the past 2 weeks?\n",
      "2 weeks", ("date_or_version", "setting")),
 ])
 def test_setting_values_and_calendar_periods_are_set_aside(text, quote, reason):
@@ -247,7 +247,7 @@ def test_a_share_in_parentheses_after_a_metric_stays_a_claim():
 
 
 @pytest.mark.parametrize("text", [
-    "# R\n\n**Benchmarking duration**: about 800 seconds for one model.\n",
+    "# R\n\n**Benchmark duration**: roughly 800 seconds per model.\n",
     "# R\n\n| concurrency | success | duration (s) |\n| --- | --- | --- |\n| 4 | 40 / 40 | 725.38 |\n",
 ])
 def test_how_long_the_benchmark_ran_is_no_latency(text):
@@ -295,7 +295,7 @@ def test_a_table_validated_against_a_vendor_report_is_not_cited():
 
 
 @pytest.mark.parametrize("text,values,metric", [
-    ("# R\n\nIn the stress test, tool accuracy dropped from 78% with 10 tools to just 13.6% with 100 tools.\n",
+    ("# R\n\nIn our stress run, tool-selection accuracy fell from 78% with 10 tools to 13.6% with 100 tools.\n",
      (78, 13.6), "accuracy"),
     # the level it starts from is the reference's, set aside (`set_aside.from_level`): the level reached stays
     ("# R\n\nThe prefix hit rate rose from 40% to 65% after the router change.\n", (65,), "other"),
@@ -312,7 +312,7 @@ def test_a_range_from_a_to_b_stays_one_change():
 
 
 def test_a_latency_the_run_was_constrained_to_is_a_target():
-    record = extract_text("# R\n\nWhen the first token latency is constrained to be under 500ms, FP8 at batch 16 "
+    record = extract_text("# R\n\nWith TTFT capped under 500ms, our FP8 build at batch 16 "
                           "gives a 2.3x speedup over FP16.\n", "t.md")
     assert [c.value for c in record.claims] == [2.3]
     assert ("under 500ms", "target") in [(s.quote, s.reason) for s in record.set_aside]

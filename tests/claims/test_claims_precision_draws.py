@@ -26,8 +26,8 @@ def aside(text: str, quote: str):
 
 @pytest.mark.parametrize("text,quote,direction", [
     # the quantity a change word right after the number names decides, not the previous figure's quantity
-    ("The new chips give 2.6x better throughput, 8.1x lower latency than the last generation.", "8.1x", "better"),
-    ("The new chips give 3x higher throughput, 2x higher TTFT than the last generation.", "2x", "worse"),
+    ("The refreshed board posts 1.9x higher throughput, 4.3x lower latency than its predecessor.", "4.3x", "better"),
+    ("The refreshed board posts 3x higher throughput, 2x higher TTFT than its predecessor.", "2x", "worse"),
     ("Our build has 20% higher throughput, 35% lower end-to-end latency than the stock one.", "35%", "better"),
     ("Our build has 20% lower throughput, 2x higher cost than the stock one.", "2x", "worse"),
     # negatives: a change word closing its clause modifies the quantity before it, not the next clause's
@@ -83,8 +83,8 @@ def test_a_loss_of_a_score_in_prose_is_a_change(text, quote, metric, direction):
         assert c.direction == direction
 
 
-CITED_LIST = ("# Background\n\n{lead}\n\n- With 50 tools, most models keep 84-95% accuracy\n"
-              "- With 700 tools, accuracy falls to 20%\n")
+CITED_LIST = ("# Background\n\n{lead}\n\n- At 40 options, most models stay at 81-93% accuracy\n"
+              "- At 600 options, accuracy drops to 17%\n")
 
 
 @pytest.mark.parametrize("lead,party", [
@@ -94,8 +94,8 @@ CITED_LIST = ("# Background\n\n{lead}\n\n- With 50 tools, most models keep 84-95
 ])
 def test_the_items_of_a_list_a_cited_lead_introduces_are_cited(lead, party):
     text = CITED_LIST.format(lead=lead)
-    assert claim(text, "84-95%").cited_from == party
-    assert claim(text, "20%").cited_from == party
+    assert claim(text, "81-93%").cited_from == party
+    assert claim(text, "17%").cited_from == party
 
 
 @pytest.mark.parametrize("lead", [
@@ -104,13 +104,13 @@ def test_the_items_of_a_list_a_cited_lead_introduces_are_cited(lead, party):
 ])
 def test_a_list_after_an_own_or_closed_lead_is_not_cited(lead):
     text = CITED_LIST.format(lead=lead)
-    assert claim(text, "84-95%").cited_from is None
+    assert claim(text, "81-93%").cited_from is None
 
 
 def test_a_cited_lead_of_another_list_does_not_reach_a_later_list():
-    text = ("# Background\n\nPrior work on long tool lists found that:\n\n- most models keep 84-95% accuracy\n\n"
+    text = ("# Background\n\nPrior work on long tool lists found that:\n\n- most models stay at 81-93% accuracy\n\n"
             "Our router measured the following:\n\n- the router keeps 94% accuracy\n")
-    assert claim(text, "84-95%").cited_from == "Prior work"
+    assert claim(text, "81-93%").cited_from == "Prior work"
     assert claim(text, "94%").cited_from is None
 
 
@@ -155,7 +155,7 @@ def test_a_serving_time_next_to_a_calendar_span_stays_a_claim():
 
 
 def test_a_ratio_of_list_prices_is_a_datasheet_figure():
-    text = "The new instance's hourly price is about 1.3x that of the old one, for 3x the throughput."
+    text = "Per hour, the larger VM's list price is about 1.3x the smaller one's, and it does 3x the work."
     a = aside(text, "about 1.3x")
     assert (a.reason, a.rule) == ("datasheet", "set_aside.list_price_ratio")
     assert claim(text, "3x").metric == "speedup"
@@ -166,16 +166,16 @@ def test_a_measured_cost_ratio_stays_a_claim():
 
 
 @pytest.mark.parametrize("text,quote,reason,rule", [
-    ("For example, setting TTFT to 200ms and ITL 25ms, the server meets the SLO at 3.5 requests per second.",
-     "200ms", "target", "latency_set_to"),
-    ("For example, setting TTFT to 200ms and ITL 25ms, the server meets the SLO at 3.5 requests per second.",
-     "25ms", "target", "latency_set_to"),
+    ("Say we are setting TTFT to 300ms and ITL 40ms; the service then holds the SLO up to 2.4 requests per second.",
+     "300ms", "target", "latency_set_to"),
+    ("Say we are setting TTFT to 300ms and ITL 40ms; the service then holds the SLO up to 2.4 requests per second.",
+     "40ms", "target", "latency_set_to"),
     ("If you set the P99 latency to 1.5 s, fewer requests fit.", "1.5 s", "target", "latency_set_to"),
-    ("The autoscaler enters panic mode when the short window reaches 2x target concurrency.", "2x", "target",
+    ("Extra replicas start once in-flight requests hit 2x target concurrency.", "2x", "target",
      "multiple_of_a_target"),
     ("Scaling starts at 1.5x the desired load per pod.", "1.5x", "target", "multiple_of_a_target"),
-    ("Published numbers exist for two methods; as a rough guide, most methods reach around 40% acceptance.",
-     "around 40%", "cited", "rule_of_thumb"),
+    ("Few papers report it, but as a rough guide, a draft head's acceptance sits around 35%.",
+     "around 35%", "cited", "rule_of_thumb"),
     ("As a rule of thumb, FP8 decoding is about 1.5x faster than BF16.", "about 1.5x", "cited", "rule_of_thumb"),
 ])
 def test_objectives_thresholds_and_rules_of_thumb_are_no_results(text, quote, reason, rule):
@@ -188,7 +188,7 @@ def test_objectives_thresholds_and_rules_of_thumb_are_no_results(text, quote, re
     # negatives: a measured latency, a speed-up over a default, an own result after a rule of thumb
     ("Our engine reaches a TTFT of 180 ms after the settings are applied.", "180 ms", "ttft"),
     ("The new policy scales 2x faster than the default one.", "2x", "speedup"),
-    ("As a rough guide, most methods reach 40% acceptance. Our draft is 2.1x faster than theirs.", "2.1x",
+    ("As a rough guide, a draft head's acceptance is 35%. Ours runs 2.1x faster than theirs.", "2.1x",
      "speedup"),
 ])
 def test_results_beside_those_forms_stay_claims(text, quote, metric):
@@ -203,15 +203,15 @@ def test_a_factor_of_fewer_devices_after_with_is_a_result():
 
 
 def test_a_share_of_the_training_data_is_a_setting():
-    text = "The 1,500 added samples are less than 2% of the overall training data."
+    text = "Our 900 synthetic rows make up less than 2% of the overall training data."
     a = aside(text, "less than 2%")
     assert (a.reason, a.rule) == ("setting", "set_aside.share_of_training_data")
     # negative: a share of a run's time stays a result
     assert claim("Attention takes 41% of the total runtime at 32K tokens.", "41%")
 
 
-VAL_LOSS = ("# Training\n\nQuantization-aware training preserves model accuracy better than PTQ.\n\n"
-            "| Method | Data | Val loss - BF16 | Val loss - PTQ | Val loss - QAT (lower is better) |\n"
+VAL_LOSS = ("# Training\n\nTraining with fake quantization keeps quality closer to BF16 than post-training rounding does.\n\n"
+            "| Recipe | Corpus | BF16 val loss | PTQ val loss | QAT val loss (lower is better) |\n"
             "|---|---|---|---|---|\n| W4A16 | chat-set | 1.036 | 1.059 | **1.044** |\n")
 
 
@@ -228,11 +228,11 @@ def test_a_lower_is_better_note_names_no_change_and_scores_under_an_accuracy_lea
 
 
 def test_an_example_of_what_research_found_is_cited():
-    text = ("# Background\n\nResearch has documented position bias in long lists. For example, with 700 tools, "
-            "middle positions showed 22-52% accuracy.\n\nWe built a router. For example, with 700 tools, our "
-            "router keeps 94% accuracy.\n")
-    assert claim(text, "22-52%").cited_from == "Research"
-    assert claim(text, "94%").cited_from is None
+    text = ("# Background\n\nResearch has shown that long menus hurt recall. For example, at 600 options, entries "
+            "in the middle scored 18-47% accuracy.\n\nWe built a selector. For example, at 600 options, our "
+            "selector keeps 91% accuracy.\n")
+    assert claim(text, "18-47%").cited_from == "Research"
+    assert claim(text, "91%").cited_from is None
 
 
 @pytest.mark.parametrize("text,quote,metric,direction", [
@@ -273,7 +273,7 @@ def test_a_figure_later_in_a_heading_or_with_a_unit_is_still_read(heading, quote
 
 
 def test_the_size_of_data_moved_between_devices_is_a_setting():
-    text = "We measure the performance of transferring 1GB data between NVMe and CPU memory. Reads reach 10 GB/s."
+    text = "Our copy test moves 1GB data between SSD and host RAM per step. Reads reach 10 GB/s."
     a = aside(text, "1GB")
     assert (a.reason, a.rule) == ("setting", "set_aside.unit_of_work_size")
     assert claim(text, "10 GB/s").metric == "bandwidth"

@@ -16,7 +16,7 @@ def _record(text: str):
 
 # ---- a run's memory footprint: "ran the model with only N GB of VRAM" is what the run took, not a datasheet
 @pytest.mark.parametrize("text,quote", [
-    ("We managed to operate the whole model on a workstation with only 19GB of VRAM.\n", "19GB"),
+    ("Our team served the full checkpoint from one tower PC with only 19GB of VRAM.\n", "19GB"),
     ("Thanks to expert offloading, we trained a 300B mixture-of-experts model with only 48 GB of GPU memory "
      "and 768 GB of RAM.\n", "48 GB"),
     ("Thanks to expert offloading, we trained a 300B mixture-of-experts model with only 48 GB of GPU memory "
@@ -55,7 +55,7 @@ def test_a_memory_word_after_a_speedup_does_not_turn_it_into_a_reduction() -> No
     ("The job completion rate was 96% over the week.\n", "96%", "other"),
     ("| Scenario | Calls | Success rate | Median delay |\n|---|---:|---:|---:|\n"
      "| short chats | 900 | 99.7% | 4.2 ms |\n| long agents | 300 | 98.1% | 19.8 ms |\n", "99.7%", "other"),
-    ("The tuned build reaches a 97.5% success rate on the retrieval test.\n", "97.5%", "accuracy"),
+    ("The patched build posts a 97.5% success rate on our needle test.\n", "97.5%", "accuracy"),
     ("The agent reaches an 87% task success rate on the web benchmark.\n", "87%", "accuracy"),
     ("On the coding benchmark the model's resolve rate is 61.2%.\n", "61.2%", "accuracy"),
     ("The new checkpoint lifts the pass rate of the unit tests to 74%.\n", "74%", "accuracy"),
@@ -100,7 +100,7 @@ def test_a_measured_figure_in_inline_code_stays_a_claim(text: str, quote: str) -
      "6–8 minutes", "~25 seconds"),
     ("Quiz accuracy slid from 84% (FP16 weights) to 79% after pruning.\n", "84%", "79%"),
     ("It shortened the merge step by 80%, from 450 μs to 90 μs.\n", "450 μs", "90 μs"),
-    ("Decode throughput rose from 17 tokens/s to 40 tokens/s after the fix.\n", "17 tokens/s", "40 tokens/s"),
+    ("Once the kernel was patched, generation speed climbed from 12 tok/s to 33 tok/s.\n", "12 tok/s", "33 tok/s"),
 ])
 def test_the_level_a_change_starts_from_is_its_baseline(text: str, before: str, after: str) -> None:
     assert _claim(text, before) is None
@@ -109,7 +109,7 @@ def test_the_level_a_change_starts_from_is_its_baseline(text: str, before: str, 
 
 
 @pytest.mark.parametrize("text,quote", [
-    ("The overhead ranges from 10% to 68% depending on the batch.\n", "10% to 68%"),
+    ("Depending on prompt length, the slowdown ranges anywhere from 15% to 55%.\n", "15% to 55%"),
     ("Latency varies from 2 s to 5 s across prompts.\n", "2 s to 5 s"),
     ("Speed-ups grew from 1.4x to 2.1x with the new kernel.\n", "1.4x"),
     # a sweep: both ends are measured points, no before and after
@@ -140,8 +140,8 @@ def test_a_method_sentence_with_and_without_names_the_baseline(text: str, quote:
     ("## Study\n\nWe compared the runtime with and without speculative decoding.\n\n"
      "Speculative decoding gives a 2.1x speed-up over the vanilla engine.\n", "2.1x", "vanilla engine"),
     # the figure is the run without the feature: not against itself
-    ("## Study\n\nWe compare start-up with and without warm-up.\n\n"
-     "Without warm-up, every wake-up pays a 5x slowdown.\n", "5x", "not named in the text"),
+    ("## Study\n\nWe time cold starts with and without graph capture.\n\n"
+     "Without graph capture, each restart suffers a 5x slowdown.\n", "5x", "not named in the text"),
 ])
 def test_a_method_sentence_does_not_name_another_figures_baseline(text: str, quote: str, baseline: str) -> None:
     c = _claim(text, quote)
@@ -173,7 +173,7 @@ def test_a_method_sentence_feature_named_past_its_generic_words() -> None:
 
 # ---- rules that fired on one or two writers, generalised: the official or published value beside the post's own
 @pytest.mark.parametrize("text,quote", [
-    ("Our run scores 71.0% on the quiz, close to the official result (71.4%).\n", "71.4%"),
+    ("We measured 71.0% on the quiz; the official score is 71.4%.\n", "71.4%"),
     ("Our FP8 build scores 70.8%, against a published score of 71.2% for the BF16 model.\n", "71.2%"),
     ("The reproduced accuracy is 70.8%, while the paper reports 71.2%.\n", "71.2%"),
     ("Our run reaches 70.8%, matching the reported accuracy of 71.2% within noise.\n", "71.2%"),

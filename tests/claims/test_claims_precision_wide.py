@@ -262,7 +262,7 @@ def test_a_bandwidth_the_run_achieved_on_hbm_stays_a_claim() -> None:
 
 
 def test_host_memory_a_placement_requests_is_a_memory_claim() -> None:
-    r = _record("Keeping the experts on the host costs 11 GB of VRAM usage and 96GB DRAM memory requests per run.\n")
+    r = _record("Placing the experts on the host means 96GB DRAM memory requests and 11 GB of VRAM usage per run.\n")
     assert sorted(c.value for c in r.claims if c.metric == "memory") == [11.0, 96.0]
 
 
@@ -299,8 +299,8 @@ def test_a_measured_cost_per_request_in_a_table_stays_a_claim() -> None:
 
 # ---- a device's memory named by the device
 def test_a_size_of_a_named_devices_memory_is_a_datasheet_figure() -> None:
-    text = ("| Symptom | Cause |\n|---|---|\n| Pod killed while loading a 7B model | "
-            "The model does not fit in 16GB of V100 memory at TP=1. |\n")
+    text = ("| Symptom | Cause |\n|---|---|\n| Worker restarts mid-load on a 13B checkpoint | "
+            "A 13B checkpoint does not fit in 16GB of V100 memory on one card. |\n")
     assert _aside(text, "16GB") == ("datasheet", "set_aside.device_memory_kind") and _claim(text, "16GB") is None
 
 

@@ -83,7 +83,7 @@ def test_spelled_ratios_still_need_their_metric():
 
 # -- shares of requests meeting an SLA ----------------------------------------------------------------
 @pytest.mark.parametrize("text,value", [
-    ("At that load, about 35% of requests failed to meet the 10 tokens/s SLA.", 35),
+    ("Some 35% of requests failed to meet our 10 tokens/s SLA at that rate.", 35),
     ("Our scheduler keeps 99% of requests within the latency SLO at 8 QPS.", 99),
     ("The disaggregated setup holds 100% SLO attainment up to 6 QPS.", 100),
 ])
@@ -145,7 +145,7 @@ def test_a_percentage_reached_after_a_change_word_is_a_level():
 
 
 def test_a_gain_that_increases_to_a_percentage_stays_a_change():
-    c = one("The gain starts at around 4% at low load, and increases to around 18% at high load.", 18)
+    c = one("Our gain is around 4% at low load and climbs to around 18% at high load.", 18)
     assert c.metric == "relative_change"
 
 

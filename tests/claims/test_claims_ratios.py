@@ -73,7 +73,7 @@ def test_the_reference_value_of_a_comparison_is_set_aside_as_its_baseline(text: 
 
 @pytest.mark.parametrize("text,quote,metric", [
     ("The small draft kept an 85% accept rate at depth 2 on the chat set.\n", "85%", "other"),
-    ("The tuned build reaches a 97.5% success rate on the retrieval test.\n", "97.5%", "accuracy"),
+    ("The patched build posts a 97.5% success rate on our needle test.\n", "97.5%", "accuracy"),
     ("The new router achieves 72% of the ideal throughput on eight nodes.\n", "72%", "other"),
     ("Lookahead Sampling produced a 1.6x speedup over greedy decoding on one card.\n", "1.6x", "speedup"),
 ])

@@ -60,7 +60,7 @@ def test_speedup_group_row_in_a_table_is_better_for_latency_columns():
 
 # -- levels versus changes (class 6) --------------------------------------------------------------------
 @pytest.mark.parametrize("text,value,direction", [
-    ("With FP8 the cost per step can be reduced to 61% of its BF16 value.", 61, "better"),
+    ("FP8 brings the cost per step down to 61% of its BF16 value.", 61, "better"),
     ("Offline throughput falls to 72% of the BF16 run at long context.", 72, "worse"),
     ("The FP8 ITL slope sits at 64% of the BF16 slope.", 64, "better"),
 ])
@@ -113,13 +113,13 @@ def test_shares_of_time(text, value):
 def test_capacity_and_break_even_in_tokens_but_not_lengths():
     c = one("On one card the KV cache capacity is about 1,310,720 tokens.", 1310720)
     assert c.metric == "memory" and c.unit == "token"
-    c = one("FP8 moves the break-even point down to ~9k tokens.", 9000)
+    c = one("With FP8 the break-even point falls to ~9k tokens.", 9000)
     assert c.metric == "other"
     assert not find("Prompts are 2,048 tokens long and outputs 256 tokens.", 2048)
 
 
 @pytest.mark.parametrize("text,value", [
-    ("A small model can emit 1 token every 11 ms under light load.", 11),
+    ("Under light load, a small model streams a token every 11 ms.", 11),
     ("Decode now takes 14ms per token on one card.", 14),
 ])
 def test_per_token_times_are_tpot(text, value):
@@ -160,7 +160,7 @@ def test_rate_per_named_system_is_not_per_gpu(text, value):
 
 
 def test_completed_tokens_are_output_tokens():
-    c = one("The offline run recorded 18,204.5 completed tokens per second.", 18204.5)
+    c = one("Our offline pass logged 18,204.5 completed tokens per second.", 18204.5)
     assert c.metric == "throughput" and c.tokens == "output"
 
 

@@ -65,8 +65,8 @@ def test_a_rated_performance_label_is_a_datasheet_figure(text: str, quote: str) 
 
 # ---- two clauses sharing one verb ("reads from A to B, and writes from C to D")
 def test_the_second_clause_of_an_elided_verb_is_a_claim_too() -> None:
-    text = ("Four newer drives improve reads from 12GB/sec to 30GB/sec, and writes from 6GB/sec to 13GB/sec. "
-            "Eight drives further improve reads to 50GB/sec, and writes to 28GB/sec.\n")
+    text = ("Going to four newer drives improves reads from 12GB/sec to 30GB/sec, and writes from 6GB/sec to 13GB/sec. "
+            "With eight drives, reads improve further to 50GB/sec, and writes to 28GB/sec.\n")
     quotes = " ".join(q for q, _, _ in _claims(text))
     for figure in ("30GB/sec", "6GB/sec", "13GB/sec", "50GB/sec", "28GB/sec"):
         assert figure in quotes
@@ -138,7 +138,7 @@ def test_percent_forms_are_claims(text: str, quote: str, metric: str) -> None:
 
 
 def test_the_rest_of_a_claimed_share_is_a_share_too() -> None:
-    text = "Prefill takes about 30% of the total computation while the decode loop takes the remaining 70%.\n"
+    text = "Prefill takes about 30% of all compute, whereas decoding takes the remaining 70%.\n"
     assert {(q, m) for q, m, _ in _claims(text)} >= {("about 30%", "other"), ("70%", "other")}
 
 
@@ -180,7 +180,7 @@ def test_a_timeout_column_stays_a_setting_beside_a_p50_column() -> None:
 
 # ---- a time a cost word names is time spent; prices of things are datasheet figures
 def test_a_time_named_as_a_cost_is_a_latency() -> None:
-    assert _claims("The routing decision cost is typically 2-15 ms on CPU.\n")[0][1] == "latency"
+    assert _claims("On a CPU, one routing call's cost is typically 2-15 ms.\n")[0][1] == "latency"
 
 
 def test_a_run_length_before_a_cost_word_is_no_latency() -> None:
@@ -189,7 +189,7 @@ def test_a_run_length_before_a_cost_word_is_no_latency() -> None:
 
 @pytest.mark.parametrize("text,quote", [
     ("Simple prompts go to the $0 local model.\n", "$0"),
-    ("That makes it a $0.002 request instead of $0.04.\n", "$0.04"),
+    ("Run locally, the call becomes a $0.002 request rather than $0.04.\n", "$0.04"),
     ("We bought a $1,299 GPU for the lab.\n", "$1,299 GPU"),
     ("- Works 100% offline once the weights are cached\n", "100%"),
 ])
@@ -218,7 +218,7 @@ def test_a_context_size_in_k_is_no_cpu_model() -> None:
 
 
 def test_the_majority_share_of_a_collection_is_adoption() -> None:
-    text = "There are about 3000 public adapters. The vast majority (**~88%**) of them are tuned from one base.\n"
+    text = "Some 3000 adapters are public; the vast majority (**~88%**) of them share one base.\n"
     assert ("~88%", "adoption") in _asides(text)
 
 

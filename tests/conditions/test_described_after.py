@@ -1,4 +1,4 @@
-"""A sentence right after the claim's that says how that result was measured ("These numbers were measured when
+"""A sentence right after the claim's that says how that result was measured ("These figures come from
 serving ...", "The test used ...") states all of its conditions, not only the load and lengths a paragraph
 may give after a result (scopes.yaml `described_after`). A sentence that gives a result of its own, or one further
 on, does not. An option's name written in prose ("tensor-parallel-size=4", "tensor_parallel_size=8") is a layout."""

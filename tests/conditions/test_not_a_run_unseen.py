@@ -102,7 +102,7 @@ def test_a_word_that_only_starts_like_an_amd_chip_is_none():
 
 
 @pytest.mark.parametrize("sentence,kind,value", [
-    ("In our tests, FP8 halves weight memory; BF16 keeps full precision.", "precision", "FP8"),
+    ("In our runs, FP8 halves weight memory, whereas BF16 stays at full precision.", "precision", "FP8"),
     ("The old kernel ran in BF16, but the new one reaches 1.8x with FP8.", "precision", "FP8"),
     ("The baseline serves with TP4, while our engine gets 1.8x more throughput with TP8.", "parallelism", "TP8"),
 ])
