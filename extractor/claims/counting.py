@@ -31,7 +31,7 @@ from extractor.ingest import Document
 from extractor.ingest.segment import Passage, split_sentences
 from extractor.records import Claim, Note
 from extractor.rule_files import COUNTING
-from extractor.rules_io import load_yaml, rule_cache
+from extractor.rules_io import compiled, load_yaml, rule_cache
 
 Kind = Literal["total", "output", "input"]
 KIND_ORDER: tuple[Kind, ...] = ("total", "output", "input")
@@ -53,14 +53,7 @@ class CountingForm(BaseModel):
     link: str
     needs: Literal["name", "label", "rate"]
 
-    @field_validator("link")
-    @classmethod
-    def _regex(cls, v: str) -> str:
-        try:
-            re.compile(v)
-        except re.error as e:
-            raise ValueError(f"link {v!r} is not a valid regex: {e}") from e
-        return v
+    _regex = field_validator("link")(lambda cls, v: compiled(v))
 
 
 class CountingRules(BaseModel):
@@ -78,24 +71,14 @@ class CountingRules(BaseModel):
     kinds_listed: str = r"(?!)"
     per_user: str = r"(?!)"
 
-    @field_validator("rate_name", "counted_rate", "kinds_listed", "per_user")
-    @classmethod
-    def _regex(cls, v: str, info) -> str:
-        try:
-            re.compile(v)
-        except re.error as e:
-            raise ValueError(f"{info.field_name} is not a valid regex: {e}") from e
-        return v
+    _regex = field_validator("rate_name", "counted_rate", "kinds_listed", "per_user")(lambda cls, v: compiled(v))
 
     @field_validator("kinds")
     @classmethod
     def _kinds(cls, v: dict[Kind, list[str]]) -> dict[Kind, list[str]]:
-        for kind, patterns in v.items():
+        for patterns in v.values():
             for p in patterns:
-                try:
-                    re.compile(p)
-                except re.error as e:
-                    raise ValueError(f"kinds.{kind}: {p!r} is not a valid regex: {e}") from e
+                compiled(p)
         return v
 
 
