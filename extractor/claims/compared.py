@@ -1,7 +1,7 @@
 """A bare number compared with a measured one takes its unit: "2,038 tok/s versus 1,742 before",
 "23,545 tokens per second, which matches the submitted result (23,514)", "TTFT of 120 ms vs 96"; and a time
-in a series or comparison with a claimed time takes its metric: "0.85s vs 0.26s", "10.2 ms on ~500 tokens,
-16.3 ms on ~2000 tokens, and 36.1 ms ..."."""
+in a series or comparison with a claimed time takes its metric: "0.85s vs 0.26s", "7.4 ms for ~300 tokens,
+12.9 ms for ~1500 tokens, and 30.5 ms ..."."""
 from __future__ import annotations
 
 import re
@@ -44,7 +44,7 @@ def compared_unit(q: QuantityRecord, quantities: Sequence[QuantityRecord],
 SERIES_CLASSES = ("time", "token_time")
 # what may stand between two times of one series or comparison: separators, a short condition of each ("on
 # ~500 tokens", "for the 8B model"), a conjunction or comparison word, bare numbers of a slashed series
-# ("630.4 / 833.3 / 743.9 ms"), the statistic of the first ("812 ms median / 1490 ms p95"), Markdown emphasis;
+# ("630.4 / 833.3 / 743.9 ms"), the statistic of the first ("0.64 s median / 1.21 s p95"), Markdown emphasis;
 # no clause of its own (no verb phrase, no period); at least a separator or a conjunction ("200 ms at a 50 ms
 # ITL" is no series)
 _SEP = r"[\s*_,/()~≈]*"
@@ -137,7 +137,7 @@ def parallel_metric(q: QuantityRecord, cls: str, claims: ClaimsByClass, text: st
     return None
 
 
-# "after the initial load (8.4s)", "the inference job itself (10s)": a time in parentheses right after the words
+# "once the weights are in (6.1s)", "the request proper (7s)": a time in parentheses right after the words
 # it measures, alone or first of a list ("(0.45s, 0.93s)"); not a period or a limit ("for a while (30 s)",
 # "a timeout (60 s)")
 PAREN_BEFORE = re.compile(r"[A-Za-z][\w-]*[ \t]*\([ \t]*(?:\*\*|__)?[ \t]*$")

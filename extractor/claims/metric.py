@@ -11,7 +11,7 @@ from extractor.claims.cues import ADJACENT, BARE_NEAR, CHANGE_NEAR, NEAR, Clause
 from extractor.claims.rules import ClaimRules
 from extractor.records import QuantityRecord
 
-STAT_AFTER = 15    # characters: "61.5 ms on average", "812 ms median", "77 ms (P99)"
+STAT_AFTER = 15    # characters: "48.0 ms on average", "640 ms median", "91 ms (P99)"
 SIGNED = re.compile(r"(?:^|[\s*_(~])[+−]\s?\d|(?:^|[\s*_(])-\d")
 
 
@@ -104,7 +104,7 @@ class MetricChooser:
         if cue:
             return cue.label.split(":", 1)[1]
         if cls == "memory" and (self._run_state(cues, end) or (prose and self._stated_statistic(cues, start, end))):
-            return "memory"               # "7.5 GiB KV cache per sequence", "the peak was 178 GB": a run's memory
+            return "memory"               # "each sequence holds 3.2 GiB of KV cache", "the peak was 178 GB": a run's memory
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         lower = self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR) if cls == "time" else None
@@ -121,7 +121,7 @@ class MetricChooser:
         if cls == "time" and prose and not self.clauses.setting(cues, start, end) and (
                 self.clauses.after(cues, start, end, ("stat:",), STAT_AFTER)
                 or self.clauses.before(cues, start, end, ("measure",), NEAR * 2)):
-            return "latency"       # "812 ms median / 1490 ms p95", "the GPU build ran at 10.2 ms": a measured time
+            return "latency"       # "0.64 s median / 1.21 s p95", "the GPU build ran at 7.4 ms": a measured time
         if cls in ("memory", "bandwidth", "compute") and prose and self._changed_levels(cues, start, end):
             return allowed[-1]     # "peak HBM rises from 12 GB to 17 GB": the two levels of a change
         return self.default.get(cls) or None
@@ -208,7 +208,7 @@ class MetricChooser:
         if cls in ("memory", "bandwidth", "compute"):
             measured = self.clauses.measured(cues, start, end) or self._stated_statistic(cues, start, end)
             if self._device_spec(cues, start, end) and not measured:
-                return "datasheet", "claims.device_spec"   # "an L4 with 24 GB", "141 GB of HBM3e"
+                return "datasheet", "claims.device_spec"   # "an L4 with 24 GB", "a card with 96 GB of HBM"
             if cls == "memory" and self._model_size(cues, start, end):
                 return "model_size", "claims.model_size_words"   # "shrinks the model size to 63 GB": the model's
             if measured or self.clauses.governing_change(cues, start, end) \
@@ -221,7 +221,7 @@ class MetricChooser:
 
     def _changes_memory(self, cues: list[Cue], start: int) -> bool:
         """The quantity changed "by N" is memory: the nearest metric word before the number in its clause is a
-        memory word ("reduces the KV cache size by 2x"; not "improves throughput by 2x, and memory ...")."""
+        memory word ("shrinks the KV cache 2x"; not "improves throughput by 2x, and memory ...")."""
         before = [c for c in cues if c.label.startswith("metric:") and c.end <= start and start - c.end <= NEAR
                   and self.clauses.same_clause(cues, c.end, start)]
         return bool(before) and max(before, key=lambda c: (c.end, c.end - c.start)).label == "metric:memory"
@@ -249,7 +249,7 @@ class MetricChooser:
             return True
         word = self.clauses.before(cues, start, end, ("model_size",), MODEL_SIZE_NEAR)
         if word is None or any(c.label in ("join", "break") and word.end <= c.start and c.end <= start for c in cues):
-            return False                  # "model weights, and KV cache share one 128 GB pool": another subject
+            return False                  # "weights and cache live in a single 64 GB pool": another subject
         level = any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues)   # "drops to 63 GB"
         return not any((c.label == "measure" or (c.label.startswith("change") and not level))
                        and word.end <= c.start and c.end <= start for c in cues)
@@ -257,14 +257,14 @@ class MetricChooser:
     @staticmethod
     def _overhead(cue: Cue, cues: list[Cue], end: int) -> bool:
         """The metric word `cue` is an overhead word ("overhead", a cost against a reference) and no share
-        phrase follows the number ("the overhead is 3% of end-to-end time" is a share)."""
+        phrase follows the number ("the overhead costs 3% of the total run time" is a share)."""
         return any(c.label == "overhead" and (c.start, c.end) == (cue.start, cue.end) for c in cues) \
             and not any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT for c in cues)
 
     def _stated_statistic(self, cues: list[Cue], start: int, end: int) -> bool:
         """A percentile, median or mean of the figure stated right by it ("250 GB/s P99", "a median of 40 GB",
         "the peak was 178 GB"): a statistic of measurements, so a measured figure. Not across a clause break
-        ("M1 Max, 64 GB unified memory" names a chip)."""
+        ("a laptop chip, 36 GB unified memory" names a chip)."""
         for c in cues:
             if not c.label.startswith("stat:") or inside(c, start, end):
                 continue
@@ -275,14 +275,14 @@ class MetricChooser:
         return False
 
     def _changed_levels(self, cues: list[Cue], start: int, end: int) -> bool:
-        """One end of "from A to B" after a change word in its clause ("grows about 40% from 12 GB to 17
-        GB"): a level of a measured change; a span of settings has none ("block sizes from 4KB to 16MB")."""
+        """One end of "from A to B" after a change word in its clause ("grows roughly 40%, 12 GB to 17
+        GB"): a level of a measured change; a span of settings has none ("page sizes of 8KB up to 4MB")."""
         return self.clauses.from_to(cues, start, end) \
             and self.clauses.before(cues, start, end, ("change:",), NEAR * 2) is not None
 
     @staticmethod
     def _named_throughput(cues: list[Cue], end: int) -> bool:
-        """A throughput word shortly after a bandwidth ("6.6 TiB/s aggregate read throughput"): a result."""
+        """A throughput word shortly after a bandwidth ("3.1 TB/s of combined read throughput"): a result."""
         return any(c.label == "rate_claim" and 0 <= c.start - end <= 20 for c in cues)
 
     @staticmethod
@@ -296,17 +296,17 @@ class MetricChooser:
         run-time state (a KV cache) right after it."""
         if any(c.label.startswith("change") and 0 <= c.start - end <= 1 for c in cues) \
                 or MetricChooser._run_state(cues, end):   # a blank at most
-            return False                  # "with 24 GB less memory", "has 7.5 GiB KV cache per sequence"
+            return False                  # "with 24 GB less memory", "each sequence holds 3.2 GiB of KV cache"
         return any((c.label == "spec:before" and 0 <= start - c.end <= 2)
                    or (c.label == "spec:after" and 0 <= c.start - end <= 2) for c in cues)
 
     def _relative(self, q, cls, cues, start, end, header_cues) -> str | None:
         if cls == "percent" and any(c.label == "sla_share" and 0 <= c.start - end <= 3 for c in cues):
-            return "other"                # "35% of requests failed to meet our SLA", "100% SLO attainment"
+            return "other"                # "28% of requests missed the SLA", "100% SLO attainment"
         if nearest(_not_claim(cues), start, end, "not_claim", 25):
             return None                   # a setting's share ("90% of GPU memory"); media words turn down times only
         if not header_cues and self.clauses.before(cues, start, end, ("adoption",), NEAR):
-            return None                   # "GitHub stars grew from 9,000 to 21,600 (2.4x)": growth of a project
+            return None                   # "contributors went from 300 to 750 (2.5x)": growth of a project
         allowed = self.allowed.get(cls, [])
         specific = [m for m in allowed if m not in ("speedup", "relative_change")]
         if not header_cues and self.clauses.amount_of_change(cues, start, end):
@@ -325,7 +325,7 @@ class MetricChooser:
             measured = any(c.label == "level_measured" and 0 <= start - c.end <= ADJACENT for c in cues)
             return "other" if measured else "speedup"
         if cls == "percent" and not header_cues and q.value_max is None and self.clauses.level_pair(cues, start, end):
-            # "accuracy fell from 81% with 20 tools to 15% with 200": the two levels, not two changes
+            # "recall slid from 81% at 20 options to 15% at 200": the two levels, not two changes
             cue = self.clauses.metric_cue(cues, start, end, specific, NEAR)
             return cue.label[7:] if cue else "other"
         if cls == "percent" and not header_cues and self.clauses.level_after_change(cues, start, end):

@@ -3,12 +3,12 @@
 - the next item of an enumeration after a claimed change of the same kind ("TTFT drops by 24%, and TPOT by
   17%"): a claim of the same metric, sign, direction and baseline;
 - the share of a run's time or work spent somewhere ("spends 30% of its time in attention") or of an ideal ("83%
-  of the ideal 4x scaling") or of work that hit a cache ("(56.3%) hit the on-disk KV cache"): metric `other`; a share of memory a run used ("using only 47% of the HBM"): `memory`;
+  of the ideal 4x scaling") or of work that hit a cache ("(41.5%) were served from the SSD cache"): metric `other`; a share of memory a run used ("occupying just 47% of device memory"): `memory`;
   a score at a model size ("71.7% at 29.3M parameters"): `accuracy`;
 - a percentage right before the name of a rate ("an 82% inversion rate"): metric `other`; the rest of a claimed
-  share ("the remaining 80%") and the next level of a series ("to ~60% at rate 1, collapsing to ~25%"): the
+  share ("the remaining 80%") and the next level of a series ("to ~60% at rate 1, then down to ~25%"): the
   metric of the claim it follows;
-- a decimal ratio right before a device's name ("up to 6.7x A100"): a speed-up over that device;
+- a decimal ratio right before a device's name ("up to 3.9x L40S"): a speed-up over that device;
 - a ratio that states a level against another system ("2.7x that of the old kernel", "3.3x the single-request
   baseline"): a speed-up.
 
@@ -93,7 +93,7 @@ class RatioForms:
         return (m.group("base") or m.group("named")).strip() if m else None
 
     def of_ideal(self, q: QuantityRecord, view: str) -> bool:
-        """A percentage of an ideal or peak ("83% of the ideal scaling", "lower than 5% of the peak")."""
+        """A percentage of an ideal or peak ("83% of the ideal scaling", "under 5% of peak")."""
         return self.share_of_ideal.match(view[q.span[1]:q.span[1] + 120]) is not None
 
     def device_ratio(self, q: QuantityRecord, view: str) -> bool:

@@ -142,17 +142,17 @@ class SentenceReader:
                 q = q.model_copy(update={"unit": same[1]})     # "2,038 tok/s versus 1,742"
             if cls is None and self.ratio_forms.device_ratio(q, d.view):
                 cls = "ratio"
-                q = q.model_copy(update={"unit": "x"})         # "up to 6.7x A100": a speed-up, not a count
+                q = q.model_copy(update={"unit": "x"})         # "up to 3.9x L40S": a speed-up, not a count
             if cls is None:
                 continue
             metric = builder.metric_for(q, cls, cues, q.span[0], q.span[1])
             if metric in ("speedup", "relative_change") and cls == "percent" and self.ratio_forms.of_ideal(q, d.view):
-                metric = "other"   # "operating at lower than 5% of the peak": an efficiency, whatever word is near
+                metric = "other"   # "running at under 5% of peak": an efficiency, whatever word is near
             if metric is None:
                 why = builder.metrics.rejection(q, cls, cues, *q.span, d.view)
                 if cls == "memory" and (why is None or why[1] == "claims.device_spec") \
                         and self._measured_memory_section(context.section):
-                    metric = "memory"      # "- 380GB DRAM, at least 12GB VRAM" under "Memory consumption"
+                    metric = "memory"      # "- 512GB host RAM, 16GB of VRAM minimum" under "Memory needs"
                 elif why is None and (form := self._written_form(d, t, u, q, cls, cues, taken, context)):
                     forms[q.span[0]] = form     # a percent or ratio read from how it is written (prose_ratios)
                     metric = form.metric
@@ -167,7 +167,7 @@ class SentenceReader:
             taken.append((q, cls, metric))
         # a time in parentheses after the words it measures is read from the text alone: once, not each pass
         parenthesized = {id(q) for q, cls in pending if parenthesized_time(q, cls, t, u.start)}
-        while pending or elided:       # "0.85s vs 0.26s", "10.2 ms on ~500 tokens, 16.3 ms on ~2000 tokens": one series
+        while pending or elided:       # "0.85s vs 0.26s", "7.4 ms for ~300 tokens, 12.9 ms for ~1500 tokens": one series
             claimed = ClaimsByClass([(p, pm) for p, _, pm in taken])
             found = [(q, cls, m) for q, cls in pending
                      if (m := series_metric(q, cls, claimed, t, u.start)
@@ -186,7 +186,7 @@ class SentenceReader:
                     form = form._replace(follows=out[-1])   # the item before, as built (its own form applied)
                 claim = self.ratio_forms.apply(claim, form)
             elif cls == "ratio" and claim.baseline is None and (base := self.ratio_forms.named_baseline(q, d.view)):
-                claim = claim.model_copy(update={"baseline": base})   # "up to 6.7x A100", "2.7x that of MLA"
+                claim = claim.model_copy(update={"baseline": base})   # "up to 3.9x L40S", "2.7x that of the old kernel"
             if claim.metric in ("speedup", "relative_change") and claim.baseline is None \
                     and (base := builder.baselines.from_previous(previous_sentence(d, u), t)):
                 claim = claim.model_copy(update={"baseline": base})   # "We compared X with Y. ... 1.2-7.1x"

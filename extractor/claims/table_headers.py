@@ -138,7 +138,7 @@ class HeaderReader:
                 or self.ratio_header and "%" not in text and self.ratio_header.search(text):
             return Header(text, "x", "ratio", cues, ratio=True)
         if _CURRENCY.search(text) and (per := self.cost_per_tokens.search(text)):
-            # "Cost per 1M tokens ($)", "cost to generate 1M tokens ($)": a price per that many tokens
+            # "Cost per 1M tokens ($)", "price for 1M tokens ($)": a price per that many tokens
             qs = self.x.quantities(f"$1 per {per.group('amount')} tokens")
             if qs and unit_class(qs[0].unit) == "cost":
                 return Header(text, qs[0].unit, "cost", cues)
@@ -178,7 +178,7 @@ class HeaderReader:
 
     def lead_ratio_cues(self, texts: list[str]) -> list[Cue]:
         """The cues of the first lead text (caption, heading, lead-in paragraph) that names a change or a
-        ratio ("How many times slower in TPS vs X", "Speed-up over eager"): a table of bare ratios under it
+        ratio ("Slowdown factor in tok/s against X", "Speed-up over eager"): a table of bare ratios under it
         holds speed-ups, read in that text's direction. Empty when none does."""
         for text in texts:
             cues = list(self.x.cues(text))

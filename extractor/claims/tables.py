@@ -213,7 +213,7 @@ class TableReader:
                     if lead_cues is None:
                         lead_cues = self.lead_ratio_cues(lead_in(d, table))
                     if lead_cues:
-                        # "How many times slower in TPS vs X:" over a table of ratios: its cells are speed-ups
+                        # "Slowdown factor in tok/s against X:" over a table of ratios: its cells are speed-ups
                         header_cues = header_cues + lead_cues
                         metric = "speedup"
                 elif metric is None and score is not None and q.unit == "percent":

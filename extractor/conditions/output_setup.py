@@ -1,7 +1,7 @@
 """Setup lines of program output as conditions of the results printed with them.
 
 A program that prints its results often prints its setup first: "Loading model org/name", "Batch size: 16",
-"Prompt length: 1024, generation length: 1024", "Default (float32) model translation:". Those lines are
+"Input tokens: 512, new tokens: 256", "Default (float32) model translation:". Those lines are
 found like every other mention (the condition patterns of rules/conditions.yaml), plus the model a line
 names after a model label (`model_labels` in rules/program_output.yaml) without a known name. Which lines a
 program printed is `OutputBlocks`' job; the scope ladder's `program_output` rung (rungs_local.py) gives a printed

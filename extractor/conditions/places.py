@@ -107,7 +107,7 @@ class Places:
         hits = [(m.end(), f) for f, rx in self.family_cues.items() for m in rx.finditer(before)]
         if hits:
             return max(hits)[1]
-        # the levels it compares, after it: "2.4x quicker, from 52 tok/s to 125 tok/s"
+        # the levels it compares, after it: "2.4x quicker (52 -> 125 tok/s)"
         if (levels := self.ratio_levels.match(text, claim.span[1])) is None:
             return None
         unit = levels.group("unit")
@@ -270,7 +270,7 @@ class DocumentPlaces:
             return None
         if passage.table is not None:
             # a table's figures are credited by its caption or the paragraph that leads into it ("The results
-            # below are based on benchmarks published by X:"), once per table
+            # below come from X's published benchmarks:"), once per table
             t = passage.table
             if t not in self._table_citation:
                 lead = _table_lead(self.ctx.d, t)

@@ -278,7 +278,7 @@ class Policy:
             if named and norm(named) != norm(engine):
                 if not norm(engine).startswith(norm(named)):
                     continue
-                engine = named     # "vLLM commit hash 2a17..." names vLLM
+                engine = named     # "built from vLLM at commit 9f3c..." names vLLM
             return EngineVersion(m, engine, scope, sorted(tally.others), commit)
         return Unstated("no_version", engine=named) if named else Unstated("absent")
 
@@ -302,8 +302,8 @@ class DocumentPolicy:
         self._table_names: dict[str, set[str]] | None = None   # condition -> the names its tables' cells write
 
     def two_table_names(self, name: str, short: Mention, fuller: Mention) -> bool:
-        """Whether the post's tables name both `short` and `fuller` in cells of their own ("Qwen-7B" and
-        "Qwen-7B-Chat" as rows of a results table): two models or devices, so the fuller is no refinement."""
+        """Whether the post's tables name both `short` and `fuller` in cells of their own ("Mistral-7B" and
+        "Mistral-7B-Instruct" as rows of a results table): two models or devices, so the fuller is no refinement."""
         if self._table_names is None:
             self._table_names = {}
             for x in self.ctx.mentions:

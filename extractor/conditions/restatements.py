@@ -142,7 +142,7 @@ _NAMES = ("model", "hardware")   # what the prose's own sentence must name, alik
 
 
 def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None:
-    """Fill the unstated conditions of a figure in prose ("13B Llama 2 on g5.2xlarge delivers 71 tokens/sec")
+    """Fill the unstated conditions of a figure in prose ("a 13B model on one g5.4xlarge serves 58 tokens/sec")
     from the one table row anywhere in the post whose figure it gives rounded or cut (71.7056), or bounds from below
     (the one row of its model or device above "more than 5,000 tok/s", at the loads its sentence states), when its own
     sentence names the row's model or hardware and names neither otherwise: a summary restating a row of the

@@ -267,7 +267,7 @@ class ScopeRules(_Strict):
         return _heading_words(self.usage_sections)
 
     def hardware_name_parts(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
-        """(count, unit noun) written around a hardware name: "8x H200 GPUs", "2 nodes, each with 8 H200",
+        """(count, unit noun) written around a hardware name: "8x H200 GPUs", "4 servers with 8 H200 apiece",
         "9x8xH100", "an 8-GPU H100", "H100 x 8" -> "H200"/"H100" (the count is the mention's)."""
         words = "|".join(sorted((re.escape(w).replace("\\ ", "\\s+") for w in self.count_words),
                                 key=len, reverse=True)) or "(?!)"
@@ -308,7 +308,7 @@ class BaselineTail:
 
     def before(self, text: str, pos: int) -> bool:
         # the pattern ends in blanks: a name with no blank right before it follows no cue, unless a hyphen joins
-        # it to a word that does ("over the dense-FP32 baseline", "than the stock-BF16 build")
+        # it to a word that does ("against the FP32 reference", "than the stock-BF16 build")
         if pos > 1 and text[pos - 1] == "-" and text[pos - 2].isalnum():
             pos -= 1
             while pos > 0 and text[pos - 1].isalnum():

@@ -45,7 +45,7 @@ def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
     own = lad.ladder.clauses.own_clause(located, claim.span, figures, p, text)
     unit_device = [x for x in own if x.name == "hardware"
                    and lad.ladder.unit_device.fullmatch(text, claim.span[1], x.m.span[0])]
-    if unit_device:   # the device of the figure's own unit ("3.4k tok/s/H200"): its sentence's others are not its
+    if unit_device:   # the device of the figure's own unit ("2.8k tok/s/L40S"): its sentence's others are not its
         own = [x for x in own if x.name != "hardware" or x in unit_device]
     if paired_in_order(site, lad.ladder.respectively):
         # a list the sentence pairs with its figures in order is every figure's (ties.py `respective_values`)
@@ -71,7 +71,7 @@ RESTATED_AFTER = 2   # blocks between a program's output and the prose that repo
 
 def _printed_just_before(site: ClaimSite) -> list[Located] | None:
     """For a figure of a paragraph that reports what a program printed just above it in its section ("Tokens per
-    second: 23545.5" printed, then "We recorded 23,545.5 tokens per second"), the setup lines printed before that
+    second: 18210.4" printed, then "The run sustained 18,210.4 tokens per second"), the setup lines printed before that
     figure in its output block; only a distinctive figure (not a round 2x) printed there once."""
     p, claim, ctx = site.passage, site.claim, site.ctx
     if p.table is not None or p.kind == "code" or p.block < 0 or not distinctive(claim.value, claim.value_max):

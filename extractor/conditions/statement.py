@@ -131,7 +131,7 @@ class DocumentStatements:
 
     def several(self, claim: Claim, name: str, picked: list[Mention], scope: str) -> Condition:
         """A claim that sums up runs over several systems or models (scopes.yaml `several_systems`): each as it
-        would be stated alone, listed in text order ("8x MI300X; 8x MI325X; 8x MI355X"); the span shows the first."""
+        would be stated alone, listed in text order ("4x L4; 8x L40S; 8x A100"); the span shows the first."""
         each = [self.stated(claim, name, m, scope) for m in sorted(picked, key=lambda m: m.span)]
         return each[0].model_copy(update={
             "value": "; ".join(str(c.value) for c in each), "count": None,

@@ -1,5 +1,5 @@
 """Names a post writes out as several variants ("MiniMax-M1" beside "MiniMax-M1-40k" and "MiniMax-M1-80k";
-"DeepSeek V4" beside "DeepSeek-V4-Pro" and "DeepSeek-V4-Flash"): the short name alone does not say which of
+"Gemma 3" beside "Gemma-3-Large" and "Gemma-3-Mini"): the short name alone does not say which of
 them a claim measured (scopes.yaml `variant_names`)."""
 from __future__ import annotations
 

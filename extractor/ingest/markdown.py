@@ -109,7 +109,7 @@ def _strip(view: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _table_titles(text: str, blocks: list[Block]) -> None:
-    """A short line set wholly in bold right above a table ("**H200 FP8 max throughput**") is the table's title:
+    """A short line set wholly in bold right above a table ("**FP8 peak throughput on B200**") is the table's title:
     a caption (its block reaches the closing marker, so the table finds it next to it)."""
     for i in range(len(blocks) - 1):
         b, after = blocks[i], blocks[i + 1]

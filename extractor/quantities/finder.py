@@ -163,7 +163,7 @@ class QuantityFinder:
         v1 = self.numbers.value(m, 1)
         info1 = self.units.unit_info(_strip_gap(u1 or ""), pre1)
         if u1 and not pre1 and info1.unit.startswith("percent /"):
-            # "a 17% per-token latency improvement": a share takes no denominator; the unit is the "%" alone
+            # "a 17% gain in per-token latency": a share takes no denominator; the unit is the "%" alone
             base = self.grammar.unit_head.match(u1)
             if base is not None:
                 u1 = u1[:base.end()]

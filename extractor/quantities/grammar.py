@@ -246,7 +246,7 @@ class Grammar:
         self.from_ = re.compile(rf"(?<![^\W_])from{GAP}+\Z")
         stems = _by_length(n.ranges.transition_stems)
         rstems = _by_length(n.ranges.range_stems)
-        # "speedups ranging from 5% to 90%" is a range even after a change word
+        # "gains that range from 5% to 90%" is a range even after a change word
         self.range_words = re.compile(rf"\b(?:{rstems.lower()})\w*\W+(?:\w+\W+)?from\W+\Z") if rstems else None
         self.transition = re.compile(rf"\b(?:{stems.lower()})\w*(?:\W+\w+){{0,6}}?\W+\Z") if stems else None
         self.series = re.compile(

@@ -115,7 +115,7 @@ class Relations:
         return Hit(hit.start, m.end(), v1, v2, info2, surface(pre2, u2), qual="range", scale=scale2)
 
     def _is_change(self, text: str, low: str, m: re.Match, hit: Hit) -> bool:
-        """'up 12% to 15%', 'rose by 300 tok/s to 2,000 tok/s', 'grew from 67 to 253': a change then a
+        """'up 12% to 15%', 'climbed by 300 tok/s to 2,000 tok/s', 'grew from 67 to 253': a change then a
         level (or two levels), not a range."""
         g = self._g
         word = _prev_word(text, hit.start).lower()
@@ -202,7 +202,7 @@ class Relations:
                 continue     # "at batch 64, 5,000 tok/s" is no series: a comma list needs three numbers
             last = grp[-1]
             if last.info.unit == "x" and any(h.scale is not None for h in grp[:-1]):
-                continue     # "at sequence length 2K, and 20X at 4K": a ratio is no unit of a scaled count
+                continue     # "for 2K-token inputs, and 20X at 4K": a ratio is no unit of a scaled count
             _share_scale(grp)
             if last.info.unit != DIMENSIONLESS and all(h.info.unit == DIMENSIONLESS and not h.surface for h in grp[:-1]):
                 for h in grp[:-1]:
