@@ -37,14 +37,14 @@ def aside(text: str, quote: str):
     ("Cold restarts are ~4x slower than warm ones (1.92s vs 0.47s on the 1B model).", "0.47s", "latency", 0.47,
      None),
     # a series with a measured time: each level, the slashed ones included
-    ("On short prompts the GPU build ran at **11.4 ms** on ~300 tokens, **17.9 ms** on ~1500 tokens, and "
-     "**41.2 ms** on ~6000 tokens, versus **512.3 / 640.8 / 702.5 ms** on the CPU build.", "17.9 ms", "latency",
+    ("With the GPU build a lookup took **11.4 ms** for ~300 tokens, **17.9 ms** for ~1500 tokens and "
+     "**41.2 ms** for ~6000 tokens, against **512.3 / 640.8 / 702.5 ms** with the CPU build.", "17.9 ms", "latency",
      17.9, None),
-    ("On short prompts the GPU build ran at **11.4 ms** on ~300 tokens, **17.9 ms** on ~1500 tokens, and "
-     "**41.2 ms** on ~6000 tokens, versus **512.3 / 640.8 / 702.5 ms** on the CPU build.", "702.5 ms", "latency",
+    ("With the GPU build a lookup took **11.4 ms** for ~300 tokens, **17.9 ms** for ~1500 tokens and "
+     "**41.2 ms** for ~6000 tokens, against **512.3 / 640.8 / 702.5 ms** with the CPU build.", "702.5 ms", "latency",
      702.5, None),
     # a statistic word right after the time, even after "at"
-    ("Under heavy load the gateway still served 30 requests at **4120 ms** median / 8890 ms p95.", "4120 ms",
+    ("At peak traffic the proxy answered 30 calls in **4120 ms** median / 8890 ms p95.", "4120 ms",
      "latency", 4120, "median"),
     # a label's colon between the statistic word and the time
     ("- **Average per reload: ~3.4s** (see the table above)", "~3.4s", "latency", 3.4, "mean"),
@@ -56,14 +56,14 @@ def aside(text: str, quote: str):
     ("Afterwards every reload gets a quick first answer (0.38s, 0.71s) from the cached kernels.", "0.71s",
      "latency", 0.71, None),
     # a time per item is a latency ("s/video" keeps only the time)
-    ("Render latency falls from 212.5 seconds/video for the base model to 7.25 seconds/video after distillation.",
+    ("Distillation cuts generation from 212.5 seconds/video on the teacher to 7.25 seconds/video.",
      "7.25 seconds/video", "latency", 7.25, None),
     # how long a job or a first request takes
-    ("The first call after boot compiles kernels and can take roughly 40 seconds on this box.",
+    ("Right after boot, a first request builds its kernels and can take roughly 40 seconds here.",
      "roughly 40 seconds", "latency", 40, None),
-    ("With the new scheduler a 7B model can be fine-tuned in 2.5 hours on one node.", "2.5 hours", "latency", 2.5,
+    ("Using the new scheduler, our 7B network can be fine-tuned in 2.5 hours on one node.", "2.5 hours", "latency", 2.5,
      None),
-    ("Both kernels show dispatch times of ~0.3ms per layer in the trace.", "~0.3ms", "latency", 0.3, None),
+    ("In the trace each kernel has dispatch times of ~0.3ms per layer.", "~0.3ms", "latency", 0.3, None),
 ])
 def test_times_that_are_results(text, quote, metric, value, statistic):
     c = claim_of(text, quote)
@@ -89,14 +89,14 @@ def test_times_that_are_no_result(text, quote):
      "media_length"),
     ("The benchmark set has lectures over 50 minutes in length.", "over 50 minutes", "setting", "media_length"),
     # a sampling interval or a load pattern
-    ("A sidecar read the power meter at a 0.4s median interval.", "0.4s", "setting", "time_window"),
+    ("A sidecar polled the power meter with a 0.4s median interval.", "0.4s", "setting", "time_window"),
     ("The client sends traffic in 15 seconds spurts with 8 requests in flight.", "15 seconds", "setting",
      "time_window"),
     # the timing of a workload's requests
-    ("The replayed trace has inter-turn delays from 3.9s median to 70s P99.", "3.9s", "setting",
+    ("Our replay sets inter-turn gaps from 3.9s median to 70s P99.", "3.9s", "setting",
      "workload_timing"),
     # defaults listed after "defaults of"
-    ("The exporter keeps rolling windows, with defaults of 10 minutes, 2 hours, and 12 hours.", "12 hours",
+    ("Metrics are kept in sliding windows with defaults of 5 minutes, 1 hour, and 24 hours.", "24 hours",
      "setting", "default_values_listed"),
     # an estimate worked out from a rate
     ("At that link speed, a 12 GiB shard could be copied to the next host in about 3 seconds.",
@@ -110,8 +110,8 @@ def test_times_that_are_no_result(text, quote):
     ("This script will take longer to finish than the quick check above (~25 minutes).", "~25 minutes",
      "example", "example_run_time"),
     # list prices: per hour of an instance, and an API's price per token
-    ("The 8B model runs on a small instance at an hourly cost of $1.20.", "$1.20", "datasheet", "hourly_cost"),
-    ("With API pricing at $3/$15 per 1M input/output tokens, a long session adds up.", "$3", "datasheet",
+    ("A small VM serves the 8B model at an hourly cost of $1.20.", "$1.20", "datasheet", "hourly_cost"),
+    ("At list prices of $3/$15 per 1M input/output tokens, a long session adds up.", "$3", "datasheet",
      "list_price"),
     ("Its public price is $0.25/M input tokens for cached prompts.", "$0.25/M input tokens", "datasheet",
      "list_price"),
@@ -137,8 +137,8 @@ def test_results_next_to_set_aside_forms(text, quote, metric):
 # -- classes of error found by the sample check (docs/sample-check.md) ----------------------------------------
 @pytest.mark.parametrize("text,quote,metric", [
     # a metric word after a comma names the next figure, not this one
-    ("Measured result: TTFT = 1.5s, TPOT = 120ms on one card.", "1.5s", "ttft"),
-    ("Measured result: TTFT = 1.5s, TPOT = 120ms on one card.", "120ms", "tpot"),
+    ("Measured on one card: TTFT = 1.5s, TPOT = 120ms here.", "1.5s", "ttft"),
+    ("Measured on one card: TTFT = 1.5s, TPOT = 120ms here.", "120ms", "tpot"),
     ("Our run: TTFT is 640 ms, ITL is 31 ms.", "640 ms", "ttft"),
     # a label's colon still names the figure after it
     ("TPOT: 42 ms, far below the old build.", "42 ms", "tpot"),
@@ -148,13 +148,13 @@ def test_label_value_lists(text, quote, metric):
 
 
 def test_a_price_times_a_request_is_no_cost_per_request():
-    text = "Routed locally, that is a $0.004 request instead of $0.05 on the hosted model."
+    text = "Served on our own box, a chat turn is a $0.004 request, not a $0.05 one."
     no_claim(text, "$0.004")
     assert claim_of("The new path costs $0.002 per request on our traffic.", "$0.002 per request").unit == "USD / request"
 
 
 @pytest.mark.parametrize("text,quote", [
-    ("- **Storage**: ~700GB for model weights (native INT4)", "~700GB"),
+    ("- **Disk**: ~700GB for the model weights (INT4 as shipped)", "~700GB"),
     ("- **Storage**: >100 GB for BF16 model weights (96.2 GB)", "96.2 GB"),
 ])
 def test_a_listed_weights_size_is_the_model_size(text, quote):
@@ -164,19 +164,19 @@ def test_a_listed_weights_size_is_the_model_size(text, quote):
 
 @pytest.mark.parametrize("text,quote,reason,rule", [
     # every price of a listed pricing line
-    ("_(*) List pricing: \\$0.20/M input tokens (cache hit), \\$0.60/M input tokens (cache miss), $2.40/M output "
-     "tokens._", "$2.40/M output tokens", "datasheet", "list_price"),
+    ("_(*) List pricing: \\$0.15/M input tokens if cached, \\$0.50/M input tokens otherwise, $1.80/M output "
+     "tokens._", "$1.80/M output tokens", "datasheet", "list_price"),
     # a ratio argued in theory is no measurement
-    ("The sparse layer should in theory decode faster than the dense one because of 4x less compute.", "4x",
+    ("In theory the sparse layer decodes faster than the dense one, since it needs 4x less compute.", "4x",
      "design_arithmetic", "in_theory"),
     # a cache budget is the configuration the runs share
-    ("We ran eight instances on one host with the same 400 GiB cache budget.", "400 GiB", "setting",
+    ("Eight instances shared a host, each given the same 400 GiB cache budget.", "400 GiB", "setting",
      "cache_budget"),
     # a share of a model's parameters is its size, not a change
     ("Since the adapters touch under 2% of the model's parameters, swapping them is cheap.", "under 2%",
      "model_size", "parameter_share"),
     # the figure an example converts to
-    ("It sizes the cache from the requested fraction (e.g. 0.9 → 90% of total VRAM).", "90%", "example",
+    ("The cache size follows the fraction you ask for (e.g. 0.8 → 80% of the card's memory).", "80%", "example",
      "example_conversion"),
 ])
 def test_sample_check_set_aside_classes(text, quote, reason, rule):
@@ -188,7 +188,7 @@ def test_sample_check_set_aside_classes(text, quote, reason, rule):
 @pytest.mark.parametrize("text,quote", [
     ("At full load the service came to $0.31 per million output tokens, and $0.12 per million input tokens.",
      "$0.12 per million input tokens"),
-    ("These kernels reach 75% of the theoretical peak and 2.9 TB/s memory bandwidth.", "2.9 TB/s"),
+    ("Our kernels hit 75% of the theoretical peak and 2.9 TB/s memory bandwidth in the test.", "2.9 TB/s"),
 ])
 def test_measured_figures_near_those_forms_stay_claims(text, quote):
     claim_of(text, quote)
@@ -207,7 +207,7 @@ def test_statistic_words_in_product_names(text, quote, statistic):
 
 
 def test_a_ratio_is_no_unit_of_a_scaled_count_before_it():
-    text = "We see 12X memory savings at sequence length 4K, and 25X at 8K."
+    text = "Memory use drops 12X for prompts of length 4K, and 25X at 8K."
     no_claim(text, "4K")
     assert claim_of(text, "25X").unit == "x"
     # a plain series still shares its trailing ratio unit
