@@ -35,13 +35,13 @@ PAIRED_HARDWARE = """# A KV-cache study
 
 ## Performance
 
-For serving we focus on `Qwen3-30B-A3B` (2xH100) and `Llama-3.3-70B-Instruct` (4xH100).
+The served models are `Mixtral-8x7B` (2xH100) and `Llama-3.3-70B-Instruct` (4xH100).
 
 ### Latency
 
 <em>Figure 8: Latency overhead for Llama-3.3-70B-Instruct. The new cache adds 10% to 60% latency.</em>
 
-On Llama-70B, FP8 is almost 2x faster than BF16.
+With Llama-70B, the FP8 build runs nearly 2x faster than BF16.
 """
 
 
@@ -57,7 +57,7 @@ PAIRED_LAYOUT = """# Two models
 
 ## Results
 
-We used TP=1 for Mistral-7B and TP=8 for Mixtral-8x22B on H100 boards.
+Layouts were TP=1 for Mistral-7B and TP=8 for Mixtral-8x22B on H100 boards.
 
 On Mixtral-8x22B the engine serves 3,150 output tokens per second.
 
@@ -76,7 +76,7 @@ UNPAIRED = """# Two models
 
 ## Results
 
-We ran Mistral-7B and Mixtral-8x22B, using L40S and H100 boards.
+Both Mistral-7B and Mixtral-8x22B were run, with L40S and H100 boards.
 
 The engine serves 3,150 output tokens per second on Mixtral-8x22B.
 """
@@ -128,18 +128,18 @@ FIGURES_OF_TWO_METRICS = """# Offloading
 
 ## Benefits
 
-In our first benchmark we measure the latency of a single prefill request.
+Our first test times one prefill request on its own.
 
 <p align="center">
 <img src="f1.png"><br>
-<b>Figure 1</b>: Single request TTFT (Llama-3.1-8B-Instruct, NVIDIA H100).
+<b>Figure 1</b>: TTFT of one request alone (Llama-3.1-8B-Instruct, NVIDIA H100).
 </p>
 
-The results show that loading cached values cuts TTFT by 2x-20x, depending on the prompt size.
+Reading values from the cache cuts TTFT by 2x-20x, longer prompts gaining most.
 
 <p align="center">
 <img src="f2.png"><br>
-<b>Figure 2</b>: Concurrent requests throughput (Llama-3.1-70B-Instruct, NVIDIA H200).
+<b>Figure 2</b>: Throughput under many parallel requests (Llama-3.1-70B-Instruct, NVIDIA H200).
 </p>
 """
 
@@ -152,7 +152,7 @@ def test_of_two_near_figures_the_one_that_shows_the_claims_metric_gives_its_setu
 
 
 def test_two_near_figures_of_the_claims_metric_state_only_what_both_state():
-    text = FIGURES_OF_TWO_METRICS.replace("Concurrent requests throughput", "Batched TTFT")
+    text = FIGURES_OF_TWO_METRICS.replace("Throughput under many parallel requests", "Batched TTFT")
     c = claim(extract_text(text, "t.md"), 2)
     assert c.conditions["model"].status == "unrecoverable"
 
@@ -161,27 +161,27 @@ TWO_MODELS_TWO_SYSTEMS = """# Two models
 
 ## Setup
 
-We tested Llama-7B on one NVIDIA A10G GPU and Mixtral-8x7B on 8 NVIDIA A10G GPUs with tensor parallelism.
+We served Mistral-7B on one NVIDIA L40S GPU and Mixtral-8x22B on 8 NVIDIA L40S GPUs with tensor parallelism.
 
 ## Results
 
-Our engine achieves up to 5 times higher throughput than vLLM.
+Our engine reaches up to 5 times the throughput of vLLM.
 
-On Mixtral-8x7B the engine serves 2,100 tokens per second.
+On Mixtral-8x22B the engine serves 2,100 tokens per second.
 """
 
 
 def test_a_claim_over_both_models_takes_neither_models_own_count_or_layout():
     c = claim(extract_text(TWO_MODELS_TWO_SYSTEMS, "t.md"), 5)
-    assert c.conditions["hardware"].value == "1x NVIDIA A10G; 8x NVIDIA A10G"   # a bound over both runs lists both
+    assert c.conditions["hardware"].value == "1x NVIDIA L40S; 8x NVIDIA L40S"   # a bound over both runs lists both
     assert c.conditions["gpu_count"].status == "unrecoverable"   # the 8 GPUs are Mixtral's alone
     layout = c.conditions["parallelism"]
-    assert layout.status == "unrecoverable" and "one NVIDIA A10G" in layout.why   # not "single GPU, TP8"
+    assert layout.status == "unrecoverable" and "one NVIDIA L40S" in layout.why   # not "single GPU, TP8"
 
 
 def test_a_claim_about_one_model_takes_its_own_count_and_layout():
     c = claim(extract_text(TWO_MODELS_TWO_SYSTEMS, "t.md"), 2100)
-    assert (c.conditions["hardware"].value, c.conditions["gpu_count"].value) == ("8x NVIDIA A10G", 8)
+    assert (c.conditions["hardware"].value, c.conditions["gpu_count"].value) == ("8x NVIDIA L40S", 8)
     assert c.conditions["parallelism"].value == "TP8"
 
 
@@ -193,14 +193,14 @@ With the new attention, the model stores about 8.7x less KV cache per sequence t
 
 <p align="center">
 <img src="kv.svg"><br>
-<em>Per-layer KV state in DeepSeek V3.2 versus DeepSeek V4.</em>
+<em>KV cache held per layer: Qwen2.5 versus Qwen3.</em>
 </p>
 
 ## Speed
 
 <p align="center">
 <img src="s.svg"><br>
-<em>Performance comparison between vLLM v0.5.3 and v0.6.0 for Llama 8B on 1xH100.</em>
+<em>Requests per second compared between vLLM v0.4.2 and v0.5.0, serving Llama 8B on 1xH100.</em>
 </p>
 
 The new release serves 2x more requests per second than the old one.
@@ -211,7 +211,7 @@ def test_the_sides_of_a_comparison_in_a_caption_are_not_the_claims_setting():
     record = extract_text(VERSUS_CAPTIONS, "t.md")
     # "A versus B": which side the claim was measured on the caption does not say (not the first one)
     assert claim(record, 8.7).conditions["model"].status == "unrecoverable"
-    # "between v0.5.3 and v0.6.0": neither version; what both sides share (model, device) still holds
+    # "between v0.4.2 and v0.5.0": neither version; what both sides share (model, device) still holds
     c = claim(record, 2)
     assert c.conditions["engine_version"].status == "unrecoverable"
     assert (c.conditions["model"].value, c.conditions["hardware"].value) == ("Llama 8B", "1x H100")
@@ -224,19 +224,19 @@ def test_a_claims_own_sentence_keeps_the_first_side_of_its_comparison():
 
 
 def test_in_prose_the_name_before_versus_is_the_presented_system():
-    text = ("# Results\n\n## Kernels\n\nWe tuned the LoRA kernels for GPT-OSS 20B in vLLM 0.15.0 vs vLLM 0.11.1rc3.\n\n"
+    text = ("# Results\n\n## Kernels\n\nOur LoRA kernels were tuned for Qwen 14B in vLLM 0.9.2 vs vLLM 0.8.5rc1.\n\n"
             "The tuned kernels lower TTFT by 40%.\n")
     engine = claim(extract_text(text, "t.md"), -40).conditions["engine_version"]
-    assert (engine.status, engine.value) == ("stated", "vLLM 0.15.0")
+    assert (engine.status, engine.value) == ("stated", "vLLM 0.9.2")
 
 
 BOLD_TABLE_TITLE = """# New GPU results
 
-The engine reaches 11,819 tokens/s on Llama2-13B on a single GPU. The new GPU is up to 1.9x faster than H100.
+With one GPU the engine serves 11,819 tokens/s for Llama2-13B. Against the H100, the new card is up to 1.9x faster.
 
-**H200 FP8 max throughput**
+**Peak FP8 throughput, H200**
 
-| Model | Batch size | Input length | Output length | Throughput (out tok/s/GPU) |
+| Model | Batch size | ISL | OSL | Output tok/s per GPU |
 |:--|--:|--:|--:|--:|
 | Llama2-13B | 1024 | 128 | 128 | 11,819 |
 | Llama2-13B | 128 | 128 | 2048 | 4,750 |
@@ -281,8 +281,8 @@ def test_a_one_cell_label_row_names_the_system_of_the_rows_below_it():
 
 
 def test_a_device_with_its_memory_joined_by_an_x_is_the_device():
-    text = ("# Results\n\n## Setup\n\nWe evaluate both engines on NVIDIA A100, H100 and A6000.\n\n## Numbers\n\n"
-            "On Llama-2 70B with 4 A100x80GB, the engine shows up to 2x higher throughput than the reference.\n")
+    text = ("# Results\n\n## Setup\n\nBoth engines run on NVIDIA L4, A100 and A6000.\n\n## Numbers\n\n"
+            "For Llama-2 70B on 4 A100x80GB, our engine gives up to 2x the reference's throughput.\n")
     hw = claim(extract_text(text, "t.md"), 2).conditions["hardware"]
     # (the count before a device written with its memory counts devices; the "x" before the memory is no count)
     assert (hw.status, hw.scope, hw.value) == ("stated", "sentence", "4x A100-80GB")
@@ -292,10 +292,10 @@ ONE_DEVICE_THEN_FOUR = """# Runner v2
 
 ## Results
 
-We stress-tested the runner with a small model (`Qwen3-0.6B`) on a powerful GPU (`1×GB200`). The runner delivered a
-56% throughput increase.
+To push the runner, we paired a tiny model (`Qwen3-0.6B`) with a big GPU (`1×GB200`). Throughput rose
+56%.
 
-We also measured gains for speculative decoding: **6.3% lower TPOT** on `4×GB200` with `GLM-4.7-FP8`.
+Speculative decoding gained too: **6.3% lower TPOT** with `GLM-4.7-FP8` on `4×GB200`.
 """
 
 
@@ -316,8 +316,8 @@ def test_a_gpus_column_cell_gives_its_count_not_the_digits_of_the_device_name():
 
 _TOPICS = ("# Cache formats\n\n## Time to first token\n\n"
            "On Orca-13B (Figure 3), which has headroom on 2xL40S, the two formats tie at every rate. "
-           "On Llama-3.1-70B (Figure 4), running on 8xL40S with little room left, the old format reaches 19 s "
-           "at burst. The new format stays under 4.5 s, a 4x improvement.\n")
+           "On Llama-3.1-70B (Figure 4), running on 8xL40S with little room left, the old format hits 19 s "
+           "in bursts. The new format keeps below 4.5 s, 4x better.\n")
 
 
 def test_a_sentence_opening_with_a_model_starts_that_models_stretch_of_the_paragraph():
