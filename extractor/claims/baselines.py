@@ -48,7 +48,7 @@ class BaselineReader:
         """The baseline the sentence before a figure's sentence (in its paragraph) names, for a figure whose own
         sentence names none: a comparison it sets up ("We compared X with Y." then "we achieved 1.2-7.1x"), or
         any comparison it makes when the figure's sentence continues it ("... compared to PyTorch.
-        Furthermore, ... 1.81x", "410 images/s, against 55 images/s for the unpruned network. That makes 7.5x")."""
+        Furthermore, ... 1.81x", "410 images/s vs 55 images/s for the unpruned network. This is a 7.5x gain")."""
         patterns = self.setup + (self.previous_comparison if self.continuation.match(sentence) else [])
         for pattern in patterns:
             for m in pattern.finditer(previous):

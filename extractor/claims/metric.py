@@ -104,7 +104,7 @@ class MetricChooser:
         if cue:
             return cue.label.split(":", 1)[1]
         if cls == "memory" and (self._run_state(cues, end) or (prose and self._stated_statistic(cues, start, end))):
-            return "memory"               # "each sequence holds 3.2 GiB of KV cache", "the peak was 178 GB": a run's memory
+            return "memory"               # "3.2 GiB KV cache per sequence", "the peak was 178 GB": a run's memory
         if not self.default.get(cls) and allowed and nearest(cues, start, end, "change:", CHANGE_NEAR):
             return allowed[-1]     # "a 4 GB improvement": a change in a quantity of this class
         lower = self.clauses.clause_cue(cues, start, end, "polarity:lower", NEAR) if cls == "time" else None
@@ -221,7 +221,7 @@ class MetricChooser:
 
     def _changes_memory(self, cues: list[Cue], start: int) -> bool:
         """The quantity changed "by N" is memory: the nearest metric word before the number in its clause is a
-        memory word ("shrinks the KV cache 2x"; not "improves throughput by 2x, and memory ...")."""
+        memory word ("lowers the KV cache size by 3x"; not "improves throughput by 2x, and memory ...")."""
         before = [c for c in cues if c.label.startswith("metric:") and c.end <= start and start - c.end <= NEAR
                   and self.clauses.same_clause(cues, c.end, start)]
         return bool(before) and max(before, key=lambda c: (c.end, c.end - c.start)).label == "metric:memory"
@@ -257,7 +257,7 @@ class MetricChooser:
     @staticmethod
     def _overhead(cue: Cue, cues: list[Cue], end: int) -> bool:
         """The metric word `cue` is an overhead word ("overhead", a cost against a reference) and no share
-        phrase follows the number ("the overhead costs 3% of the total run time" is a share)."""
+        phrase follows the number ("the overhead is 4% of total run time" is a share)."""
         return any(c.label == "overhead" and (c.start, c.end) == (cue.start, cue.end) for c in cues) \
             and not any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT for c in cues)
 
@@ -296,7 +296,7 @@ class MetricChooser:
         run-time state (a KV cache) right after it."""
         if any(c.label.startswith("change") and 0 <= c.start - end <= 1 for c in cues) \
                 or MetricChooser._run_state(cues, end):   # a blank at most
-            return False                  # "with 24 GB less memory", "each sequence holds 3.2 GiB of KV cache"
+            return False                  # "with 24 GB less memory", "keeps 3.2 GiB KV cache per sequence"
         return any((c.label == "spec:before" and 0 <= start - c.end <= 2)
                    or (c.label == "spec:after" and 0 <= c.start - end <= 2) for c in cues)
 
@@ -325,7 +325,7 @@ class MetricChooser:
             measured = any(c.label == "level_measured" and 0 <= start - c.end <= ADJACENT for c in cues)
             return "other" if measured else "speedup"
         if cls == "percent" and not header_cues and q.value_max is None and self.clauses.level_pair(cues, start, end):
-            # "recall slid from 81% at 20 options to 15% at 200": the two levels, not two changes
+            # "accuracy slid from 81% at 20 options to 15% at 200": the two levels, not two changes
             cue = self.clauses.metric_cue(cues, start, end, specific, NEAR)
             return cue.label[7:] if cue else "other"
         if cls == "percent" and not header_cues and self.clauses.level_after_change(cues, start, end):

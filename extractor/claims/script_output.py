@@ -5,7 +5,7 @@ one claim per labelled result.
 Which lines a program printed is `OutputBlocks`' job (output_blocks.py: structure, not the fence language).
 An output line is cut into segments (", ", "; ", " | ", tabs) and each segment read as `Label: value [unit]`,
 `Label: key=value [unit]` or `key=value [unit]`; a bare `value unit` segment after a labelled one takes its
-label ("Generation: 4.10 sec total, 52.30 tok/sec"). A result is a segment whose label or unit
+label ("Run time: 4.10 sec total, 52.30 tokens/sec"). A result is a segment whose label or unit
 names a metric the way a table header does (the table reader's header reading); labels of counts and settings
 ("Batch size: 64", "Successful requests: 100", "Request timeout: 30 s") are left out, as are error lines.
 
@@ -96,7 +96,7 @@ class ScriptOutputReader:
 
     def sentences(self, d: Document) -> list[Passage]:
         """The short output lines written as a sentence around one figure, with no labelled result ("[INFO]
-        First token after 0.11s (TTFT)", "Elapsed is 2.40s"): read by the sentence reader, as prose is.
+        First token after 0.11s (TTFT)", "Total time taken is 2.40s"): read by the sentence reader, as prose is.
         A line of several numbers ("latency 32805 usec (std 43 usec)", "49 GB = cache(31) + rss(18)") or a long
         one (a model's generated text) is left to the structured reading."""
         out = []

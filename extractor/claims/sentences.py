@@ -152,7 +152,7 @@ class SentenceReader:
                 why = builder.metrics.rejection(q, cls, cues, *q.span, d.view)
                 if cls == "memory" and (why is None or why[1] == "claims.device_spec") \
                         and self._measured_memory_section(context.section):
-                    metric = "memory"      # "- 512GB host RAM, 16GB of VRAM minimum" under "Memory needs"
+                    metric = "memory"      # "- 768GB of host RAM plus at least 12GB VRAM" under "Memory usage"
                 elif why is None and (form := self._written_form(d, t, u, q, cls, cues, taken, context)):
                     forms[q.span[0]] = form     # a percent or ratio read from how it is written (prose_ratios)
                     metric = form.metric

@@ -242,7 +242,7 @@ class DocumentReader:
         for cue in self.measures_cue.finditer(d.view, s_lo, s_hi):
             reach = cue.end() + self.scopes.measures_reach
             if self.names_no_metric.match(d.view, cue.end(), s_hi):
-                continue   # "to gauge overall serving speed": no one metric
+                continue   # "to gauge end-to-end serving performance": no one metric
             named |= {f for f, rx in self.family_cues.items() if (m := rx.search(d.view, cue.end(), s_hi))
                       and m.start() <= reach}
         return named.pop() if len(named) == 1 else None

@@ -267,7 +267,7 @@ class ScopeRules(_Strict):
         return _heading_words(self.usage_sections)
 
     def hardware_name_parts(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
-        """(count, unit noun) written around a hardware name: "8x H200 GPUs", "4 servers with 8 H200 apiece",
+        """(count, unit noun) written around a hardware name: "8x H200 GPUs", "4 servers, each with 8 H200",
         "9x8xH100", "an 8-GPU H100", "H100 x 8" -> "H200"/"H100" (the count is the mention's)."""
         words = "|".join(sorted((re.escape(w).replace("\\ ", "\\s+") for w in self.count_words),
                                 key=len, reverse=True)) or "(?!)"

@@ -152,7 +152,7 @@ def paired_in_order(site: ClaimSite, respectively: re.Pattern[str]) -> list[tupl
 def respective_values(site: ClaimSite, kept: list[Located], respectively: re.Pattern[str],
                       cut: dict[tuple[int, int], Located]) -> list[Located]:
     """The claim's sentence mentions, with a list of settings that the sentence pairs with its figures in order
-    ("41.3k, 39.8k and 36.0k tok/s with 1K, 2K and 4K-token prompts in that order") cut to the claim's own value:
+    ("41.3k, 39.8k and 36.0k tok/s with 1K, 2K and 4K-token prompts, respectively") cut to the claim's own value:
     the k-th of as many values as the sentence has figures (`cut`: the document's cut mentions, made once each)."""
     lists = [x for x in kept if isinstance(x.m.value, dict) and len(x.m.value.get("values") or ()) > 1]
     figures = paired_in_order(site, respectively) if lists else []
@@ -173,7 +173,7 @@ def respective_values(site: ClaimSite, kept: list[Located], respectively: re.Pat
 
 def other_modes_settings(levels: list, site: ClaimSite) -> list:
     """`levels` without the settings the post gives one named mode (bindings.py: "In batch mode, we submit 3K
-    prompts together") when the most specific rung that names modes for a claim whose own clause names none
+    prompts at once") when the most specific rung that names modes for a claim whose own clause names none
     names another mode as well ("The serving chart looks much like the batch one"): which mode
     the claim was measured in is not clear there, so a setting of one of them is not its own."""
     if site.modes or not site.ctx.binds_mode or not any(x.for_mode is not None for level in levels

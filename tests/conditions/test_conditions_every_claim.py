@@ -51,7 +51,7 @@ def test_a_bare_count_before_a_device_without_memory_still_needs_a_device_word()
 
 # -- a generation length written as generation steps ---------------------------------------------------------
 def test_generation_steps_are_the_output_length():
-    text = "# Results\n\nThe engine gives 2.4x higher throughput for a prompt length of 1200 and 60 generation steps.\n"
+    text = "# Results\n\nWith 1200-token prompts and 60 generation steps, throughput is 2.4x higher.\n"
     c = claim(extract_text(text, "t.md"), 2.4)
     assert stated(c, "output_length").value == 60
     assert stated(c, "input_length").value == 1200
@@ -110,8 +110,8 @@ def test_a_run_measuring_end_to_end_performance_binds_its_load_to_no_metric():
 
 # -- a scenario named with the metric its runs measured -------------------------------------------------------------
 _MODES = ("# Engine comparison\n\nOur engine reaches up to 2.6x higher throughput than the reference engine on "
-          "Model-70B.\n\n## Methodology\n\nWe benchmark two cases.\n\n- For the offline case, we send 1K to 2K "
-          "requests at once, measuring output throughput.\n- For the online case, we send requests at 1 to 8 "
+          "Model-70B.\n\n## Methodology\n\nThere are two modes.\n\n- In the offline mode, 1K to 2K "
+          "requests are submitted at once, measuring output throughput.\n- In the online mode, requests arrive at 1 to 8 "
           "requests per second, measuring the median end-to-end latency.\n\n## Results\n\n{results}\n")
 
 
@@ -150,7 +150,7 @@ def test_a_length_written_before_its_label_is_the_claims_own():
 
 
 def test_inputs_counted_in_thousands_of_tokens_are_the_input_length():
-    text = "# Results\n\n## Decode\n\nDecode sustains 16,420 tokens/sec per node for 4K inputs on 9 nodes.\n"
+    text = "# Results\n\n## Decode\n\nWith 4K inputs on 9 nodes, each node decodes 16,420 tokens/sec.\n"
     assert stated(claim(extract_text(text, "t.md"), 16420), "input_length").value in (4000, 4096)
 
 
@@ -170,8 +170,8 @@ def test_an_output_length_written_before_its_label():
 
 
 # -- "respectively": the k-th figure takes the k-th value ---------------------------------------------------------------
-_RESPECTIVELY = ("# Results\n\n- **Prefill**: On 4 nodes, the system reached 41,210, 39,870, and 36,455 tokens per second "
-                 "for prompt lengths of 1K, 2K, and 4K{end}.\n")
+_RESPECTIVELY = ("# Results\n\n- **Prefill**: Four nodes process 41,210, 39,870, and 36,455 tokens per second "
+                 "at prompt lengths of 1K, 2K, and 4K{end}.\n")
 
 
 def test_a_sentence_that_says_respectively_pairs_its_figures_with_the_list_in_order():
@@ -187,7 +187,7 @@ def test_without_respectively_the_list_is_no_single_figures_value():
 
 
 def test_a_list_of_another_length_than_the_figures_is_not_paired():
-    text = ("# Results\n\nThe system reached 41,210 and 36,455 tokens per second for prompt lengths of 1K, 2K, and 4K, "
+    text = ("# Results\n\nFour nodes process 41,210 and 36,455 tokens per second at prompt lengths of 1K, 2K, and 4K, "
             "respectively.\n")
     cond = stated(claim(extract_text(text, "t.md"), 36455), "input_length")
     assert cond.sweep and cond.value["values"] == [1000, 2000, 4000]
