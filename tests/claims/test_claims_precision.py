@@ -102,7 +102,7 @@ def test_a_score_out_of_100_in_a_table_stays_a_share():
 
 
 @pytest.mark.parametrize("text,value", [
-    ("# R\n\nUnder a bf16 cache, the new model keeps just 7.5 GiB KV cache per sequence at 512K context.\n", 7.5),
+    ("# R\n\nWith a bf16 cache and 256K context, our model needs only 3.2 GiB KV cache per sequence.\n", 3.2),
     ("# R\n\nThe latent layout keeps about 70 KB of KV cache per token.\n", 70),
 ])
 def test_the_size_of_a_runs_state_per_sequence_is_a_memory_claim(text, value):
@@ -174,7 +174,7 @@ def test_arithmetic_about_a_design_is_set_aside(text, quote):
 
 
 def test_a_measured_figure_near_a_theoretical_peak_stays_a_claim():
-    c = one("# R\n\nThe kernel reaches 80% of the theoretical peak and 3 TB/s memory bandwidth on one GPU.\n", 3)
+    c = one("# R\n\nOn one GPU our kernel gets 80% of the theoretical peak and 3 TB/s memory bandwidth.\n", 3)
     assert c.metric == "bandwidth"
 
 
@@ -262,7 +262,7 @@ def test_an_overhead_column_is_a_relative_change_against_the_native_column():
 
 
 def test_the_sparsity_of_a_model_is_a_setting():
-    record = extract_text("# R\n\nThe result is a 60% sparse-quantized model that runs 7x faster than the dense "
+    record = extract_text("# R\n\nPruning gives a 60% sparse-quantized network, 7x faster than the dense "
                           "baseline.\n", "t.md")
     assert [c.value for c in record.claims] == [7.0]
     assert ("60%", "setting") in [(s.quote, s.reason) for s in record.set_aside]

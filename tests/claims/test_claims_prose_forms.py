@@ -41,7 +41,7 @@ def test_output_tokens_per_second_count_output_tokens():
     ("The schedule uses 50 steps of denoising.", 50),           # a count of steps, no rate
     ("The accelerator draws 700 W under load.", 700),           # a datasheet power, not an efficiency
     ("The model outputs clips at a frame rate of 16 fps.", 16),  # the video's setting, not a speed
-    ("This step will take 60-90 minutes to run.", 60),          # how long a setup step runs
+    ("Expect this step to take 60-90 minutes to run.", 60),          # how long a setup step runs
 ])
 def test_work_item_settings_are_not_claims(text, value):
     none_with(text, value)
@@ -140,7 +140,7 @@ def test_a_rate_setting_is_not_a_result(text, value):
 
 # -- levels reached and absolute changes ---------------------------------------------------------------
 def test_a_percentage_reached_after_a_change_word_is_a_level():
-    c = one("Sustains full attainment up to rate ~4.5, then declines gradually to ~52% at rate 9.", 52)
+    c = one("Attainment holds full until rate ~4.5, then declines slowly to ~52% at rate 9.", 52)
     assert (c.metric, c.value) == ("other", 52)
 
 
@@ -163,10 +163,10 @@ def test_an_absolute_change_is_signed_with_a_direction(text, value, metric, sign
 
 
 @pytest.mark.parametrize("text,value", [
-    ("That is a cost of $0.35/1M output tokens.", 0.35),          # "cost of": a level
+    ("We land at a cost of $0.35 per 1M generated tokens.", 0.35),          # "cost of": a level
     ("The latency was improved to 2.5 seconds.", 2.5),             # the level reached
-    ("A 40% latency reduction (6 seconds vs. 10 seconds).", 6),    # the two levels compared
-    ("Caching cut the edit time from 120.5s down to 51.2s.", 51.2),  # "from A down to B": B the level reached
+    ("Latency drops 40% (6 seconds vs. 10 seconds).", 6),    # the two levels compared
+    ("With caching, each edit went from 120.5s down to 51.2s.", 51.2),  # "from A down to B": B the level reached
 ])
 def test_a_level_is_not_a_change(text, value):
     c = one(text, value)
@@ -179,7 +179,7 @@ def test_a_percent_change_amount_read_through_markdown_emphasis():
 
 
 def test_a_percentage_with_a_per_word_after_it_stays_a_percentage():
-    c = one("The fix brought up to a 14% per-token latency improvement at long context.", 14)
+    c = one("At long context the patch gives up to a 14% gain in per-token latency.", 14)
     assert (c.metric, c.unit, c.value, c.direction) == ("relative_change", "percent", -14, "better")
 
 
@@ -223,8 +223,8 @@ def test_a_performance_ratio_beside_adoption_counts_stays():
 
 # -- a ratio of memory written as the amount of a change -------------------------------------------------
 @pytest.mark.parametrize("text,value,metric", [
-    ("Weight-only INT4 shrinks the memory footprint of the model by **3x**.", 3, "memory"),
-    ("The paged layout cuts the KV cache size by roughly **2x**.", 2, "memory"),
+    ("Weight-only INT4 lowers the memory footprint of the checkpoint by **3x**.", 3, "memory"),
+    ("With the paged layout, KV cache size drops by roughly **2x**.", 2, "memory"),
     ("The fused kernel improves throughput by 2x, and memory stays flat.", 2, "speedup"),
     ("Memory-aware scheduling improves throughput by 3x.", 3, "speedup"),
 ])

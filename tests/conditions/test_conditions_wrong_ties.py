@@ -132,16 +132,16 @@ def test_a_label_does_not_reach_the_next_list_item():
 # -- another sentence that describes another run ----------------------------------------------------------
 def test_a_comparison_without_a_figure_keeps_its_setting():
     text = ("# Kernels\n\nWe enable the fused path on H100. Our engine beats the reference runtime at a batch "
-            "size of 2, and it keeps every feature. The fused path yields up to a 1.7x speedup in the "
-            "benchmark below.\n")
+            "size of 2, and it keeps every feature. The fused path gives up to a 1.7x speedup in the "
+            "test below.\n")
     c = claim(extract_text(text, "t.md"), 1.7)
     unrecoverable(c, "batch_or_concurrency")
     assert "H100" in stated(c, "hardware").value
 
 
 def test_a_setting_sentence_without_comparison_still_covers_the_figure():
-    text = ("# Kernels\n\nWe run the fused path on H100 at a batch size of 2. The fused path yields up to a 1.7x "
-            "speedup in the benchmark below.\n")
+    text = ("# Kernels\n\nWe run the fused path on H100 at a batch size of 2. The fused path gives up to a 1.7x "
+            "speedup in the test below.\n")
     assert stated(claim(extract_text(text, "t.md"), 1.7), "batch_or_concurrency").value == 2
 
 
@@ -219,7 +219,7 @@ def test_a_setting_all_nearby_figures_state_is_the_claims():
 
 # -- a clause about another model ---------------------------------------------------------------------------
 def test_a_clause_about_another_model_is_not_the_results():
-    text = "# Mixtral-8x7B on one L40S with INT4 AWQ, and 3.2x faster Llama-3.1-70B over A100\n\nBody text.\n"
+    text = "# Mixtral-8x7B on one L40S in INT4 AWQ, and 3.2x faster Llama-3.1-70B vs A100\n\nBody text.\n"
     c = claim(extract_text(text, "t.md"), 3.2)
     assert stated(c, "model").value == "Llama-3.1-70B"
     unrecoverable(c, "precision")
@@ -227,7 +227,7 @@ def test_a_clause_about_another_model_is_not_the_results():
 
 
 def test_a_clause_about_the_same_model_is_the_results():
-    text = "# Llama-3.1-70B on one L40S with INT4 AWQ, and 3.2x faster Llama-3.1-70B over A100\n\nBody text.\n"
+    text = "# Llama-3.1-70B on one L40S in INT4 AWQ, and 3.2x faster Llama-3.1-70B vs A100\n\nBody text.\n"
     c = claim(extract_text(text, "t.md"), 3.2)
     assert stated(c, "precision").value == "INT4 AWQ"
 
