@@ -300,8 +300,8 @@ def test_a_measured_cost_per_request_in_a_table_stays_a_claim() -> None:
 # ---- a device's memory named by the device
 def test_a_size_of_a_named_devices_memory_is_a_datasheet_figure() -> None:
     text = ("| Symptom | Cause |\n|---|---|\n| Worker restarts mid-load on a 13B checkpoint | "
-            "A 13B checkpoint does not fit in 16GB of V100 memory on one card. |\n")
-    assert _aside(text, "16GB") == ("datasheet", "set_aside.device_memory_kind") and _claim(text, "16GB") is None
+            "The 13B weights overflow the 32GB of V100 memory on one card. |\n")
+    assert _aside(text, "32GB") == ("datasheet", "set_aside.device_memory_kind") and _claim(text, "32GB") is None
 
 
 def test_a_size_of_a_named_devices_memory_a_run_used_stays_a_claim() -> None:

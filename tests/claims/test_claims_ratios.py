@@ -23,7 +23,7 @@ def test_each_item_of_an_enumerated_change_is_a_claim_with_the_sign_of_the_first
 
 def test_an_enumerated_change_that_keeps_growing_is_a_claim() -> None:
     claims = _claims("Prefill time drops by about 20% on average, and decode time by about 12% on average, "
-                     "growing to about 25% at the largest batch.\n")
+                     "growing to about 25% for the biggest batches.\n")
     assert claims["about 25%"].value == -25.0
 
 

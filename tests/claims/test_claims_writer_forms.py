@@ -82,7 +82,7 @@ def test_score_without_percent_sign_is_percent_but_small_scores_are_not():
 
 
 def test_up_from_names_the_baseline_and_the_result_is_kept():
-    text = "The router reached 5.12 req/s at concurrency 128, up from 4.70 req/s before the change."
+    text = "With 128 concurrent users the router handled 5.12 req/s, up from 4.70 req/s before the change."
     c = one(text, 5.12)
     assert c.metric == "request_throughput"
     assert not find("Clients send 5.12 req/s with Poisson arrivals.", 5.12)   # a load setting stays out

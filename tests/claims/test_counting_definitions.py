@@ -97,7 +97,7 @@ def test_a_per_user_definition_reaches_only_per_user_rates():
 
 @pytest.mark.parametrize("sentence", [
     # a length, not a rate
-    "The maximum context length is the sum of input and output tokens for a single request.",
+    "The longest context a request may use counts its prompt tokens plus its generated ones.",
     "`max_new_tokens`: the maximum number of tokens generated per request.",
     "completion_tokens: the number of tokens generated.",
     # a setup, not what is counted

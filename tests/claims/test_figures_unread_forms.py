@@ -65,8 +65,8 @@ def test_a_rated_performance_label_is_a_datasheet_figure(text: str, quote: str) 
 
 # ---- two clauses sharing one verb ("reads from A to B, and writes from C to D")
 def test_the_second_clause_of_an_elided_verb_is_a_claim_too() -> None:
-    text = ("Going to four newer drives improves reads from 12GB/sec to 30GB/sec, and writes from 6GB/sec to 13GB/sec. "
-            "With eight drives, reads improve further to 50GB/sec, and writes to 28GB/sec.\n")
+    text = ("With four newer SSDs, reads rise from 12GB/sec to 30GB/sec, and writes from 6GB/sec to 13GB/sec. "
+            "With eight SSDs, reads improve further to 50GB/sec, and writes to 28GB/sec.\n")
     quotes = " ".join(q for q, _, _ in _claims(text))
     for figure in ("30GB/sec", "6GB/sec", "13GB/sec", "50GB/sec", "28GB/sec"):
         assert figure in quotes

@@ -114,10 +114,10 @@ def test_setting_rows_replicas_and_shapes_are_set_aside():
 
 def test_module_prints_and_tree_logs_in_code_are_set_aside():
     text = ("```\nModel(\n  (layers): ModuleList(\n    (0-11): 12 x DecoderLayer(\n```\n\n"
-            "```\n├──tuning using warmup iters 1 [0.41 ms] and tuning iters 40 [16.2 ms]\n```\n")
+            "```\n├──tuning: warmup iters 2 [0.52 ms], then tuning iters 30 [11.4 ms]\n```\n")
     _, aside = _read(text)
     assert aside["12 x"].rule == "set_aside.module_repeat"
-    assert aside["0.41 ms"].rule == "set_aside.tree_log_line" and aside["16.2 ms"].reason == "log_or_error"
+    assert aside["0.52 ms"].rule == "set_aside.tree_log_line" and aside["11.4 ms"].reason == "log_or_error"
 
 
 def test_figure_lines_without_a_label_are_read_and_unit_spellings():

@@ -246,8 +246,8 @@ def test_end_to_end_as_a_modifier_names_no_latency_to_bind_a_load_to():
     # (written for this test) "end-to-end serving" is what is measured, not end-to-end latency: the run's
     # concurrency and length are not kept away from the throughput figure
     from extractor.api import extract_text
-    r = extract_text(_load_post("To measure end-to-end serving, we run a benchmark: 150 requests at concurrency 8, "
-                                "each with ~20k input tokens."), "t.md")
+    r = extract_text(_load_post("For end-to-end serving we drive 150 requests at concurrency 8, "
+                                "every one carrying ~20k input tokens."), "t.md")
     throughput = next(c for c in r.claims if c.value == 13.7)
     assert throughput.conditions["batch_or_concurrency"].value == 8
     assert throughput.conditions["input_length"].value == 20000

@@ -26,7 +26,7 @@ def test_lengths_given_as_averages_of_a_distribution(sentence, isl, osl):
 
 
 def test_two_settings_written_with_slashes_are_not_one_pair():
-    sentence = "Prompt and generation lengths with averages of 900/1800 and 64/90, respectively."
+    sentence = "Input and output lengths with averages of 900/1800 and 64/90, respectively."
     assert _values(sentence, "input_length") == []
 
 

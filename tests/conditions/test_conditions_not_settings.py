@@ -139,7 +139,7 @@ endpoint with DEP16 (expert parallel across 16 GPUs); the prefill side used 2 to
 
 ### 2. Notes on run settings
 
-We used a fixed-length benchmark on a random dataset with `random_range_ratio=0.5`.
+All runs draw fixed-length random prompts (`random_range_ratio=0.5`).
 
 ### 3. Throughput
 

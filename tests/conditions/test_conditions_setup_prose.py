@@ -22,7 +22,7 @@ The quantized model reaches 41.2 tokens/s.
 
 
 def test_a_statement_of_what_the_post_uses_covers_its_results():
-    c = claim(extract_text(_post("In our implementation, we will use an MI210 GPU for every test."), "t.md"), 41.2)
+    c = claim(extract_text(_post("In our experiments, we use one MI210 GPU for every test."), "t.md"), 41.2)
     assert stated(c, "hardware").value == "1x MI210"
     assert stated(c, "parallelism").value == "single GPU"
     c = claim(extract_text(_post("In this tutorial, we'll be running Llama-3.1-8B-Instruct."), "t.md"), 41.2)
