@@ -91,7 +91,7 @@ SLASHED = """# Attention kernels on three accelerators
 
 ## Results
 
-The new backend delivers 2.1-3.9x faster decode across MI250X/MI300X/MI325X.
+Decode gets 2.1-3.9x faster with the new backend across MI250X/MI300X/MI325X.
 """
 
 

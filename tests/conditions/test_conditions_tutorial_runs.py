@@ -312,7 +312,7 @@ def _patched(change: str) -> str:
 
 The stock `bench.py` averages every iteration, which biases the figures. {change}
 
-- Running 25 iterations in total, with the first 5 iterations as a warm-up, and averaging the last 20.
+- Timing 25 runs, averaging the last 20 and treating the first 5 iterations as a warm-up.
 - Reporting the standard deviation as well.
 
 ## Results

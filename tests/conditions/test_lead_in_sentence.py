@@ -38,7 +38,7 @@ def test_a_lead_in_without_a_name_in_its_last_sentence_keeps_the_whole_paragraph
 
 def test_advice_in_the_introducing_sentence_is_not_the_measured_precision(extractor: Extractor) -> None:
     text = ("# When not to quantize\n\n"
-            "FP8 weights are not always the right choice. Consider staying with BF16 if:\n\n"
+            "FP8 weights do not always pay off. Stay with BF16 when:\n\n"
             "- Your batches are tiny: the dequantization overhead raises TTFT by ~1.3x on short prompts.\n")
     precision = _conditions(extractor, text, "precision")
     assert precision["~1.3x"] != "BF16"

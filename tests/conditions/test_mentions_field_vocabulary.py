@@ -182,7 +182,7 @@ def test_configuration_forms(text: str, kind: str, value) -> None:
     ("Per-GPU numbers: the single-GPU throughput doubled.", "parallelism"),   # a per-GPU figure
     ("Tensor parallelism splits each layer across devices.", "parallelism"),  # a topic, not a setting
     ("The batch dimension is 3 in this kernel.", "batch_or_concurrency"),
-    ("As the prompt grows from 1K to 32K tokens the rate stays flat.", "input_length"),
+    ("The rate stays flat while prompts lengthen from 1K to 32K tokens.", "input_length"),
 ])
 def test_configuration_negatives(text: str, kind: str) -> None:
     assert _of(text, kind) == []

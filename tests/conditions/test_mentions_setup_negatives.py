@@ -30,7 +30,7 @@ def test_a_method_the_run_used_stays(text: str, quote: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "The checkpoint is so large that a single device is not enough to hold it, so we shard it.",
+    "We shard the checkpoint because a single device is not enough to hold it.",
     "At 180B parameters the model is too large for a single GPU.",
     "The weights do not fit on one accelerator.",
 ])

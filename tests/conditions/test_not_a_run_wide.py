@@ -26,7 +26,7 @@ def test_a_bound_on_the_device_class_is_no_device():
 
 
 def test_one_device_as_the_unit_of_a_price_or_a_reading_is_no_run_on_one_device():
-    for body in ("Assuming the rental cost of one H100 GPU is $2 per hour, the new kernel reaches 41.2 tokens/s.",
+    for body in ("Taking the rental cost of one H100 GPU as $2 an hour, the new kernel reaches 41.2 tokens/s.",
                  "When several GPUs are used, memory is the peak usage on a single GPU. "
                  "The new kernel reaches 41.2 tokens/s.",
                  "The scheduler overlaps compute and network within a single device and reaches 41.2 tokens/s."):
@@ -165,7 +165,7 @@ def test_features_lists_and_we_support_are_capabilities():
               "The new kernel reaches 41.2 tokens/s.")
     unrecoverable(c, "precision")
     unrecoverable(c, "speculative_decoding")
-    c = _post("We support calibration for INT8, FP8 and FP4. The new kernel reaches 41.2 tokens/s.")
+    c = _post("The toolkit supports calibration to INT8, FP8 and FP4. The new kernel reaches 41.2 tokens/s.")
     unrecoverable(c, "precision")
     c = _post("The scheduler overlaps the demands inside a single device and reaches 41.2 tokens/s.")
     unrecoverable(c, "parallelism")

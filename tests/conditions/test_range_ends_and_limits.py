@@ -124,7 +124,7 @@ def test_speech_sets_are_datasets():
 # -- a ratio whose two levels follow it takes their family --------------------------------------------------------
 def test_a_ratio_followed_by_the_levels_it_compares_takes_the_setting_bound_to_them():
     # ("measured using X" after the tok/s levels binds X to throughput; the ratio is a throughput ratio)
-    text = ("# Results\n\nWith the drafter we reach a 2.87x speedup for one user, from 121 tok/s to 347 tok/s, "
+    text = ("# Results\n\nA single user sees a 2.87x speedup with the drafter, from 121 tok/s to 347 tok/s, "
             "measured using MT-Bench.\n")
     c = claim(extract_text(text, "t.md"), 2.87)
     assert stated(c, "dataset").value == "MT-Bench" and stated(c, "dataset").scope == "sentence"
