@@ -1,0 +1,58 @@
+"""Headline conditions read from where posts set up their runs (issue 24, helper condhead), on sentences
+written for these tests. Each class has its negative cases: a value the text does not tie to the claim
+stays unrecoverable."""
+from __future__ import annotations
+
+from claim_checks import claim, stated, unrecoverable
+from extractor.api import extract_text
+
+_INTRO = ("# Faster attention on the new cards\n\n"
+          "Our reworked kernels deliver **1.3-2.9x higher throughput** than the old ones.\n\n"
+          "## How the kernels work\n\nThe kernels split each batch by phase and pick a tile size per phase.\n\n"
+          "## Results\n\n")
+
+
+# -- a universal statement after a paragraph label --------------------------------------------------
+def test_a_labelled_methodology_paragraph_covers_the_headline_before_it():
+    text = _INTRO + ("**Test methodology**: All benchmarks were run using the `vllm/vllm-openai:v0.8.5` "
+                     "image. Each run is preceded by 20 warm-up requests that are not timed.\n\n"
+                     "The fused path is 2.2x faster than the split one.\n")
+    r = extract_text(text, "t.md")
+    head = claim(r, 1.3)
+    assert "0.8.5" in stated(head, "engine_version").value
+    assert stated(head, "warmup").scope == "document"
+
+
+def test_a_plain_label_and_colon_opens_a_universal_statement_too():
+    text = _INTRO + ("Setup: all experiments use Llama-3.1-70B on 8x H100 with the fused kernels turned on.\n\n"
+                     "The fused path is 2.2x faster than the split one.\n")
+    head = claim(extract_text(text, "t.md"), 1.3)
+    assert "Llama-3.1-70B" in stated(head, "model").value
+    assert "H100" in stated(head, "hardware").value
+
+
+def test_the_paragraph_after_an_unlabelled_universal_sentence_is_not_read():
+    # no set-up label: the statement covers its own sentence only, not the sentence after it
+    text = _INTRO + ("The tile sizes matter. All benchmarks were run using the `vllm/vllm-openai:v0.8.5` "
+                     "image. A separate sweep used 20 warm-up requests per point.\n\n"
+                     "The fused path is 2.2x faster than the split one.\n")
+    head = claim(extract_text(text, "t.md"), 1.3)
+    assert "0.8.5" in stated(head, "engine_version").value
+    unrecoverable(head, "warmup")
+
+
+def test_a_label_that_names_no_setup_does_not_spread_over_its_paragraph():
+    # "Key finding:" labels a result, not the set-up: only the universal sentence itself counts
+    text = _INTRO + ("**Key finding**: all runs were faster with fusion. One run used Mixtral-8x7B on 4x A100 "
+                     "with 10 warm-up requests.\n\n"
+                     "The fused path is 2.2x faster than the split one.\n")
+    head = claim(extract_text(text, "t.md"), 1.3)
+    unrecoverable(head, "model")
+    unrecoverable(head, "warmup")
+
+
+def test_a_colon_inside_a_sentence_does_not_make_a_result_universal():
+    text = _INTRO + ("We saw one thing clearly: all runs on Mixtral-8x7B were slower than expected.\n\n"
+                     "The fused path is 2.2x faster than the split one.\n")
+    head = claim(extract_text(text, "t.md"), 1.3)
+    unrecoverable(head, "model")
