@@ -56,3 +56,32 @@ def test_a_colon_inside_a_sentence_does_not_make_a_result_universal():
                      "The fused path is 2.2x faster than the split one.\n")
     head = claim(extract_text(text, "t.md"), 1.3)
     unrecoverable(head, "model")
+
+
+# -- set-up labels of a section's list ----------------------------------------------------------------
+_SETUP_LIST = ("# Picking an instance for Qwen2.5\n\n## Benchmark\n\nWe measured a grid of deployments:\n\n"
+               "- {first}: 1, 8 and 32 at a time\n- {second}: p5.48xlarge and g6e.12xlarge\n\n"
+               "The raw numbers are in the [Qwen2.5 grid: vLLM 0.6.3 runs](https://example.org/sheet) sheet.\n\n"
+               "## Conclusions\n\nQwen2.5-14B on g6e.12xlarge served 410 tokens/sec at the lowest cost.\n")
+
+
+def test_a_section_of_labelled_set_up_items_sets_up_the_results_after_it():
+    text = _SETUP_LIST.format(first="Concurrent requests", second="Instance types")
+    c = claim(extract_text(text, "t.md"), 410)
+    assert "0.6.3" in stated(c, "engine_version").value
+    assert stated(c, "engine_version").scope == "setup_section"
+
+
+def test_one_set_up_label_alone_does_not_make_a_setup_section():
+    text = _SETUP_LIST.format(first="Concurrent requests", second="Where we ran")
+    unrecoverable(claim(extract_text(text, "t.md"), 410), "engine_version")
+
+
+def test_printed_result_lines_that_open_with_a_load_are_no_set_up_labels():
+    # "Concurrency: 4, throughput: ..." lines are results a tool printed, not the set-up of the section
+    text = ("# Tuning the server\n\n## Measuring\n\nWe ran the load tool on a single L4 GPU box.\n\n```\n"
+            "Concurrency: 4, throughput: 120 infer/sec, latency 900 usec\n"
+            "Concurrency: 8, throughput: 180 infer/sec, latency 1300 usec\n```\n\n"
+            "## Summary\n\nWith batching on, the p95 latency held at 2100 usec.\n")
+    c = claim(extract_text(text, "t.md"), 2100)
+    unrecoverable(c, "hardware")
