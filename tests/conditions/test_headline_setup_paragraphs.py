@@ -85,3 +85,32 @@ def test_printed_result_lines_that_open_with_a_load_are_no_set_up_labels():
             "## Summary\n\nWith batching on, the p95 latency held at 2100 usec.\n")
     c = claim(extract_text(text, "t.md"), 2100)
     unrecoverable(c, "hardware")
+
+
+# -- the devices an introduction names for a range headline ---------------------------------------------
+_DEVICES = ("# New attention paths\n\n## Introduction\n\nThe new cards (Instinct MI300X, MI325X and MI355X GPUs) and "
+            "models such as Qwen3-32B and Llama-3.1-8B need kernels built for them.\n\n"
+            "This post shows how the reworked paths deliver **{figure} higher throughput** than the old ones.\n\n"
+            "## Design\n\nEach path picks its own tile size.\n")
+
+
+def test_a_range_headline_sums_up_the_devices_its_introduction_names():
+    head = claim(extract_text(_DEVICES.format(figure="1.4-3.1x"), "t.md"), 1.4)
+    assert head.headline
+    hw = stated(head, "hardware").value
+    assert all(name in hw for name in ("MI300X", "MI325X", "MI355X"))
+    unrecoverable(head, "model")   # models an introduction names are not listed: it may name earlier ones
+
+
+def test_an_exact_headline_is_one_run_of_the_devices_named():
+    head = claim(extract_text(_DEVICES.format(figure="2.2x"), "t.md"), 2.2)
+    unrecoverable(head, "hardware")
+
+
+def test_a_range_in_a_later_section_does_not_take_the_devices_its_section_names():
+    text = ("# New attention paths\n\n## Introduction\n\nWe rework the attention paths.\n\n"
+            "## Kernel notes\n\nThe kernels target MI300X, MI325X and MI355X GPUs.\n\n"
+            "On the decode path alone we measured 1.1-1.6x lower latency per step.\n")
+    c = claim(extract_text(text, "t.md"), 1.1)
+    assert not c.headline
+    unrecoverable(c, "hardware")
