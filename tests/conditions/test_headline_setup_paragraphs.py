@@ -114,3 +114,26 @@ def test_a_range_in_a_later_section_does_not_take_the_devices_its_section_names(
     c = claim(extract_text(text, "t.md"), 1.1)
     assert not c.headline
     unrecoverable(c, "hardware")
+
+
+# -- one figure, restated: the point of a sweep another mention gives ----------------------------------
+_RESTATED = ("# Serving Mixtral on the new cards\n\n"
+             "**TL;DR:** The engine reaches 1.6x higher throughput than the reference server for Mixtral-8x22B.\n\n"
+             '<p align="center">\n<img src="/img/a.png" width="40%"><br>\n'
+             "Engine vs. reference server for Mixtral-8x22B on 8 x H200 (FP8, {lead} QPS).\n</p>\n\n"
+             "## Results\n\n"
+             "The engine reaches 1.6x higher throughput than the reference server for Mixtral-8x22B.\n\n"
+             '<p align="center">\n<img src="/img/b.png" width="40%"><br>\n'
+             "Engine vs. reference server for Mixtral-8x22B on 8 x H200 (FP8, QPS 8, 24, 64).\n</p>\n")
+
+
+def test_a_restated_figure_takes_the_point_of_the_sweep_its_lead_gives():
+    c = claim(extract_text(_RESTATED.format(lead=24), "t.md"), 1.6)
+    assert len(c.mentions) == 2
+    assert stated(c, "batch_or_concurrency").value == 24
+
+
+def test_a_point_outside_the_sweep_is_another_run_and_pins_nothing():
+    lead, body = (c for c in extract_text(_RESTATED.format(lead=100), "t.md").claims if c.value == 1.6)
+    assert stated(lead, "batch_or_concurrency").value == 100
+    assert stated(body, "batch_or_concurrency").sweep   # the body's figure keeps its sweep
