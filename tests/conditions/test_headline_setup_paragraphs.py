@@ -137,3 +137,25 @@ def test_a_point_outside_the_sweep_is_another_run_and_pins_nothing():
     lead, body = (c for c in extract_text(_RESTATED.format(lead=100), "t.md").claims if c.value == 1.6)
     assert stated(lead, "batch_or_concurrency").value == 100
     assert stated(body, "batch_or_concurrency").sweep   # the body's figure keeps its sweep
+
+
+# -- a headline ratio over the figures its sentence restates ------------------------------------------
+_RATIO = ("---\ntitle: Faster prefill on the new racks\n---\n\n## Overview\n\n"
+          "The new release reaches **31.4K prefill tokens/s per GPU** with 4K input and 1K output tokens, and "
+          "**12.7K decode tokens/s per GPU** with {decode} input and 1K output tokens.\n\n"
+          "## How it works\n\nThe scheduler overlaps transfers with compute.\n\n"
+          "## Summary\n\n- The release reaches 31.4K prefill tokens/s per GPU and 12.7K decode tokens/s per GPU, "
+          "a 2.5-4x gain over the H100 racks.\n")
+
+
+def test_a_headline_ratio_takes_the_set_up_of_the_figures_its_sentence_restates():
+    c = claim(extract_text(_RATIO.format(decode="4K"), "t.md"), 2.5)
+    assert c.headline
+    assert stated(c, "input_length").value == 4000 and stated(c, "input_length").scope == "restatement"
+    assert stated(c, "output_length").value == 1000
+
+
+def test_figures_of_the_sentence_measured_at_two_lengths_give_the_ratio_none():
+    c = claim(extract_text(_RATIO.format(decode="8K"), "t.md"), 2.5)
+    unrecoverable(c, "input_length")
+    assert stated(c, "output_length").value == 1000   # both runs used 1K outputs
