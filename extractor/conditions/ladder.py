@@ -61,6 +61,7 @@ class ScopeLadder:
         self.header_versus = re.compile(scopes.versus_gap, re.I)
         self.draft_column = re.compile(scopes.draft_column, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
+        self.setup_ending, self.setup_phrase = scopes.setup_heading()
         self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I),
                                       frozenset(scopes.several_systems.qualifiers))
         self.respectively = re.compile(scopes.respectively, re.I)

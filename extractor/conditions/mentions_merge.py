@@ -17,8 +17,10 @@ Runs after the conditions of each mention were resolved from its own surrounding
   first, then a table cell, a paragraph, a list item, a caption, a heading, the front matter; then the
   one with the most stated conditions; then text order. The claim keeps its quote, span and context.
 - Each condition is resolved once over all mentions: the stated value of the most specific scope of any
-  mention wins (a fuller form of the same name from another mention refines it); mentions stating
-  different values make it unrecoverable (ambiguous, both values in `why`), never one picked.
+  mention wins (a fuller form of the same name from another mention refines it, and so does a point of a
+  swept load that another mention at a scope as specific gives: "24 QPS" under the lead's figure, "QPS 8, 24,
+  64" under the body's); mentions stating different values make it unrecoverable (ambiguous, both values in
+  `why`), never one picked.
 """
 from __future__ import annotations
 
@@ -313,7 +315,10 @@ class MentionMerger:
             _, _, i, best = min(fuller, key=lambda t: t[:3])
         if best.count is None and (counted := [(r, j, c) for r, j, c in stated if c.count]):
             _, i, best = counted[0]   # "8x H200" at another mention says how many
-        if best.sweep and best.note in self.no_figure:
+        if best.sweep and (points := [(r, j, c) for r, j, c in stated if r <= stated[0][0] and not c.sweep
+                                      and (n := _numbers(c.value)) is not None and n[0] == n[1]]):
+            _, i, best = points[0]   # the point of the sweep another mention gives this figure at ("32 QPS")
+        elif best.sweep and best.note in self.no_figure:
             i, best = next(((j, c) for _, j, c in stated if c.span == best.span and c.note not in self.no_figure),
                            (i, best))
         if i == 0:

@@ -173,7 +173,8 @@ class Policy:
         rule = self.several_rule
         if not isinstance(decision, Unstated) or decision.reason != "ambiguous" or name not in rule.conditions \
                 or qualifier not in rule.qualifiers or len(decision.mentions) < 2 \
-                or decision.scope not in rule.scopes and not (headline and decision.scope in rule.headline_scopes):
+                or decision.scope not in rule.scopes and not (headline and decision.scope in rule.headline_scopes
+                                                              and name in rule.headline_conditions):
             return None
         if any(self.is_partial(name, m) for m in decision.mentions):
             return None

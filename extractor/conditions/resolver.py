@@ -26,8 +26,8 @@ from extractor.conditions.places import DocumentPlaces, Places
 from extractor.claims.rules import load_claim_rules
 from extractor.conditions.policy import DocumentPolicy, Policy
 from extractor.conditions.prompt_quotes import PromptQuotes
-from extractor.conditions.restatements import (fill_from_printed, fill_from_range_ends,
-                                               fill_from_restatements, fill_from_table_rows)
+from extractor.conditions.restatements import (fill_from_printed, fill_from_range_ends, fill_from_restatements,
+                                               fill_from_sentence_figures, fill_from_table_rows)
 from extractor.conditions.rules import SCOPES_FILE, load_scope_rules
 from extractor.conditions.scan import finditer_from_starts, fold, prepare_starts
 from extractor.conditions.size_names import size_references
@@ -192,6 +192,7 @@ class ConditionResolver:
         ambiguous = [{n for n, r in why.items() if r == "ambiguous"} for why in reasons]
         fill_from_restatements(claims, ambiguous)
         fill_from_range_ends(claims, ambiguous, self.scopes.range_top_conditions)
+        fill_from_sentence_figures(claims, ambiguous, self.scopes.range_top_conditions, doc.ctx.d.view)
         fill_from_printed(claims, ambiguous)
         fill_from_table_rows(claims, ambiguous)
         for claim in claims:   # a figure quoted from another party is not what the post leads with

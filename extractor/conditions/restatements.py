@@ -9,6 +9,7 @@ from bisect import bisect_left, bisect_right
 from extractor.claims.headlines import FigureIndex
 from extractor.conditions.code.choice import RUN_SCOPES
 from extractor.conditions.policy import SETTLED_BY_CODE
+from extractor.conditions.scan import covering
 from extractor.conditions.ties import same_model
 from extractor.records import Claim
 
@@ -105,6 +106,43 @@ def fill_from_range_ends(claims: list[Claim], ambiguous: list[set[str]], names: 
                 "scope": "restatement",
                 "note": "; ".join(x for x in (stated[0].note, f"stated for the results the post gives as a range "
                                                                f"ending at this figure ({ends[0].quote!r})") if x)})
+
+
+_RATIOS = frozenset({"speedup", "relative_change"})
+
+
+def fill_from_sentence_figures(claims: list[Claim], ambiguous: list[set[str]], names: list[str], view: str) -> None:
+    """Fill the unstated conditions of a headline ratio from the figures its own sentence gives, when the post states
+    those again elsewhere with their set-up ("... reaches 26.2K prefill and 10.1K decode tokens/s, a 3-5x gain over
+    H200" in a summary; "26.2K prefill ... at 2K input and 2K output tokens" in the introduction): the ratio sums up
+    those runs. Only when every such figure states the condition with one value (and none is ambiguous about it), and
+    only `names` (scopes.yaml `range_top_conditions`: what holds for the runs, not the load of one of them).
+    `ambiguous[i]`: the conditions of `claims[i]` stated with several values; they stay so."""
+    heads = [(c, u) for c, u in zip(claims, ambiguous) if c.headline and c.metric in _RATIOS and c.conditions]
+    if not heads:
+        return
+    unclear_of = {id(c): u for c, u in zip(claims, ambiguous)}
+    places = sorted((m.span[0], i) for i, o in enumerate(claims) if o.metric not in _RATIOS and o.conditions
+                    for m in o.mentions if len(o.mentions) > 1)
+    starts = [p for p, _ in places]
+    for c, unclear in heads:
+        lo, hi = covering(view, c.span[0], c.span[1], "sentence")
+        mates = list({id(claims[i]): claims[i] for _, i in places[bisect_left(starts, lo):bisect_left(starts, hi)]}
+                     .values())
+        if not mates:
+            continue
+        for name, cond in c.conditions.items():
+            if cond.status == "stated" or name not in names or name in unclear \
+                    or any(name in unclear_of[id(o)] for o in mates):
+                continue
+            stated = [o.conditions[name] for o in mates if o.conditions.get(name)
+                      and o.conditions[name].status == "stated"]
+            if len(stated) != len(mates) or len({repr(x.value) for x in stated}) != 1:
+                continue
+            c.conditions[name] = stated[0].model_copy(update={
+                "scope": "restatement",
+                "note": "; ".join(x for x in (stated[0].note, f"stated for the figures this ratio's sentence gives "
+                                                               f"({', '.join(repr(o.quote) for o in mates)})") if x)})
 
 
 def fill_from_printed(claims: list[Claim], ambiguous: list[set[str]]) -> None:

@@ -91,6 +91,7 @@ class SeveralSystems(_Strict):
     conditions: ConditionNames
     scopes: Words
     headline_scopes: Words   # ... and for a headline claim, these too
+    headline_conditions: ConditionNames   # ... for these conditions only
     qualifiers: Words
 
 

@@ -53,6 +53,8 @@ def universal(lad: LadderReading, site: ClaimSite) -> list[Located]:
             b = bisect_right(ctx.block_starts, m.start()) - 1
             if view[m.start():hi].rstrip().endswith(lad.ladder.lead_in_endings) and 0 <= b < len(d.blocks) - 1:
                 hi = d.blocks[b + 1].end
+            elif 0 <= b and _setup_label_before(lad, view, d.blocks[b].start, m.start()):
+                hi = max(hi, d.blocks[b].end)   # a labelled set-up paragraph ("Methodology: All runs used ...")
             reach = m.start() if m.groupdict().get("above") else len(view)
             found += [(x, reach) for x in ctx.between(m.start(), hi)]
         memo.universal = found
@@ -99,6 +101,17 @@ def front_matter(lad: LadderReading, site: ClaimSite) -> list[Located]:
             fm += ctx.between(*d.title_span)
         memo.rungs["front_matter"] = SharedRung(fm)
     return memo.rungs["front_matter"]
+
+
+def _setup_label_before(lad: LadderReading, view: str, lo: int, hi: int) -> bool:
+    """The statement opens its paragraph after a set-up label ("**Benchmark methodology**: All benchmarks were
+    run ...", "Test setup: every run used ..."): the whole paragraph describes how the results were measured."""
+    label = view[lo:hi].strip()
+    if not label.endswith(lad.ladder.lead_in_endings):
+        return False
+    label = label[:-1].strip()
+    return 0 < len(label) <= 60 and "\n" not in label and not any(ch in label for ch in ".!?") \
+        and bool(lad.ladder.setup_ending.search(label) or lad.ladder.setup_phrase.search(label))
 
 
 def _rung(ctx: DocContext, located: list[Located]) -> SharedRung:
