@@ -38,3 +38,32 @@ def test_a_caption_that_names_only_speeds_is_no_setting_of_a_score():
     text = SCORE_FIGURE.replace(" score on the coding leaderboard", " served from one card").replace(
         "needs only 19GB of VRAM on one desktop card", "scores 71.5 on the coding leaderboard")
     assert stated(claim(extract_text(text, "t.md"), 71.5), "model").value == "Falcon-40B"
+
+
+SEVERAL_MODELS = """# Draft heads
+
+## Overview
+
+The demo below runs Mistral-7B with two draft heads.
+
+{sentence}
+"""
+
+
+def test_a_figure_said_to_hold_over_several_models_is_no_one_model_s():
+    for sentence in ("With one request at a time, the heads give about a 2.2x speed-up across a range of chat models.",
+                     "The heads give about a 2.2x speed-up on several popular models.",
+                     "Across model sizes, the heads give about a 2.2x speed-up."):
+        unrecoverable(claim(extract_text(SEVERAL_MODELS.format(sentence=sentence), "t.md"), 2.2), "model")
+
+
+def test_a_figure_of_one_model_keeps_the_section_s_model():
+    for sentence in ("The heads give about a 2.2x speed-up over plain decoding.",
+                     # other models are the baseline's side, not models the figure holds over
+                     "The heads give about a 2.2x speed-up, more than other models gain."):
+        c = claim(extract_text(SEVERAL_MODELS.format(sentence=sentence), "t.md"), 2.2)
+        assert stated(c, "model").value == "Mistral-7B"
+    # the sentence's own model stays
+    c = claim(extract_text(SEVERAL_MODELS.format(
+        sentence="On Mistral-7B the heads give a 2.2x speed-up, as on several other models."), "t.md"), 2.2)
+    assert stated(c, "model").value == "Mistral-7B"
