@@ -67,3 +67,28 @@ def test_a_figure_of_one_model_keeps_the_section_s_model():
     c = claim(extract_text(SEVERAL_MODELS.format(
         sentence="On Mistral-7B the heads give a 2.2x speed-up, as on several other models."), "t.md"), 2.2)
     assert stated(c, "model").value == "Mistral-7B"
+
+
+NAME_SUFFIX = """# Two checkpoints
+
+## Accuracy
+
+We evaluate {models} on the same node.
+
+| Model | Dataset | Score |
+| --- | --- | --- |
+| Mistral-7B | GSM8K | 61.3 |
+| Llama-3-70B-FP8 | GSM8K | 88.4 |
+"""
+
+
+def test_a_precision_written_in_one_model_s_name_is_not_the_other_model_s():
+    text = NAME_SUFFIX.format(models="Llama-3-70B-FP8 and Mistral-7B")
+    record = extract_text(text, "t.md")
+    unrecoverable(claim(record, 61.3), "precision")
+    assert stated(claim(record, 88.4), "precision").value == "FP8"
+
+
+def test_a_precision_in_the_name_of_the_one_model_named_stays():
+    text = NAME_SUFFIX.format(models="Llama-3-70B-FP8").replace("| Mistral-7B | GSM8K | 61.3 |\n", "")
+    assert stated(claim(extract_text(text, "t.md"), 88.4), "precision").value == "FP8"
