@@ -185,6 +185,7 @@ class ScopeRules(_Strict):
     no_value_cell: Regex = NEVER
     prompt_length_tail: Regex = NEVER
     accuracy_cue: Regex = NEVER
+    speed_runs_cue: Regex = NEVER   # a sentence about speed runs: its device is no accuracy claim's (ties.py)
     accuracy_check_cue: Regex = NEVER
     serving_workloads: Regex = NEVER
     universal_scope: Regex = NEVER

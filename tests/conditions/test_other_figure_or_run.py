@@ -92,3 +92,27 @@ def test_a_precision_written_in_one_model_s_name_is_not_the_other_model_s():
 def test_a_precision_in_the_name_of_the_one_model_named_stays():
     text = NAME_SUFFIX.format(models="Llama-3-70B-FP8").replace("| Mistral-7B | GSM8K | 61.3 |\n", "")
     assert stated(claim(extract_text(text, "t.md"), 88.4), "precision").value == "FP8"
+
+
+SPEED_NOTE = """# Quantized checkpoints
+
+## Scores and speed
+
+{note}.
+
+Format | MMLU | Decode tok/s
+------ | ---- | ------------
+bf16 | 66.2 | 41.5
+q4 | 64.9 | 97.3
+"""
+
+
+def test_a_note_about_speed_runs_sets_up_the_speeds_not_the_scores():
+    record = extract_text(SPEED_NOTE.format(note="Performance benchmarks on a 32GB M2 Pro laptop"), "t.md")
+    unrecoverable(claim(record, 64.9), "hardware")
+    assert stated(claim(record, 97.3), "hardware").value == "M2 Pro"
+
+
+def test_a_note_about_every_run_still_sets_up_the_scores():
+    record = extract_text(SPEED_NOTE.format(note="All numbers are from a 32GB M2 Pro laptop"), "t.md")
+    assert stated(claim(record, 64.9), "hardware").value == "M2 Pro"
