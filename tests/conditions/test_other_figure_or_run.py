@@ -116,3 +116,24 @@ def test_a_note_about_speed_runs_sets_up_the_speeds_not_the_scores():
 def test_a_note_about_every_run_still_sets_up_the_scores():
     record = extract_text(SPEED_NOTE.format(note="All numbers are from a 32GB M2 Pro laptop"), "t.md")
     assert stated(claim(record, 64.9), "hardware").value == "M2 Pro"
+
+
+def _model_of(text: str, value: float):
+    return claim(extract_text(text, "t.md"), value).conditions["model"]
+
+
+def test_a_second_version_listed_after_a_name_is_a_model_of_its_own():
+    # "Model-R1 and V3" names two models of the family: a result of both lists both, not the first alone
+    cond = _model_of("# Results\n\nDeepseek-R1 and V3 both serve 2,400 tok/s on one node.\n", 2400)
+    assert cond.status == "unrecoverable" or {v.strip() for v in str(cond.value).split(";")} == \
+        {"Deepseek-R1", "Deepseek-V3"}
+    assert cond.value != "Deepseek-R1"
+    # a title naming two versions does not make its first version every result's model
+    cond = _model_of("# Qwen2 & 2.5\n\n## Serving\n\nOne node serves 1,900 tok/s.\n", 1900)
+    assert cond.value != "Qwen2"
+
+
+def test_a_count_or_a_figure_after_and_is_no_listed_version():
+    assert _model_of("# Results\n\nOn Llama 3 and 4 nodes, it reaches 2,400 tok/s.\n", 2400).value == "Llama 3"
+    assert _model_of("# Results\n\nOn DeepSeek-V3 and 1.5x more memory, it reaches 2,400 tok/s.\n",
+                     2400).value == "DeepSeek-V3"
