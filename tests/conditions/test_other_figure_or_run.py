@@ -137,3 +137,29 @@ def test_a_count_or_a_figure_after_and_is_no_listed_version():
     assert _model_of("# Results\n\nOn Llama 3 and 4 nodes, it reaches 2,400 tok/s.\n", 2400).value == "Llama 3"
     assert _model_of("# Results\n\nOn DeepSeek-V3 and 1.5x more memory, it reaches 2,400 tok/s.\n",
                      2400).value == "DeepSeek-V3"
+
+
+CASES = """# Community reports
+
+## Environment configurations we reproduced
+
+Each case below runs Qwen2-7B.
+
+### Case 1
+
+- Configuration: a home-built workstation with 256 GB of DDR4
+- Performance: decode 14.2 tokens/s
+
+### Case 2
+
+- Configuration: one H100 80GB card
+- Performance: decode 61.7 tokens/s
+"""
+
+
+def test_another_case_s_machine_is_not_the_claim_s():
+    record = extract_text(CASES, "t.md")
+    unrecoverable(claim(record, 14.2), "hardware")
+    assert stated(claim(record, 61.7), "hardware").value.endswith("H100 80GB")
+    # what the section above the cases says of all of them stays
+    assert stated(claim(record, 14.2), "model").value == "Qwen2-7B"
