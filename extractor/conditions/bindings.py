@@ -69,6 +69,7 @@ class SettingBinder:
         bound: list[tuple[object, Located]] = []
         for sentence, here in by_sentence.items():
             self._bind_pairs(d, sentence, here, families, ties)
+            _bind_name_suffixes(d, sentence, here, families, ties)
             settings = [x for x in here if x.name in self.kinds and x.bound is None and x.m.kind != SCENARIO]
             if not settings:
                 continue
@@ -175,6 +176,22 @@ class SettingBinder:
             if found:
                 return ("family", found.pop()) if len(found) == 1 else None
         return None
+
+
+def _bind_name_suffixes(d: Document, sentence: tuple[int, int], here: list[Located],
+                        seen: dict[tuple[object, str], set[str]], ties: dict[int, tuple[Located, Binding]]) -> None:
+    """Bind a precision written in a model's name ("Model-A-W8A8", "Model-B-FP8") to that model, when the sentence
+    names two models or more ("we use Model-A-W8A8 and Model-B"): the format of one checkpoint, not the other's."""
+    models = [y for y in here if y.name == "model"]
+    if len({_key(y) for y in models}) < 2:
+        return
+    for x in here:
+        if x.name != "precision":
+            continue
+        owner = next((y for y in models if y.m.span[0] < x.m.span[0] and x.m.span[1] <= y.m.span[1]), None)
+        if owner is not None and _binding(ties, x).model is None:
+            _binding(ties, x).model = _key(owner)
+            seen.setdefault((_contrast_unit(d, x, sentence), "model"), set()).update(_key(y) for y in models)
 
 
 def _key(x: Located) -> str:

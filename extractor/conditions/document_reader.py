@@ -25,6 +25,7 @@ _NEWLINE = re.compile(r"\n")
 _WORD = re.compile(r"\w")
 _NUMBERING = re.compile(r"^\s*(?:[\dIVX]+[.)]?)+\s*")
 _HEADING_WORDS = re.compile(r"[^\W_][\w'-]*")
+_SYSTEM_SETTINGS = frozenset({"hardware", "gpu_count", "parallelism"})   # what a speed run's note sets up
 _LOOK_BACK = 120   # characters of a mention's clause read for what ties it
 
 
@@ -53,6 +54,7 @@ class DocumentReader:
         self.sides = (re.compile(scopes.versus_gap, re.I), re.compile(scopes.between_gap, re.I),
                       re.compile(scopes.between_sides, re.I))
         self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
+        self.speed_runs_cue = re.compile(scopes.speed_runs_cue, re.I)
         self.accuracy_check_cue = re.compile(scopes.accuracy_check_cue, re.I)
         self.serving_workloads = re.compile(scopes.serving_workloads, re.I)
         self.setup_label = scopes.setup_label()
@@ -219,6 +221,8 @@ class DocumentReader:
             # throughput results, not of the latency ones another sentence gives the online case)
             if loc.bound is None and (loc.m.kind in MEASURED_KINDS or loc.m.kind == "scenario"):
                 loc.measured = self._measured_family(d, *loc.sentence)
+            if loc.name in _SYSTEM_SETTINGS:
+                loc.speed = self.speed_runs_cue.search(d.view, *loc.sentence) is not None
         if loc.m.kind == "dataset" and b is not None and b.kind != "table":
             loc.accuracy = self.accuracy_cue.search(d.view, b.start, b.end) is not None
 

@@ -38,7 +38,7 @@ class DocumentFigureCaptions:
         p, ctx = site.passage, site.ctx
         if p.table is None and p.block >= 0 and site.d.blocks[p.block].kind == "caption":
             return []   # a result written in a figure's caption: the other figures' captions are not its own
-        family = site.family
+        family, scores = site.family, site.claim.metric == "accuracy"
         at = p.block if p.block >= 0 else ctx.table_block.get(p.table, -1) if p.table is not None else -1
         near = near_captions(ctx, p.section, at)
         if p.block >= 0 and p.table is None and len(self.figures_named(p.block)) > 1:
@@ -50,9 +50,9 @@ class DocumentFigureCaptions:
                 return []
             shown = {i for i, label in self._numbered(site, near).items() if label in own}
             return [x for x in ctx.captions.get(p.section, []) if x.block in shown
-                    and self.places.caption_fits(x.block, family)] if shown else []
+                    and self.places.caption_fits(x.block, family, scores)] if shown else []
         found = [x for x in ctx.captions.get(p.section, []) if x.block != p.block and x.block in near
-                 and self.places.caption_fits(x.block, family)]
+                 and self.places.caption_fits(x.block, family, scores)]
         return self._common_to_figures(site, near, found)
 
     def _common_to_figures(self, site: ClaimSite, near: set[int], found: list[Located]) -> list[Located]:
@@ -62,7 +62,8 @@ class DocumentFigureCaptions:
         numbered = self._numbered(site, near)
         # a figure whose caption names another metric than the claim's ("... throughput" for a TTFT) holds no
         # candidate for it: the choice is among the figures that fit
-        figures = {label for i, label in numbered.items() if self.places.caption_fits(i, site.family)}
+        figures = {label for i, label in numbered.items()
+                   if self.places.caption_fits(i, site.family, site.claim.metric == "accuracy")}
         if len(figures) < 2:
             return found
         p = site.passage

@@ -107,6 +107,7 @@ class ModelName(BaseModel):
 
     continuation: str = r"(?!)"
     alternative: str = r"(?!)"
+    listed_version: str = r"(?!)"   # a second version listed after the name ("X-V3 & 3.1"): group `letter`, `version`
 
 
 class NotCondition(BaseModel):
@@ -205,6 +206,7 @@ class Rules:
             self.host_comparison = re.compile(expand(hp.comparison_words, frag), re.I)
             self.model_continuation = re.compile(expand(conditions.model_name.continuation, frag))
             self.model_alternative = re.compile(expand(conditions.model_name.alternative, frag))
+            self.model_listed_version = re.compile(expand(conditions.model_name.listed_version, frag))
             self.canon_words = {
                 k: [(re.compile(w.match, re.I), w.canonical) for w in ws]
                 for k, ws in conditions.canonical_words.items()

@@ -77,6 +77,10 @@ class Places:
                              key=lambda p: (-len(p), p))
             self.family_cues[family] = re.compile(r"(?<!\w)(?:" + "|".join(map(self._cue, phrases)) + r")(?!\w)",
                                                   re.I)
+        # what a quality figure is named by ("accuracy", "score", "MMLU"): a caption naming only that shows scores
+        quality = sorted(set(cues.get("accuracy", [])), key=lambda p: (-len(p), p))
+        self.quality_cue = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, quality)) + r")(?!\w)", re.I) \
+            if quality else re.compile(r"(?!)")
 
     def _cue(self, phrase: str) -> str:
         """One metric cue as a pattern; a cue that is a modifier ("end-to-end") names no metric before a noun
@@ -136,7 +140,7 @@ class DocumentPlaces:
         self._section_starts: list[int] | None = None   # the sections' starts when in text order, else []
         self._feature_links: dict[str, list[tuple[float, int | None]]] = {}
         self._external_cue: dict[int, bool] = {}
-        self._caption_families: dict[int, set[str]] = {}
+        self._caption_families: dict[int, tuple[frozenset[str], bool]] = {}
         self._setup_references: dict[int, list[tuple[int, int]]] | None = None   # section -> (link, linked section)
         self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
         self._table_citation: dict[int, str | None] = {}   # table -> the party its caption or lead-in credits
@@ -330,16 +334,22 @@ class DocumentPlaces:
             return link, " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
         return None
 
-    def caption_fits(self, block: int, family: str | None) -> bool:
+    def caption_fits(self, block: int, family: str | None, quality: bool = False) -> bool:
         """A caption that names what its figure shows ("first-token latency") describes claims of that kind
-        only; one naming nothing, or a claim of no such kind, fits any."""
-        if family is None:
-            return True
+        only; one naming nothing fits any. A caption that names only a quality score ("accuracy", "score",
+        "MMLU") shows scores: it fits no speed, latency or memory figure, and a score (`quality`) fits no
+        caption that names only speeds or latencies."""
         ctx = self.ctx
         if block not in self._caption_families:
             b = ctx.d.blocks[block]
             # (words that name no metric there, "end-to-end serving performance", are blanked out first)
             caption = self.places.names_no_metric.sub(lambda m: " " * len(m.group(0)), ctx.d.view[b.start:b.end])
-            self._caption_families[block] = {f for f, rx in self.places.family_cues.items() if rx.search(caption)}
-        named = self._caption_families[block]
-        return not named or family in named
+            self._caption_families[block] = (frozenset(f for f, rx in self.places.family_cues.items()
+                                                       if rx.search(caption)),
+                                             self.places.quality_cue.search(caption) is not None)
+        named, scores = self._caption_families[block]
+        if quality:
+            return scores or not named
+        if not named:
+            return not scores
+        return family is None or family in named

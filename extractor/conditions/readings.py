@@ -17,6 +17,8 @@ from extractor.conditions.scan import BLANKS, LIST_NUM_RE, covering, lengths
 _VALUE_GROUPS = frozenset({"n", "list", "min", "max", "isl", "osl", "rate", "nodes", "per"})
 
 
+_TRAILING_VERSION = re.compile(r"(?P<letter>[A-Za-z]?)\d+(?:\.\d+)*$")   # "V3" of "DeepSeek-V3", "3" of "Llama 3"
+
 class Mention(BaseModel):
     """One condition mention: `text[span[0]:span[1]] == quote` (span includes the offset)."""
 
@@ -75,6 +77,7 @@ class MatchReader:
             end, canon = self._whole_name(text, end, canon)
             if not groups.get("quant"):
                 extra.extend(self._listed_sizes(text, start, end, canon, where))
+                extra.extend(self._listed_version(text, start, end, canon, where))
         quote = text[start:end]
         value: str | int | float | dict[str, Any] = BLANKS.sub(" ", quote.strip())
         if kind == "dataset" and groups.get("r"):
@@ -98,6 +101,21 @@ class MatchReader:
             return end, canon
         more = BLANKS.sub(" ", re.sub(r"[-_:/]", " ", tail[:grown]))
         return end + grown, (canon + (more if more.startswith(".") else " " + more.strip())) if canon else canon
+
+    def _listed_version(self, text: str, start: int, end: int, canon: str | None, where: str) -> list[Mention]:
+        """The model a second version listed after a name ending in a version names ("DeepSeek-V3 & 3.1":
+        DeepSeek-V3.1; "Model-R1 and V3": Model-V3), the family written before the first version with the listed
+        one; the quote is the listed version as written."""
+        m = self.rules.model_listed_version.match(text, end)
+        own = _TRAILING_VERSION.search(text, start, end)
+        if m is None or own is None:
+            return []
+        letter = m["letter"] or own["letter"] or ""
+        name = text[start:own.start()] + letter + m["version"]
+        other_canon = canon[:len(canon) - len(own[0])] + letter + m["version"] \
+            if canon and canon.endswith(own[0]) else None
+        return [Mention(kind="model", value=BLANKS.sub(" ", name), canonical=other_canon, quote=m["listed"],
+                        span=m.span("listed"), rule=where)]
 
     def _listed_sizes(self, text: str, start: int, end: int, canon: str | None, where: str) -> list[Mention]:
         """The models a list of sizes after a model's name names ("OPT-1.3B, 2.7B and 13B": OPT-2.7B, OPT-13B),

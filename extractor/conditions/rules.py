@@ -21,6 +21,7 @@ Reason = Literal["absent", "ambiguous", "no_version", "partial", "variants", "ex
 NEVER = r"(?!)"   # a pattern that matches nothing: a cue the rules leave unset
 Regex = Annotated[str, AfterValidator(compiled)]   # a pattern, checked to compile at load
 MeasuredKind = Literal["input_length", "output_length", "batch_or_concurrency"]
+VariedKind = Literal["input_length", "output_length", "batch_or_concurrency", "model"]
 Words = Annotated[list[str], Field(default_factory=list)]   # phrases or names, none unless the rules list some
 
 
@@ -155,9 +156,9 @@ class ScopeRules(_Strict):
     topic_heading: Regex = NEVER
     clause_breaks: Regex = NEVER
     subject_breaks: Regex = NEVER
-    # load conditions a claim's own sentence says vary ("at larger batch sizes", "with longer prompts"): no value of
-    # them is taken from a place broader than the sentence (ladder.py)
-    varied_in_sentence: dict[MeasuredKind, Regex] = Field(default_factory=dict)
+    # conditions a claim's own sentence says vary ("at larger batch sizes", "with longer prompts", "across a range
+    # of models"): no value of them is taken from a place broader than the sentence (ladder.py)
+    varied_in_sentence: dict[VariedKind, Regex] = Field(default_factory=dict)
     coordinated_break: Regex = NEVER
     coordinated_verb_break: Regex = NEVER
     measured_item: Regex = NEVER
@@ -185,6 +186,7 @@ class ScopeRules(_Strict):
     no_value_cell: Regex = NEVER
     prompt_length_tail: Regex = NEVER
     accuracy_cue: Regex = NEVER
+    speed_runs_cue: Regex = NEVER   # a sentence about speed runs: its device is no accuracy claim's (ties.py)
     accuracy_check_cue: Regex = NEVER
     serving_workloads: Regex = NEVER
     universal_scope: Regex = NEVER

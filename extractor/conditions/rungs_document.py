@@ -34,8 +34,20 @@ def setup_sections(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
         n = next((n for n in range(len(covering) - 1, max(0, len(covering) - 5), -1) if covering[:n] in memo.rungs), 0)
         rung = memo.rungs[covering] = SharedRung.joined(
             ([memo.rungs[covering[:n]]] if n else []) + [_section_rung(ctx, memo, i) for i in covering[n:]])
-    return _own_rung(site, rung, lambda: (x for i in covering
-                                          for x in ctx.between(d.sections[i].start, d.sections[i].body_end)))
+    own = _own_rung(site, rung, lambda: (x for i in covering
+                                         for x in ctx.between(d.sections[i].start, d.sections[i].body_end)))
+    cases = _other_cases(site, covering)
+    return [x for x in own if not any(lo <= x.m.span[0] < hi for lo, hi in cases)] if cases else own
+
+
+def _other_cases(site: ClaimSite, covering: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The spans of the other subsections of a setup section the claim lies in that report results of their own
+    ("## Configurations we reproduced" over "### Case 1" and "### Case 2", each giving its machine over its
+    figures): each is an experiment, and another case's machine is not the claim's."""
+    chain, sections = set(site.chain), site.d.sections
+    holders = [i for i in covering if i in chain]
+    return [(sub.start, sub.body_end) for i in holders for j, sub in enumerate(sections)
+            if sub.parent == i and j not in chain and site.ctx.claims_in(sub.start, sub.body_end)]
 
 
 @rung_reader("universal")

@@ -208,7 +208,8 @@ def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
         return False   # the load of a run that measured another metric ("..., measuring latency")
     if scope == "sentence":
         return True
-    return not x.example and not x.side and not (x.accuracy and site.claim.metric != "accuracy")
+    return not x.example and not x.side and not (x.accuracy and site.claim.metric != "accuracy") \
+        and not (x.speed and site.claim.metric == "accuracy")
 
 
 def _bound_elsewhere(site: ClaimSite, x: Located) -> bool:
