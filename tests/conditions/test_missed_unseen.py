@@ -118,3 +118,47 @@ def test_a_total_a_limit_or_a_per_token_figure_is_no_length():
             "t.md"), 1310.5)
         unrecoverable(c, "input_length")
         unrecoverable(c, "output_length")
+
+
+def _results(body: str):
+    return extract_text(f"# Serving\n\nAn introduction.\n\n## Results\n\n{body}\n", "t.md")
+
+
+def test_huawei_atlas_machines_and_ascend_chips_are_hardware():
+    c = claim(_results("We serve the model on one Atlas 800I A2 server and reach 2,100 tokens/s."), 2100)
+    assert stated(c, "hardware").canonical == "Huawei Atlas 800I A2"
+    unrecoverable(c, "gpu_count")   # one server of 8 or 16 NPUs: the post does not say how many
+    c = claim(_results("A 910C cluster of 64 NPUs decodes 9,300 tokens/s."), 9300)
+    assert stated(c, "hardware").canonical == "Huawei Ascend 910C"
+    assert stated(c, "gpu_count").value == 64
+    c = claim(_results("On two Atlas 300I Duo cards the decode rate is 540 tokens/s."), 540)
+    assert stated(c, "hardware").canonical == "Huawei Atlas 300I"
+
+
+def test_a_number_before_a_machine_counts_machines_not_devices():
+    for body in ("On 2 Atlas 800T A3 nodes the decode rate is 5,400 tokens/s.",
+                 "With 1x Atlas 800 A3 (64GB x 16) the decode rate is 5,400 tokens/s.",
+                 "With 2x p4d.24xlarge the decode rate is 5,400 tokens/s."):
+        c = claim(_results(body), 5400)
+        unrecoverable(c, "gpu_count")
+        unrecoverable(c, "parallelism")
+    c = claim(_results("The 16 NPUs of an Atlas 800 A3 node decode 5,400 tokens/s."), 5400)
+    assert stated(c, "gpu_count").value == 16
+    # a chip name that is a model size is no device
+    c = claim(_results("A 910B parameter model decodes 930 tokens/s on 8 H100 GPUs."), 930)
+    assert stated(c, "hardware").canonical == "NVIDIA H100"
+
+
+def test_a_device_count_with_the_vendor_after_the_name():
+    c = claim(_results("Measured on 4 MI250 AMD GPUs, the server decodes 1,900 tokens/s."), 1900)
+    assert stated(c, "gpu_count").value == 4
+    assert stated(c, "hardware").value == "4x MI250"
+    # two devices named, the count of neither: the vendor word does not make a bare number a count
+    c = claim(_results("Against 2 H100 nodes, 4 MI250 AMD servers decode 1,900 tokens/s."), 1900)
+    unrecoverable(c, "gpu_count")
+
+
+def test_a_column_of_device_counts_under_other_labels():
+    for label in ("GPU Num", "#GPUs", "NPUs", "Cards"):
+        text = f"# Speeds\n\n## Results\n\n| Model | {label} | Tokens/s |\n|---|---|---|\n| Falcon-7B | 2 | 201.3 |\n"
+        assert stated(claim(extract_text(text, "t.md"), 201.3), "gpu_count").value == 2
