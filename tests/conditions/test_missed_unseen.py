@@ -162,3 +162,41 @@ def test_a_column_of_device_counts_under_other_labels():
     for label in ("GPU Num", "#GPUs", "NPUs", "Cards"):
         text = f"# Speeds\n\n## Results\n\n| Model | {label} | Tokens/s |\n|---|---|---|\n| Falcon-7B | 2 | 201.3 |\n"
         assert stated(claim(extract_text(text, "t.md"), 201.3), "gpu_count").value == 2
+
+
+LOCAL_CHECKPOINT = """# Serving test
+
+## Benchmark
+
+We ran the benchmark below.
+
+```bash
+vllm bench serve \\
+    --model {path} \\
+    --dataset-name random \\
+    --random-input-len 2048 \\
+    --random-output-len 256 \\
+    --max-concurrency 32
+```
+
+The output throughput was 1,234 tokens/s.
+"""
+
+
+def test_a_local_checkpoint_folder_names_the_model_of_the_command():
+    for path, model in (("/models/Falcon-40B", "Falcon-40B"), ("/data/ckpt/Qwen2.5-7B-Instruct/", "Qwen2.5-7B-Instruct"),
+                        ("./weights/Mistral-7B-v0.3", "Mistral-7B-v0.3")):
+        c = claim(extract_text(LOCAL_CHECKPOINT.format(path=path), "t.md"), 1234)
+        cond = stated(c, "model")
+        assert cond.value == model and cond.quote == model
+        assert stated(c, "input_length").value == 2048
+
+
+def test_a_local_folder_of_no_known_model_names_none():
+    for path in ("/models/my-finetune", "/srv/ckpt/v3-final", "./out"):
+        c = claim(extract_text(LOCAL_CHECKPOINT.format(path=path), "t.md"), 1234)
+        unrecoverable(c, "model")
+    # an example command the post says produced nothing states nothing, a local path no more than a name
+    text = LOCAL_CHECKPOINT.format(path="/models/Falcon-40B").replace(
+        "We ran the benchmark below.", "The command below is only an example; adapt it to your setup.")
+    unrecoverable(claim(extract_text(text, "t.md"), 1234), "model")
