@@ -200,3 +200,63 @@ def test_a_local_folder_of_no_known_model_names_none():
     text = LOCAL_CHECKPOINT.format(path="/models/Falcon-40B").replace(
         "We ran the benchmark below.", "The command below is only an example; adapt it to your setup.")
     unrecoverable(claim(extract_text(text, "t.md"), 1234), "model")
+
+
+NOTE_UNDER_TABLE = """# Serving numbers
+
+An intro paragraph.
+
+## Results
+
+| Model | Output tok/s |
+|---|---|
+| Llama-3.1-70B | 1,510.2 |
+| Qwen2.5-72B | 1,620.7 |
+
+{note}
+"""
+
+
+def test_a_setup_note_under_a_table_sets_up_its_rows():
+    for note in ("All runs: 8x H100 SXM, batch size 64, input length 1024, output length 256.",
+                 "Measured on 8x H100 SXM with batch size 64, input length 1024 and output length 256.",
+                 "Setup for the table above: 8x H100 SXM, batch size 64, input length 1024, output length 256."):
+        record = extract_text(NOTE_UNDER_TABLE.format(note=note), "t.md")
+        for value, model in ((1510.2, "Llama-3.1-70B"), (1620.7, "Qwen2.5-72B")):
+            c = claim(record, value)
+            assert stated(c, "model").value == model
+            assert stated(c, "hardware").value == "8x H100 SXM"
+            assert stated(c, "batch_or_concurrency").value == 64
+            assert stated(c, "input_length").value == 1024 and stated(c, "gpu_count").value == 8
+
+
+def test_a_note_about_another_table_sets_up_none_of_this_one():
+    # a note that introduces the next table (ends with a colon before it), and a note under the next table
+    text = """# Serving numbers
+
+An intro paragraph.
+
+## Results
+
+| Model | Output tok/s |
+|---|---|
+| Llama-3.1-70B | 1,510.2 |
+
+Measured on 4x A100 with batch size 8, the next table gives:
+
+| Model | Output tok/s |
+|---|---|
+| Qwen2.5-72B | 1,620.7 |
+
+Note: the second table used input length 2048.
+"""
+    record = extract_text(text, "t.md")
+    c = claim(record, 1510.2)
+    for name in ("hardware", "batch_or_concurrency", "input_length", "gpu_count"):
+        unrecoverable(c, name)
+    c = claim(record, 1620.7)
+    assert stated(c, "input_length").value == 2048 and stated(c, "hardware").value == "4x A100"
+    # a note that sets up the table below is not a footnote of the table above
+    text = NOTE_UNDER_TABLE.format(note="Setup for the table below: 4x A100, batch size 8.\n\n| Model | TTFT |\n|---|---|\n"
+                                   "| Llama-3.1-70B | 95 ms |")
+    unrecoverable(claim(extract_text(text, "t.md"), 1510.2), "hardware")
