@@ -260,3 +260,23 @@ Note: the second table used input length 2048.
     text = NOTE_UNDER_TABLE.format(note="Setup for the table below: 4x A100, batch size 8.\n\n| Model | TTFT |\n|---|---|\n"
                                    "| Llama-3.1-70B | 95 ms |")
     unrecoverable(claim(extract_text(text, "t.md"), 1510.2), "hardware")
+
+
+def test_an_n_way_concurrency_is_the_load():
+    assert stated(claim(_results("Throughput improved by about 130% under 4-way concurrency."), 130),
+                  "batch_or_concurrency").value == 4
+    assert stated(claim(_results("With eight-way concurrent requests the server reached 1,200 tokens/s."), 1200),
+                  "batch_or_concurrency").value == 8
+    c = claim(_results("With 4-way tensor parallelism the server reached 1,200 tokens/s."), 1200)
+    unrecoverable(c, "batch_or_concurrency")
+    assert stated(c, "parallelism").value == "TP4"
+
+
+def test_a_qualified_column_label_keeps_its_condition_but_a_limit_does_not():
+    table = "# Sweep\n\n## Results\n\n| {a} | {b} | ITL (ms) |\n|---|---|---|\n| 2048 | 512 | 208.5 |\n"
+    for a, b in (("Random input len", "Random output len"), ("Avg. input tokens", "Mean output length")):
+        c = claim(extract_text(table.format(a=a, b=b), "t.md"), 208.5)
+        assert stated(c, "input_length").value == 2048 and stated(c, "output_length").value == 512
+    c = claim(extract_text(table.format(a="Max input len", b="Max model len"), "t.md"), 208.5)
+    unrecoverable(c, "input_length")
+
