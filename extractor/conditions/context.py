@@ -28,6 +28,7 @@ class DocContext:
     code_feeds: dict[int | None, set[int]] = field(default_factory=dict)   # section -> cells its run's code reads from
     labelled_setup: set[int] = field(default_factory=set)   # setup sections by their labelled items alone
     back_matter_sections: list[int] = field(default_factory=list)   # sections under a back-matter heading
+    carried: dict[tuple[int, int], dict[int, int]] = field(default_factory=dict)   # row_spans.carried_cells
     claim_starts: list[int] = field(init=False)   # their starts (for `claims_in`)
     starts: list[int] = field(init=False)
     by_block: dict[int, list[Located]] = field(init=False)

@@ -15,6 +15,7 @@ from extractor.conditions.code.reader import CODE_RULE
 from extractor.conditions.context import DocContext
 from extractor.conditions.located import MEASURED_KINDS, Located
 from extractor.conditions.mentions import Mention
+from extractor.conditions.row_spans import carried_cells
 from extractor.conditions.rules import ScopeRules
 from extractor.conditions.scan import covering
 from extractor.ingest import Document
@@ -120,8 +121,9 @@ class DocumentReader:
                 setup.append(i)
                 labelled.add(i)
         back = [i for i in range(len(d.sections)) if self._in_back_matter(d, i)]
+        groups = self._groups(d)
         return DocContext(d, located, setup, {i for i in setup if i in back}, section_of,
-                          self._groups(d), self.alternative_items(d), claimed, feeds, labelled, back)
+                          groups, self.alternative_items(d), claimed, feeds, labelled, back, carried_cells(d, groups))
 
     def _back_matter_run(self, d: Document, found: list[Mention], blocks: set[int]) -> set[int]:
         """The section of the back matter (under a top-level back-matter heading, or that heading itself) that runs

@@ -86,17 +86,27 @@ def introducing_sentence(d: Document, block: int) -> tuple[int, int] | None:
 
 
 def footnotes(d: Document, after: int, block_starts: list[int], marks: tuple[str, ...]) -> set[int]:
-    """Short blocks right after `after` (a table's end) that open with a footnote mark; a quote right after it."""
+    """Short blocks right after `after` (a table's end) that open with a footnote mark; a quote right after it. Not
+    past the next table or heading (its notes are its own), nor a block that ends with a colon right before a table
+    or code block (it introduces that one: "Measured on 4x A100, the next run gives:")."""
     found = set()
     first = bisect_right(block_starts, after - 1)  # blocks before `after` cannot qualify
     for i in range(first, len(d.blocks)):   # (not a slice of the blocks: that copies the rest of the post)
         b, head = d.blocks[i], d.text[d.blocks[i].start:d.blocks[i].end]
-        if b.start >= after and b.start - after < FOOTNOTE_CHARS and b.kind in ("paragraph", "caption", "quote"):
+        if b.start >= after and b.kind in ("table", "heading"):
+            break
+        if b.start >= after and b.start - after < FOOTNOTE_CHARS and b.kind in ("paragraph", "caption", "quote") \
+                and not _introduces_next(d, i, head):
             if head.lstrip("*_ ").startswith(marks) or head.startswith(marks) or (b.kind == "quote" and i == first):
                 found.add(i)
         if b.start - after >= FOOTNOTE_CHARS:
             break
     return found
+
+
+def _introduces_next(d: Document, i: int, text: str) -> bool:
+    """Whether block `i` ends with a colon and a table or code block follows it."""
+    return text.rstrip(" *_").endswith(":") and i + 1 < len(d.blocks) and d.blocks[i + 1].kind in ("table", "code")
 
 
 def near_captions(ctx: DocContext, section: int | None, block: int) -> set[int]:

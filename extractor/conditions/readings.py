@@ -149,8 +149,8 @@ class MatchReader:
         left = text[max(0, start - 40):start]
         right = text[end:end + 48]
         per_unit = ce.entry.gpus_per_unit or 1
-        if rules.hw_not_after.match(right):
-            return start, end, None, None
+        if rules.hw_not_after.match(right) or ce.entry.machine and not ce.entry.gpus_per_unit:
+            return start, end, None, None   # (a number before a machine of unstated size counts machines)
         for rx in rules.hw_machines:
             lm = rx.search(left)
             if lm and not rules.hw_not_before.search(left, 0, lm.start()):

@@ -91,14 +91,15 @@ def _printed_just_before(site: ClaimSite) -> list[Located] | None:
 
 @rung_reader("table_row")
 def table_row(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
-    """The other cells of the claim's row, and the row's group label; not the model of a column that holds
-    the draft model of speculative decoding ("Draft model": "Llama-3.2-1B")."""
+    """The other cells of the claim's row (with those it repeats from above), and the row's group label; not the
+    model of a column that holds the draft model of speculative decoding ("Draft model": "Llama-3.2-1B")."""
     p = site.passage
     if p.table is None:
         return None
     group = site.ctx.groups.get((p.table, p.row)) if p.row is not None else None
+    carried = site.ctx.carried.get((p.table, p.row), {})   # the leading cells it leaves empty: the rows' above
     cells = [x for x in site.ctx.by_table.get(p.table, []) if x.row is not None and x.row >= 0
-             and (x.row == p.row or x.row == group) and x.col != p.col]
+             and (x.row == p.row or x.row == group or carried.get(x.col) == x.row) and x.col != p.col]
     if any(x.name == "model" for x in cells):
         view, header = site.d.view, site.d.tables[p.table].header
         drafts = {h.col for h in header if lad.ladder.draft_column.search(view, h.start, h.end)}

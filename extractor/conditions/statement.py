@@ -57,7 +57,8 @@ class Statements:
     def __init__(self, scopes: ScopeRules):
         self.count_words, self.unit_noun = scopes.hardware_name_parts()
         self.no_value_cell = re.compile(scopes.no_value_cell, re.I)
-        self.column_label = {name: re.compile("|".join(map(re.escape, labels)), re.I)
+        qualifier = f"(?:{scopes.column_label_qualifier})?" if scopes.column_label_qualifier else ""
+        self.column_label = {name: re.compile(qualifier + "(?:" + "|".join(map(re.escape, labels)) + ")", re.I)
                              for name, labels in scopes.column_labels.items() if labels}
         self.paired_lengths = re.compile(scopes.paired_length_column, re.I)
         self.layout_schemes = list(scopes.layout_columns)

@@ -178,7 +178,7 @@ class _Walker(HTMLParser):
         elif tag == "tr":
             self.table_reader.start_row()
         elif tag in ("td", "th"):
-            self.table_reader.start_cell(attrs)
+            self.table_reader.start_cell(attrs, pos + len(raw))
         elif tag == "a":
             self.open_links.append((dict(attrs).get("href") or "", None, None))
         elif tag == "img":

@@ -20,6 +20,7 @@ class _OpenTable:
     row: list[tuple[int, int, int, int]] | None = None
     spans: tuple[int, int] = (1, 1)
     in_cell: bool = False
+    empty_at: int = 0   # where the open cell sits if it holds no text: an empty cell keeps its place in its row
 
 
 class HtmlTables:
@@ -36,12 +37,14 @@ class HtmlTables:
         if self.open:
             self.open[-1].row = []
 
-    def start_cell(self, attrs: list[tuple[str, str | None]] | None = None) -> None:
+    def start_cell(self, attrs: list[tuple[str, str | None]] | None = None, at: int = 0) -> None:
+        """A cell opens; `at`: the offset right after its tag, where an empty cell sits (with no width)."""
         if self.open:
             t = self.open[-1]
             if t.row is None:
                 t.row = []
             t.in_cell = True
+            t.empty_at = at
             self.cell = []
             given = dict(attrs or [])
             t.spans = (_span(given.get("rowspan")), _span(given.get("colspan")))
@@ -58,7 +61,7 @@ class HtmlTables:
         if self.open:
             t = self.open[-1]
             if t.in_cell and t.row is not None:
-                s, e = self.cell if self.cell else (0, 0)
+                s, e = self.cell if self.cell else (t.empty_at, t.empty_at)
                 t.row.append((s, e, *t.spans))
             t.in_cell = False
 

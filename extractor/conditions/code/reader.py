@@ -263,6 +263,12 @@ class CodeReader:
                     return None
             named = [m for m in self.finder.find(value) if m.kind == kind and m.canonical]
             canonical = named[0].canonical if len(named) == 1 else None
+            if kind == "model" and canonical is None and (local := _checkpoint_folder(d, value, span)) is not None:
+                value, span = local   # a local copy named as the model ("--model /models/Llama-3-8B")
+                named = [m for m in self.finder.find(value) if m.kind == kind and m.canonical and m.span[0] == 0]
+                canonical = named[0].canonical if len(named) == 1 else None
+                if canonical is None:
+                    return None
             if kind == "model" and canonical is None and not MODEL_ID.match(value) and not rule.endswith(":hub"):
                 return None   # a bare word ("vllm" as a backend) or a local path is no checkpoint's name
         elif kind == "warmup" and (value is None or not rule.startswith(PYTHON_RULE)):
@@ -286,6 +292,16 @@ def _number(value: object) -> int | float | list | None:
     if not _NUMBER.match(text):
         return None
     return int(text) if "." not in text else float(text)
+
+
+def _checkpoint_folder(d: Document, path: str, span: tuple[int, int]) -> tuple[str, tuple[int, int]] | None:
+    """The last folder of a local checkpoint path and its span ("/models/Llama-3-8B/" -> "Llama-3-8B"): a local copy
+    keeps the model's name (whether it is one, the gazetteer says); None for a name that is no path, or an org/name."""
+    if "/" not in path.strip("/") and not path.startswith(("/", "./", "~/")) or MODEL_ID.match(path):
+        return None
+    folder = PurePosixPath(path.rstrip("/")).name
+    at = d.text.rfind(folder, span[0], span[1]) if folder else -1
+    return (folder, (at, at + len(folder))) if at >= 0 else None
 
 
 def _repository_of(d: Document, path: str) -> str | None:
