@@ -154,9 +154,10 @@ class ClaimBuilder:
                 unit = f"{unit} / {per}"
             if cls == "token_rate":
                 tokens = self.tokens_for(cues, start, end, header_cues)
-        elif cls in ("compute", "bandwidth"):
-            # "4.9 TFLOPS" under "Max Throughput per GPU", "3.2 TB/s per GPU": the rate of one device, not
-            # of the whole system; a compute or bandwidth figure no per-word governs keeps per null
+        elif cls in ("compute", "bandwidth") or metric == "memory":
+            # "4.9 TFLOPS" under "Max Throughput per GPU", "3.2 TB/s per GPU", "10.5 GB" under "Memory per GPU":
+            # the rate or footprint of one device, not of the whole system; a compute, bandwidth or memory
+            # figure no per-word governs keeps per null
             per = self.per_for(unit, cues, start, end, header_cues)
             if per == "system" and self.per_device and self.per_device.match(text, end - base):
                 per = "gpu"
@@ -214,6 +215,10 @@ class ClaimBuilder:
                if (c.label.startswith("stat:") and not inside(c, start, end)) or c.label in ("break", "join", "stop")]
         before = [c for c in own if c.label.startswith("stat:") and c.end <= start and start - c.end <= STAT_BEFORE
                   and not self.clauses.between(own, c.end, start, ("break", "join"), False)]
+        if metric in ("speedup", "relative_change"):
+            # "a minimum 2x speedup", "a maximum of 30% lower": a bound on the ratio (its qualifier), not the
+            # statistic of what was compared
+            before = [c for c in before if c.label not in ("stat:min", "stat:max") or start - c.end > 4]
         cue = (self.clauses.after(own, start, end, ("stat:",), STAT_AFTER)
                or max(before, key=lambda c: c.end, default=None)
                or nearest([c for c in header_cues if c.label.startswith("stat:")], 0, 0, "stat:", 10**9))

@@ -84,6 +84,7 @@ class ClaimRules(BaseModel):
     method_with_without: list[str] = Field(default_factory=list)
     method_feature_generic_words: list[str] = Field(default_factory=list)
     baseline_continuation_start: str = r"(?!)"
+    baseline_coordinated_name: str = r"(?!)"
     ratio_quantity_of: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
@@ -121,7 +122,7 @@ class ClaimRules(BaseModel):
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",
                      "memory_share_after", "score_at_size_after", "cache_hit_after", "named_rate_after",
                      "remaining_share_before", "level_series_gap", "baseline_continuation_start",
-                     "ratio_quantity_of")
+                     "baseline_coordinated_name", "ratio_quantity_of")
     @classmethod
     def _regex(cls, v: str, info):
         try:
