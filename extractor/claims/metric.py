@@ -9,6 +9,7 @@ import re
 
 from extractor.claims.cues import ADJACENT, BARE_NEAR, CHANGE_NEAR, NEAR, ClauseCues, Cue, gap, inside, nearest
 from extractor.claims.rules import ClaimRules
+from extractor.claims.training_time import training_time
 from extractor.records import QuantityRecord
 
 STAT_AFTER = 15    # characters: "61.5 ms on average", "812 ms median", "77 ms (P99)"
@@ -94,6 +95,8 @@ class MetricChooser:
         if prose and not self._is_result(q, cls, cues, start, end):
             return None
         allowed = self.allowed.get(cls, [])
+        if cls == "time" and training_time(self.clauses, cues, start, end, header_cues):
+            return "other"                # "can fine-tune the 7B model in 3 hours": how long training took
         if cls == "token_count":     # "a capacity of 2.5M tokens": only with its own cue, in its clause
             if q.value <= 1:
                 return None               # "proposes 2 tokens per step": a setting

@@ -65,6 +65,7 @@ class ClaimRules(BaseModel):
     level_intro: Phrases
     level_measured_intro: Phrases
     overhead_words: Phrases
+    training_words: Phrases = Field(default_factory=list)
     change_amount_intro: Phrases
     device_spec_before: Phrases
     device_spec_after: Phrases
@@ -165,7 +166,7 @@ class ClaimRules(BaseModel):
                      "higher_is_better", "share_of", "accept_length_cues", "level_intro", "level_measured_intro",
                      "change_amount_intro",
                      "device_spec_before", "device_spec_after", "ratio_headers", "sla_share_after", "level_reached_intro",
-                     "overhead_words", "device_spec_not_after", "level_pair_from", "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
+                     "overhead_words", "training_words", "device_spec_not_after", "level_pair_from", "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
     @classmethod
     def _cue_list(cls, v):
         return _phrases(v or [])

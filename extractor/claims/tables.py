@@ -55,6 +55,8 @@ class TableReader:
         self.baseline_header = self.baselines.header
         self.setting_headers = re.compile(rules.table_setting_headers)
         self.memory_headers = re.compile(rules.table_memory_headers)
+        words = sorted((re.escape(w) for w in rules.training_words), key=len, reverse=True)
+        self.training_lead = re.compile(rf"(?i)(?<![\w-])(?:{'|'.join(words)})(?![\w-])") if words else re.compile("(?!)")
         self.memory_saving_header = re.compile(rules.table_memory_saving_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
 
@@ -132,7 +134,8 @@ class TableReader:
         if self.names_setting(headers, cues):
             return None
         if cls == "time":
-            return "latency"
+            # "Table 1: Training time ..." (the caption or the section's heading): how long training took
+            return "other" if any(self.training_lead.search(t) for t in lead_texts[:2]) else "latency"
         if any(self.memory_headers.search(h.text) for h in headers):
             return "memory"
         return "memory" if any(self.memory_headers.search(t) for t in lead_texts) else None

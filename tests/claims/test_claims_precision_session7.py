@@ -87,3 +87,79 @@ def test_memory_under_a_per_gpu_header_is_per_gpu() -> None:
 def test_memory_without_a_per_device_word_has_no_per(text: str) -> None:
     mem = [c for c in claims_in(text) if c.metric == "memory"]
     assert mem and all(c.per is None for c in mem), _claims(text)
+
+
+# ---- how long training took is no inference latency: metric `other`
+@pytest.mark.parametrize("text,value", [
+    ("The draft heads are trainable (within 1-2 days) on eight consumer cards.\n", 1),
+    ("With our offload engine you can train a 13B chat model in just 7 hours on one node.\n", 7),
+    ("Training time for the 7B reward model drops to 3.5 hours with the fused optimizer.\n", 3.5),
+    ("Even a 30B actor can be trained in 11 hours on 64 GPUs.\n", 11),
+    ("Distillation takes about 6 hours on a single node.\n", 6),
+    ("Fine-tuning the adapter took 40 minutes on one card.\n", 40),
+    ("With the new scheduler a 7B model can be fine-tuned in 2.5 hours on one node.\n", 2.5),
+    ("Each run needs about 2 days of training on a small cluster.\n", 2),
+])
+def test_a_training_duration_is_metric_other(text: str, value: float) -> None:
+    found = [c for c in claims_in(text) if c.value == value]
+    assert found and found[0].metric == "other", _claims(text)
+
+
+@pytest.mark.parametrize("text,value,metric", [
+    ("Our draft head, trained on chat logs, cuts latency to 40 ms.\n", 40, "latency"),   # another metric, nearer
+    ("The fine-tuned model answers in 320 ms on average.\n", 320, "latency"),           # an adjective, no training
+    ("Loading the checkpoint takes 2 minutes on first start.\n", 2, "latency"),
+    ("Training with the new data lowers TTFT to 80 ms.\n", 80, "ttft"),                # an inference metric
+    ("Render latency falls from 200 s per clip to 9.5 s per clip after distillation.\n", 9.5, "latency"),
+    ("After training, TTFT of the served model is 180 ms.\n", 180, "ttft"),
+])
+def test_a_time_of_the_trained_system_stays_a_latency(text: str, value: float, metric: str) -> None:
+    found = [c for c in claims_in(text) if c.value == value]
+    assert found and found[0].metric == metric, _claims(text)
+
+
+def test_a_table_captioned_as_training_time_holds_training_durations() -> None:
+    body = "| GPUs | 7B | 13B |\n|---|---|---|\n| 8x A100 | 3.1 hours | 6.2 hours |\n\n"
+    trained = claims_in("## Results\n\n" + body + "*Table 1. Training time of the two models on one node.*\n")
+    served = claims_in("## Results\n\n" + body.replace("hours", "s") + "*Table 1. Time to answer one request.*\n")
+    assert [c.metric for c in trained] == ["other", "other"]
+    assert [c.metric for c in served] == ["latency", "latency"]
+
+
+# ---- the headline flag: what the post leads with, not every figure under a lead heading
+_TOP_SUMMARY = """# Fast decoding on one box
+
+A short opening with no figures.
+
+# Summary
+
+Our build decodes at 14 tokens/s on one desktop.
+
+## Setup
+
+The runs used a single workstation.
+
+## Results
+
+Prefill reaches 210 tokens/s with the new kernel.
+"""
+
+
+def test_a_top_level_summary_leads_with_its_own_text_only() -> None:
+    flags = {c.value: c.headline for c in claims_in(_TOP_SUMMARY)}
+    assert flags == {14: True, 210: False}
+
+
+def test_a_deeper_introduction_leads_with_its_subsections() -> None:
+    text = ("# Post title\n\n## Introduction\n\nWe built a cache.\n\n### Why it matters\n\n"
+            "Switching models becomes 30x faster than a full reload.\n\n## Method\n\nIt took 4 hours to get 2.5x "
+            "lower TTFT on the long prompts.\n")
+    flags = {c.value: c.headline for c in claims_in(text)}
+    assert flags[30] is True and flags[2.5] is False
+
+
+def test_table_cells_under_an_overview_heading_are_not_headlines() -> None:
+    text = ("# Post title\n\n## Overview\n\nThe new engine serves 1,200 tokens/s on one node.\n\n"
+            "| Model | Throughput (tokens/s) |\n|---|---|\n| 7B | 1,200 |\n| 13B | 740 |\n")
+    flags = {c.value: c.headline for c in claims_in(text)}
+    assert flags == {1200: True, 740: False}    # the 1,200 cell restates the lead's figure; 740 is the body

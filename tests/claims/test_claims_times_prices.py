@@ -61,8 +61,6 @@ def aside(text: str, quote: str):
     # how long a job or a first request takes
     ("The first call after boot compiles kernels and can take roughly 40 seconds on this box.",
      "roughly 40 seconds", "latency", 40, None),
-    ("With the new scheduler a 7B model can be fine-tuned in 2.5 hours on one node.", "2.5 hours", "latency", 2.5,
-     None),
     ("Both kernels show dispatch times of ~0.3ms per layer in the trace.", "~0.3ms", "latency", 0.3, None),
 ])
 def test_times_that_are_results(text, quote, metric, value, statistic):
