@@ -163,3 +163,25 @@ def test_table_cells_under_an_overview_heading_are_not_headlines() -> None:
             "| Model | Throughput (tokens/s) |\n|---|---|\n| 7B | 1,200 |\n| 13B | 740 |\n")
     flags = {c.value: c.headline for c in claims_in(text)}
     assert flags == {1200: True, 740: False}    # the 1,200 cell restates the lead's figure; 740 is the body
+
+
+# ---- a table of groups, each with its own 1.00x row: a speed-up is against the baseline row of its group
+_GROUPED = """| Model | Backend | Time | Speedup | Notes |
+|---|---|---|---|---|
+| **Alpha-7B** | None | 20.0s | 1.0x | Baseline (stock pipeline) |
+| **Alpha-7B** | FastCache | 10.5s | **1.90x** | tuned |
+| **Alpha-Edit** | Eager | 51.0s | 1.0x | - |
+| **Alpha-Edit** | FastCache | 21.0s | **2.43x** | - |
+"""
+
+
+def test_a_speedup_takes_the_baseline_row_of_its_group() -> None:
+    bases = {c.value: c.baseline for c in claims_in(_GROUPED) if c.metric == "speedup"}
+    assert bases == {1.9: "Baseline (stock pipeline)", 2.43: "Eager"}, bases
+
+
+def test_a_single_baseline_row_still_serves_every_row_below_it() -> None:
+    text = ("| Setup | Time | Speedup |\n|---|---|---|\n| eager loop | 9.0 s | 1.00x |\n| graphs | 6.0 s | 1.50x |\n"
+            "| graphs + fused | 4.5 s | 2.00x |\n")
+    assert {c.value: c.baseline for c in claims_in(text) if c.metric == "speedup"} == {1.5: "eager loop",
+                                                                                     2.0: "eager loop"}
