@@ -354,7 +354,9 @@ class MetricChooser:
             return change_metric          # "a 30% memory reduction", "62% checkpoint size reduction": a change of it
         if cue and change and cue.label == "metric:accuracy" and cue.start >= end and 0 <= start - change.end <= 1:
             return change_metric          # "loses 0.7% accuracy", "gains 2% accuracy": the amount of the change
-        if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
+        if cue and (not change or gap(cue, start, end) <= gap(change, start, end)
+                    # "a WER of 4.7%, close to the reported 4.9%": a level its metric names, compared after it
+                    or (change.label.startswith("change:neutral") and change.start >= end and cue.end <= start)):
             metric = cue.label[7:]
             if cls == "percent" and metric == "other" and self._overhead(cue, cues, end):
                 return "relative_change"   # "the overhead ranges from 15% to 55%": the cost against a reference

@@ -185,3 +185,45 @@ def test_a_single_baseline_row_still_serves_every_row_below_it() -> None:
             "| graphs + fused | 4.5 s | 2.00x |\n")
     assert {c.value: c.baseline for c in claims_in(text) if c.metric == "speedup"} == {1.5: "eager loop",
                                                                                      2.0: "eager loop"}
+
+
+# ---- a named score compared after it ("a WER of 4.7%, close to the reported 4.9%") is the score, no change
+@pytest.mark.parametrize("text,value,metric", [
+    ("On the held-out split the model reaches a WER of 4.71%, close to the published result (4.90%).\n", 4.71,
+     "accuracy"),
+    ("Our build scores an accuracy of 71.2%, on par with the FP16 model.\n", 71.2, "accuracy"),
+])
+def test_a_named_score_compared_after_it_keeps_its_metric(text: str, value: float, metric: str) -> None:
+    c = [c for c in claims_in(text) if c.value == value][0]
+    assert (c.metric, c.direction) == (metric, None), _claims(text)
+
+
+@pytest.mark.parametrize("text,value", [
+    ("Throughput is 12% higher, close to the ideal.\n", 12),        # a change stays a change
+    ("TTFT dropped 8%, close to what we expected.\n", 8),
+])
+def test_a_change_compared_after_it_stays_a_change(text: str, value: float) -> None:
+    c = [c for c in claims_in(text) if abs(c.value) == value][0]
+    assert c.metric == "relative_change", _claims(text)
+
+
+# ---- a statistic word outside a parenthesis does not reach the figure inside it
+def test_a_statistic_outside_a_parenthesis_is_not_the_figure_s() -> None:
+    text = "It runs on phones with a minimum of 3GB of memory (about 6~7 tokens/s on a mid-range chip).\n"
+    c = [c for c in claims_in(text) if c.metric == "throughput"][0]
+    assert c.statistic is None, _claims(text)
+
+
+@pytest.mark.parametrize("text,statistic", [
+    ("P99 TTFT (at 64 users) is 30 ms.\n", "p99"),              # the parenthesis closes before the figure
+    ("The mean TPOT for 8 GPUs is 21 ms.\n", "mean"),
+])
+def test_a_statistic_before_a_closed_parenthesis_still_applies(text: str, statistic: str) -> None:
+    c = claims_in(text)[0]
+    assert c.statistic == statistic, _claims(text)
+
+
+def test_a_figure_in_parentheses_restating_its_statistic_keeps_it() -> None:
+    text = "At 16 users the mean TTFT rises sharply (71.3s), a sign of queueing.\n"
+    c = [c for c in claims_in(text) if c.metric == "ttft"][0]
+    assert c.statistic == "mean", _claims(text)
