@@ -41,6 +41,7 @@ class BaselineReader:
         self.setup = [re.compile(p) for p in rules.previous_comparison_setup]
         self.previous_comparison = [re.compile(p) for p in rules.previous_comparison]
         self.continuation = re.compile(rules.baseline_continuation_start)
+        self.coordinated = re.compile(rules.baseline_coordinated_name)
         self.method = [re.compile(p) for p in rules.method_with_without]
         self.generic = {w.lower() for w in rules.method_feature_generic_words}
 
@@ -115,10 +116,15 @@ class BaselineReader:
         first = at + len(raw) - len(raw.lstrip())     # a stop word that opens the phrase ("than on the H100") stays
         limit = next((s for s in stops if s >= first + 1), None)
         stop = min(x for x in (limit, at + REACH, len(text) + base) if x is not None)
-        phrase = self.stop_word.split(_PHRASE_END.split(text[at - base:stop - base].lstrip())[0])[0].strip(" *_")
+        head = text[at - base:stop - base].lstrip()
+        phrase = self.stop_word.split(_PHRASE_END.split(head)[0])[0].strip(" *_")
         if _NUMBER_PHRASE.match(phrase) or _FACTOR_OF_A_QUANTITY.match(phrase):
             return None      # a bare number is the baseline value; a factor another figure ("by 5.7x, ... by over
                              # 40x", "above 12x ... where X reaches above 25x the throughput")
+        if phrase and (m := self.coordinated.match(text, first - base + head.find(phrase) + len(phrase),
+                                                   min(len(text), first - base + REACH + 40))) \
+                and not _FACTOR_OF_A_QUANTITY.match(m.group("name")):
+            phrase = text[first - base + head.find(phrase):m.end("name") ].strip(" *_")   # "X and Y": both
         return _clean(phrase)
 
 

@@ -22,6 +22,8 @@ from extractor.spans import markup_free, markup_free_pieces
 # unit classes of levels a text may state a change of ("reduced by 500 ms", "grew by 300 tok/s")
 ABSOLUTE_CLASSES = frozenset({"time", "token_time", "token_rate", "request_rate", "item_rate", "memory",
                               "bandwidth", "cost", "energy", "compute"})
+# a figure, then an opening parenthesis still open at the end: what follows is an aside on that figure
+_ASIDE_AFTER_A_FIGURE = re.compile(r"\d[^()]*\([^()]*$")
 STAT_BEFORE = 60   # characters: "average first-chunk delay drops from ~4100 ms to ~700 ms"
 
 __all__ = ["ClaimBuilder", "Cue", "change_metric_of", "gap", "inside", "nearest", "unit_class"]
@@ -154,9 +156,10 @@ class ClaimBuilder:
                 unit = f"{unit} / {per}"
             if cls == "token_rate":
                 tokens = self.tokens_for(cues, start, end, header_cues)
-        elif cls in ("compute", "bandwidth"):
-            # "4.9 TFLOPS" under "Max Throughput per GPU", "3.2 TB/s per GPU": the rate of one device, not
-            # of the whole system; a compute or bandwidth figure no per-word governs keeps per null
+        elif cls in ("compute", "bandwidth") or metric == "memory":
+            # "4.9 TFLOPS" under "Max Throughput per GPU", "3.2 TB/s per GPU", "10.5 GB" under "Memory per GPU":
+            # the rate or footprint of one device, not of the whole system; a compute, bandwidth or memory
+            # figure no per-word governs keeps per null
             per = self.per_for(unit, cues, start, end, header_cues)
             if per == "system" and self.per_device and self.per_device.match(text, end - base):
                 per = "gpu"
@@ -202,18 +205,29 @@ class ClaimBuilder:
                                              for x, y in markup_free_pieces(written, start, end) if y <= a or x >= b]
         return Claim(metric=metric, value=value, value_max=value_max, unit=unit, qualifier=q.qualifier,
                      tokens=tokens, per=per, baseline=baseline, direction=direction,
-                     statistic=self.statistic(metric, cues, start, end, header_cues), quote=written[a:b],
+                     statistic=self.statistic(metric, cues, start, end, header_cues,
+                                              text[max(0, start - base - STAT_BEFORE):start - base]),
+                     quote=written[a:b],
                      span=(a, b), context=context, mentions=ends)
 
-    def statistic(self, metric: str, cues: list[Cue], start: int, end: int, header_cues=()) -> str | None:
+    def statistic(self, metric: str, cues: list[Cue], start: int, end: int, header_cues=(), before_text: str = "",
+                  ) -> str | None:
         """The statistic a latency or rate states: a statistic word in its clause before the number ("P99 TTFT
         of 77 ms", "mean TPOT fell to 20 ms") or right after it ("61.5 ms on average"), else in its headers."""
         if metric not in self.rules.statistic_metrics:
             return None
         own = [c for c in self.clauses.without_label_break(cues, start)
                if (c.label.startswith("stat:") and not inside(c, start, end)) or c.label in ("break", "join", "stop")]
+        # not the word of another figure the parenthesis holding this one follows ("a minimum of 3 GB (about 6
+        # tokens/s on a phone)"); "the mean TTFT rises sharply (76.7 s)" restates what the word says
+        base = start - len(before_text)
         before = [c for c in own if c.label.startswith("stat:") and c.end <= start and start - c.end <= STAT_BEFORE
-                  and not self.clauses.between(own, c.end, start, ("break", "join"), False)]
+                  and not self.clauses.between(own, c.end, start, ("break", "join"), False)
+                  and not _ASIDE_AFTER_A_FIGURE.search(before_text[max(0, c.end - base):])]
+        if metric in ("speedup", "relative_change"):
+            # "a minimum 2x speedup", "a maximum of 30% lower": a bound on the ratio (its qualifier), not the
+            # statistic of what was compared
+            before = [c for c in before if c.label not in ("stat:min", "stat:max") or start - c.end > 4]
         cue = (self.clauses.after(own, start, end, ("stat:",), STAT_AFTER)
                or max(before, key=lambda c: c.end, default=None)
                or nearest([c for c in header_cues if c.label.startswith("stat:")], 0, 0, "stat:", 10**9))

@@ -43,7 +43,7 @@ LABEL_FIELDS: tuple[tuple[str, str], ...] = (
     ("per:{}", "per"), ("valence:better", "direction_better"), ("valence:worse", "direction_worse"),
     ("valence:neutral", "direction_neutral"), ("valence:neutral_before", "direction_neutral_before"),
     ("polarity:lower", "lower_is_better"), ("polarity:higher", "higher_is_better"), ("share_of", "share_of"),
-    ("overhead", "overhead_words"),
+    ("overhead", "overhead_words"), ("training", "training_words"),
     ("length:accept", "accept_length_cues"), ("level_intro", "level_intro"), ("level_measured", "level_measured_intro"),
     ("by", "change_amount_intro"),
     ("spec:before", "device_spec_before"), ("spec:after", "device_spec_after"),

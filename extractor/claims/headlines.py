@@ -79,15 +79,23 @@ class HeadlineMarker:
         if groups:
             last = groups[min(len(groups), self.rules.intro_paragraphs) - 1][-1]
             zones.append((groups[0][0].start, last.end))
-        for s in d.sections:
+        for i, s in enumerate(d.sections):
             if _norm_heading(s.title) in self.sections:
-                zones.append((s.start, s.body_end))
+                # a top-level "# Summary" that the rest of the post nests under ("## Setup", "## Benchmark
+                # results"): its own text leads, its subsections are the body; a deeper one leads with them
+                end = s.body_end
+                if s.level == 1:
+                    end = min([end] + [t.start for t in d.sections[i + 1:] if t.start > s.start][:1])
+                zones.append((s.start, end))
         return zones
 
     def mark(self, d: Document, claims: list[Claim]) -> list[Claim]:
         """Mark the claims in the lead (title, summary, TL;DR, introduction) as headline; returns them."""
         starts, ends = _merged(self.zones(d))
-        leads = [c for c in claims if _inside(starts, ends, c.span[0])]
+        # a table's cells are the body even under a "Summary" or "Overview" heading: the post leads with what its
+        # text says (a cell restated in that text is a headline through the restatement)
+        table_starts, table_ends = _merged([(t.start, t.end) for t in d.tables])
+        leads = [c for c in claims if _inside(starts, ends, c.span[0]) and not _inside(table_starts, table_ends, c.span[0])]
         for c in leads:
             c.headline = True
         return leads

@@ -9,6 +9,7 @@ import re
 
 from extractor.claims.cues import ADJACENT, BARE_NEAR, CHANGE_NEAR, NEAR, ClauseCues, Cue, gap, inside, nearest
 from extractor.claims.rules import ClaimRules
+from extractor.claims.training_time import training_time
 from extractor.records import QuantityRecord
 
 STAT_AFTER = 15    # characters: "48.0 ms on average", "640 ms median", "91 ms (P99)"
@@ -94,6 +95,8 @@ class MetricChooser:
         if prose and not self._is_result(q, cls, cues, start, end):
             return None
         allowed = self.allowed.get(cls, [])
+        if cls == "time" and training_time(self.clauses, cues, start, end, header_cues):
+            return "other"                # "can fine-tune the 7B model in 3 hours": how long training took
         if cls == "token_count":     # "a capacity of 2.5M tokens": only with its own cue, in its clause
             if q.value <= 1:
                 return None               # "proposes 2 tokens per step": a setting
@@ -351,7 +354,9 @@ class MetricChooser:
             return change_metric          # "a 30% memory reduction", "62% checkpoint size reduction": a change of it
         if cue and change and cue.label == "metric:accuracy" and cue.start >= end and 0 <= start - change.end <= 1:
             return change_metric          # "loses 0.7% accuracy", "gains 2% accuracy": the amount of the change
-        if cue and (not change or gap(cue, start, end) <= gap(change, start, end)):
+        if cue and (not change or gap(cue, start, end) <= gap(change, start, end)
+                    # "a WER of 4.7%, close to the reported 4.9%": a level its metric names, compared after it
+                    or (change.label.startswith("change:neutral") and change.start >= end and cue.end <= start)):
             metric = cue.label[7:]
             if cls == "percent" and metric == "other" and self._overhead(cue, cues, end):
                 return "relative_change"   # "the overhead ranges from 15% to 55%": the cost against a reference

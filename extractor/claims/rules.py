@@ -65,6 +65,7 @@ class ClaimRules(BaseModel):
     level_intro: Phrases
     level_measured_intro: Phrases
     overhead_words: Phrases
+    training_words: Phrases = Field(default_factory=list)
     change_amount_intro: Phrases
     device_spec_before: Phrases
     device_spec_after: Phrases
@@ -84,6 +85,7 @@ class ClaimRules(BaseModel):
     method_with_without: list[str] = Field(default_factory=list)
     method_feature_generic_words: list[str] = Field(default_factory=list)
     baseline_continuation_start: str = r"(?!)"
+    baseline_coordinated_name: str = r"(?!)"
     ratio_quantity_of: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
@@ -121,7 +123,7 @@ class ClaimRules(BaseModel):
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",
                      "memory_share_after", "score_at_size_after", "cache_hit_after", "named_rate_after",
                      "remaining_share_before", "level_series_gap", "baseline_continuation_start",
-                     "ratio_quantity_of")
+                     "baseline_coordinated_name", "ratio_quantity_of")
     @classmethod
     def _regex(cls, v: str, info):
         try:
@@ -164,7 +166,7 @@ class ClaimRules(BaseModel):
                      "higher_is_better", "share_of", "accept_length_cues", "level_intro", "level_measured_intro",
                      "change_amount_intro",
                      "device_spec_before", "device_spec_after", "ratio_headers", "sla_share_after", "level_reached_intro",
-                     "overhead_words", "device_spec_not_after", "level_pair_from", "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
+                     "overhead_words", "training_words", "device_spec_not_after", "level_pair_from", "adoption_words", "model_size_words", "named_ratio_cues", "rate_unit_before", mode="before")
     @classmethod
     def _cue_list(cls, v):
         return _phrases(v or [])

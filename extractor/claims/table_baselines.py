@@ -15,6 +15,8 @@ from extractor.records import Claim
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
 LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 # a cell that holds no value of its own ("-", "—", "n/a"): it names nothing a baseline run changed
+# a cell that calls its row the reference run, naming it ("Baseline (stock pipeline)", "reference: eager")
+_CALLED_BASELINE = re.compile(r"(?i)^(?:baseline|reference)\b\W*\w")
 _EMPTY_CELL = re.compile(r"(?i)^[\s*_]*(?:[-–—/]+|n/?a)?[\s*_]*$")
 
 
@@ -33,7 +35,7 @@ class TableBaselines:
         self.lead_patterns = [re.compile(p) for p in rules.table_lead_baseline]
 
     def fill(self, d: Document, table: Table, out: list[tuple[Claim, Passage]], places: list[tuple[int, int]],
-             unit_rows: dict[int, int], lead_texts: Callable[[], list[str]]) -> None:
+             unit_rows: dict[int, list[int]], lead_texts: Callable[[], list[str]]) -> None:
         """Sets the baseline of each speed-up or change of `out` (at `places`: row, column) whose cell named
         none, in this order: what its column's header compares with ("Speedup (FP8 vs. FP16)"), the cells of
         the 1.00x row of its column (`unit_rows`) that differ from its own row, what the caption, section title
@@ -49,7 +51,10 @@ class TableBaselines:
             named = self.header.search(own)
             base = named.group("base").strip(" *_`:") if named else None
             if not base and col in unit_rows:
-                base = _row_difference(d, table.rows[unit_rows[col]], table.rows[r])
+                # the 1.00x row of its group: the nearest above it (a table of several models, each with its own
+                # baseline row), else the first
+                unit = max((u for u in unit_rows[col] if u < r), default=unit_rows[col][0])
+                base = _row_difference(d, table.rows[unit], table.rows[r])
             if not base:
                 if not lead:
                     lead.append(self.lead_baseline(lead_texts()))
@@ -81,4 +86,6 @@ def _row_difference(d: Document, unit_row: list[Cell], row: list[Cell]) -> str |
     named = [t for c in unit_row if (t := cell_text(d, c)) and not LEADS_WITH_NUMBER.match(t)
              and not _EMPTY_CELL.match(t) and t.strip("*_ ") != theirs.get(c.col, "").strip("*_ ")]
     label = cell_text(d, unit_row[0]).strip("*_ ") if unit_row else ""
+    if (called := [t for t in named if _CALLED_BASELINE.match(t.strip("*_ "))]):
+        return called[0].strip("*_ ")      # a cell that calls the row the baseline ("Baseline (stock pipeline)")
     return "; ".join(t.strip("*_ ") for t in named)[:120] or label or None

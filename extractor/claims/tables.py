@@ -55,6 +55,8 @@ class TableReader:
         self.baseline_header = self.baselines.header
         self.setting_headers = re.compile(rules.table_setting_headers)
         self.memory_headers = re.compile(rules.table_memory_headers)
+        words = sorted((re.escape(w) for w in rules.training_words), key=len, reverse=True)
+        self.training_lead = re.compile(rf"(?i)(?<![\w-])(?:{'|'.join(words)})(?![\w-])") if words else re.compile("(?!)")
         self.memory_saving_header = re.compile(rules.table_memory_saving_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
 
@@ -132,7 +134,8 @@ class TableReader:
         if self.names_setting(headers, cues):
             return None
         if cls == "time":
-            return "latency"
+            # "Table 1: Training time ..." (the caption or the section's heading): how long training took
+            return "other" if any(self.training_lead.search(t) for t in lead_texts[:2]) else "latency"
         if any(self.memory_headers.search(h.text) for h in headers):
             return "memory"
         return "memory" if any(self.memory_headers.search(t) for t in lead_texts) else None
@@ -154,7 +157,7 @@ class TableReader:
         texts = [t[:m.end(1)] + "%" + " " * (len(t) - m.end(1) - 1) if m else t for t, m in zip(texts, scores)]
         analysed = self.x.analyse(texts, [c.start for c, *_ in cells], seen=seen)
         out: list[tuple[Claim, Passage]] = []
-        unit_rows: dict[int, int] = {}        # column -> its body row that holds 1.00x
+        unit_rows: dict[int, list[int]] = {}  # column -> its body rows that hold 1.00x
         places: list[tuple[int, int]] = []    # the (row, column) of each claim of `out`
         for (c, col, row_head, r, headers, under_counts), (qs, cues), score in zip(cells, analysed, scores):
             if score is not None:   # the quote is the score as written
@@ -196,7 +199,7 @@ class TableReader:
                     if h is lead:
                         header_cues = header_cues + lead.cues
                 if cls == "ratio" and q.value == 1 and q.value_max is None:
-                    unit_rows.setdefault(c.col, r)
+                    unit_rows.setdefault(c.col, []).append(r)
                     continue          # the 1.00x row is the baseline itself
                 if cls == "cost" and col is not None and col.cls == "cost" and col.unit != unit \
                         and col.unit.startswith(unit + " /"):

@@ -27,6 +27,11 @@ _LINE_PREFIX = re.compile(r"^(?P<p>[ \t]{0,3}(?:#{1,6}[ \t]+|>[ \t]?)+|[ \t]*(?:
 _HEADING_TAIL = re.compile(r"[ \t]+#+[ \t]*$", re.M)
 # a ratio written as LaTeX math ("$6\times$", "$1.5 \times$"): its dollars delimit the math, they are no price
 _LATEX_RATIO = re.compile(r"\$(?P<keep>[~≈]?\d[\d.,]*[ \t]*\\times)[ \t]*\$")
+# a range of ratios in LaTeX math ("$2 \sim 5\times$", "$2$--$5\times$", "$2\text{-}5\times$"): the low end,
+# a connector read as "-", the high end with its \times; the math's dollars and braces are no price
+_LATEX_RANGE = re.compile(r"\$(?P<low>[~≈]?\d[\d.,]*)[ \t]*(?:\$[ \t]*)?"
+                          r"(?P<conn>\\sim|\\text\{[ \t]*(?:-{1,3}|–|to)[ \t]*\}|-{1,3}|–|—)"
+                          r"[ \t]*(?:\$[ \t]*)?(?P<high>\d[\d.,]*[ \t]*\\times)[ \t]*\$")
 
 
 def comment_spans(text: str) -> list[tuple[int, int]]:
@@ -127,6 +132,11 @@ def mask_inline_markdown(chars: list[str], text: str, start: int, end: int) -> l
     if "&" in seg:
         mask_entities(chars, text, start, end)
     if "\\times" in seg:
+        for m in _LATEX_RANGE.finditer(text, start, end):
+            blank(chars, m.start(), m.start("low"))
+            blank(chars, m.end("low"), m.start("high"))
+            chars[m.start("conn")] = "-"
+            blank(chars, m.end("high"), m.end())
         for m in _LATEX_RATIO.finditer(text, start, end):
             blank(chars, m.start(), m.start("keep"))
             blank(chars, m.end("keep"), m.end())

@@ -61,8 +61,6 @@ def aside(text: str, quote: str):
     # how long a job or a first request takes
     ("Right after boot, a first request builds its kernels and can take roughly 40 seconds here.",
      "roughly 40 seconds", "latency", 40, None),
-    ("Using the new scheduler, our 7B network can be fine-tuned in 2.5 hours on one node.", "2.5 hours", "latency", 2.5,
-     None),
     ("In the trace each kernel has dispatch times of ~0.3ms per layer.", "~0.3ms", "latency", 0.3, None),
 ])
 def test_times_that_are_results(text, quote, metric, value, statistic):
