@@ -10,7 +10,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from extractor.claims.rules import load_claim_rules
-from extractor.conditions.citations import PlacedCitations
+from extractor.conditions.citations import PlacedCitations, TableCredit, TableNotes
 from extractor.conditions.context import DocContext
 from extractor.conditions.neighbours import (  # noqa: F401 (the rung readers import them from here too)
     FOOTNOTE_CHARS, NEAR_FIGURE_BLOCKS, SENTENCE_END, ancestors, footnotes, introducing_sentence, labelled_settings,
@@ -65,6 +65,7 @@ class Places:
         self.example_opening = re.compile(rf"[*_\s]*(?:{scopes.example_cue})", re.I)
         self.citation_self = re.compile(scopes.citation_self, re.I)
         self.placed = PlacedCitations(scopes)
+        self.table_notes = TableNotes(scopes)
         self.ratio_clause_end = re.compile(scopes.ratio_clause_end)
         self.ratio_clause_start = re.compile(scopes.ratio_clause_start)
         self.ratio_levels = re.compile(scopes.ratio_levels, re.I)
@@ -140,6 +141,7 @@ class DocumentPlaces:
         self._setup_references: dict[int, list[tuple[int, int]]] | None = None   # section -> (link, linked section)
         self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
         self._table_citation: dict[int, str | None] = {}   # table -> the party its caption or lead-in credits
+        self._table_credit: dict[int, TableCredit | None] = {}   # table -> what its note credits to other reports
         self._list_lead_citation: dict[int, tuple[str | None, str] | None] = {}   # a list's first item -> its lead's
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
@@ -271,11 +273,17 @@ class DocumentPlaces:
         if passage.table is not None:
             # a table's figures are credited by its caption or the paragraph that leads into it ("The results
             # below are based on benchmarks published by X:"), once per table
-            t = passage.table
+            t, d = passage.table, self.ctx.d
             if t not in self._table_citation:
-                lead = _table_lead(self.ctx.d, t)
+                lead = _table_lead(d, t)
                 cited = None if lead is None else self._citation(lead, TABLE_PARTIES)
                 self._table_citation[t] = None if cited is None else cited[0] or cited[1]
+                # "* Scores of the other models are copied from their reports.": the compared rows, or marked cells
+                self._table_credit[t] = None if cited is not None else \
+                    self.places.table_notes.credit(d, t, None if lead is None else (lead.start, lead.end))
+            credit = self._table_credit[t]
+            if credit is not None and credit.credits(d, d.tables[t], passage.row, passage.col):
+                return credit.party
             return self._table_citation[t]
         key = (passage.start, passage.end)   # every claim of a sentence reads the same citation: read it once
         if key not in self._citations:

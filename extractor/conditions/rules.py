@@ -179,6 +179,10 @@ class ScopeRules(_Strict):
     credit_sections: Regex = NEVER
     source_link: Regex = NEVER
     cited_sections: Regex = NEVER
+    table_note_credit: Regex = NEVER
+    table_note_own: Regex = NEVER
+    table_mark_credit: Regex = NEVER
+    table_own_label: Regex = NEVER
     anchor_link: Regex = NEVER
     prompt_lead_in: Regex = NEVER
     no_value_cell: Regex = NEVER
