@@ -22,6 +22,9 @@ class PlacedCitations:
         self.source_link = re.compile(scopes.source_link)
         self.cited_sections = re.compile(scopes.cited_sections)
         self.external_page = re.compile(r"https?://(?!(?:www\.)?(?:github|gitlab)\.com/)")
+        self.linked_finding = re.compile(scopes.linked_finding)
+        self.reference_marker = re.compile(scopes.reference_marker)
+        self.reference_own = re.compile(scopes.reference_own)
 
     def source(self, d: Document, passage: Passage) -> str | None:
         """The target of a source link in parentheses in the passage, else (in a list item) in its item: the
@@ -35,6 +38,24 @@ class PlacedCitations:
             for m in self.source_link.finditer(d.text, start, end):
                 return m.group("url") or m.group("url2")
         return None
+
+    def finding(self, d: Document, passage: Passage) -> str | None:
+        """What the sentence credits its figures to as its subject or its closing reference: the target of a link to
+        another site that opens the sentence and reports a finding ("For example, X's [suite](https://...) shows 2x"),
+        else a numbered or author-year reference that ends a sentence not about the post's own work ("... 4x over the
+        older part [4].", "(Lee et al., 2024)"), with its entry in the post's reference list when there is one."""
+        if passage.kind == "cell":
+            return None
+        if m := self.linked_finding.match(d.text, passage.start, passage.end):
+            return m.group("url")
+        sentence = d.text[passage.start:passage.end]
+        m = self.reference_marker.search(sentence, max(0, len(sentence) - 160))
+        if m is None or self.reference_own.search(sentence, 0, m.start()):
+            return None
+        ref = m.group("ref")
+        if entry := re.search(rf"(?m)^[ \t]*{re.escape(ref)}[ \t]+(\S[^\n]{{0,100}})", d.text):
+            return f"{ref} {entry.group(1).strip()}"
+        return " ".join(ref.split())
 
     def link_text(self, d: Document, start: int, end: int) -> str | None:
         """The target of the link whose visible text holds the figure at [start, end) ("it [offers ~2x

@@ -26,7 +26,9 @@ TABLE_LEAD_REACH = 400   # the paragraph that leads into a table ends this close
 # the `citation_cue` groups that credit a whole table from its lead-in: a named source ("according to X", "published
 # by X", "in their paper", "studies show"), not "X reports" (a lead-in "validated against the official X report"
 # names what the post compared with)
-TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6")
+TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6", "who7")
+# ... and those that credit a table cell's own figure ("(41% vs 12% in the Lumen study)", "according to X")
+CELL_PARTIES = ("who", "who2", "who3", "who7")
 # where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
 # contrast): "goodput grows 3x, although TTFT barely moves" names goodput's family, not TTFT's
 # Metric families whose figures a caption may name ("max throughput", "first-token latency").
@@ -284,6 +286,8 @@ class DocumentPlaces:
             credit = self._table_credit[t]
             if credit is not None and credit.credits(d, d.tables[t], passage.row, passage.col):
                 return credit.party
+            if self._table_citation[t] is None and (own := self._citation(passage, CELL_PARTIES)) is not None:
+                return own[0] or own[1]   # a cell that credits its own figure: "2.1x (41% vs 12% in the Lumen study)"
             return self._table_citation[t]
         key = (passage.start, passage.end)   # every claim of a sentence reads the same citation: read it once
         if key not in self._citations:
@@ -297,6 +301,7 @@ class DocumentPlaces:
         if cited is None and passage.kind == "list_item" and passage.block >= 0:
             cited = self._list_citation(passage.block)
         if cited is None and (placed := self.places.placed.source(self.ctx.d, passage)
+                              or self.places.placed.finding(self.ctx.d, passage)
                               or self.places.placed.link_text(self.ctx.d, *claim.span)
                               or self.places.placed.section(self.ctx.d, passage)):
             return placed    # "... 3x faster ([source](https://...))"; a figure under "Related work"

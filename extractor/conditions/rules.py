@@ -179,6 +179,9 @@ class ScopeRules(_Strict):
     credit_sections: Regex = NEVER
     source_link: Regex = NEVER
     cited_sections: Regex = NEVER
+    linked_finding: Regex = NEVER
+    reference_marker: Regex = NEVER
+    reference_own: Regex = NEVER
     table_note_credit: Regex = NEVER
     table_note_own: Regex = NEVER
     table_mark_credit: Regex = NEVER

@@ -62,12 +62,13 @@ def test_a_lead_in_before_the_table_credits_the_compared_rows_too():
 ])
 def test_a_note_that_does_not_credit_another_report_cites_nothing(note):
     rows = cited_by_row(TABLE.format(own="**Orca-LM-7B**", note=note))
-    assert all(v == {None} for v in rows.values()), rows
+    assert rows and all(v == {None} for v in rows.values()), rows
 
 
 def test_no_row_is_cited_when_the_posts_own_rows_cannot_be_told_apart():
     text = TABLE.replace("of Orca-LM", "").format(own="Tern-7B", note="Other models' scores are quoted from their papers.")
-    assert all(v == {None} for v in cited_by_row(text).values())
+    rows = cited_by_row(text)
+    assert rows and all(v == {None} for v in rows.values()), rows
 
 
 MARKED = """# Decode speed of three engines
@@ -98,4 +99,4 @@ def test_a_note_crediting_marked_cells_cites_those_cells_only(mark, note):
 
 def test_a_mark_note_that_credits_no_one_cites_nothing():
     rows = cited_by_row(MARKED.format(mark="†", note="Numbers marked with † were measured with a warm cache."))
-    assert all(v == {None} for v in rows.values())
+    assert rows and all(v == {None} for v in rows.values())
