@@ -26,7 +26,7 @@ TABLE_LEAD_REACH = 400   # the paragraph that leads into a table ends this close
 # the `citation_cue` groups that credit a whole table from its lead-in: a named source ("according to X", "published
 # by X", "in their paper", "studies show"), not "X reports" (a lead-in "validated against the official X report"
 # names what the post compared with)
-TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6", "who7")
+TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6", "who7", "who8")
 # ... and those that credit a table cell's own figure ("(41% vs 12% in the Lumen study)", "according to X")
 CELL_PARTIES = ("who", "who2", "who3", "who7")
 # where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of

@@ -70,3 +70,12 @@ def test_a_parenthesis_naming_another_works_study_credits_a_table_cell_and_a_sen
 def test_a_parenthesis_naming_our_study_or_no_study_credits_nothing():
     found = cited("# Routing\n\nSelection lifts accuracy to 41.5% (in our study) and to 44.0% (in the long run).\n")
     assert found and all(v is None for v in found.values()), found
+
+
+def test_the_authors_of_a_named_work_are_the_party_and_an_example_that_follows_is_theirs():
+    text = ("# Background\n\nThe authors of Lumen proposed scaling depth and width together. For example, their deepest "
+            "variant reaches 81.2% accuracy at the cost of 140% more parameters.\n\n## Ours\n\nOur distilled model "
+            "reaches 79.5% accuracy on the same test.\n")
+    found = cited(text)
+    assert found["81.2%"] == "Lumen" and found["79.5%"] is None
+    assert cited("# Notes\n\nThe authors of this post measured a 1.4x speedup.\n")["1.4x"] is None
