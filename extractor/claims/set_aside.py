@@ -25,6 +25,7 @@ from typing import Literal, NamedTuple, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.claims.classify import unit_class
+from extractor.claims.restated import restated
 from extractor.ingest.model import BlockKind, Document
 from extractor.quantities.exclusions import _merge, _overlaps
 from extractor.quantities.finder import QuantityFinder, Skipped
@@ -76,6 +77,8 @@ class SetAsideRule(BaseModel):
                                               "body cell the figure sits in (a figure outside a body cell fails it)")
     demotes: bool = Field(False, description="the reason holds even where a claim rule took the figure: the "
                                              "claim is dropped and the figure set aside (a target, a list price)")
+    restates: bool = Field(False, description="a figure it sets aside that writes a claim's figure again in the "
+                                              "claim's section is a mention of that claim (claims/restated.py)")
     example: str = Field(min_length=1, description="a sentence of the class, for the docs and the tests")
 
     _compile = field_validator("quote", "unit", "before", "not_before", "after", "line", "not_line", "not_section",
@@ -189,7 +192,8 @@ class FigureDecider:
     """Decides the figures of a post that no claim or condition covers (see the module docstring)."""
 
     contract = StageContract("set_aside", "sets aside, with a reason, each figure no claim, mention or stated "
-                                          "condition covers", requires=("span", "mentions", "conditions"))
+                                          "condition covers; an example restating a claim's figure becomes its mention",
+                             assigns=("mentions",), requires=("span", "mentions", "conditions"))
 
     def __init__(self, rules_dir: Path, finder: QuantityFinder):
         self.finder = finder
@@ -201,6 +205,7 @@ class FigureDecider:
         self._applicable: dict[tuple[str | None, str | None, str, bool], list[_Compiled]] = {}
         self._langs = frozenset(lang for c in self.rules if c.langs for lang in c.langs)
         self.measured_sections = re.compile(rules.measured_sections) if rules.measured_sections else None
+        self.restating = frozenset(f"set_aside.{r.name}" for r in rules.rules if r.restates)
         extra = rules.extra_figures
         self.extra_forms = list(extra.forms) if extra else []
         self.extra = re.compile(f"(?:{extra.number})(?:" + "|".join(f"(?P<f{i}>{f.after})" for i, f in
@@ -284,7 +289,7 @@ class FigureDecider:
                 decided = None            # "Memory consumption: at least 14GB VRAM": measured, not a datasheet
             if decided is not None:
                 out.append(SetAside(quote=text[start:end], span=f.span, reason=decided[0], rule=decided[1]))
-        return out
+        return restated(d, claims, out, self.restating)   # an example that restates a result is its mention
 
     def _reason(self, text: str, f: Figure, places: "SetAsidePlaces", demoting: bool = False) -> tuple[str, str] | None:
         if f.excluded_by is not None:

@@ -41,9 +41,10 @@ class Header:
 
     @property
     def counts(self) -> bool:
-        """A header of counts or settings ("Test Size", "Batch", "#"): its cells are not results. A header
+        """A header of counts or settings ("Test Size", "Batch", "#"), also one that names a score of a setting
+        ("Severity score", "Priority score": the level a mapping assigns): its cells are not results. A header
         that holds a number names one configuration ("bs=16", "Batch 32", "TP8"): its cells are results."""
-        return self.cls is None and any(c.label == "count" for c in self.cues) \
+        return self.cls in (None, "score") and any(c.label == "count" for c in self.cues) \
             and not any(ch.isdigit() for ch in _STATUS_CODES.sub(" ", self.text))
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from extractor.claims.rules import load_claim_rules
-from extractor.conditions.citations import PlacedCitations
+from extractor.conditions.citations import PlacedCitations, TableCredit, TableNotes
 from extractor.conditions.context import DocContext
 from extractor.conditions.neighbours import (  # noqa: F401 (the rung readers import them from here too)
     FOOTNOTE_CHARS, NEAR_FIGURE_BLOCKS, SENTENCE_END, ancestors, footnotes, introducing_sentence, labelled_settings,
@@ -26,7 +26,9 @@ TABLE_LEAD_REACH = 400   # the paragraph that leads into a table ends this close
 # the `citation_cue` groups that credit a whole table from its lead-in: a named source ("according to X", "published
 # by X", "in their paper", "studies show"), not "X reports" (a lead-in "validated against the official X report"
 # names what the post compared with)
-TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6")
+TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6", "who7", "who8")
+# ... and those that credit a table cell's own figure ("(41% vs 12% in the Lumen study)", "according to X")
+CELL_PARTIES = ("who", "who2", "who3", "who7")
 # where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
 # contrast): "goodput grows 3x, although TTFT barely moves" names goodput's family, not TTFT's
 # Metric families whose figures a caption may name ("max throughput", "first-token latency").
@@ -65,6 +67,7 @@ class Places:
         self.example_opening = re.compile(rf"[*_\s]*(?:{scopes.example_cue})", re.I)
         self.citation_self = re.compile(scopes.citation_self, re.I)
         self.placed = PlacedCitations(scopes)
+        self.table_notes = TableNotes(scopes)
         self.ratio_clause_end = re.compile(scopes.ratio_clause_end)
         self.ratio_clause_start = re.compile(scopes.ratio_clause_start)
         self.ratio_levels = re.compile(scopes.ratio_levels, re.I)
@@ -144,6 +147,7 @@ class DocumentPlaces:
         self._setup_references: dict[int, list[tuple[int, int]]] | None = None   # section -> (link, linked section)
         self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
         self._table_citation: dict[int, str | None] = {}   # table -> the party its caption or lead-in credits
+        self._table_credit: dict[int, TableCredit | None] = {}   # table -> what its note credits to other reports
         self._list_lead_citation: dict[int, tuple[str | None, str] | None] = {}   # a list's first item -> its lead's
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
@@ -275,11 +279,19 @@ class DocumentPlaces:
         if passage.table is not None:
             # a table's figures are credited by its caption or the paragraph that leads into it ("The results
             # below come from X's published benchmarks:"), once per table
-            t = passage.table
+            t, d = passage.table, self.ctx.d
             if t not in self._table_citation:
-                lead = _table_lead(self.ctx.d, t)
+                lead = _table_lead(d, t)
                 cited = None if lead is None else self._citation(lead, TABLE_PARTIES)
                 self._table_citation[t] = None if cited is None else cited[0] or cited[1]
+                # "* Scores of the other models are copied from their reports.": the compared rows, or marked cells
+                self._table_credit[t] = None if cited is not None else \
+                    self.places.table_notes.credit(d, t, None if lead is None else (lead.start, lead.end))
+            credit = self._table_credit[t]
+            if credit is not None and credit.credits(d, d.tables[t], passage.row, passage.col):
+                return credit.party
+            if self._table_citation[t] is None and (own := self._citation(passage, CELL_PARTIES)) is not None:
+                return own[0] or own[1]   # a cell that credits its own figure: "2.1x (41% vs 12% in the Lumen study)"
             return self._table_citation[t]
         key = (passage.start, passage.end)   # every claim of a sentence reads the same citation: read it once
         if key not in self._citations:
@@ -293,6 +305,7 @@ class DocumentPlaces:
         if cited is None and passage.kind == "list_item" and passage.block >= 0:
             cited = self._list_citation(passage.block)
         if cited is None and (placed := self.places.placed.source(self.ctx.d, passage)
+                              or self.places.placed.finding(self.ctx.d, passage)
                               or self.places.placed.link_text(self.ctx.d, *claim.span)
                               or self.places.placed.section(self.ctx.d, passage)):
             return placed    # "... 3x faster ([source](https://...))"; a figure under "Related work"

@@ -182,6 +182,13 @@ class ScopeRules(_Strict):
     credit_sections: Regex = NEVER
     source_link: Regex = NEVER
     cited_sections: Regex = NEVER
+    linked_finding: Regex = NEVER
+    reference_marker: Regex = NEVER
+    reference_own: Regex = NEVER
+    table_note_credit: Regex = NEVER
+    table_note_own: Regex = NEVER
+    table_mark_credit: Regex = NEVER
+    table_own_label: Regex = NEVER
     anchor_link: Regex = NEVER
     prompt_lead_in: Regex = NEVER
     no_value_cell: Regex = NEVER

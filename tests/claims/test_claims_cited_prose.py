@@ -1,0 +1,81 @@
+"""Figures a sentence credits to another work by a reference rather than a cue word (issue 23, cited figures): a
+numbered or author-year reference that ends the sentence, a link to another site that opens the sentence and reports
+a finding, a parenthesis naming another work's study. Negatives: the post's own measurement in the next sentence or
+in a sentence with "we"/"our", a reference in the middle of a sentence (a method's name), a link deeper in the
+sentence (what was measured), a link to a code host. Sentences written for these tests."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.api import extract_text
+
+
+def cited(text: str) -> dict[str, str | None]:
+    return {c.quote: c.cited_from for c in extract_text(text, "t.md").claims}
+
+
+def test_a_numbered_reference_ending_the_sentence_credits_its_figure_with_the_reference_entry():
+    text = ("# Notes\n\nThe newer accelerator sped up encoder training by 3x compared to the older part [2]. "
+            "We measured 1.4x on our own decode runs.\n\n## References\n\n[2] Vendor, \"Matrix engines brief\", 2023.\n")
+    found = cited(text)
+    assert found["3x"].startswith("[2] Vendor")
+    assert found["1.4x"] is None   # our own figure, the next sentence
+
+
+@pytest.mark.parametrize("ref", ["(Okafor et al., 2024)", "(Okafor and Lind, 2023)", "[3, 7]",
+                                 "[Okafor et al., 2024](https://papers.example.org/sparse)"])
+def test_an_author_year_or_numbered_reference_credits_its_sentence_only(ref):
+    found = cited(f"# Notes\n\nSparse attention cuts decode latency by 35% on long prompts {ref}. "
+                  "The fused kernel reaches 1.6x on the same prompts.\n")
+    assert found["35%"] is not None and found["1.6x"] is None
+
+
+@pytest.mark.parametrize("text", [
+    "# Notes\n\nFollowing Okafor et al. (2024), we prune half the heads and get a 1.7x speedup (Okafor et al., 2024).\n",
+    "# Notes\n\nAWQ (Lin et al., 2023) is a quantization method that gives a 3x memory cut in these runs.\n",
+    "# Notes\n\nOur pruned model decodes 1.8x faster than the dense one [1].\n",
+    "# Notes\n\nServing the model with transformers[1] and a fused kernel gives a 2.2x speedup.\n",
+])
+def test_a_reference_for_a_method_or_in_a_sentence_about_our_work_cites_nothing(text):
+    found = cited(text)
+    assert found and all(v is None for v in found.values()), found
+
+
+@pytest.mark.parametrize("opening", ["For example, the vendor's", "Ridge's", "Recently, a", "The"])
+def test_a_link_to_another_site_that_opens_the_sentence_and_reports_a_finding_credits_it(opening):
+    found = cited(f"# Notes\n\n{opening} [public benchmark board](https://bench.example.org/board) shows 1.5-1.9x "
+                  "speedups on sixty models. Our compiler gets 1.3x on the same set.\n")
+    assert found["1.5-1.9x"] == "https://bench.example.org/board" and found["1.3x"] is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "Running our decoder on [a public code benchmark](https://example.org/bench) shows more than 2x lower latency.",
+    "The [benchmark script](https://github.com/example/bench) shows a 2.4x speedup on one GPU.",
+    "The [benchmark dashboard](https://bench.example.org/board) lets you compare runs; we see a 2.4x speedup.",
+])
+def test_a_link_inside_the_sentence_or_to_a_code_host_credits_nothing(sentence):
+    found = cited(f"# Notes\n\n{sentence}\n")
+    assert found and all(v is None for v in found.values()), found
+
+
+def test_a_parenthesis_naming_another_works_study_credits_a_table_cell_and_a_sentence():
+    table = ("# Routing\n\n| Aspect | Gain |\n|---|---|\n"
+             "| Accuracy | 2.1x improvement (41.5% vs 19.8% baseline in the Lumen study) |\n"
+             "| Latency | 35 ms per request |\n")
+    found = cited(table)
+    assert found["2.1x"] == found["41.5%"] == "Lumen study" and found["35 ms per request"] is None
+    assert cited("# Routing\n\nSelection lifts accuracy to 41.5% (from the Orbit paper).\n")["41.5%"] == "Orbit paper"
+
+
+def test_a_parenthesis_naming_our_study_or_no_study_credits_nothing():
+    found = cited("# Routing\n\nSelection lifts accuracy to 41.5% (in our study) and to 44.0% (in the long run).\n")
+    assert found and all(v is None for v in found.values()), found
+
+
+def test_the_authors_of_a_named_work_are_the_party_and_an_example_that_follows_is_theirs():
+    text = ("# Background\n\nThe authors of Lumen proposed scaling depth and width together. For example, their deepest "
+            "variant reaches 81.2% accuracy at the cost of 140% more parameters.\n\n## Ours\n\nOur distilled model "
+            "reaches 79.5% accuracy on the same test.\n")
+    found = cited(text)
+    assert found["81.2%"] == "Lumen" and found["79.5%"] is None
+    assert cited("# Notes\n\nThe authors of this post measured a 1.4x speedup.\n")["1.4x"] is None
