@@ -16,9 +16,9 @@ def prepare() -> None:
     """Import the format readers and build the Markdown parser now (they are imported on the first document
     otherwise): the extractor's build calls it inside `regex_cache.active()`, so their regular expressions
     come from the cross-process cache instead of being compiled in every process."""
-    from extractor.ingest import html, markdown, text as plain  # noqa: F401
+    from extractor.ingest import block_events, html, markdown, text as plain  # noqa: F401
 
-    markdown._parser()
+    block_events.prepare()
 
 
 __all__ = ["Document", "ingest", "prepare"]

@@ -1,14 +1,12 @@
-"""Markdown ingestion: markdown-it-py gives the block structure (with line maps); inline
+"""Markdown ingestion: markdown-it (block_events.py) gives the block structure (with line maps); inline
 markup is masked in place so offsets stay those of the original file."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-
 import yaml
-from markdown_it import MarkdownIt
 
 from extractor.ingest import html as html_ingest
+from extractor.ingest.block_events import block_events
 from extractor.ingest.masking import blank, mask_inline_markdown, mask_line_prefixes
 from extractor.ingest.model import Block, Cell, Document, Image, Link, Node, Section, Table
 from extractor.ingest.structure import CAPTION, attach_captions, finish_sections
@@ -25,12 +23,6 @@ _BOLD_TITLE = re.compile(r"[ \t]*(\*\*|__)(?=\S)[^*_\n]{1,120}(?<=\S)\1[ \t]*") 
 _CAPTION_WRAP = re.compile(r"^\s*<(?:sub|sup|small|figcaption|caption|em|i)\b", re.I)
 # The tokens that make blocks; the others only open and close containers.
 _BLOCK_TOKENS = {"heading_open", "paragraph_open", "fence", "code_block", "table_open", "html_block"}
-
-
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    # Only the block structure is used (inline markup is masked in place), so inline parsing is off.
-    return MarkdownIt("commonmark", {"html": True}).enable(["table"]).disable(["inline", "text_join"])
 
 
 class _Lines:
@@ -193,7 +185,7 @@ def parse(text: str, name: str) -> Document:
     if name.lower().endswith(".mdx"):
         src = _blank_mdx_esm(src, chars)
     lines = _Lines(text)
-    tokens = _parser().parse(src)
+    tokens = block_events(src)
 
     blocks: list[Block] = []
     tables: list[Table] = []
@@ -219,7 +211,7 @@ def parse(text: str, name: str) -> Document:
         first, last = tok.map
         start, end = lines.span(first, last)
         if t == "heading_open":
-            level = int(tok.tag[1])
+            level = tok.level
             mask_line_prefixes(chars, text, start, end)
             for s, e, target in mask_inline_markdown(chars, text, start, end):
                 links.append(Link(start=s, end=e, target=target))
@@ -255,7 +247,7 @@ def parse(text: str, name: str) -> Document:
             blocks.append(Block(kind=kind, start=start + s, end=start + e, section=current))
         elif t in ("fence", "code_block"):
             blocks.append(Block(kind="code", start=start, end=end, section=current,
-                                lang=(tok.info or "").strip() or None))
+                                lang=tok.info.strip() or None))
             printed = _printed_table(text, lines, first, last)
             if printed:   # a tool's output printed as a pipe table ("| model | test | t/s |"): read as a table
                 table = _table(text, chars, lines, *printed, current)
