@@ -16,7 +16,9 @@ PLAIN = {
     "INT": r"(?:\d{1,3}(?:,\d{3})+|\d+)",
     "NUM": r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?",
     "KNUM": r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?[kKmM](?![A-Za-z]))?",
-    "LISTNUM": r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\s*(?:,|and|or|/)\s*(?:\d{1,3}(?:,\d{3})+|\d+)){2,}",
+    # an item counted by another noun ("5 warmups") ends the list, in both forms
+    "LISTNUM": r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\s*(?:,|and|or|/)\s*(?:\d{1,3}(?:,\d{3})+|\d+)"
+               r"(?!\d|\s*(?:warm[\s_-]?ups?|prompts?|GPUs?|runs?|iterations?|seeds?|epochs?|nodes?)\b)){2,}",
     "BD": r"(?<![A-Za-z0-9_])\d",
     "BINT": r"(?<![A-Za-z0-9_])(?:\d{1,3}(?:,\d{3})+|\d+)",
 }
@@ -63,6 +65,7 @@ def test_every_plain_form_is_in_use():
 @example("a12 GPUs, _8 nodes, 123,456 concurrent requests", 0)
 @example("a12k/1k; 1,234 input tokens 12,3456 output tokens", 1)
 @example("x1 - 12,345 QPS, 2 to 1,00 concurrent users", 0)
+@example("concurrency 0,0000,00,0000", 0)
 def test_fast_forms_match_as_the_plain_ones(text: str, pos: int):
     for name, ref, fast in _pairs():
         assert _found(fast, text, pos) == _found(ref, text, pos), name
