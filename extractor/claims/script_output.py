@@ -97,7 +97,7 @@ class ScriptOutputReader:
     def sentences(self, d: Document) -> list[Passage]:
         """The short output lines written as a sentence around one figure, with no labelled result ("[INFO]
         First token after 0.11s (TTFT)", "Total time taken is 2.40s"): read by the sentence reader, as prose is.
-        A line of several numbers ("latency 32805 usec (std 43 usec)", "49 GB = cache(31) + rss(18)") or a long
+        A line of several numbers ("latency 32805 usec (std 43 usec)", "40 GB = cache(26) + rss(14)") or a long
         one (a model's generated text) is left to the structured reading."""
         out = []
         for line in self.blocks.lines(d):

@@ -166,9 +166,9 @@ def test_a_measured_cost_ratio_stays_a_claim():
 
 
 @pytest.mark.parametrize("text,quote,reason,rule", [
-    ("Say we are setting TTFT to 300ms and ITL 40ms; the service then holds the SLO up to 2.4 requests per second.",
+    ("If we set TTFT to 300ms and ITL 40ms, the deployment keeps the SLO up to 2.4 requests per second.",
      "300ms", "target", "latency_set_to"),
-    ("Say we are setting TTFT to 300ms and ITL 40ms; the service then holds the SLO up to 2.4 requests per second.",
+    ("If we set TTFT to 300ms and ITL 40ms, the deployment keeps the SLO up to 2.4 requests per second.",
      "40ms", "target", "latency_set_to"),
     ("If you set the P99 latency to 1.5 s, fewer requests fit.", "1.5 s", "target", "latency_set_to"),
     ("Extra replicas start once in-flight requests hit 2x target concurrency.", "2x", "target",
@@ -203,8 +203,8 @@ def test_a_factor_of_fewer_devices_after_with_is_a_result():
 
 
 def test_a_share_of_the_training_data_is_a_setting():
-    text = "Our 900 synthetic rows make up less than 2% of the overall training data."
-    a = aside(text, "less than 2%")
+    text = "The 900 synthetic rows are under 2% of the whole training set."
+    a = aside(text, "under 2%")
     assert (a.reason, a.rule) == ("setting", "set_aside.share_of_training_data")
     # negative: a share of a run's time stays a result
     assert claim("Attention takes 41% of the total runtime at 32K tokens.", "41%")

@@ -95,7 +95,7 @@ def test_times_that_are_no_result(text, quote):
     ("Our replay sets inter-turn gaps from 3.9s median to 70s P99.", "3.9s", "setting",
      "workload_timing"),
     # defaults listed after "defaults of"
-    ("Metrics are kept in sliding windows with defaults of 5 minutes, 1 hour, and 24 hours.", "24 hours",
+    ("The collector rolls up data with defaults of 30 seconds, 10 minutes, and 6 hours.", "6 hours",
      "setting", "default_values_listed"),
     # an estimate worked out from a rate
     ("At that link speed, a 12 GiB shard could be copied to the next host in about 3 seconds.",

@@ -65,13 +65,13 @@ def test_a_rated_performance_label_is_a_datasheet_figure(text: str, quote: str) 
 
 # ---- two clauses sharing one verb ("reads from A to B, and writes from C to D")
 def test_the_second_clause_of_an_elided_verb_is_a_claim_too() -> None:
-    text = ("With four newer SSDs, reads rise from 12GB/sec to 30GB/sec, and writes from 6GB/sec to 13GB/sec. "
-            "With eight SSDs, reads improve further to 50GB/sec, and writes to 28GB/sec.\n")
+    text = ("With four newer SSDs, reads rise from 12 GB/s to 30 GB/s, and writes from 6 GB/s to 13 GB/s. "
+            "With eight SSDs, reads improve further to 50 GB/s, and writes to 28 GB/s.\n")
     quotes = " ".join(q for q, _, _ in _claims(text))
-    for figure in ("30GB/sec", "6GB/sec", "13GB/sec", "50GB/sec", "28GB/sec"):
+    for figure in ("30 GB/s", "6 GB/s", "13 GB/s", "50 GB/s", "28 GB/s"):
         assert figure in quotes
     # the level the first change starts from: set aside as baseline
-    assert "12GB/sec" not in quotes and ("12GB/sec", "baseline") in _asides(text)
+    assert "12 GB/s" not in quotes and ("12 GB/s", "baseline") in _asides(text)
 
 
 def test_the_elided_form_does_not_make_settings_claims() -> None:

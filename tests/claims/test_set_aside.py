@@ -78,9 +78,9 @@ def _aside(text: str, quote: str) -> SetAside | None:
     # more settings and datasheet forms
     ("If the option is unset, 6GB is used as default by the loader.\n", "6GB", "setting"),
     ("Send 45 seconds of traffic to the endpoint, then stop.\n", "45 seconds", "setting"),
-    ("We measured startup time with a 300 GiB host KV pool attached.\n", "300 GiB", "setting"),
+    ("We timed cold start time with a 320 GiB host KV pool attached.\n", "320 GiB", "setting"),
     ("The host has 2 x AMD EPYC processors and plenty of RAM.\n", "2 x", "setting"),
-    ("A B-class card has a peak memory bandwidth of 4.1 TB/s on paper.\n", "4.1 TB/s", "datasheet"),
+    ("On paper, a B-class card lists peak memory bandwidth of 4.1 TB/s.\n", "4.1 TB/s", "datasheet"),
     ("Then 3 x 3 convolutions mix the channels of each tile.\n", "3 x", "design_arithmetic"),
     ("```\nFetching files: 100%|██████████| 9/9 [00:04<00:00, 2.1it/s]\n```\n", "100%", "log_or_error"),
     # cited: the title of another page, in a link

@@ -36,8 +36,8 @@ def _aside(text: str, quote: str):
     ("When usage reaches 95%, the scheduler starts to preempt requests.\n", "95%", "target"),
     ("For example, four tenants each using 20% of a GPU can share one card.\n", "20%", "example"),
     # device and replica counts
-    ("Serving it needs 8x or even 16x high-end accelerators in a rack.\n", "8x", "setting"),
-    ("Serving it needs 8x or even 16x high-end accelerators in a rack.\n", "16x", "setting"),
+    ("To serve it you need 4x or even 8x large GPUs in a rack.\n", "4x", "setting"),
+    ("To serve it you need 4x or even 8x large GPUs in a rack.\n", "8x", "setting"),
     ("- **CPU**: 2x Intel(R) Xeon(R) Gold 6430 on the host\n", "2x", "setting"),
     ("The cluster has 8 x 200 Gbps NICs per node for the pulls.\n", "8 x", "setting"),
     ("The pipeline keeps Encoder on GPU 0 and runs 3× Decoder + 2× Vocoder on GPUs 1 and 2.\n", "3×", "setting"),
@@ -51,8 +51,8 @@ def _aside(text: str, quote: str):
     ("Its 192 GB memory is 1.5x that of the older card on paper.\n", "1.5x", "datasheet"),
     ("The new part expands memory capacity nearly 2X to 192 GB per card.\n", "nearly 2X", "datasheet"),
     # a share of a model's dimension, a factor a design needs
-    ("The head size is 64, 50% of the standard head size in this family.\n", "50%", "model_size"),
-    ("Keeping both models loaded requires 2x the GPU memory of one.\n", "2x", "design_arithmetic"),
+    ("Heads are 64 wide, 50% of the standard head size in this family.\n", "50%", "model_size"),
+    ("Holding both checkpoints in memory needs 2x the GPU memory of one.\n", "2x", "design_arithmetic"),
     # a finding credited to other work
     ("An earlier paper, which suggested that only 10% of the attention heads matter, inspired us.\n", "10%",
      "cited"),

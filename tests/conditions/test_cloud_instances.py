@@ -45,7 +45,7 @@ def test_no_instance_type(text: str) -> None:
 
 
 def test_each_claim_takes_the_instance_of_its_own_sentence(extractor: Extractor) -> None:
-    text = ("# Results\n\nWith GPTQ, Falcon 7B on g5.2xlarge delivers 64 tokens/sec per user. "
+    text = ("# Results\n\nIn GPTQ, a 7B Falcon on one g5.2xlarge serves 64 tokens/sec per user. "
             "For peak load, Falcon 40B reached 512 tokens/sec on ml.p4d.24xlarge.\n")
     hw = _hardware_of(extractor, text)
     assert hw["64 tokens/sec per user"] == "g5.2xlarge"

@@ -116,7 +116,7 @@ def test_the_data_type_of_a_cache_is_no_precision_of_the_run():
 
 
 def test_a_count_of_one_side_of_a_disaggregated_deployment_is_no_gpu_count_of_the_run():
-    assert _kinds("The decode side used one endpoint with DEP4 (expert parallel across 4 GPUs).", "gpu_count") == []
+    assert _kinds("On the prefill side, two endpoints ran with DEP4 (expert parallel across 4 GPUs each).", "gpu_count") == []
     assert _kinds("Each replica runs on 2 GPUs.", "gpu_count") == []
     assert _kinds("The benchmark ran on 16 GPUs across two nodes.", "gpu_count") != []
 

@@ -73,7 +73,7 @@ def test_a_command_the_post_calls_an_example_is_not_the_measurement():
 
 
 def test_a_command_said_to_make_the_results_is_the_measurement():
-    for intro in ("Here is the command we ran:", "Below is an example command used to generate these results:"):
+    for intro in ("Here is the command we ran:", "This example command was used to generate these results:"):
         r = extract_text(_command_post(intro), "t.md")
         assert stated(claim(r, 4200), "input_length").value == 1000
 

@@ -19,7 +19,7 @@ def test_the_introducing_sentence_names_the_run_of_the_items(extractor: Extracto
             "Two years ago we tuned the engine for Falcon 40B on A100 GPUs. Newer parts changed the picture. "
             "Profiling Mistral 7B on 1 H100 GPU now shows:\n\n"
             "- Only 21% of the time is spent on tokenization.\n"
-            "- Only 47% of the time is spent on the GPU kernels.\n")
+            "- The GPU kernels take just 47% of the time.\n")
     models = _conditions(extractor, text, "model")
     devices = _conditions(extractor, text, "hardware")
     for quote in ("21%", "47%"):

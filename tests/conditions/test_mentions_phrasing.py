@@ -125,7 +125,7 @@ def test_single_lengths(text: str, kind: str, value: int) -> None:
     ("with 32 concurrent requests in flight", 32, False),
     ("cc=4096 point", 4096, False),
     ("--max-concurrency 96", 96, False),
-    ("Concurrency was swept from 8 up to 4096.", {"min": 8, "max": 4096}, True),
+    ("We swept concurrency from 8 up to 4096.", {"min": 8, "max": 4096}, True),
     ("batch sizes 1 to 512 were tried", {"min": 1, "max": 512}, True),
     ("concurrency 2, 8, 32, 128 in turn", {"min": 2, "max": 128, "values": [2, 8, 32, 128]}, True),
     ("request rate 6 req/s", {"rate": 6}, False),

@@ -44,7 +44,7 @@ def test_a_run_on_one_device_stays() -> None:
 
 
 @pytest.mark.parametrize("text,kind", [
-    ("You can also load any dataset from the Hub with the argument `--dataset_name my_prompts`.", "dataset"),
+    ("You can also pick any other dataset from the Hub via `--dataset_name my_prompts`.", "dataset"),
     ("You could use your own model instead, such as Mistral-7B-v0.1.", "model"),
 ])
 def test_what_the_reader_may_choose_instead_is_no_setting(text: str, kind: str) -> None:

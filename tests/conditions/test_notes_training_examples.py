@@ -72,7 +72,7 @@ def test_training_data_is_no_benchmark_dataset():
 
 
 def test_the_size_of_one_example_request_is_no_load():
-    c = _post("A single request with 128K tokens requires a KV cache of 8 GB. The kernel reaches 41.2 tokens/s.")
+    c = _post("One request of 128K tokens takes a KV cache of 8 GB. The kernel reaches 41.2 tokens/s.")
     unrecoverable(c, "batch_or_concurrency")
     unrecoverable(c, "input_length")
     c = _post("Each sequence of 32K tokens occupies 2 GB. The kernel reaches 41.2 tokens/s.")
@@ -134,7 +134,7 @@ def test_a_news_items_model_is_not_the_posts_only_model():
 
 
 def test_the_size_of_each_node_of_a_fleet_is_no_device_count():
-    c = _post("The service ran on 226 nodes (each node contains 8 H800 GPUs) and reached 41.2 tokens/s.")
+    c = _post("The fleet of 140 servers (each node contains 8 H800 GPUs) reached 41.2 tokens/s.")
     assert stated(c, "hardware").value == "H800"
     unrecoverable(c, "gpu_count")
     # a machine of the run, counted, stays

@@ -88,7 +88,7 @@ def test_bits_of_something_else_or_methods_named_are_no_precision():
 
 def test_devices_named_as_what_the_run_s_device_equals_are_no_devices_of_the_run():
     setup = ("## Setup\n\nThroughout this post we test on an MI210 GPU, which is the same as half of an MI250X GPU (each "
-             "MI250X GPU can be viewed as two MI210 GPUs). We measure the throughput.\n\n")
+             "MI250X GPU can be viewed as a pair of MI210 GPUs). Throughput is what we measure.\n\n")
     c = claim(extract_text(f"# Leaner decoding\n\nAn introduction.\n\n{setup}## Results\n\n"
                            "INT8 raises throughput by about 25% over FP16.\n", "t.md"), 25)
     assert stated(c, "hardware").value == "1x MI210"

@@ -13,14 +13,14 @@ _TABLE = ("# Serving Qwen on cloud instances\n\n## Results\n\n| Model | Quantiza
 
 
 def test_a_summary_rounding_a_rows_figure_takes_the_rows_load():
-    text = _TABLE + "For the lowest cost, 14B Qwen with AWQ on g6.xlarge delivers 71 tokens/sec.\n"
+    text = _TABLE + "Cheapest option: a 14B Qwen in AWQ on one g6.xlarge serves 71 tokens/sec.\n"
     c = claim(extract_text(text, "t.md"), 71)
     load = stated(c, "batch_or_concurrency")
     assert load.value == 4 and load.scope == "restatement" and "70.9121" in load.note
 
 
 def test_a_rows_figure_given_again_under_another_name_lends_nothing():
-    text = _TABLE + "For the lowest cost, Mistral 7B with AWQ on g6.xlarge delivers 71 tokens/sec.\n"
+    text = _TABLE + "Cheapest option: Mistral-7B in AWQ on one g6.xlarge serves 71 tokens/sec.\n"
     unrecoverable(claim(extract_text(text, "t.md"), 71), "batch_or_concurrency")
 
 
