@@ -159,3 +159,17 @@ def test_figures_of_the_sentence_measured_at_two_lengths_give_the_ratio_none():
     c = claim(extract_text(_RATIO.format(decode="8K"), "t.md"), 2.5)
     unrecoverable(c, "input_length")
     assert stated(c, "output_length").value == 1000   # both runs used 1K outputs
+
+
+# -- one model written with and without its version at one place -----------------------------------
+def test_a_model_named_with_and_without_its_version_at_one_place_is_the_versioned_one():
+    text = ("# Llama-13B on the new card\n\n## Throughput\n\nLlama-13B decoding gets a lot faster on the new card. "
+            "The Llama2-13B checkpoint keeps its quality.\n\nThe new card served 1,870 tokens/s per user.\n")
+    c = claim(extract_text(text, "t.md"), 1870)
+    assert stated(c, "model").value == "Llama2-13B"
+
+
+def test_two_versions_of_one_size_stay_ambiguous():
+    text = ("# Two Llamas\n\n## Results\n\nBoth Llama2-13B and Llama-3-13B ran, and Llama-13B was the old name.\n\n"
+            "The new card served 1,870 tokens/s per user.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 1870), "model")
