@@ -14,8 +14,8 @@ _INTRO = ("# Faster attention on the new cards\n\n"
 
 # -- a universal statement after a paragraph label --------------------------------------------------
 def test_a_labelled_methodology_paragraph_covers_the_headline_before_it():
-    text = _INTRO + ("**Test methodology**: All benchmarks were run using the `vllm/vllm-openai:v0.8.5` "
-                     "image. Each run is preceded by 20 warm-up requests that are not timed.\n\n"
+    text = _INTRO + ("**Test methodology**: every measurement here used the `vllm/vllm-openai:v0.8.5` container, "
+                     "pulled once. Each run is preceded by 20 warm-up requests that are not timed.\n\n"
                      "The fused path is 2.2x faster than the split one.\n")
     r = extract_text(text, "t.md")
     head = claim(r, 1.3)
@@ -33,8 +33,8 @@ def test_a_plain_label_and_colon_opens_a_universal_statement_too():
 
 def test_the_paragraph_after_an_unlabelled_universal_sentence_is_not_read():
     # no set-up label: the statement covers its own sentence only, not the sentence after it
-    text = _INTRO + ("The tile sizes matter. All benchmarks were run using the `vllm/vllm-openai:v0.8.5` "
-                     "image. A separate sweep used 20 warm-up requests per point.\n\n"
+    text = _INTRO + ("The tile sizes matter. Every measurement here used the `vllm/vllm-openai:v0.8.5` container, "
+                     "pulled once. A separate sweep used 20 warm-up requests per point.\n\n"
                      "The fused path is 2.2x faster than the split one.\n")
     head = claim(extract_text(text, "t.md"), 1.3)
     assert "0.8.5" in stated(head, "engine_version").value
@@ -173,3 +173,17 @@ def test_two_versions_of_one_size_stay_ambiguous():
     text = ("# Two Llamas\n\n## Results\n\nBoth Llama2-13B and Llama-3-13B ran, and Llama-13B was the old name.\n\n"
             "The new card served 1,870 tokens/s per user.\n")
     unrecoverable(claim(extract_text(text, "t.md"), 1870), "model")
+
+
+def test_devices_named_in_two_sentences_of_the_introduction_are_not_listed():
+    text = ("# Kernels on new cards\n\n## Introduction\n\nOur earlier post measured the H100 and A100. This post moves "
+            "the kernels to the MI300X.\n\nThe reworked paths deliver **1.4-3.1x higher throughput** than the old ones.\n")
+    head = claim(extract_text(text, "t.md"), 1.4)
+    assert head.headline
+    unrecoverable(head, "hardware")
+
+
+def test_devices_of_earlier_work_named_together_are_not_the_headline_s():
+    text = ("# Kernels on new cards\n\n## Introduction\n\nOur earlier post measured the H100 and A100 GPUs.\n\n"
+            "The reworked paths deliver **1.4-3.1x higher throughput** than the old ones.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 1.4), "hardware")
