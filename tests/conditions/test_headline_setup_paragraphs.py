@@ -118,13 +118,13 @@ def test_a_range_in_a_later_section_does_not_take_the_devices_its_section_names(
 
 # -- one figure, restated: the point of a sweep another mention gives ----------------------------------
 _RESTATED = ("# Serving Mixtral on the new cards\n\n"
-             "**TL;DR:** The engine reaches 1.6x higher throughput than the reference server for Mixtral-8x22B.\n\n"
+             "**TL;DR:** For Mixtral-8x22B the engine reaches 1.6x higher throughput than the reference server.\n\n"
              '<p align="center">\n<img src="/img/a.png" width="40%"><br>\n'
-             "Engine vs. reference server for Mixtral-8x22B on 8 x H200 (FP8, {lead} QPS).\n</p>\n\n"
+             "Our engine against the reference server: Mixtral-8x22B on 8 x H200 (FP8, {lead} QPS).\n</p>\n\n"
              "## Results\n\n"
-             "The engine reaches 1.6x higher throughput than the reference server for Mixtral-8x22B.\n\n"
+             "For Mixtral-8x22B the engine reaches 1.6x higher throughput than the reference server.\n\n"
              '<p align="center">\n<img src="/img/b.png" width="40%"><br>\n'
-             "Engine vs. reference server for Mixtral-8x22B on 8 x H200 (FP8, QPS 8, 24, 64).\n</p>\n")
+             "Our engine against the reference server over a load sweep: Mixtral-8x22B on 8 x H200 (FP8, QPS 8, 24, 64).\n</p>\n")
 
 
 def test_a_restated_figure_takes_the_point_of_the_sweep_its_lead_gives():
@@ -144,8 +144,8 @@ _RATIO = ("---\ntitle: Faster prefill on the new racks\n---\n\n## Overview\n\n"
           "The new release reaches **31.4K prefill tokens/s per GPU** with 4K input and 1K output tokens, and "
           "**12.7K decode tokens/s per GPU** with {decode} input and 1K output tokens.\n\n"
           "## How it works\n\nThe scheduler overlaps transfers with compute.\n\n"
-          "## Summary\n\n- The release reaches 31.4K prefill tokens/s per GPU and 12.7K decode tokens/s per GPU, "
-          "a 2.5-4x gain over the H100 racks.\n")
+          "## Summary\n\n- Prefill at 31.4K tokens/s per GPU and decode at 12.7K decode tokens/s per GPU put the "
+          "release 2.5-4x ahead of the H100 racks.\n")
 
 
 def test_a_headline_ratio_takes_the_set_up_of_the_figures_its_sentence_restates():
