@@ -26,6 +26,7 @@ from extractor.conditions.located import Located
 from extractor.conditions.mentions import Mention
 from extractor.conditions.refine import counted, first_and_union, most_specific, refined
 from extractor.conditions.rules import ScopeRules
+from extractor.conditions.scan import covering
 from extractor.conditions.variants import Variants
 
 ENGINE = "engine_version"
@@ -56,6 +57,7 @@ class Policy:
         self.partial = {name: re.compile(rx, re.I) for name, rx in scopes.partial_values.items()}
         self.credit_section = re.compile(scopes.credit_sections, re.I)
         self.several_rule = scopes.several_systems
+        self.other_work = re.compile(scopes.several_systems.other_work, re.I)
         self.variants = Variants(scopes.variant_names)
         self.single_device = single_device   # the layout value of a run on one device (conditions.yaml)
 
@@ -166,15 +168,18 @@ class Policy:
             return Unstated("variants", values=", ".join(variants), engine=" ".join(m.quote.split()))
         return None
 
-    def several(self, name: str, decision: Decision, qualifier: str, headline: bool, scopes: Scopes
+    def several(self, name: str, decision: Decision, qualifier: str, headline: bool, scopes: Scopes, view: str = ""
                 ) -> list[Mention] | None:
         """The several values an ambiguous rung names, when the claim sums up runs over all of them (scopes.yaml
-        `several_systems`); None when it is one run of them, or when a value gives only a family."""
+        `several_systems`); None when it is one run of them, or when a value gives only a family. At a headline's
+        broader rung (`headline_scopes`), only values named together in one sentence of `view` that does not call
+        them an earlier or another work's (`other_work`: "Our earlier post measured the H100 and A100")."""
         rule = self.several_rule
         if not isinstance(decision, Unstated) or decision.reason != "ambiguous" or name not in rule.conditions \
                 or qualifier not in rule.qualifiers or len(decision.mentions) < 2 \
                 or decision.scope not in rule.scopes and not (headline and decision.scope in rule.headline_scopes
-                                                              and name in rule.headline_conditions):
+                                                              and name in rule.headline_conditions
+                                                              and self._named_together(decision.mentions, view)):
             return None
         if any(self.is_partial(name, m) for m in decision.mentions):
             return None
@@ -182,6 +187,11 @@ class Policy:
             return [m if m.count is not None else counted(m, decision.scope, scopes.levels)[0]
                     for m in decision.mentions]
         return list(decision.mentions)
+
+    def _named_together(self, mentions: tuple[Mention, ...], view: str) -> bool:
+        """Whether `mentions` lie in one sentence of `view` that names them as the run's systems (not earlier work)."""
+        lo, hi = covering(view, *mentions[0].span, "sentence")
+        return all(lo <= m.span[0] and m.span[1] <= hi for m in mentions) and not self.other_work.search(view, lo, hi)
 
     def format_of(self, m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
         """A generic precision ("FP4", "FP4 quantization") that a broader rung writes as one specific format

@@ -332,7 +332,8 @@ class ConditionResolver:
             return self.statements.parts(decision.mentions, decision.scope), None, None
         if isinstance(decision, EngineVersion):
             return doc.statements.engine_version(decision), None, None
-        if (several := self.policy.several(name, decision, claim.qualifier, claim.headline, scopes)) is not None:
+        if (several := self.policy.several(name, decision, claim.qualifier, claim.headline, scopes,
+                                                doc.ctx.d.view)) is not None:
             return doc.statements.several(claim, name, several, decision.scope), None, None
         cond = doc.where.unrecoverable(claim, name, decision.reason, values=decision.values, engine=decision.engine)
         if decision.reason in ("no_version", "partial", "variants"):

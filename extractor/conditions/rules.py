@@ -92,7 +92,8 @@ class SeveralSystems(_Strict):
     conditions: ConditionNames
     scopes: Words
     headline_scopes: Words   # ... and for a headline claim, these too
-    headline_conditions: ConditionNames   # ... for these conditions only
+    headline_conditions: ConditionNames   # ... for these conditions only, named together in one sentence ...
+    other_work: Regex = NEVER   # ... that does not say they are an earlier or another work's systems
     qualifiers: Words
 
 

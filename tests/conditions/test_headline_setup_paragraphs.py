@@ -14,8 +14,8 @@ _INTRO = ("# Faster attention on the new cards\n\n"
 
 # -- a universal statement after a paragraph label --------------------------------------------------
 def test_a_labelled_methodology_paragraph_covers_the_headline_before_it():
-    text = _INTRO + ("**Test methodology**: All benchmarks were run using the `vllm/vllm-openai:v0.8.5` "
-                     "image. Each run is preceded by 20 warm-up requests that are not timed.\n\n"
+    text = _INTRO + ("**Test methodology**: every measurement here used the `vllm/vllm-openai:v0.8.5` container, "
+                     "pulled once. Each run is preceded by 20 warm-up requests that are not timed.\n\n"
                      "The fused path is 2.2x faster than the split one.\n")
     r = extract_text(text, "t.md")
     head = claim(r, 1.3)
@@ -33,8 +33,8 @@ def test_a_plain_label_and_colon_opens_a_universal_statement_too():
 
 def test_the_paragraph_after_an_unlabelled_universal_sentence_is_not_read():
     # no set-up label: the statement covers its own sentence only, not the sentence after it
-    text = _INTRO + ("The tile sizes matter. All benchmarks were run using the `vllm/vllm-openai:v0.8.5` "
-                     "image. A separate sweep used 20 warm-up requests per point.\n\n"
+    text = _INTRO + ("The tile sizes matter. Every measurement here used the `vllm/vllm-openai:v0.8.5` container, "
+                     "pulled once. A separate sweep used 20 warm-up requests per point.\n\n"
                      "The fused path is 2.2x faster than the split one.\n")
     head = claim(extract_text(text, "t.md"), 1.3)
     assert "0.8.5" in stated(head, "engine_version").value
@@ -118,13 +118,13 @@ def test_a_range_in_a_later_section_does_not_take_the_devices_its_section_names(
 
 # -- one figure, restated: the point of a sweep another mention gives ----------------------------------
 _RESTATED = ("# Serving Mixtral on the new cards\n\n"
-             "**TL;DR:** The engine reaches 1.6x higher throughput than the reference server for Mixtral-8x22B.\n\n"
+             "**TL;DR:** For Mixtral-8x22B the engine reaches 1.6x higher throughput than the reference server.\n\n"
              '<p align="center">\n<img src="/img/a.png" width="40%"><br>\n'
-             "Engine vs. reference server for Mixtral-8x22B on 8 x H200 (FP8, {lead} QPS).\n</p>\n\n"
+             "Our engine against the reference server: Mixtral-8x22B on 8 x H200 (FP8, {lead} QPS).\n</p>\n\n"
              "## Results\n\n"
-             "The engine reaches 1.6x higher throughput than the reference server for Mixtral-8x22B.\n\n"
+             "For Mixtral-8x22B the engine reaches 1.6x higher throughput than the reference server.\n\n"
              '<p align="center">\n<img src="/img/b.png" width="40%"><br>\n'
-             "Engine vs. reference server for Mixtral-8x22B on 8 x H200 (FP8, QPS 8, 24, 64).\n</p>\n")
+             "Our engine against the reference server over a load sweep: Mixtral-8x22B on 8 x H200 (FP8, QPS 8, 24, 64).\n</p>\n")
 
 
 def test_a_restated_figure_takes_the_point_of_the_sweep_its_lead_gives():
@@ -144,8 +144,8 @@ _RATIO = ("---\ntitle: Faster prefill on the new racks\n---\n\n## Overview\n\n"
           "The new release reaches **31.4K prefill tokens/s per GPU** with 4K input and 1K output tokens, and "
           "**12.7K decode tokens/s per GPU** with {decode} input and 1K output tokens.\n\n"
           "## How it works\n\nThe scheduler overlaps transfers with compute.\n\n"
-          "## Summary\n\n- The release reaches 31.4K prefill tokens/s per GPU and 12.7K decode tokens/s per GPU, "
-          "a 2.5-4x gain over the H100 racks.\n")
+          "## Summary\n\n- Prefill at 31.4K tokens/s per GPU and decode at 12.7K decode tokens/s per GPU put the "
+          "release 2.5-4x ahead of the H100 racks.\n")
 
 
 def test_a_headline_ratio_takes_the_set_up_of_the_figures_its_sentence_restates():
@@ -159,3 +159,31 @@ def test_figures_of_the_sentence_measured_at_two_lengths_give_the_ratio_none():
     c = claim(extract_text(_RATIO.format(decode="8K"), "t.md"), 2.5)
     unrecoverable(c, "input_length")
     assert stated(c, "output_length").value == 1000   # both runs used 1K outputs
+
+
+# -- one model written with and without its version at one place -----------------------------------
+def test_a_model_named_with_and_without_its_version_at_one_place_is_the_versioned_one():
+    text = ("# Llama-13B on the new card\n\n## Throughput\n\nLlama-13B decoding gets a lot faster on the new card. "
+            "The Llama2-13B checkpoint keeps its quality.\n\nThe new card served 1,870 tokens/s per user.\n")
+    c = claim(extract_text(text, "t.md"), 1870)
+    assert stated(c, "model").value == "Llama2-13B"
+
+
+def test_two_versions_of_one_size_stay_ambiguous():
+    text = ("# Two Llamas\n\n## Results\n\nBoth Llama2-13B and Llama-3-13B ran, and Llama-13B was the old name.\n\n"
+            "The new card served 1,870 tokens/s per user.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 1870), "model")
+
+
+def test_devices_named_in_two_sentences_of_the_introduction_are_not_listed():
+    text = ("# Kernels on new cards\n\n## Introduction\n\nOur earlier post measured the H100 and A100. This post moves "
+            "the kernels to the MI300X.\n\nThe reworked paths deliver **1.4-3.1x higher throughput** than the old ones.\n")
+    head = claim(extract_text(text, "t.md"), 1.4)
+    assert head.headline
+    unrecoverable(head, "hardware")
+
+
+def test_devices_of_earlier_work_named_together_are_not_the_headline_s():
+    text = ("# Kernels on new cards\n\n## Introduction\n\nOur earlier post measured the H100 and A100 GPUs.\n\n"
+            "The reworked paths deliver **1.4-3.1x higher throughput** than the old ones.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), 1.4), "hardware")
