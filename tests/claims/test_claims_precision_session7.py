@@ -227,3 +227,19 @@ def test_a_figure_in_parentheses_restating_its_statistic_keeps_it() -> None:
     text = "At 16 users the mean TTFT rises sharply (71.3s), a sign of queueing.\n"
     c = [c for c in claims_in(text) if c.metric == "ttft"][0]
     assert c.statistic == "mean", _claims(text)
+
+
+# ---- a frequency in hertz is a specification (a clock, a sample rate, a codec's frame rate), never a result
+@pytest.mark.parametrize("text,quote", [
+    ("Under sustained load the card throttles to about 1500 MHz, so the practical peak drops.\n", "about 1500 MHz"),
+    ("The codec uses a 25 Hz tokenizer for the audio stream.\n", "25 Hz"),
+    ("Input audio is resampled to 16 kHz before decoding.\n", "16 kHz"),
+])
+def test_a_frequency_is_set_aside_as_a_specification(text: str, quote: str) -> None:
+    record = extract_text(text, "t.md")
+    assert not record.claims and [(a.quote, a.reason) for a in record.set_aside] == [(quote, "datasheet")]
+
+
+def test_a_rate_beside_a_frequency_stays_a_claim() -> None:
+    record = extract_text("Audio is resampled to 16 kHz and decoding runs at 120 tokens/s.\n", "t.md")
+    assert [(c.value, c.metric) for c in record.claims] == [(120, "throughput")]
