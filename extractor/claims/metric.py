@@ -96,7 +96,7 @@ class MetricChooser:
             return None
         allowed = self.allowed.get(cls, [])
         if cls == "time" and training_time(self.clauses, cues, start, end, header_cues):
-            return "other"                # "can fine-tune the 7B model in 3 hours": how long training took
+            return "other"                # "a lab can train its 20B assistant in 7 hours": training
         if cls == "token_count":     # "a capacity of 2.5M tokens": only with its own cue, in its clause
             if q.value <= 1:
                 return None               # "proposes 2 tokens per step": a setting
@@ -355,7 +355,7 @@ class MetricChooser:
         if cue and change and cue.label == "metric:accuracy" and cue.start >= end and 0 <= start - change.end <= 1:
             return change_metric          # "loses 0.7% accuracy", "gains 2% accuracy": the amount of the change
         if cue and (not change or gap(cue, start, end) <= gap(change, start, end)
-                    # "a WER of 4.7%, close to the reported 4.9%": a level its metric names, compared after it
+                    # "a WER of 7.35%; that is close to what the authors report": a level its metric names
                     or (change.label.startswith("change:neutral") and change.start >= end and cue.end <= start)):
             metric = cue.label[7:]
             if cls == "percent" and metric == "other" and self._overhead(cue, cues, end):

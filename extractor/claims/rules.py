@@ -77,6 +77,7 @@ class ClaimRules(BaseModel):
     bare_fraction_after: str = r"(?!)"
     bare_fraction_before: str = r"(?!)"
     table_baseline_header: str = r"(?!)"
+    table_called_baseline: str = r"(?!)"
     table_reference_column: str = r"(?!)"
     table_lead_baseline: list[str] = []
     prose_baseline_before: list[str] = []
@@ -117,7 +118,7 @@ class ClaimRules(BaseModel):
     level_series_gap: str = r"(?!)"
 
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
-                     "bare_fraction_before", "table_baseline_header", "table_reference_column",
+                     "bare_fraction_before", "table_baseline_header", "table_called_baseline", "table_reference_column",
                      "table_setting_headers", "table_memory_headers", "table_memory_saving_header",
                      "table_share_of_header", "table_plural_marker", "statistic_not_before", "measured_memory_sections", "enumeration_gap", "share_of_time_after",
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",

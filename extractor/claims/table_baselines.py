@@ -15,8 +15,6 @@ from extractor.records import Claim
 # a result cell starts with its number (markup, a sign or an approximation mark may come first)
 LEADS_WITH_NUMBER = re.compile(r"^[\s*_`~≈<>≤≥+\-−]*(?:\$\s*)?[\d.]")
 # a cell that holds no value of its own ("-", "—", "n/a"): it names nothing a baseline run changed
-# a cell that calls its row the reference run, naming it ("Baseline (stock pipeline)", "reference: eager")
-_CALLED_BASELINE = re.compile(r"(?i)^(?:baseline|reference)\b\W*\w")
 _EMPTY_CELL = re.compile(r"(?i)^[\s*_]*(?:[-–—/]+|n/?a)?[\s*_]*$")
 
 
@@ -33,6 +31,7 @@ class TableBaselines:
         self.header = re.compile(rules.table_baseline_header)
         self.reference_column = re.compile(rules.table_reference_column)
         self.lead_patterns = [re.compile(p) for p in rules.table_lead_baseline]
+        self.called = re.compile(rules.table_called_baseline)
 
     def fill(self, d: Document, table: Table, out: list[tuple[Claim, Passage]], places: list[tuple[int, int]],
              unit_rows: dict[int, list[int]], lead_texts: Callable[[], list[str]]) -> None:
@@ -54,7 +53,7 @@ class TableBaselines:
                 # the 1.00x row of its group: the nearest above it (a table of several models, each with its own
                 # baseline row), else the first
                 unit = max((u for u in unit_rows[col] if u < r), default=unit_rows[col][0])
-                base = _row_difference(d, table.rows[unit], table.rows[r])
+                base = _row_difference(d, table.rows[unit], table.rows[r], self.called)
             if not base:
                 if not lead:
                     lead.append(self.lead_baseline(lead_texts()))
@@ -78,14 +77,15 @@ def _closest(own: str, references: list[str]) -> str | None:
     return max(references, key=lambda h: len(words & set(re.findall(r"[a-z]+", h.lower()))), default=None)
 
 
-def _row_difference(d: Document, unit_row: list[Cell], row: list[Cell]) -> str | None:
+def _row_difference(d: Document, unit_row: list[Cell], row: list[Cell], called: re.Pattern) -> str | None:
     """The cells of the 1.00x row that name its setup and differ from the same column's cell of `row`, joined
-    ("None (stock pipeline)"; "fp16 weights; eager"); else its label; None when it names nothing. A cell
-    with no value of its own ("-", "n/a") names nothing."""
+    ("None (stock pipeline)"; "fp16 weights; eager"), or the one cell that calls the row the reference
+    (`called`: "Reference run (no cache)"); else its label; None when it names nothing. A cell with no value of its
+    own ("-", "n/a") names nothing."""
     theirs = {c.col: cell_text(d, c) for c in row}
     named = [t for c in unit_row if (t := cell_text(d, c)) and not LEADS_WITH_NUMBER.match(t)
              and not _EMPTY_CELL.match(t) and t.strip("*_ ") != theirs.get(c.col, "").strip("*_ ")]
     label = cell_text(d, unit_row[0]).strip("*_ ") if unit_row else ""
-    if (called := [t for t in named if _CALLED_BASELINE.match(t.strip("*_ "))]):
-        return called[0].strip("*_ ")      # a cell that calls the row the baseline ("Baseline (stock pipeline)")
+    if (calls := [t for t in named if called.match(t.strip("*_ "))]):
+        return calls[0].strip("*_ ")       # a cell that calls the row the reference ("Reference run (no cache)")
     return "; ".join(t.strip("*_ ") for t in named)[:120] or label or None

@@ -1,5 +1,5 @@
-"""Whether a time is how long training took ("can fine-tune the 7B model in 3 hours", "trainable within 2 days",
-"Training time: 4.5 h"): such a time is metric `other`, no inference latency (rules: `training_words` of
+"""Whether a time is how long training took ("a lab can train its 20B assistant in 7 hours", "trainable within
+1-3 days", "Training time: 4.5 h"): such a time is metric `other`, no inference latency (rules: `training_words` of
 claims.yaml)."""
 from __future__ import annotations
 
