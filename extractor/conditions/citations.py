@@ -23,12 +23,14 @@ class PlacedCitations:
         self.cited_sections = re.compile(scopes.cited_sections)
         self.external_page = re.compile(r"https?://(?!(?:www\.)?(?:github|gitlab)\.com/)")
         self.linked_finding = re.compile(scopes.linked_finding)
+        self.paragraph_source = re.compile(scopes.paragraph_source)
         self.reference_marker = re.compile(scopes.reference_marker)
         self.reference_own = re.compile(scopes.reference_own)
 
     def source(self, d: Document, passage: Passage) -> str | None:
-        """The target of a source link in parentheses in the passage, else (in a list item) in its item: the
-        figures of the sentence or item are that source's. A link to a code host (the post's own repository
+        """The target of a source link in parentheses in the passage, else (in a list item) in its item, else of
+        an image or table source its paragraph names: the figures of the sentence, item or paragraph are that
+        source's. A link to a code host (the post's own repository
         or benchmark script) is none."""
         spans = [(passage.start, passage.end)]
         if passage.kind == "list_item" and passage.block >= 0:
@@ -37,6 +39,10 @@ class PlacedCitations:
         for start, end in spans:
             for m in self.source_link.finditer(d.text, start, end):
                 return m.group("url") or m.group("url2")
+        if passage.kind == "paragraph" and passage.block >= 0:   # "The table below (Image source: [..](https://..))"
+            b = d.blocks[passage.block]
+            if m := self.paragraph_source.search(d.text, b.start, b.end):
+                return m.group("url")
         return None
 
     def finding(self, d: Document, passage: Passage) -> str | None:

@@ -180,6 +180,7 @@ class ScopeRules(_Strict):
     source_link: Regex = NEVER
     cited_sections: Regex = NEVER
     linked_finding: Regex = NEVER
+    paragraph_source: Regex = NEVER
     reference_marker: Regex = NEVER
     reference_own: Regex = NEVER
     table_note_credit: Regex = NEVER

@@ -79,3 +79,13 @@ def test_the_authors_of_a_named_work_are_the_party_and_an_example_that_follows_i
     found = cited(text)
     assert found["81.2%"] == "Lumen" and found["79.5%"] is None
     assert cited("# Notes\n\nThe authors of this post measured a 1.4x speedup.\n")["1.4x"] is None
+
+
+def test_a_paragraph_crediting_its_chart_to_another_work_cites_the_figures_that_describe_it():
+    text = ("# Models\n\nThe chart below (Image source: [the Lumen paper](https://papers.example.org/lumen)) groups "
+            "models of similar quality. We can see that Lumen-S is 4.1x faster than Orbit-L at equal accuracy.\n\n"
+            "On our cluster, Lumen-S serves 2.3x more requests than Orbit-L.\n")
+    found = cited(text)
+    assert found["4.1x"] == "https://papers.example.org/lumen" and found["2.3x"] is None
+    repo = text.replace("https://papers.example.org/lumen", "https://github.com/example/lumen")
+    assert cited(repo)["4.1x"] is None
