@@ -26,6 +26,7 @@ class PlacedCitations:
         self.paragraph_source = re.compile(scopes.paragraph_source)
         self.reference_marker = re.compile(scopes.reference_marker)
         self.reference_own = re.compile(scopes.reference_own)
+        self.footnote_source = re.compile(scopes.footnote_source)
 
     def source(self, d: Document, passage: Passage) -> str | None:
         """The target of a source link in parentheses in the passage, else (in a list item) in its item, else of
@@ -48,13 +49,18 @@ class PlacedCitations:
     def finding(self, d: Document, passage: Passage) -> str | None:
         """What the sentence credits its figures to as its subject or its closing reference: the target of a link to
         another site that opens the sentence and reports a finding ("For example, X's [suite](https://...) shows 2x"),
-        else a numbered or author-year reference that ends a sentence not about the post's own work ("... 4x over the
-        older part [4].", "(Lee et al., 2024)"), with its entry in the post's reference list when there is one."""
+        else the definition of a footnote it marks when that names a source ("[^2]: Source: ..."), else a numbered or
+        author-year reference that ends a sentence not about the post's own work ("... 4x over the older part [4].",
+        "(Lee et al., 2024)"), with its entry in the post's reference list when there is one."""
         if passage.kind == "cell":
             return None
         if m := self.linked_finding.match(d.text, passage.start, passage.end):
             return m.group("url")
         sentence = d.text[passage.start:passage.end]
+        for marker in _FOOTNOTE_MARKER.finditer(sentence):   # "... 3x faster[^2]." and "[^2]: Source: ..."
+            note = re.search(rf"(?m)^[ \t]*\[\^{re.escape(marker.group(1))}\]:[ \t]*(\S[^\n]{{0,160}})", d.text)
+            if note and self.footnote_source.search(note.group(1)):
+                return " ".join(_LINK_TARGET.sub("", note.group(1)).replace("[", "").split())[:120]
         m = self.reference_marker.search(sentence, max(0, len(sentence) - 160))
         if m is None or self.reference_own.search(sentence, 0, m.start()):
             return None
@@ -81,6 +87,7 @@ NOTE_REACH = 300   # a note under a table starts this close after the table's en
 NOTE_BLOCKS = 2    # and is one of the first blocks after it
 NOTE_KINDS = ("paragraph", "caption", "quote", "list_item")
 _EMPHASIS = re.compile(r"\*\*|__|(?<![\\*])\*(?=\S)([^*\n]*?\S)\*(?!\*)")
+_FOOTNOTE_MARKER = re.compile(r"\[\^([\w-]{1,40})\](?!:)")
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)?")
 _BOLD = re.compile(r"(?:\*\*|__|<(?:b|strong)>)\s*$")   # before a cell's text: the cell is set in bold
 

@@ -183,6 +183,7 @@ class ScopeRules(_Strict):
     paragraph_source: Regex = NEVER
     reference_marker: Regex = NEVER
     reference_own: Regex = NEVER
+    footnote_source: Regex = NEVER
     table_note_credit: Regex = NEVER
     table_note_own: Regex = NEVER
     table_mark_credit: Regex = NEVER

@@ -89,3 +89,23 @@ def test_a_paragraph_crediting_its_chart_to_another_work_cites_the_figures_that_
     assert found["4.1x"] == "https://papers.example.org/lumen" and found["2.3x"] is None
     repo = text.replace("https://papers.example.org/lumen", "https://github.com/example/lumen")
     assert cited(repo)["4.1x"] is None
+
+
+@pytest.mark.parametrize("note", ["Source: the vendor's launch post, https://vendor.example.org/launch.",
+                                  "Numbers from Okafor et al., 2024.",
+                                  "Taken from [the Lumen preprint](https://arxiv.org/abs/2401.00001)."])
+def test_a_footnote_that_names_a_source_credits_the_sentence_carrying_its_marker(note):
+    text = (f"# Notes\n\nThe new part runs the encoder 3.2x faster than the old one[^v]. Our runtime adds 1.3x on "
+            f"top of it.\n\n[^v]: {note}\n")
+    found = cited(text)
+    assert found["3.2x"] and found["1.3x"] is None
+
+
+@pytest.mark.parametrize("note", ["Zero-shot means the model saw no example of the task.",
+                                  "Measured on one node with the default settings.",
+                                  "From our own runs on one node, averaged over five tries.",
+                                  "Kernel fusion, [PR #812](https://github.com/example/engine/pull/812)."])
+def test_a_footnote_that_explains_a_term_or_a_setup_cites_nothing(note):
+    text = f"# Notes\n\nOur runtime decodes 2.4x faster than the reference build[^n].\n\n[^n]: {note}\n"
+    found = cited(text)
+    assert found and all(v is None for v in found.values()), found
