@@ -278,7 +278,7 @@ class DocumentPlaces:
             t, d = passage.table, self.ctx.d
             if t not in self._table_citation:
                 lead = _table_lead(d, t)
-                cited = None if lead is None else self._citation(lead, TABLE_PARTIES)
+                cited = None if lead is None else self._citation(lead, TABLE_PARTIES) or self._label_lead_citation(lead)
                 self._table_citation[t] = None if cited is None else cited[0] or cited[1]
                 # "* Scores of the other models are copied from their reports.": the compared rows, or marked cells
                 self._table_credit[t] = None if cited is not None else \
@@ -306,6 +306,19 @@ class DocumentPlaces:
                               or self.places.placed.section(self.ctx.d, passage)):
             return placed    # "... 3x faster ([source](https://...))"; a figure under "Related work"
         return None if cited is None else cited[0] or source or cited[1]
+
+    def _label_lead_citation(self, lead: Passage) -> tuple[str | None, str] | None:
+        """The citation of the paragraph before a table's label lead-in ("Research shows X:" then "**Accuracy by
+        size:**" then the table), as for a list (`_list_citation`): both end with a colon. None otherwise."""
+        d = self.ctx.d
+        if not d.view[lead.start:lead.end].rstrip(" *_").endswith(":"):
+            return None
+        i = next((k for k in d.blocks_ending(lead.end, lead.end) if d.blocks[k].start == lead.start), None)
+        before = d.blocks[i - 1] if i else None
+        if before is None or before.kind != "paragraph" or before.section != lead.section \
+                or not d.view[before.start:before.end].rstrip(" *_").endswith(":"):
+            return None
+        return self._citation(Passage(before.start, before.end, before.kind, i - 1, before.section), TABLE_PARTIES)
 
     def _list_citation(self, block: int) -> tuple[str | None, str] | None:
         """The citation of the paragraph that leads into the list holding list item `block` and ends with a colon
