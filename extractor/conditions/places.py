@@ -10,7 +10,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from extractor.claims.rules import load_claim_rules
-from extractor.conditions.citations import PlacedCitations, TableCredit, TableNotes
+from extractor.conditions.citations import PlacedCitations, TableCredit, TableNotes, reference_entries
 from extractor.conditions.context import DocContext
 from extractor.conditions.neighbours import (  # noqa: F401 (the rung readers import them from here too)
     FOOTNOTE_CHARS, NEAR_FIGURE_BLOCKS, SENTENCE_END, ancestors, footnotes, introducing_sentence, labelled_settings,
@@ -144,6 +144,8 @@ class DocumentPlaces:
         self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
         self._table_citation: dict[int, str | None] = {}   # table -> the party its caption or lead-in credits
         self._table_credit: dict[int, TableCredit | None] = {}   # table -> what its note credits to other reports
+        self._references: dict[str, str] | None = None   # the post's reference-list lines and footnotes, by marker
+        self._findings: dict[tuple[int, int], str | None] = {}   # per sentence: what it credits its figures to
         self._list_lead_citation: dict[int, tuple[str | None, str] | None] = {}   # a list's first item -> its lead's
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
@@ -282,7 +284,8 @@ class DocumentPlaces:
                 self._table_citation[t] = None if cited is None else cited[0] or cited[1]
                 # "* Scores of the other models are copied from their reports.": the compared rows, or marked cells
                 self._table_credit[t] = None if cited is not None else \
-                    self.places.table_notes.credit(d, t, None if lead is None else (lead.start, lead.end))
+                    self.places.table_notes.credit(d, t, None if lead is None else (lead.start, lead.end),
+                                                   self.ctx.block_starts)
             credit = self._table_credit[t]
             if credit is not None and credit.credits(d, d.tables[t], passage.row, passage.col):
                 return credit.party
@@ -301,11 +304,19 @@ class DocumentPlaces:
         if cited is None and passage.kind == "list_item" and passage.block >= 0:
             cited = self._list_citation(passage.block)
         if cited is None and (placed := self.places.placed.source(self.ctx.d, passage)
-                              or self.places.placed.finding(self.ctx.d, passage)
+                              or self._finding(passage, key)
                               or self.places.placed.link_text(self.ctx.d, *claim.span)
                               or self.places.placed.section(self.ctx.d, passage)):
             return placed    # "... 3x faster ([source](https://...))"; a figure under "Related work"
         return None if cited is None else cited[0] or source or cited[1]
+
+    def _finding(self, passage: Passage, key: tuple[int, int]) -> str | None:
+        """`PlacedCitations.finding` of the sentence, read once per sentence."""
+        if key not in self._findings:
+            if self._references is None:
+                self._references = reference_entries(self.ctx.d)
+            self._findings[key] = self.places.placed.finding(self.ctx.d, passage, self._references)
+        return self._findings[key]
 
     def _label_lead_citation(self, lead: Passage) -> tuple[str | None, str] | None:
         """The citation of the paragraph before a table's label lead-in ("Research shows X:" then "**Accuracy by

@@ -188,6 +188,9 @@ class ScopeRules(_Strict):
     table_note_own: Regex = NEVER
     table_mark_credit: Regex = NEVER
     table_own_label: Regex = NEVER
+    table_own_title_not: Regex = NEVER
+    table_bold_markup: Regex = NEVER
+    table_note_kinds: Words
     anchor_link: Regex = NEVER
     prompt_lead_in: Regex = NEVER
     no_value_cell: Regex = NEVER

@@ -32,9 +32,9 @@ def test_an_author_year_or_numbered_reference_credits_its_sentence_only(ref):
 
 @pytest.mark.parametrize("text", [
     "# Notes\n\nFollowing Okafor et al. (2024), we prune half the heads and get a 1.7x speedup (Okafor et al., 2024).\n",
-    "# Notes\n\nAWQ (Lin et al., 2023) is a quantization method that gives a 3x memory cut in these runs.\n",
+    "# Notes\n\nPagedKV (Ito et al., 2022) lays the cache out in pages; on our nodes it frees 3x more memory for batches.\n",
     "# Notes\n\nOur pruned model decodes 1.8x faster than the dense one [1].\n",
-    "# Notes\n\nServing the model with transformers[1] and a fused kernel gives a 2.2x speedup.\n",
+    "# Notes\n\nServing through runtime[1] behind a thin proxy gives a 2.2x speedup.\n",
 ])
 def test_a_reference_for_a_method_or_in_a_sentence_about_our_work_cites_nothing(text):
     found = cited(text)

@@ -111,3 +111,10 @@ def test_a_table_under_a_label_under_a_citing_lead_is_cited_as_a_list_there_woul
     ours = text.replace("Research on large tool catalogs shows a steep accuracy drop:", "Our router keeps accuracy high:")
     rows = cited_by_row(ours)
     assert rows and all(v == {None} for v in rows.values()), rows
+
+
+def test_a_title_that_compares_two_systems_tells_no_own_row():
+    text = ("# Kite-13B vs. Orca: quiz scores\n\n| Model | QuizA accuracy (%) |\n|---|---|\n| Kite-13B | 48.9 |\n"
+            "| Orca (ours) | 52.4 |\n\nOther models' scores are quoted from their papers.\n")
+    rows = cited_by_row(text)
+    assert None not in rows["Kite-13B"] and rows["Orca (ours)"] == {None}
