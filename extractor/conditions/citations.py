@@ -40,7 +40,7 @@ class PlacedCitations:
         for start, end in spans:
             for m in self.source_link.finditer(d.text, start, end):
                 return m.group("url") or m.group("url2")
-        if passage.kind == "paragraph" and passage.block >= 0:   # "The table below (Image source: [..](https://..))"
+        if passage.kind == "paragraph" and passage.block >= 0:   # "Figure 3 is reprinted (chart source: [..](https://..))."
             b = d.blocks[passage.block]
             if m := self.paragraph_source.search(d.text, b.start, b.end):
                 return m.group("url")
@@ -50,7 +50,7 @@ class PlacedCitations:
         """What the sentence credits its figures to as its subject or its closing reference: the target of a link to
         another site that opens the sentence and reports a finding ("For example, X's [suite](https://...) shows 2x"),
         else the definition of a footnote it marks when that names a source ("[^2]: Source: ..."), else a numbered or
-        author-year reference that ends a sentence not about the post's own work ("... 4x over the older part [4].",
+        author-year reference that ends a sentence not about the post's own work ("... at 3x the old part's pace [2].",
         "(Lee et al., 2024)"), with its entry in the post's reference list when there is one. `entries`: the post's
         reference-list lines and footnote definitions by marker (`reference_entries`)."""
         if passage.kind == "cell":

@@ -27,7 +27,7 @@ TABLE_LEAD_REACH = 400   # the paragraph that leads into a table ends this close
 # by X", "in their paper", "studies show"), not "X reports" (a lead-in "validated against the official X report"
 # names what the post compared with)
 TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6", "who7", "who8")
-# ... and those that credit a table cell's own figure ("(41% vs 12% in the Lumen study)", "according to X")
+# ... and those that credit a table cell's own figure ("a 2.1x gain (per the Lumen study)", "according to X")
 CELL_PARTIES = ("who", "who2", "who3", "who7")
 # where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
 # contrast): "goodput grows 3x, although TTFT barely moves" names goodput's family, not TTFT's
@@ -290,7 +290,7 @@ class DocumentPlaces:
             if credit is not None and credit.credits(d, d.tables[t], passage.row, passage.col):
                 return credit.party
             if self._table_citation[t] is None and (own := self._citation(passage, CELL_PARTIES)) is not None:
-                return own[0] or own[1]   # a cell that credits its own figure: "2.1x (41% vs 12% in the Lumen study)"
+                return own[0] or own[1]   # a cell that credits its own figure: "a 2.1x gain (per the Lumen study)"
             return self._table_citation[t]
         key = (passage.start, passage.end)   # every claim of a sentence reads the same citation: read it once
         if key not in self._citations:

@@ -15,7 +15,7 @@ def cited(text: str) -> dict[str, str | None]:
 
 
 def test_a_numbered_reference_ending_the_sentence_credits_its_figure_with_the_reference_entry():
-    text = ("# Notes\n\nThe newer accelerator sped up encoder training by 3x compared to the older part [2]. "
+    text = ("# Notes\n\nOn vendor tests the new part trains the encoder 3x faster than the old part [2]. "
             "We measured 1.4x on our own decode runs.\n\n## References\n\n[2] Vendor, \"Matrix engines brief\", 2023.\n")
     found = cited(text)
     assert found["3x"].startswith("[2] Vendor")
@@ -41,10 +41,10 @@ def test_a_reference_for_a_method_or_in_a_sentence_about_our_work_cites_nothing(
     assert found and all(v is None for v in found.values()), found
 
 
-@pytest.mark.parametrize("opening", ["For example, the vendor's", "Ridge's", "Recently, a", "The"])
+@pytest.mark.parametrize("opening", ["Notably, the vendor's", "Ridge's", "Recently, a", "The"])
 def test_a_link_to_another_site_that_opens_the_sentence_and_reports_a_finding_credits_it(opening):
-    found = cited(f"# Notes\n\n{opening} [public benchmark board](https://bench.example.org/board) shows 1.5-1.9x "
-                  "speedups on sixty models. Our compiler gets 1.3x on the same set.\n")
+    found = cited(f"# Notes\n\n{opening} [public benchmark board](https://bench.example.org/board) reports that its suite "
+                  "runs 1.5-1.9x quicker after the upgrade. Our compiler gets 1.3x on the same set.\n")
     assert found["1.5-1.9x"] == "https://bench.example.org/board" and found["1.3x"] is None
 
 
@@ -60,7 +60,7 @@ def test_a_link_inside_the_sentence_or_to_a_code_host_credits_nothing(sentence):
 
 def test_a_parenthesis_naming_another_works_study_credits_a_table_cell_and_a_sentence():
     table = ("# Routing\n\n| Aspect | Gain |\n|---|---|\n"
-             "| Accuracy | 2.1x improvement (41.5% vs 19.8% baseline in the Lumen study) |\n"
+             "| Accuracy | 2.1x higher (41.5% against 19.8% for the baseline, per the Lumen study) |\n"
              "| Latency | 35 ms per request |\n")
     found = cited(table)
     assert found["2.1x"] == found["41.5%"] == "Lumen study" and found["35 ms per request"] is None
@@ -73,8 +73,8 @@ def test_a_parenthesis_naming_our_study_or_no_study_credits_nothing():
 
 
 def test_the_authors_of_a_named_work_are_the_party_and_an_example_that_follows_is_theirs():
-    text = ("# Background\n\nThe authors of Lumen proposed scaling depth and width together. For example, their deepest "
-            "variant reaches 81.2% accuracy at the cost of 140% more parameters.\n\n## Ours\n\nOur distilled model "
+    text = ("# Background\n\nThe authors of Lumen trained three sizes of one encoder. For example, their largest "
+            "reaches 81.2% accuracy on the quiz.\n\n## Ours\n\nOur distilled model "
             "reaches 79.5% accuracy on the same test.\n")
     found = cited(text)
     assert found["81.2%"] == "Lumen" and found["79.5%"] is None
@@ -82,8 +82,8 @@ def test_the_authors_of_a_named_work_are_the_party_and_an_example_that_follows_i
 
 
 def test_a_paragraph_crediting_its_chart_to_another_work_cites_the_figures_that_describe_it():
-    text = ("# Models\n\nThe chart below (Image source: [the Lumen paper](https://papers.example.org/lumen)) groups "
-            "models of similar quality. We can see that Lumen-S is 4.1x faster than Orbit-L at equal accuracy.\n\n"
+    text = ("# Models\n\nFigure 3 is reprinted from another group (chart source: [the Lumen paper](https://papers.example.org/lumen)). "
+            "In it, Lumen-S runs 4.1x faster than Orbit-L.\n\n"
             "On our cluster, Lumen-S serves 2.3x more requests than Orbit-L.\n")
     found = cited(text)
     assert found["4.1x"] == "https://papers.example.org/lumen" and found["2.3x"] is None

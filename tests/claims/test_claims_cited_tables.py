@@ -30,7 +30,7 @@ def cited_by_row(text: str) -> dict[str, set[str | None]]:
 
 @pytest.mark.parametrize("note", [
     "\\* Scores of the other models are copied from their technical reports.",
-    "For all baseline models, we list the better of their officially reported results and a public leaderboard.",
+    "Baseline models show the published results of their authors, or a leaderboard's where that is higher.",
     "Numbers for the compared systems come from the original papers; ours were measured on one node.",
     "- Results of competing models are taken from their model cards.",
 ])
