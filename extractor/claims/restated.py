@@ -1,5 +1,5 @@
-"""An example that restates one of the post's own results ("Rates are per sender. For example, with two nodes the
-70 GB/s counts copies that stay on a node" under a table that reports 70 GB/s with two nodes) is no example: it is a mention of that
+"""An example that restates one of the post's own results ("Rates are per sender. For example, with two nodes, 70 GB/s
+of it stays on a node" under a table that reports 70 GB/s with two nodes) is no example: it is a mention of that
 claim (GOLD: one figure stated several times is one claim with several mentions). The set-aside rules that may
 restate a result carry `restates: true` (rules/set_aside.yaml); a supposition (`restatement_not`: "suppose", "if",
 "would") stays an example."""

@@ -28,11 +28,11 @@ class PlacedCitations:
         self.reference_own = re.compile(scopes.reference_own)
         self.footnote_source = re.compile(scopes.footnote_source)
 
-    def source(self, d: Document, passage: Passage) -> str | None:
+    def source(self, d: Document, passage: Passage, paragraph_sources: dict[int, str | None]) -> str | None:
         """The target of a source link in parentheses in the passage, else (in a list item) in its item, else of
         an image or table source its paragraph names: the figures of the sentence, item or paragraph are that
-        source's. A link to a code host (the post's own repository
-        or benchmark script) is none."""
+        source's. A link to a code host (the post's own repository or benchmark script) is none.
+        `paragraph_sources`: the image or table source of each paragraph read so far, by block (read once each)."""
         spans = [(passage.start, passage.end)]
         if passage.kind == "list_item" and passage.block >= 0:
             b = d.blocks[passage.block]
@@ -40,10 +40,12 @@ class PlacedCitations:
         for start, end in spans:
             for m in self.source_link.finditer(d.text, start, end):
                 return m.group("url") or m.group("url2")
-        if passage.kind == "paragraph" and passage.block >= 0:   # "Figure 3 is reprinted (chart source: [..](https://..))."
-            b = d.blocks[passage.block]
-            if m := self.paragraph_source.search(d.text, b.start, b.end):
-                return m.group("url")
+        if passage.kind == "paragraph" and passage.block >= 0:   # "... (chart source: [..](https://..))."
+            if passage.block not in paragraph_sources:
+                b = d.blocks[passage.block]
+                m = self.paragraph_source.search(d.text, b.start, b.end)
+                paragraph_sources[passage.block] = m.group("url") if m else None
+            return paragraph_sources[passage.block]
         return None
 
     def finding(self, d: Document, passage: Passage, entries: dict[str, str]) -> str | None:
@@ -96,6 +98,7 @@ NOTE_BLOCKS = 2    # and is one of the first blocks after it
 _EMPHASIS = re.compile(r"\*\*|__|(?<![\\*])\*(?=\S)([^*\n]*?\S)\*(?!\*)")
 _ENTRY = re.compile(r"(?m)^[ \t]*\[(\^?[\w-]{1,40})\]:?[ \t]+(\S[^\n]{0,160})")
 _FOOTNOTE_MARKER = re.compile(r"\[\^([\w-]{1,40})\](?!:)")
+_LEADING_NAME = re.compile(r"[A-Za-z][\w.]*[A-Za-z]")   # the name a label starts with ("Orca" of "Orca-7B")
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)?")
 
 
@@ -121,7 +124,7 @@ class TableCredit:
 
 
 def _party(credit: str) -> str:
-    """A note's credit as a reader sees it: links as their text ("from [the paper](https://...)" -> "from the paper")."""
+    """A note's credit as a reader sees it: links as their text ("from [the paper](https://...)": "from the paper")."""
     return " ".join(_LINK_TARGET.sub("", credit).replace("[", "").split()).rstrip(" ,:")
 
 
@@ -204,6 +207,6 @@ class TableNotes:
                 or self.bold_opening.match(d.text, c.start)}
         own = {k for k, text in plain.items() if text and (
             self.own_label.search(text) or (k in bold and len(bold) < len(raw))
-            or (m := re.match(r"[A-Za-z][\w.]*[A-Za-z]", text)) and re.search(rf"(?<!\w){re.escape(m.group(0).lower())}(?!\w)", title))}
+            or (m := _LEADING_NAME.match(text)) and re.search(rf"(?<!\w){re.escape(m.group(0).lower())}(?!\w)", title))}
         named = {k for k, text in plain.items() if text}
         return frozenset(own) if own and named - own else None

@@ -146,6 +146,7 @@ class DocumentPlaces:
         self._table_credit: dict[int, TableCredit | None] = {}   # table -> what its note credits to other reports
         self._references: dict[str, str] | None = None   # the post's reference-list lines and footnotes, by marker
         self._findings: dict[tuple[int, int], str | None] = {}   # per sentence: what it credits its figures to
+        self._paragraph_sources: dict[int, str | None] = {}   # per paragraph: the image or table source it names
         self._list_lead_citation: dict[int, tuple[str | None, str] | None] = {}   # a list's first item -> its lead's
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
@@ -303,7 +304,7 @@ class DocumentPlaces:
                 cited = self._citation(Passage(b.start, passage.start, passage.kind, passage.block, passage.section))
         if cited is None and passage.kind == "list_item" and passage.block >= 0:
             cited = self._list_citation(passage.block)
-        if cited is None and (placed := self.places.placed.source(self.ctx.d, passage)
+        if cited is None and (placed := self.places.placed.source(self.ctx.d, passage, self._paragraph_sources)
                               or self._finding(passage, key)
                               or self.places.placed.link_text(self.ctx.d, *claim.span)
                               or self.places.placed.section(self.ctx.d, passage)):
