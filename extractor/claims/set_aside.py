@@ -25,7 +25,8 @@ from typing import Literal, NamedTuple, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.claims.classify import unit_class
-from extractor.claims.restated import restated
+from extractor.claims.restated import Restatements
+from extractor.claims.rules import load_claim_rules
 from extractor.ingest.model import BlockKind, Document
 from extractor.quantities.exclusions import _merge, _overlaps
 from extractor.quantities.finder import QuantityFinder, Skipped
@@ -121,8 +122,10 @@ class SetAsideRules(BaseModel):
     measured_sections: str | None = Field(None, description="regex of a section title that says its figures were "
                                                             "measured: a claim rule's datasheet reason does not "
                                                             "hold there")
+    restatement_not: str = Field("(?!)", description="regex of the words before a figure in its sentence that make "
+                                                     "an example a supposition, never a restated result")
 
-    _compile = field_validator("measured_sections")(lambda cls, v: compiled(v))
+    _compile = field_validator("measured_sections", "restatement_not")(lambda cls, v: compiled(v))
 
     @field_validator("rules")
     @classmethod
@@ -205,7 +208,9 @@ class FigureDecider:
         self._applicable: dict[tuple[str | None, str | None, str, bool], list[_Compiled]] = {}
         self._langs = frozenset(lang for c in self.rules if c.langs for lang in c.langs)
         self.measured_sections = re.compile(rules.measured_sections) if rules.measured_sections else None
-        self.restating = frozenset(f"set_aside.{r.name}" for r in rules.rules if r.restates)
+        self.restatements = Restatements(
+            frozenset(f"set_aside.{r.name}" for r in rules.rules if r.restates), re.compile(rules.restatement_not),
+            frozenset(a.lower() for a in load_claim_rules(rules_dir).abbreviations))
         extra = rules.extra_figures
         self.extra_forms = list(extra.forms) if extra else []
         self.extra = re.compile(f"(?:{extra.number})(?:" + "|".join(f"(?P<f{i}>{f.after})" for i, f in
@@ -289,7 +294,7 @@ class FigureDecider:
                 decided = None            # "Memory consumption: at least 14GB VRAM": measured, not a datasheet
             if decided is not None:
                 out.append(SetAside(quote=text[start:end], span=f.span, reason=decided[0], rule=decided[1]))
-        return restated(d, claims, out, self.restating)   # an example that restates a result is its mention
+        return self.restatements.apply(d, claims, out)   # an example that restates a result is its mention
 
     def _reason(self, text: str, f: Figure, places: "SetAsidePlaces", demoting: bool = False) -> tuple[str, str] | None:
         if f.excluded_by is not None:

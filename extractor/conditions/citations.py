@@ -23,13 +23,16 @@ class PlacedCitations:
         self.cited_sections = re.compile(scopes.cited_sections)
         self.external_page = re.compile(r"https?://(?!(?:www\.)?(?:github|gitlab)\.com/)")
         self.linked_finding = re.compile(scopes.linked_finding)
+        self.paragraph_source = re.compile(scopes.paragraph_source)
         self.reference_marker = re.compile(scopes.reference_marker)
         self.reference_own = re.compile(scopes.reference_own)
+        self.footnote_source = re.compile(scopes.footnote_source)
 
-    def source(self, d: Document, passage: Passage) -> str | None:
-        """The target of a source link in parentheses in the passage, else (in a list item) in its item: the
-        figures of the sentence or item are that source's. A link to a code host (the post's own repository
-        or benchmark script) is none."""
+    def source(self, d: Document, passage: Passage, paragraph_sources: dict[int, str | None]) -> str | None:
+        """The target of a source link in parentheses in the passage, else (in a list item) in its item, else of
+        an image or table source its paragraph names: the figures of the sentence, item or paragraph are that
+        source's. A link to a code host (the post's own repository or benchmark script) is none.
+        `paragraph_sources`: the image or table source of each paragraph read so far, by block (read once each)."""
         spans = [(passage.start, passage.end)]
         if passage.kind == "list_item" and passage.block >= 0:
             b = d.blocks[passage.block]
@@ -37,25 +40,38 @@ class PlacedCitations:
         for start, end in spans:
             for m in self.source_link.finditer(d.text, start, end):
                 return m.group("url") or m.group("url2")
+        if passage.kind == "paragraph" and passage.block >= 0:   # "... (chart source: [..](https://..))."
+            if passage.block not in paragraph_sources:
+                b = d.blocks[passage.block]
+                m = self.paragraph_source.search(d.text, b.start, b.end)
+                paragraph_sources[passage.block] = m.group("url") if m else None
+            return paragraph_sources[passage.block]
         return None
 
-    def finding(self, d: Document, passage: Passage) -> str | None:
+    def finding(self, d: Document, passage: Passage, entries: dict[str, str]) -> str | None:
         """What the sentence credits its figures to as its subject or its closing reference: the target of a link to
         another site that opens the sentence and reports a finding ("For example, X's [suite](https://...) shows 2x"),
-        else a numbered or author-year reference that ends a sentence not about the post's own work ("... 4x over the
-        older part [4].", "(Lee et al., 2024)"), with its entry in the post's reference list when there is one."""
+        else the definition of a footnote it marks when that names a source ("[^2]: Source: ..."), else a numbered or
+        author-year reference that ends a sentence not about the post's own work ("... at 3x the old part's pace [2].",
+        "(Lee et al., 2024)"), with its entry in the post's reference list when there is one. `entries`: the post's
+        reference-list lines and footnote definitions by marker (`reference_entries`)."""
         if passage.kind == "cell":
             return None
         if m := self.linked_finding.match(d.text, passage.start, passage.end):
             return m.group("url")
         sentence = d.text[passage.start:passage.end]
+        if entries:
+            for marker in _FOOTNOTE_MARKER.finditer(sentence):   # "... 3x faster[^2]." and "[^2]: Source: ..."
+                note = entries.get(f"^{marker.group(1)}")
+                if note and self.footnote_source.search(note):
+                    return " ".join(_LINK_TARGET.sub("", note).replace("[", "").split())[:120]
         m = self.reference_marker.search(sentence, max(0, len(sentence) - 160))
         if m is None or self.reference_own.search(sentence, 0, m.start()):
             return None
-        ref = m.group("ref")
-        if entry := re.search(rf"(?m)^[ \t]*{re.escape(ref)}[ \t]+(\S[^\n]{{0,100}})", d.text):
-            return f"{ref} {entry.group(1).strip()}"
-        return " ".join(ref.split())
+        ref = " ".join(m.group("ref").split())
+        entry = entries.get(ref[1:-1]) if ref.startswith("[") else None
+        return f"{ref} {entry[:100]}" if entry else ref
+
 
     def link_text(self, d: Document, start: int, end: int) -> str | None:
         """The target of the link whose visible text holds the figure at [start, end) ("it [offers ~2x
@@ -71,12 +87,19 @@ class PlacedCitations:
         return next((t for t in d.section_path(passage.section) if self.cited_sections.search(t)), None)
 
 
+def reference_entries(d: Document) -> dict[str, str]:
+    """The post's reference-list lines ("[4] Vendor, ...": key "4") and footnote definitions ("[^v]: Source: ...":
+    key "^v"), by marker, read once per document."""
+    return {m.group(1): m.group(2) for m in _ENTRY.finditer(d.text)} if "[" in d.text else {}
+
+
 NOTE_REACH = 300   # a note under a table starts this close after the table's end
 NOTE_BLOCKS = 2    # and is one of the first blocks after it
-NOTE_KINDS = ("paragraph", "caption", "quote", "list_item")
 _EMPHASIS = re.compile(r"\*\*|__|(?<![\\*])\*(?=\S)([^*\n]*?\S)\*(?!\*)")
+_ENTRY = re.compile(r"(?m)^[ \t]*\[(\^?[\w-]{1,40})\]:?[ \t]+(\S[^\n]{0,160})")
+_FOOTNOTE_MARKER = re.compile(r"\[\^([\w-]{1,40})\](?!:)")
+_LEADING_NAME = re.compile(r"[A-Za-z][\w.]*[A-Za-z]")   # the name a label starts with ("Orca" of "Orca-7B")
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)?")
-_BOLD = re.compile(r"(?:\*\*|__|<(?:b|strong)>)\s*$")   # before a cell's text: the cell is set in bold
 
 
 @dataclass(frozen=True)
@@ -101,7 +124,7 @@ class TableCredit:
 
 
 def _party(credit: str) -> str:
-    """A note's credit as a reader sees it: links as their text ("from [the paper](https://...)" -> "from the paper")."""
+    """A note's credit as a reader sees it: links as their text ("from [the paper](https://...)": "from the paper")."""
     return " ".join(_LINK_TARGET.sub("", credit).replace("[", "").split()).rstrip(" ,:")
 
 
@@ -129,14 +152,20 @@ class TableNotes:
         self.note_own = re.compile(scopes.table_note_own)
         self.mark_credit = re.compile(scopes.table_mark_credit, re.M)
         self.own_label = re.compile(scopes.table_own_label)
+        self.own_title_not = re.compile(scopes.table_own_title_not)
+        self.bold_before = re.compile(rf"(?:{scopes.table_bold_markup})\s*$")
+        self.bold_opening = re.compile(rf"\s*(?:{scopes.table_bold_markup})")
+        self.note_kinds = frozenset(scopes.table_note_kinds)
 
-    def credit(self, d: Document, t: int, lead: tuple[int, int] | None) -> TableCredit | None:
-        """The credit of table `t`'s caption or lead-in (`lead`, its span) or of a note right under it, else None."""
+    def credit(self, d: Document, t: int, lead: tuple[int, int] | None, block_starts: list[int]
+               ) -> TableCredit | None:
+        """The credit of table `t`'s caption or lead-in (`lead`, its span) or of a note right under it, else None.
+        `block_starts`: the start of each block of `d` (DocContext.block_starts)."""
         table = d.tables[t]
         spans = [lead] if lead is not None else []
-        first = bisect_right([b.start for b in d.blocks], table.end - 1)
+        first = bisect_right(block_starts, table.end - 1)
         for b in d.blocks[first:first + NOTE_BLOCKS]:
-            if b.start - table.end <= NOTE_REACH and b.kind in NOTE_KINDS and b.section == table.section:
+            if b.start - table.end <= NOTE_REACH and b.kind in self.note_kinds and b.section == table.section:
                 spans.append((b.start, b.end))
         for start, end in spans:
             text = d.text[start:end]
@@ -158,6 +187,8 @@ class TableNotes:
         """The credit of the compared systems' rows (their label in the first column), else columns (their header):
         those whose label is not the post's own. None when no label, or every label, is the post's own."""
         title = " ".join(filter(None, [d.title] + [s.title for s in d.sections[:1]])).lower()
+        if self.own_title_not.search(title):
+            title = ""   # "Kite-13B vs. Orca-7B": both sides are named, neither is told the post's own
         labels = [(r, row[0]) for r, row in enumerate(table.rows) if row]
         own = self._own(d, labels, title)
         if own is not None:
@@ -166,12 +197,16 @@ class TableNotes:
         return None if own is None else TableCredit(party, own=own, by_column=True)
 
     def _own(self, d: Document, labels: list[tuple[int, Cell]], title: str) -> frozenset[int] | None:
+        """The keys (rows or columns) of the labels that name the post's own system: a label with "ours", "this
+        work" or "proposed" (`table_own_label`), one set in bold among plain ones, or one whose leading name the
+        post's title (`title`, lower case; '' when it names no own system) carries. None when no label, or every
+        label, is the post's own: then the table tells the compared systems from the post's own by nothing."""
         raw = {k: d.text[c.start:c.end] for k, c in labels}
         plain = {k: d.view[c.start:c.end].strip(" *_`") for k, c in labels}
-        bold = {k for k, c in labels if _BOLD.search(d.text[max(0, c.start - 12):c.start])
-                or d.text.startswith(("**", "__", "<b>", "<strong>"), c.start)}
+        bold = {k for k, c in labels if self.bold_before.search(d.text[max(0, c.start - 12):c.start])
+                or self.bold_opening.match(d.text, c.start)}
         own = {k for k, text in plain.items() if text and (
             self.own_label.search(text) or (k in bold and len(bold) < len(raw))
-            or (m := re.match(r"[A-Za-z][\w.]*[A-Za-z]", text)) and re.search(rf"(?<!\w){re.escape(m.group(0).lower())}(?!\w)", title))}
+            or (m := _LEADING_NAME.match(text)) and re.search(rf"(?<!\w){re.escape(m.group(0).lower())}(?!\w)", title))}
         named = {k for k, text in plain.items() if text}
         return frozenset(own) if own and named - own else None

@@ -10,7 +10,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from extractor.claims.rules import load_claim_rules
-from extractor.conditions.citations import PlacedCitations, TableCredit, TableNotes
+from extractor.conditions.citations import PlacedCitations, TableCredit, TableNotes, reference_entries
 from extractor.conditions.context import DocContext
 from extractor.conditions.neighbours import (  # noqa: F401 (the rung readers import them from here too)
     FOOTNOTE_CHARS, NEAR_FIGURE_BLOCKS, SENTENCE_END, ancestors, footnotes, introducing_sentence, labelled_settings,
@@ -27,7 +27,7 @@ TABLE_LEAD_REACH = 400   # the paragraph that leads into a table ends this close
 # by X", "in their paper", "studies show"), not "X reports" (a lead-in "validated against the official X report"
 # names what the post compared with)
 TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6", "who7", "who8")
-# ... and those that credit a table cell's own figure ("(41% vs 12% in the Lumen study)", "according to X")
+# ... and those that credit a table cell's own figure ("a 2.1x gain (per the Lumen study)", "according to X")
 CELL_PARTIES = ("who", "who2", "who3", "who7")
 # where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
 # contrast): "goodput grows 3x, although TTFT barely moves" names goodput's family, not TTFT's
@@ -148,6 +148,9 @@ class DocumentPlaces:
         self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
         self._table_citation: dict[int, str | None] = {}   # table -> the party its caption or lead-in credits
         self._table_credit: dict[int, TableCredit | None] = {}   # table -> what its note credits to other reports
+        self._references: dict[str, str] | None = None   # the post's reference-list lines and footnotes, by marker
+        self._findings: dict[tuple[int, int], str | None] = {}   # per sentence: what it credits its figures to
+        self._paragraph_sources: dict[int, str | None] = {}   # per paragraph: the image or table source it names
         self._list_lead_citation: dict[int, tuple[str | None, str] | None] = {}   # a list's first item -> its lead's
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
@@ -282,16 +285,17 @@ class DocumentPlaces:
             t, d = passage.table, self.ctx.d
             if t not in self._table_citation:
                 lead = _table_lead(d, t)
-                cited = None if lead is None else self._citation(lead, TABLE_PARTIES)
+                cited = None if lead is None else self._citation(lead, TABLE_PARTIES) or self._label_lead_citation(lead)
                 self._table_citation[t] = None if cited is None else cited[0] or cited[1]
                 # "* Scores of the other models are copied from their reports.": the compared rows, or marked cells
                 self._table_credit[t] = None if cited is not None else \
-                    self.places.table_notes.credit(d, t, None if lead is None else (lead.start, lead.end))
+                    self.places.table_notes.credit(d, t, None if lead is None else (lead.start, lead.end),
+                                                   self.ctx.block_starts)
             credit = self._table_credit[t]
             if credit is not None and credit.credits(d, d.tables[t], passage.row, passage.col):
                 return credit.party
             if self._table_citation[t] is None and (own := self._citation(passage, CELL_PARTIES)) is not None:
-                return own[0] or own[1]   # a cell that credits its own figure: "2.1x (41% vs 12% in the Lumen study)"
+                return own[0] or own[1]   # a cell that credits its own figure: "a 2.1x gain (per the Lumen study)"
             return self._table_citation[t]
         key = (passage.start, passage.end)   # every claim of a sentence reads the same citation: read it once
         if key not in self._citations:
@@ -304,12 +308,33 @@ class DocumentPlaces:
                 cited = self._citation(Passage(b.start, passage.start, passage.kind, passage.block, passage.section))
         if cited is None and passage.kind == "list_item" and passage.block >= 0:
             cited = self._list_citation(passage.block)
-        if cited is None and (placed := self.places.placed.source(self.ctx.d, passage)
-                              or self.places.placed.finding(self.ctx.d, passage)
+        if cited is None and (placed := self.places.placed.source(self.ctx.d, passage, self._paragraph_sources)
+                              or self._finding(passage, key)
                               or self.places.placed.link_text(self.ctx.d, *claim.span)
                               or self.places.placed.section(self.ctx.d, passage)):
             return placed    # "... 3x faster ([source](https://...))"; a figure under "Related work"
         return None if cited is None else cited[0] or source or cited[1]
+
+    def _finding(self, passage: Passage, key: tuple[int, int]) -> str | None:
+        """`PlacedCitations.finding` of the sentence, read once per sentence."""
+        if key not in self._findings:
+            if self._references is None:
+                self._references = reference_entries(self.ctx.d)
+            self._findings[key] = self.places.placed.finding(self.ctx.d, passage, self._references)
+        return self._findings[key]
+
+    def _label_lead_citation(self, lead: Passage) -> tuple[str | None, str] | None:
+        """The citation of the paragraph before a table's label lead-in ("Research shows X:" then "**Accuracy by
+        size:**" then the table), as for a list (`_list_citation`): both end with a colon. None otherwise."""
+        d = self.ctx.d
+        if not d.view[lead.start:lead.end].rstrip(" *_").endswith(":"):
+            return None
+        i = next((k for k in d.blocks_ending(lead.end, lead.end) if d.blocks[k].start == lead.start), None)
+        before = d.blocks[i - 1] if i else None
+        if before is None or before.kind != "paragraph" or before.section != lead.section \
+                or not d.view[before.start:before.end].rstrip(" *_").endswith(":"):
+            return None
+        return self._citation(Passage(before.start, before.end, before.kind, i - 1, before.section), TABLE_PARTIES)
 
     def _list_citation(self, block: int) -> tuple[str | None, str] | None:
         """The citation of the paragraph that leads into the list holding list item `block` and ends with a colon

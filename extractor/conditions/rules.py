@@ -184,12 +184,17 @@ class ScopeRules(_Strict):
     source_link: Regex = NEVER
     cited_sections: Regex = NEVER
     linked_finding: Regex = NEVER
+    paragraph_source: Regex = NEVER
     reference_marker: Regex = NEVER
     reference_own: Regex = NEVER
+    footnote_source: Regex = NEVER
     table_note_credit: Regex = NEVER
     table_note_own: Regex = NEVER
     table_mark_credit: Regex = NEVER
     table_own_label: Regex = NEVER
+    table_own_title_not: Regex = NEVER
+    table_bold_markup: Regex = NEVER
+    table_note_kinds: Words
     anchor_link: Regex = NEVER
     prompt_lead_in: Regex = NEVER
     no_value_cell: Regex = NEVER

@@ -15,7 +15,7 @@ def cited(text: str) -> dict[str, str | None]:
 
 
 def test_a_numbered_reference_ending_the_sentence_credits_its_figure_with_the_reference_entry():
-    text = ("# Notes\n\nThe newer accelerator sped up encoder training by 3x compared to the older part [2]. "
+    text = ("# Notes\n\nOn vendor tests the new part trains the encoder 3x faster than the old part [2]. "
             "We measured 1.4x on our own decode runs.\n\n## References\n\n[2] Vendor, \"Matrix engines brief\", 2023.\n")
     found = cited(text)
     assert found["3x"].startswith("[2] Vendor")
@@ -32,19 +32,19 @@ def test_an_author_year_or_numbered_reference_credits_its_sentence_only(ref):
 
 @pytest.mark.parametrize("text", [
     "# Notes\n\nFollowing Okafor et al. (2024), we prune half the heads and get a 1.7x speedup (Okafor et al., 2024).\n",
-    "# Notes\n\nAWQ (Lin et al., 2023) is a quantization method that gives a 3x memory cut in these runs.\n",
+    "# Notes\n\nPagedKV (Ito et al., 2022) lays the cache out in pages; on our nodes it frees 3x more memory for batches.\n",
     "# Notes\n\nOur pruned model decodes 1.8x faster than the dense one [1].\n",
-    "# Notes\n\nServing the model with transformers[1] and a fused kernel gives a 2.2x speedup.\n",
+    "# Notes\n\nServing through runtime[1] behind a thin proxy gives a 2.2x speedup.\n",
 ])
 def test_a_reference_for_a_method_or_in_a_sentence_about_our_work_cites_nothing(text):
     found = cited(text)
     assert found and all(v is None for v in found.values()), found
 
 
-@pytest.mark.parametrize("opening", ["For example, the vendor's", "Ridge's", "Recently, a", "The"])
+@pytest.mark.parametrize("opening", ["Notably, the vendor's", "Ridge's", "Recently, a", "The"])
 def test_a_link_to_another_site_that_opens_the_sentence_and_reports_a_finding_credits_it(opening):
-    found = cited(f"# Notes\n\n{opening} [public benchmark board](https://bench.example.org/board) shows 1.5-1.9x "
-                  "speedups on sixty models. Our compiler gets 1.3x on the same set.\n")
+    found = cited(f"# Notes\n\n{opening} [public benchmark board](https://bench.example.org/board) reports that its suite "
+                  "runs 1.5-1.9x quicker after the upgrade. Our compiler gets 1.3x on the same set.\n")
     assert found["1.5-1.9x"] == "https://bench.example.org/board" and found["1.3x"] is None
 
 
@@ -60,7 +60,7 @@ def test_a_link_inside_the_sentence_or_to_a_code_host_credits_nothing(sentence):
 
 def test_a_parenthesis_naming_another_works_study_credits_a_table_cell_and_a_sentence():
     table = ("# Routing\n\n| Aspect | Gain |\n|---|---|\n"
-             "| Accuracy | 2.1x improvement (41.5% vs 19.8% baseline in the Lumen study) |\n"
+             "| Accuracy | 2.1x higher (41.5% against 19.8% for the baseline, per the Lumen study) |\n"
              "| Latency | 35 ms per request |\n")
     found = cited(table)
     assert found["2.1x"] == found["41.5%"] == "Lumen study" and found["35 ms per request"] is None
@@ -73,9 +73,39 @@ def test_a_parenthesis_naming_our_study_or_no_study_credits_nothing():
 
 
 def test_the_authors_of_a_named_work_are_the_party_and_an_example_that_follows_is_theirs():
-    text = ("# Background\n\nThe authors of Lumen proposed scaling depth and width together. For example, their deepest "
-            "variant reaches 81.2% accuracy at the cost of 140% more parameters.\n\n## Ours\n\nOur distilled model "
+    text = ("# Background\n\nThe authors of Lumen trained three sizes of one encoder. For example, their largest "
+            "reaches 81.2% accuracy on the quiz.\n\n## Ours\n\nOur distilled model "
             "reaches 79.5% accuracy on the same test.\n")
     found = cited(text)
     assert found["81.2%"] == "Lumen" and found["79.5%"] is None
     assert cited("# Notes\n\nThe authors of this post measured a 1.4x speedup.\n")["1.4x"] is None
+
+
+def test_a_paragraph_crediting_its_chart_to_another_work_cites_the_figures_that_describe_it():
+    text = ("# Models\n\nFigure 3 is reprinted from another group (chart source: [the Lumen paper](https://papers.example.org/lumen)). "
+            "In it, Lumen-S runs 4.1x faster than Orbit-L.\n\n"
+            "On our cluster, Lumen-S serves 2.3x more requests than Orbit-L.\n")
+    found = cited(text)
+    assert found["4.1x"] == "https://papers.example.org/lumen" and found["2.3x"] is None
+    repo = text.replace("https://papers.example.org/lumen", "https://github.com/example/lumen")
+    assert cited(repo)["4.1x"] is None
+
+
+@pytest.mark.parametrize("note", ["Source: the vendor's launch post, https://vendor.example.org/launch.",
+                                  "Numbers from Okafor et al., 2024.",
+                                  "Taken from [the Lumen preprint](https://arxiv.org/abs/2401.00001)."])
+def test_a_footnote_that_names_a_source_credits_the_sentence_carrying_its_marker(note):
+    text = (f"# Notes\n\nThe new part runs the encoder 3.2x faster than the old one[^v]. Our runtime adds 1.3x on "
+            f"top of it.\n\n[^v]: {note}\n")
+    found = cited(text)
+    assert found["3.2x"] and found["1.3x"] is None
+
+
+@pytest.mark.parametrize("note", ["Zero-shot means the model saw no example of the task.",
+                                  "Measured on one node with the default settings.",
+                                  "From our own runs on one node, averaged over five tries.",
+                                  "Kernel fusion, [PR #812](https://github.com/example/engine/pull/812)."])
+def test_a_footnote_that_explains_a_term_or_a_setup_cites_nothing(note):
+    text = f"# Notes\n\nOur runtime decodes 2.4x faster than the reference build[^n].\n\n[^n]: {note}\n"
+    found = cited(text)
+    assert found and all(v is None for v in found.values()), found

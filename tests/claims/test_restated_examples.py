@@ -1,5 +1,5 @@
-"""An example that writes one of the post's results again ("For example, in the two-node case, 70 GB/s includes
-local traffic" under the table that reports it) is a mention of that claim, not an example set aside (GOLD: one
+"""An example that writes one of the post's results again ("For example, with two nodes, 70 GB/s of it stays on
+a node" under the table that reports it) is a mention of that claim, not an example set aside (GOLD: one
 figure stated several times is one claim). Negatives: the example in another section, a figure the table does not
 report, a hypothetical. Tables and sentences written for these tests."""
 from __future__ import annotations
@@ -16,16 +16,16 @@ def record(text: str):
 
 
 def test_an_example_restating_a_result_of_its_section_is_a_mention_of_that_claim():
-    note = "Note: these are logical rates. For example, in the two-node case, 70 GB/s includes local-rank traffic.\n"
+    note = "Rates are per sender. For example, with two nodes, 70 GB/s of it stays on a node.\n"
     claims, aside = record(TABLE + note)
     assert len(claims["70 GB/s"]) == 2 and aside == []
     assert [len(m) for m in claims["150 GB/s"]] == [8]
 
 
 def test_an_example_of_another_figure_or_in_another_section_stays_an_example():
-    _, aside = record(TABLE + "For example, in a four-node case, 35 GB/s would be local traffic.\n")
+    _, aside = record(TABLE + "For example, with four nodes, 35 GB/s would stay on the node.\n")
     assert aside == [("35 GB/s", "example")]
-    _, aside = record(TABLE + "## Later\n\nFor example, in the two-node case, 70 GB/s includes local traffic.\n")
+    _, aside = record(TABLE + "## Later\n\nFor example, with two nodes, 70 GB/s of it stays on a node.\n")
     assert aside == [("70 GB/s", "example")]
 
 
