@@ -45,10 +45,13 @@ def _other_cases(site: ClaimSite, memo: RungMemo, covering: tuple[int, ...]) -> 
     ("## Configurations we reproduced" over "### Case 1" and "### Case 2", each giving its machine over its
     figures): each is an experiment, and another case's machine is not the claim's. The subsections that hold a
     figure are indexed by parent once per document."""
-    chain = set(site.chain)
-    holders = [i for i in covering if i in chain]
+    # (the covering sections are sorted: each of the claim's few enclosing sections is looked up by bisection, so a
+    # claim covered by every earlier setup section of a long post costs no scan of them)
+    holders = [i for i in site.chain if i is not None and (k := bisect_left(covering, i)) < len(covering)
+               and covering[k] == i]
     if not holders:
         return []
+    chain = set(site.chain)
     if memo.result_subsections is None:
         memo.result_subsections, starts = {}, site.ctx.claim_starts
         for j, sub in enumerate(site.d.sections):
