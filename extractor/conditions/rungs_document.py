@@ -5,7 +5,7 @@ introduction and its front matter. Each is read once per stretch of the post as 
 reads its own list instead (`_own_rung`)."""
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -36,18 +36,29 @@ def setup_sections(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
             ([memo.rungs[covering[:n]]] if n else []) + [_section_rung(ctx, memo, i) for i in covering[n:]])
     own = _own_rung(site, rung, lambda: (x for i in covering
                                          for x in ctx.between(d.sections[i].start, d.sections[i].body_end)))
-    cases = _other_cases(site, covering)
+    cases = _other_cases(site, lad.memo, covering)
     return [x for x in own if not any(lo <= x.m.span[0] < hi for lo, hi in cases)] if cases else own
 
 
-def _other_cases(site: ClaimSite, covering: tuple[int, ...]) -> list[tuple[int, int]]:
+def _other_cases(site: ClaimSite, memo: RungMemo, covering: tuple[int, ...]) -> list[tuple[int, int]]:
     """The spans of the other subsections of a setup section the claim lies in that report results of their own
     ("## Configurations we reproduced" over "### Case 1" and "### Case 2", each giving its machine over its
-    figures): each is an experiment, and another case's machine is not the claim's."""
-    chain, sections = set(site.chain), site.d.sections
-    holders = [i for i in covering if i in chain]
-    return [(sub.start, sub.body_end) for i in holders for j, sub in enumerate(sections)
-            if sub.parent == i and j not in chain and site.ctx.claims_in(sub.start, sub.body_end)]
+    figures): each is an experiment, and another case's machine is not the claim's. The subsections that hold a
+    figure are indexed by parent once per document."""
+    # (the covering sections are sorted: each of the claim's few enclosing sections is looked up by bisection, so a
+    # claim covered by every earlier setup section of a long post costs no scan of them)
+    holders = [i for i in site.chain if i is not None and (k := bisect_left(covering, i)) < len(covering)
+               and covering[k] == i]
+    if not holders:
+        return []
+    chain = set(site.chain)
+    if memo.result_subsections is None:
+        memo.result_subsections, starts = {}, site.ctx.claim_starts
+        for j, sub in enumerate(site.d.sections):
+            k = bisect_left(starts, sub.start)   # (a bisection per section, no slice of the claims)
+            if k < len(starts) and starts[k] < sub.body_end:
+                memo.result_subsections.setdefault(sub.parent, []).append((j, (sub.start, sub.body_end)))
+    return [span for i in holders for j, span in memo.result_subsections.get(i, ()) if j not in chain]
 
 
 @rung_reader("universal")

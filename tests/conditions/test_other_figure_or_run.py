@@ -163,3 +163,23 @@ def test_another_case_s_machine_is_not_the_claim_s():
     assert stated(claim(record, 61.7), "hardware").value.endswith("H100 80GB")
     # what the section above the cases says of all of them stays
     assert stated(claim(record, 14.2), "model").value == "Qwen2-7B"
+
+
+def test_what_a_compressed_model_keeps_of_the_original_names_the_original_s_precision_as_the_baseline():
+    text = ("# Compressed detector\n\n## Accuracy\n\nThe detector was quantized to INT8 while keeping at least 98.5% "
+            "of the original FP16 mAP.\n")
+    assert stated(claim(extract_text(text, "t.md"), 98.5), "precision").value == "INT8"
+    # the run's own precision after "original" elsewhere stays ("the original FP16 checkpoint runs at ...")
+    text = "# Detector\n\n## Speed\n\nThe original FP16 checkpoint runs at 212 images/s.\n"
+    assert stated(claim(extract_text(text, "t.md"), 212), "precision").value == "FP16"
+
+
+def test_a_named_drafting_method_beats_the_generic_words_of_a_heading():
+    text = ("# Speculative decoding on laptops\n\n## Results\n\nWith recurrent drafting the chat model decodes 1.45x "
+            "faster than plain autoregressive decoding.\n")
+    assert stated(claim(extract_text(text, "t.md"), 1.45), "speculative_decoding").value.lower() == "recurrent drafting"
+    text = "# Suffix decoding\n\n## Results\n\n| Concurrency | TPOT (ms) |\n| --- | --- |\n| 8 | 31.5 |\n"
+    assert stated(claim(extract_text(text, "t.md"), 31.5), "speculative_decoding").value.lower() == "suffix decoding"
+    # "suffix" alone, or a lookup table, is no method
+    text = "# Caching\n\n## Results\n\nA suffix tree lookup takes 0.8 ms per request.\n"
+    unrecoverable(claim(extract_text(text, "t.md"), 0.8), "speculative_decoding")
