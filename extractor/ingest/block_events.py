@@ -10,7 +10,7 @@ are known to differ, the text is read by markdown-it-py, the reference (`_rs_eve
 - a table row line that opens like a list item ("2. ", an empty "1."): markdown-it-py may end the table there,
   markdown-it.rs reads it as a row;
 - a fence left open (markdown-it-py counts the blank lines that end the text into it, markdown-it.rs does not);
-- a text Rust cannot take (lone surrogates from undecodable bytes).
+- a text Rust cannot take (lone surrogates from undecodable bytes), or on which it panics.
 tests/pipeline/test_speed_paths.py checks both give the same events on texts of every block kind.
 """
 from __future__ import annotations
@@ -18,13 +18,17 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it_pyrs import MarkdownIt as RsMarkdownIt, Node
 
 # markdown-it normalises line breaks and NUL before it parses; the same text is handed to both parsers
 _NEWLINES = re.compile(r"\r\n?")
 _LIST_MARKER = re.compile(rb"[ \t]*(?:[0-9]{1,9}[.)]|[-+*])(?:[ \t\r\n]|$)")
 # the markdown-it-py token types the walk reads; a leaf of markdown-it.rs -> its token type
-USED = frozenset({"list_item_open", "list_item_close", "blockquote_open", "blockquote_close", "heading_open",
+WALKED_TOKEN_TYPES = frozenset({"list_item_open", "list_item_close", "blockquote_open", "blockquote_close", "heading_open",
                   "paragraph_open", "fence", "code_block", "table_open", "html_block"})
 _LEAF = {"paragraph": "paragraph_open", "heading": "heading_open", "lheading": "heading_open", "fence": "fence",
          "code_block": "code_block", "table": "table_open", "html_block": "html_block"}
@@ -44,7 +48,7 @@ class BlockEvent(NamedTuple):
 
 
 @lru_cache(maxsize=1)
-def _rs_parser():
+def _rs_parser() -> RsMarkdownIt:
     """markdown-it.rs with the block rules only (inline markup is masked in place by the ingest walk)."""
     from markdown_it_pyrs import MarkdownIt as RsMarkdownIt
 
@@ -54,7 +58,7 @@ def _rs_parser():
 
 
 @lru_cache(maxsize=1)
-def py_parser():
+def py_parser() -> MarkdownIt:
     """markdown-it-py with the block structure only (inline parsing off)."""
     from markdown_it import MarkdownIt
 
@@ -76,7 +80,7 @@ def py_events(src: str) -> list[BlockEvent]:
     """The block events markdown-it-py gives."""
     return [BlockEvent(t.type, (t.map[0], t.map[1]) if t.map and t.type not in _CONTAINERS else None,
                        int(t.tag[1]) if t.type == "heading_open" else 0, (t.info or "") if t.type == "fence" else "")
-            for t in py_parser().parse(src) if t.type in USED]
+            for t in py_parser().parse(src) if t.type in WALKED_TOKEN_TYPES]
 
 
 def _rs_events(src: str) -> list[BlockEvent] | None:
@@ -88,13 +92,13 @@ def _rs_events(src: str) -> list[BlockEvent] | None:
         return None
     starts = [0, *(m.end() for m in re.finditer(b"\n", data))]   # srcmap is in bytes: lines by byte offsets
 
-    def lines(node) -> tuple[int, int]:
+    def lines(node: Node) -> tuple[int, int]:
         a, b = node.srcmap
         return bisect_right(starts, a) - 1, bisect_right(starts, max(a, b - 1))
 
     out: list[BlockEvent] = []
 
-    def walk(node, in_item: bool, quotes: int) -> bool:
+    def walk(node: Node, in_item: bool, quotes: int) -> bool:
         for child in node.children:
             name = child.name
             if name == "list_item":
@@ -127,7 +131,20 @@ def _rs_events(src: str) -> list[BlockEvent] | None:
                                       child.meta.get("info", "") if name == "fence" else ""))
         return True
 
-    return out if walk(_rs_parser().tree(src), False, 0) else None
+    tree = _rs_tree(src)
+    return out if tree is not None and walk(tree, False, 0) else None
+
+
+def _rs_tree(src: str) -> Node | None:
+    """markdown-it.rs's tree of `src`; None when it panics. A Rust panic is raised as pyo3's PanicException, a
+    BaseException that a batch's `except Exception` would not catch: one text must not stop a batch, so the
+    text goes to markdown-it-py instead. Other errors (a time budget's stop) pass."""
+    try:
+        return _rs_parser().tree(src)
+    except BaseException as err:   # noqa: B036 - only PanicException is kept, by name (its module is not importable)
+        if type(err).__name__ != "PanicException":
+            raise
+        return None
 
 
 @lru_cache(maxsize=None)
@@ -136,7 +153,7 @@ def _quoted(depth: int) -> re.Pattern[bytes]:
     return re.compile(rb"(?:[ \t]*>)" * depth)
 
 
-def _closed(fence, last_line: bytes, first: int, last: int) -> bool:
+def _closed(fence: Node, last_line: bytes, first: int, last: int) -> bool:
     """Whether a fence's last line closes it: its marker at least as long as the opening one, alone."""
     marker = fence.meta.get("marker", "`").encode() * fence.meta.get("marker_len", 3)
     closing = last_line.strip()

@@ -922,10 +922,67 @@ def test_markdown_it_rs_byte_offsets_are_lines_of_the_text():
         ("heading_open", (0, 1)), ("paragraph_open", (2, 4)), ("table_open", (5, 8)), ("paragraph_open", (9, 10))]
 
 
+def test_most_texts_take_the_markdown_it_rs_path_and_give_markdown_it_py_events():
+    """Every text of one or two pieces: the Rust path is taken for most (the property test above would pass
+    trivially if it fell back), and where it is, its events are markdown-it-py's."""
+    from extractor.ingest.block_events import _rs_events, py_events
+
+    texts = [a + b for a in MARKDOWN_PIECES for b in ["", *MARKDOWN_PIECES]]
+    taken = 0
+    for text in texts:
+        rs = _rs_events(text)
+        if rs is not None:
+            taken += 1
+            assert rs == py_events(text), text
+    assert taken >= 0.8 * len(texts)
+
+
+class PanicException(BaseException):
+    """What pyo3 raises on a Rust panic (a BaseException, named so)."""
+
+
+def test_a_rust_panic_sends_the_text_to_markdown_it_py_and_other_stops_pass(monkeypatch):
+    from extractor.ingest import block_events
+
+    class Panicking:
+        def __init__(self, error):
+            self.error = error
+
+        def tree(self, src):
+            raise self.error
+
+    text = "# Post\n\nServed 1,200 tok/s.\n"
+    monkeypatch.setattr(block_events, "_rs_parser", lambda: Panicking(PanicException("index out of bounds")))
+    assert block_events._rs_events(text) is None
+    assert block_events.block_events(text) == block_events.py_events(text)
+    monkeypatch.setattr(block_events, "_rs_parser", lambda: Panicking(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        block_events.block_events(text)
+
+
 def test_a_post_with_a_lazy_quote_ingests_as_markdown_it_py_reads_it(monkeypatch):
     from extractor.ingest import block_events, markdown
 
     text = "# Post\n\n> A note in a quote\n2. that goes on without a marker\n\nThen 1,200 tok/s on 8 GPUs.\n"
+    assert block_events._rs_events(text) is None
     fast = markdown.parse(text, "post.md")
     monkeypatch.setattr(markdown, "block_events", block_events.py_events)
     assert fast == markdown.parse(text, "post.md")
+
+
+def test_a_markdown_post_is_read_without_importing_markdown_it_py():
+    """markdown-it-py (pure Python, ~0.05 s of import and build) is imported only for a text the two parsers
+    read differently, not at start-up nor for an ordinary post (a fresh process)."""
+    code = """
+import sys
+from extractor.api import extract_text, get_extractor
+get_extractor(None)
+extract_text("# Post\\n\\n- Served 1,200 tok/s on 8 GPUs.\\n\\n> a note\\n", "post.md")
+assert "markdown_it" not in sys.modules, "markdown-it-py imported"
+extract_text("# Post\\n\\n> a note\\n2. goes on lazily at 1,200 tok/s\\n", "lazy.md")
+assert "markdown_it" in sys.modules
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
