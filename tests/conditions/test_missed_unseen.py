@@ -280,3 +280,22 @@ def test_a_qualified_column_label_keeps_its_condition_but_a_limit_does_not():
     c = claim(extract_text(table.format(a="Max input len", b="Max model len"), "t.md"), 208.5)
     unrecoverable(c, "input_length")
 
+
+
+def test_a_baseline_word_ending_the_row_above_is_no_cue_of_the_next_row_s_model():
+    text = """# Caching
+
+## Results
+
+| Model | Cache | Time | Notes |
+|---|---|---|---|
+| Falcon-7B | None | 20.5s | Baseline |
+| Falcon-7B | Block cache | 11.25s | Default |
+| Mistral-7B | None | 30.5s | Baseline |
+| Mistral-7B | Block cache | 14.75s | vs Falcon-7B above |
+"""
+    record = extract_text(text, "t.md")
+    assert stated(claim(record, 11.25), "model").value == "Falcon-7B"
+    assert stated(claim(record, 30.5), "model").value == "Mistral-7B"
+    # a cue inside the cell still makes its name the baseline's: the row's own model stays the claim's
+    assert stated(claim(record, 14.75), "model").value == "Mistral-7B"
