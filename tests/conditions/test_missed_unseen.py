@@ -299,3 +299,30 @@ def test_a_baseline_word_ending_the_row_above_is_no_cue_of_the_next_row_s_model(
     assert stated(claim(record, 30.5), "model").value == "Mistral-7B"
     # a cue inside the cell still makes its name the baseline's: the row's own model stays the claim's
     assert stated(claim(record, 14.75), "model").value == "Mistral-7B"
+
+
+def test_a_list_item_that_introduces_a_nested_table_names_its_model():
+    text = """# Long prompts
+
+## Results
+
+Time to first token at a fixed length:
+
+- Falcon-40B:
+
+    | Setting | Chunked | Static |
+    | --- | --- | --- |
+    | Input length 64k | 12.5s | 14.25s |
+
+- Mistral-7B:
+
+    | Setting | Chunked | Static |
+    | --- | --- | --- |
+    | Input length 64k | 3.5s | 4.75s |
+"""
+    record = extract_text(text, "t.md")
+    assert stated(claim(record, 14.25), "model").value == "Falcon-40B"
+    assert stated(claim(record, 3.5), "model").value == "Mistral-7B"
+    # an item that says something else (no colon introducing the table) names nothing for it
+    record = extract_text(text.replace("- Mistral-7B:", "- Mistral-7B was also tried on other runs."), "t.md")
+    unrecoverable(claim(record, 3.5), "model")
