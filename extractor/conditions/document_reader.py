@@ -126,7 +126,7 @@ class DocumentReader:
 
     def _cue_in_own_cell(self, d: Document, m: Mention, cell: tuple[int, int, int, int, int] | None) -> bool:
         """Whether the baseline cue before a name lies in the name's own table cell: the last cell of the row
-        above ("Baseline (diffusers)") is no cue of the model that opens the next row."""
+        above ("Reference (eager)") is no cue of the model that opens the next row."""
         return cell is None or self.baseline_tail.before(d.view[cell[0]:m.span[1]], m.span[0] - cell[0])
 
     def _back_matter_run(self, d: Document, found: list[Mention], blocks: set[int]) -> set[int]:
