@@ -90,8 +90,10 @@ class DocumentReader:
                 else -1
             code = block >= 0 and d.blocks[block].kind == "code"
             output = code and inside_near(printed, *m.span)
-            if code and not output and block not in command_blocks or (m.kind, m.span) in baselines \
-                    or anchors and inside_near(anchors, *m.span):
+            j = bisect_right(cell_starts, m.span[0]) - 1
+            cell = cells[j] if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1 else None
+            if code and not output and block not in command_blocks or anchors and inside_near(anchors, *m.span) \
+                    or (m.kind, m.span) in baselines and self._cue_in_own_cell(d, m, cell):
                 continue
             loc = Located(m, block, section_of(m.span[0]) if block >= 0 or not d.meta_span else None,
                           code=code and not output, output=output,
@@ -99,9 +101,8 @@ class DocumentReader:
                           and d.blocks[block].kind == "caption")
             if not output:
                 self._ties(d, loc, example_blocks)
-            j = bisect_right(cell_starts, m.span[0]) - 1
-            if j >= 0 and cells[j][0] <= m.span[0] < cells[j][1] + 1:
-                _, _, loc.table, loc.row, loc.col = cells[j]
+            if cell is not None:
+                _, _, loc.table, loc.row, loc.col = cell
             located.append(loc)
         self._accuracy_sets_everywhere(d, located)
         located.sort(key=lambda x: x.m.span)
@@ -124,6 +125,11 @@ class DocumentReader:
         groups = self._groups(d)
         return DocContext(d, located, setup, {i for i in setup if i in back}, section_of,
                           groups, self.alternative_items(d), claimed, feeds, labelled, back, carried_cells(d, groups))
+
+    def _cue_in_own_cell(self, d: Document, m: Mention, cell: tuple[int, int, int, int, int] | None) -> bool:
+        """Whether the baseline cue before a name lies in the name's own table cell: the last cell of the row
+        above ("Reference (eager)") is no cue of the model that opens the next row."""
+        return cell is None or self.baseline_tail.before(d.view[cell[0]:m.span[1]], m.span[0] - cell[0])
 
     def _back_matter_run(self, d: Document, found: list[Mention], blocks: set[int]) -> set[int]:
         """The section of the back matter (under a top-level back-matter heading, or that heading itself) that runs

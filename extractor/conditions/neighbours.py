@@ -65,12 +65,14 @@ SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
 
 
 def lead_in(d: Document, block: int, endings: tuple[str, ...]) -> set[int]:
-    """The block itself, plus the paragraph that introduces its list or table (ends with ':')."""
+    """The block itself, plus the paragraph that introduces its list or table (ends with ':'); a table's may be the
+    list item it is nested under ("- Model-A:" over an indented table)."""
     blocks = {block}
     i = block - 1
     while i >= 0 and d.blocks[i].kind in ("list_item",) and d.blocks[block].kind == "list_item":
         i -= 1
-    if i >= 0 and d.blocks[i].kind == "paragraph":
+    introducer = ("paragraph", "list_item") if d.blocks[block].kind == "table" else ("paragraph",)
+    if i >= 0 and d.blocks[i].kind in introducer:
         tail = d.view[d.blocks[i].start:d.blocks[i].end].rstrip()
         if tail.endswith(endings):
             blocks.add(i)

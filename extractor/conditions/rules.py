@@ -133,7 +133,7 @@ class ScopeRules(_Strict):
     precision_formats: dict[str, str] = Field(default_factory=dict)
     precision_generic_words: Words
     column_labels: dict[str, list[str]] = Field(default_factory=dict)
-    column_label_qualifier: Regex = ""   # a word before a named condition's column label ("Random input len")
+    column_label_qualifier: Regex = ""   # a word before a named condition's column label ("Random prompt len")
     layout_columns: dict[str, list[str]] = Field(default_factory=dict)
     paired_length_column: Regex = NEVER
     count_words: Words
