@@ -58,6 +58,8 @@ class Policy:
         self.credit_section = re.compile(scopes.credit_sections, re.I)
         self.several_rule = scopes.several_systems
         self.other_work = re.compile(scopes.several_systems.other_work, re.I)
+        self.list_joint = re.compile(scopes.several_systems.list_joint, re.I)
+        self.not_the_runs = re.compile(scopes.several_systems.not_the_runs, re.I)
         self.variants = Variants(scopes.variant_names)
         self.single_device = single_device   # the layout value of a run on one device (conditions.yaml)
 
@@ -189,9 +191,16 @@ class Policy:
         return list(decision.mentions)
 
     def _named_together(self, mentions: tuple[Mention, ...], view: str) -> bool:
-        """Whether `mentions` lie in one sentence of `view` that names them as the run's systems (not earlier work)."""
+        """Whether `mentions` lie in one sentence of `view` that names them as the run's systems: one list of them
+        (`list_joint` between each two), in a sentence about no earlier work (`other_work`) that does not move
+        between devices or name some not run (`not_the_runs`)."""
         lo, hi = covering(view, *mentions[0].span, "sentence")
-        return all(lo <= m.span[0] and m.span[1] <= hi for m in mentions) and not self.other_work.search(view, lo, hi)
+        if not all(lo <= m.span[0] and m.span[1] <= hi for m in mentions):
+            return False
+        spans = sorted(m.span for m in mentions)
+        if not all(self.list_joint.fullmatch(view, a[1], b[0]) for a, b in zip(spans, spans[1:])):
+            return False
+        return not self.other_work.search(view, lo, hi) and not self.not_the_runs.search(view, lo, hi)
 
     def format_of(self, m: Mention, scope: str, levels: list[Level]) -> tuple[Mention, str]:
         """A generic precision ("FP4", "FP4 quantization") that a broader rung writes as one specific format
@@ -220,7 +229,8 @@ class Policy:
 
     def only_member(self, doc: DocumentPolicy, name: str, m: Mention) -> Mention | None:
         """The one exact name the post writes out from a partial one ("DeepSeek" -> "DeepSeek-V3" when that is
-        the post's only DeepSeek model); None when it names none or several ("DeepSeek-V3" and "DeepSeek-R1")."""
+        the post's only DeepSeek model); None when it names none or several ("DeepSeek-V3" and "DeepSeek-R1";
+        "Llama-13B" and "Llama2-13B", which only the claim's own place could say are one model)."""
         if without_org(m.quote) != m.quote:
             return None   # a repository id ("Qwen/Qwen-Image-Edit") is one checkpoint: a longer name is another
         base = norm(without_org(m.quote))
@@ -236,7 +246,8 @@ class Policy:
             if x.section is not None and self.credit_section.search(sections[x.section].title):
                 continue   # thanks and references name what others made, not a run of the post
             full = norm(without_org(x.m.quote))
-            if _extends(full, base):
+            if _extends(full, base) or x.m.canonical and _extends(norm(x.m.canonical), base):
+                # (by its canonical name too: "Llama2-13B" is "Llama 2 13B", a Llama model written out)
                 if self.is_partial(name, x.m):
                     families.add(full)
                 else:

@@ -94,6 +94,8 @@ class SeveralSystems(_Strict):
     headline_scopes: Words   # ... and for a headline claim, these too
     headline_conditions: ConditionNames   # ... for these conditions only, named together in one sentence ...
     other_work: Regex = NEVER   # ... that does not say they are an earlier or another work's systems
+    list_joint: Regex = NEVER   # ... written as one list: what lies between two of them, matched whole
+    not_the_runs: Regex = NEVER   # ... in a sentence that does not move between devices or name some not run
     qualifiers: Words
 
 

@@ -3,6 +3,8 @@ written for these tests. Each class has its negative cases: a value the text doe
 stays unrecoverable."""
 from __future__ import annotations
 
+import pytest
+
 from claim_checks import claim, stated, unrecoverable
 from extractor.api import extract_text
 
@@ -173,6 +175,43 @@ def test_two_versions_of_one_size_stay_ambiguous():
     text = ("# Two Llamas\n\n## Results\n\nBoth Llama2-13B and Llama-3-13B ran, and Llama-13B was the old name.\n\n"
             "The new card served 1,870 tokens/s per user.\n")
     unrecoverable(claim(extract_text(text, "t.md"), 1870), "model")
+
+
+def test_a_bare_family_name_stays_partial_when_the_post_writes_out_two_models_of_it():
+    # "Llama2-13B" is a Llama model written out too (by its canonical name): with "Llama-13B", two fuller names
+    text = ("# Llama on the new card\n\nLlama reaches 1,870 tokens/s per user on the new card.\n\n## Models\n\n"
+            "We ran the first Llama-13B and the later Llama2-13B.\n")
+    assert unrecoverable(claim(extract_text(text, "t.md"), 1870), "model").value_partial == "Llama"
+
+
+@pytest.mark.parametrize("fuller", ["Llama-13B", "Llama2-13B"])
+def test_a_bare_family_name_takes_the_one_model_the_post_writes_out(fuller):
+    text = ("# Llama on the new card\n\nLlama reaches 1,870 tokens/s per user on the new card.\n\n## Models\n\n"
+            f"We ran {fuller} on it.\n")
+    assert stated(claim(extract_text(text, "t.md"), 1870), "model").value == fuller
+
+
+@pytest.mark.parametrize("sentence", [
+    # two lists: the devices moved from and the devices moved to
+    "We moved the kernels from the A100 and H100 to the MI300X and MI325X.",
+    # one list, but the sentence says only one of them was run
+    "The H100, A100 and MI300X all appear in the vendor's marketing, but we only had an MI300X.",
+    # one list of devices the work was ported from
+    "The kernels were ported from the L40S, A10G and L4 GPUs.",
+])
+def test_devices_a_sentence_moves_between_or_did_not_run_are_not_the_headline_s(sentence):
+    text = (f"# Kernels on new cards\n\n## Introduction\n\n{sentence}\n\n"
+            "The reworked paths deliver **1.4-3.1x higher throughput** than the old ones.\n")
+    head = claim(extract_text(text, "t.md"), 1.4)
+    assert head.headline
+    unrecoverable(head, "hardware")
+
+
+def test_one_list_of_devices_in_a_sentence_of_the_introduction_is_the_headline_s():
+    text = ("# Kernels on new cards\n\n## Introduction\n\nThe reworked kernels serve the L40S, the A10G or the L4 "
+            "alike.\n\nThe reworked paths deliver **1.4-3.1x higher throughput** than the old ones.\n")
+    hw = stated(claim(extract_text(text, "t.md"), 1.4), "hardware").value
+    assert all(name in hw for name in ("L40S", "A10G", "L4"))
 
 
 def test_devices_named_in_two_sentences_of_the_introduction_are_not_listed():
