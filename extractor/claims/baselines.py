@@ -24,6 +24,8 @@ _PHRASE_END = re.compile(r"[,;:()!?\n]|\.(?!\w)| — | – ")
 _PRONOUN = re.compile(r"(?i)(?:it|them|this|that|these|those|they|one|ones)")
 # a verb after a method sentence's feature ends it ("with and without X is small")
 _VERB_AFTER = re.compile(r"(?i)\s+(?:is|are|was|were|has|have|had|shows?|showed|gives?|gave)\b")
+# a Markdown footnote marker ("[^2]", "[^note]"): a pointer to a note, no part of the name
+_FOOTNOTE_MARKER = re.compile(r"\[\^[\w-]{1,40}\]")
 HEAD_REACH = 240   # characters before the value read for a switch, a replacement or a win
 REACH = 80      # characters after the value within which a baseline cue is read
 
@@ -136,8 +138,9 @@ def _ends_at_comma(between: str) -> bool:
 
 
 def _clean(phrase: str) -> str | None:
-    """The phrase with its white space collapsed, when it names something in at most ten words."""
-    phrase = phrase.strip(" *_`")
+    """The phrase with its white space collapsed and its footnote markers dropped ("the reference build[^2]"), when
+    it names something in at most ten words."""
+    phrase = _FOOTNOTE_MARKER.sub("", phrase).strip(" *_`")
     if phrase and len(phrase.split()) <= 10 and re.search(r"[A-Za-z0-9]", phrase) \
             and not _PRONOUN.fullmatch(phrase):
         return re.sub(r"\s+", " ", phrase)

@@ -39,11 +39,12 @@ class Restatements:
             for m in c.mentions or [c]:
                 index.setdefault((d.section_at(m.span[0]), _written(m.quote)), []).append((m.span[0], c))
         block_starts = [b.start for b in d.blocks]
+        sentences: dict[int, list[tuple[int, int]]] = {}   # per block: its sentence spans, split once
         kept: list[SetAside] = []
         for s in set_aside:
             start = s.span[0]
             same = index.get((d.section_at(start), _written(s.quote)), []) if s.rule in self.restating_rules else []
-            if not same or self._supposes(d, block_starts, start):
+            if not same or self._supposes(d, block_starts, sentences, start):
                 kept.append(s)
                 continue
             claim = min(same, key=lambda p: abs(p[0] - start) + (0 if p[0] < start else len(d.text)))[1]
@@ -51,12 +52,18 @@ class Restatements:
                 section=d.section_path(d.section_at(start)), block="paragraph"))], key=lambda m: m.span)
         return kept
 
-    def _supposes(self, d: Document, block_starts: list[int], start: int) -> bool:
-        """Whether the sentence of the figure at `start` supposes before it ("For example, imagine a link of ...")."""
+    def _supposes(self, d: Document, block_starts: list[int], sentences: dict[int, list[tuple[int, int]]],
+                  start: int) -> bool:
+        """Whether the sentence of the figure at `start` supposes before it ("For example, imagine a link of ...").
+        `sentences`: the sentence spans of each block read so far, by block (split once each: a paragraph of many
+        restating examples is not split again for each)."""
         i = bisect_right(block_starts, start) - 1
         if i < 0 or start >= d.blocks[i].end:
             return True   # outside any block: no sentence to read, no restatement
         b = d.blocks[i]
-        sentence = next((lo for lo, hi in split_sentences(d.view, b.start, b.end, self.abbreviations)
-                         if lo <= start < hi), b.start)
+        if i not in sentences:
+            sentences[i] = split_sentences(d.view, b.start, b.end, self.abbreviations)
+        spans = sentences[i]
+        j = bisect_right(spans, (start, float("inf"))) - 1
+        sentence = spans[j][0] if j >= 0 and spans[j][0] <= start < spans[j][1] else b.start
         return self.supposition.search(d.text, sentence, start) is not None

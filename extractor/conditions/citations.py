@@ -43,8 +43,9 @@ class PlacedCitations:
         if passage.kind == "paragraph" and passage.block >= 0:   # "... (chart source: [..](https://..))."
             if passage.block not in paragraph_sources:
                 b = d.blocks[passage.block]
-                m = self.paragraph_source.search(d.text, b.start, b.end)
-                paragraph_sources[passage.block] = m.group("url") if m else None
+                paragraph_sources[passage.block] = next(   # "data source: [our dashboard](..)" is the post's own
+                    (m.group("url") for m in self.paragraph_source.finditer(d.text, b.start, b.end)
+                     if not self.reference_own.search(m.group("text") or m.group("work") or "")), None)
             return paragraph_sources[passage.block]
         return None
 
@@ -89,8 +90,12 @@ class PlacedCitations:
 
 def reference_entries(d: Document) -> dict[str, str]:
     """The post's reference-list lines ("[4] Vendor, ...": key "4") and footnote definitions ("[^v]: Source: ...":
-    key "^v"), by marker, read once per document."""
-    return {m.group(1): m.group(2) for m in _ENTRY.finditer(d.text)} if "[" in d.text else {}
+    key "^v"), by marker, read once per document. A marker defined twice keeps its first definition."""
+    entries: dict[str, str] = {}
+    if "[" in d.text:
+        for m in _ENTRY.finditer(d.text):
+            entries.setdefault(m.group(1), m.group(2))
+    return entries
 
 
 NOTE_REACH = 300   # a note under a table starts this close after the table's end

@@ -41,7 +41,8 @@ def test_a_reference_for_a_method_or_in_a_sentence_about_our_work_cites_nothing(
     assert found and all(v is None for v in found.values()), found
 
 
-@pytest.mark.parametrize("opening", ["Notably, the vendor's", "Ridge's", "Recently, a", "The"])
+@pytest.mark.parametrize("opening", ["Notably, the vendor's", "For example, the vendor's", "Ridge's", "Recently, a",
+                                     "The"])
 def test_a_link_to_another_site_that_opens_the_sentence_and_reports_a_finding_credits_it(opening):
     found = cited(f"# Notes\n\n{opening} [public benchmark board](https://bench.example.org/board) reports that its suite "
                   "runs 1.5-1.9x quicker after the upgrade. Our compiler gets 1.3x on the same set.\n")
@@ -93,6 +94,8 @@ def test_a_paragraph_crediting_its_chart_to_another_work_cites_the_figures_that_
 
 @pytest.mark.parametrize("note", ["Source: the vendor's launch post, https://vendor.example.org/launch.",
                                   "Numbers from Okafor et al., 2024.",
+                                  "From the vendor's launch post.",
+                                  "Figures taken from Okafor's technical report.",
                                   "Taken from [the Lumen preprint](https://arxiv.org/abs/2401.00001)."])
 def test_a_footnote_that_names_a_source_credits_the_sentence_carrying_its_marker(note):
     text = (f"# Notes\n\nThe new part runs the encoder 3.2x faster than the old one[^v]. Our runtime adds 1.3x on "
@@ -104,8 +107,39 @@ def test_a_footnote_that_names_a_source_credits_the_sentence_carrying_its_marker
 @pytest.mark.parametrize("note", ["Zero-shot means the model saw no example of the task.",
                                   "Measured on one node with the default settings.",
                                   "From our own runs on one node, averaged over five tries.",
-                                  "Kernel fusion, [PR #812](https://github.com/example/engine/pull/812)."])
+                                  "Kernel fusion, [PR #812](https://github.com/example/engine/pull/812).",
+                                  # "from" with no work after it: how the numbers were taken, not whose they are
+                                  "From 5 runs on one node, median.",
+                                  "From a cold start, with an empty cache.",
+                                  "Numbers from five runs each."])
 def test_a_footnote_that_explains_a_term_or_a_setup_cites_nothing(note):
     text = f"# Notes\n\nOur runtime decodes 2.4x faster than the reference build[^n].\n\n[^n]: {note}\n"
     found = cited(text)
     assert found and all(v is None for v in found.values()), found
+
+
+def test_a_footnote_marker_defined_twice_keeps_its_first_definition():
+    text = ("# Notes\n\nThe new part runs the encoder 3.2x faster than the old one[^v].\n\n"
+            "[^v]: Numbers from Okafor et al., 2024.\n\n[^v]: Measured by us on one node.\n")
+    assert cited(text)["3.2x"].startswith("Numbers from Okafor")
+    swapped = text.replace("Numbers from Okafor et al., 2024.", "@").replace("Measured by us on one node.",
+                                                                           "Numbers from Okafor et al., 2024.")
+    assert cited(swapped.replace("@", "Measured by us on one node."))["3.2x"] is None
+
+
+@pytest.mark.parametrize("credit", [
+    "We plot our own runs below (data source: [our dashboard](https://dash.example.com/runs)).",
+    "We plot the runs below (figure credit: [Mara Quell](https://mquell.example.net)).",
+    "We plot the runs below (data source: [run logs](https://logs.example.com/runs)).",
+    "We plot the runs below (image source: [ours](https://images.example.com/runs)).",
+])
+def test_a_paragraph_crediting_our_data_or_an_illustrator_cites_nothing(credit):
+    found = cited(f"# Runs\n\n{credit} Our engine serves 2.3x more requests than the stock build.\n")
+    assert found and all(v is None for v in found.values()), found
+
+
+@pytest.mark.parametrize("credit", ["data source: [the Lumen report](https://reports.example.org/lumen)",
+                                    "figure credit: [Okafor et al.](https://reports.example.org/lumen)"])
+def test_a_data_source_or_a_credit_naming_another_work_cites_the_paragraph(credit):
+    found = cited(f"# Models\n\nThe chart is reprinted ({credit}). In it, Lumen-S runs 4.1x faster than Orbit-L.\n")
+    assert found["4.1x"] == "https://reports.example.org/lumen"

@@ -118,3 +118,19 @@ def test_a_title_that_compares_two_systems_tells_no_own_row():
             "| Orca (ours) | 52.4 |\n\nOther models' scores are quoted from their papers.\n")
     rows = cited_by_row(text)
     assert None not in rows["Kite-13B"] and rows["Orca (ours)"] == {None}
+
+
+@pytest.mark.parametrize("title", ["Kite-13B: a comparison of quiz scores", "Kite-13B holds up against larger models"])
+def test_a_title_naming_one_system_with_a_word_of_comparison_still_tells_the_own_row(title):
+    text = (f"# {title}\n\n| Model | QuizA accuracy (%) |\n|---|---|\n| Kite-13B | 48.9 |\n"
+            "| Orca-7B | 45.1 |\n\nOther models' scores are quoted from their papers.\n")
+    rows = cited_by_row(text)
+    assert rows["Kite-13B"] == {None} and None not in rows["Orca-7B"], rows
+
+
+@pytest.mark.parametrize("title", ["Kite-13B versus Orca-7B", "Kite-13B compared with Orca-7B"])
+def test_a_title_comparing_two_named_systems_tells_no_own_row_by_its_names(title):
+    text = (f"# {title}\n\n| Model | QuizA accuracy (%) |\n|---|---|\n| Kite-13B | 48.9 |\n"
+            "| Orca-7B | 45.1 |\n\nOther models' scores are quoted from their papers.\n")
+    rows = cited_by_row(text)   # neither is told the post's own, so the note credits neither row
+    assert rows["Kite-13B"] == rows["Orca-7B"] == {None}, rows

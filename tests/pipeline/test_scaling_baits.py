@@ -78,6 +78,13 @@ BAITS = {
     # to the start of the post (main 4b09ea0: 0.73 s at N=500, 7.7 s at 4N)
     "product_words": (lambda n, run=0: "We ran it on H100 in FP8 at 100 tok/s.\n\n" + "".join(
         f"The engine runs well. The system holds up {run}.\n" for i in range(n)), 500),
+    # a table of results and one paragraph (hard-wrapped, a figure per line) of examples that each restate a row:
+    # each example's sentence used to be found by splitting the whole paragraph again (main e07aaf3: 0.41 s at
+    # N=100, 3.3 s at 4N)
+    "restated": (lambda n, run=0: "## Links\n\n| Nodes | Rate |\n|---|---|\n" + "".join(
+        f"| {i + 2} | {100 + 3 * i + run} GB/s |\n" for i in range(n)) + "\nRates are per sender.\n" + "".join(
+        f"For example, with {i + 2} nodes, {100 + 3 * i + run} GB/s of it stays on a node.\n"
+        "That is fine. It holds. So it goes. Then it ends.\n" for i in range(n)), 100),
     # a long table: each cell's row used to be found by a scan (and pydantic equality) of every row
     "table": (lambda n, run=0: "| run | tok/s | TTFT (ms) |\n|---|---|---|\n"
               + "".join(f"| r{run}-{i} | {1000 + 7 * i + run} | {20 + i % 50} |\n" for i in range(n)), 600),
