@@ -218,8 +218,8 @@ class ClaimBuilder:
             return None
         own = [c for c in self.clauses.without_label_break(cues, start)
                if (c.label.startswith("stat:") and not inside(c, start, end)) or c.label in ("break", "join", "stop")]
-        # not the word of another figure the parenthesis holding this one follows ("fits in a minimum of 900MB of
-        # storage (roughly 3 tokens/s ...)"); "the mean TTFT climbs steeply (41.9s)" restates what the word says
+        # not the word of another figure the parenthesis holding this one follows ("the mean RAM draw is 1.7 GB
+        # (close to 5 tokens/s ...)"); "the mean TTFT climbs steeply (41.9s)" restates what the word says
         base = start - len(before_text)
         before = [c for c in own if c.label.startswith("stat:") and c.end <= start and start - c.end <= STAT_BEFORE
                   and not self.clauses.between(own, c.end, start, ("break", "join"), False)

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 _NEWLINES = re.compile(r"\r\n?")
 _LIST_MARKER = re.compile(rb"[ \t]*(?:[0-9]{1,9}[.)]|[-+*])(?:[ \t\r\n]|$)")
 # the markdown-it-py token types the walk reads; a leaf of markdown-it.rs -> its token type
-WALKED_TOKEN_TYPES = frozenset({"list_item_open", "list_item_close", "blockquote_open", "blockquote_close", "heading_open",
-                  "paragraph_open", "fence", "code_block", "table_open", "html_block"})
+WALKED_TOKEN_TYPES = frozenset({"list_item_open", "list_item_close", "blockquote_open", "blockquote_close",
+                                "heading_open", "paragraph_open", "fence", "code_block", "table_open", "html_block"})
 _LEAF = {"paragraph": "paragraph_open", "heading": "heading_open", "lheading": "heading_open", "fence": "fence",
          "code_block": "code_block", "table": "table_open", "html_block": "html_block"}
 _CONTAINERS = frozenset({"list_item_open", "blockquote_open"})

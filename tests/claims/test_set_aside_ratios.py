@@ -48,7 +48,7 @@ def _aside(text: str, quote: str):
     ("We set the chunk to 8192 tokens, i.e. 2× ISL, on the prefill side.\n", "2×", "design_arithmetic"),
     ("Traffic is proportional to 2 × TP size rather than the vocabulary.\n", "2 ×", "design_arithmetic"),
     # a datasheet comparison
-    ("Its 192 GB memory is 1.5x that of the older card on paper.\n", "1.5x", "datasheet"),
+    ("On paper the HBM bandwidth of the new board is 1.6x that of its predecessor.\n", "1.6x", "datasheet"),
     ("The new part expands memory capacity nearly 2X to 192 GB per card.\n", "nearly 2X", "datasheet"),
     # a share of a model's dimension, a factor a design needs
     ("Heads are 64 wide, 50% of the standard head size in this family.\n", "50%", "model_size"),

@@ -134,8 +134,8 @@ def test_a_news_items_model_is_not_the_posts_only_model():
 
 
 def test_the_size_of_each_node_of_a_fleet_is_no_device_count():
-    c = _post("The fleet of 140 servers (each node contains 8 H800 GPUs) reached 41.2 tokens/s.")
-    assert stated(c, "hardware").value == "H800"
+    c = _post("Spread over 36 racks of hosts, where every host has 4 L40S GPUs, the service kept up 41.2 tokens/s.")
+    assert stated(c, "hardware").value == "L40S"
     unrecoverable(c, "gpu_count")
     # a machine of the run, counted, stays
     c = _post("Our server contains 8 MI300X GPUs and reaches 41.2 tokens/s.")

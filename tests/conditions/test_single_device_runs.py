@@ -87,8 +87,8 @@ def test_bits_of_something_else_or_methods_named_are_no_precision():
 
 
 def test_devices_named_as_what_the_run_s_device_equals_are_no_devices_of_the_run():
-    setup = ("## Setup\n\nThroughout this post we test on an MI210 GPU, which is the same as half of an MI250X GPU (each "
-             "MI250X GPU can be viewed as a pair of MI210 GPUs). Throughput is what we measure.\n\n")
+    setup = ("## Setup\n\nIn our experiments we benchmark on an MI210 GPU, equivalent to one of the two dies of an "
+             "MI250X GPU (so an MI250X GPU could be thought of as two MI210 GPUs). We look at throughput.\n\n")
     c = claim(extract_text(f"# Leaner decoding\n\nAn introduction.\n\n{setup}## Results\n\n"
                            "INT8 raises throughput by about 25% over FP16.\n", "t.md"), 25)
     assert stated(c, "hardware").value == "1x MI210"
