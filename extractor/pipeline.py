@@ -78,11 +78,12 @@ class Extractor:
         ctx = self.conditions.context(d, mentions, claims)
         # a figure stated again for the same setup becomes one claim with several mentions
         claims = self.conditions.attach(ctx, read.placed, leads)
+        claims, cited = self.conditions.credited_elsewhere(ctx, claims)
         mark_unnamed_baselines(claims)
         counted = self.claims.counted_notes(d, read, claims)
         assign_ids(doc, claims)
         dated = document_date(d, doc)
-        set_aside = self.claims.figures.decide(d, read.places, claims, read.rejected, read.prose)
+        set_aside = self.claims.figures.decide(d, read.places, claims, read.rejected, read.prose, cited)
         notes = self.caveats.read(d, claims)
         date_notes = [_date_note(d, dated)] if dated.problem else []
         return DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
