@@ -3,16 +3,14 @@ lead-in, a table note crediting the compared rows, a source link, a reference, a
 credit given by text to another party is noted (`credited`): such a figure is set aside as `cited`."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
 
-from extractor.conditions.citations import TableCredit, reference_entries
+from extractor.conditions.citations import PlacedCitations, TableCredit, TableNotes, reference_entries
 from extractor.conditions.context import DocContext
+from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
-
-if TYPE_CHECKING:
-    from extractor.conditions.places import Places
 
 TABLE_LEAD_REACH = 400   # the paragraph that leads into a table ends this close before it
 # the `citation_cue` groups that credit a whole table from its lead-in: a named source ("according to X", "published
@@ -38,11 +36,25 @@ def _table_lead(d: Document, t: int) -> Passage | None:
     return Passage(b.start, b.end, b.kind, -1, b.section)
 
 
+class CitationRules:
+    """The citation rules of scopes.yaml, compiled once (`citation_cue`, `citation_self`, `citation_own_work`, the
+    example opening, and the placed citations and table notes of citations.py)."""
+
+    def __init__(self, scopes: ScopeRules):
+        self.citation_cue = re.compile(scopes.citation_cue, re.I)
+        # a sentence that opens as an example of what the sentence before it said ("For example, with 741 tools")
+        self.example_opening = re.compile(rf"[*_\s]*(?:{scopes.example_cue})", re.I)
+        self.citation_self = re.compile(scopes.citation_self, re.I)
+        self.citation_own_work = re.compile(scopes.citation_own_work)
+        self.placed = PlacedCitations(scopes)
+        self.table_notes = TableNotes(scopes)
+
+
 class DocumentCredits:
     """One document's citations, each read once: per sentence, per table, per list lead-in."""
 
-    def __init__(self, places: "Places", ctx: DocContext):
-        self.places, self.ctx = places, ctx
+    def __init__(self, rules: CitationRules, ctx: DocContext):
+        self.rules, self.ctx = rules, ctx
         self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
         self._table_citation: dict[int, tuple[str, str | None] | None] = {}   # table -> (party, rule) of its lead-in
         self._table_credit: dict[int, TableCredit | None] = {}   # table -> what its note credits to other reports
@@ -76,7 +88,7 @@ class DocumentCredits:
                 self._table_citation[t] = None if cited is None else (cited[0] or cited[1], self._cue_rule(cited))
                 # "* Scores of the other models are copied from their reports.": the compared rows, or marked cells
                 self._table_credit[t] = None if cited is not None else \
-                    self.places.table_notes.credit(d, t, None if lead is None else (lead.start, lead.end),
+                    self.rules.table_notes.credit(d, t, None if lead is None else (lead.start, lead.end),
                                                    self.ctx.block_starts)
             credit = self._table_credit[t]
             if credit is not None and credit.credits(d, d.tables[t], passage.row, passage.col):
@@ -88,7 +100,7 @@ class DocumentCredits:
         if key not in self._citations:
             self._citations[key] = self._citation(passage)
         cited = self._citations[key]
-        if cited is None and passage.block >= 0 and self.places.example_opening.match(self.ctx.d.view, passage.start):
+        if cited is None and passage.block >= 0 and self.rules.example_opening.match(self.ctx.d.view, passage.start):
             # "Research has documented X. For example, ... showed 22-52%": the example is of what was cited
             b = self.ctx.d.blocks[passage.block]
             if b.start < passage.start:
@@ -97,7 +109,7 @@ class DocumentCredits:
             cited = self._list_citation(passage.block)
         if cited is not None:
             return cited[0] or source or cited[1], self._cue_rule(cited)
-        placed = self.places.placed
+        placed = self.rules.placed
         if (found := placed.source(self.ctx.d, passage, self._paragraph_sources)) is not None:
             return found, None    # "... 3x faster ([source](https://...))": a link
         if (found := self._finding(passage, key)) is not None:   # a linked subject, a footnote or a reference
@@ -111,14 +123,14 @@ class DocumentCredits:
 
     def _cue_rule(self, cited: tuple[str | None, str]) -> str | None:
         """The rule of a citation cue that credits another party; None for the post's own PR, issue or changelog."""
-        return None if self.places.citation_own_work.match(cited[1]) else "scopes.citation_cue"
+        return None if self.rules.citation_own_work.match(cited[1]) else "scopes.citation_cue"
 
     def _finding(self, passage: Passage, key: tuple[int, int]) -> str | None:
         """`PlacedCitations.finding` of the sentence, read once per sentence."""
         if key not in self._findings:
             if self._references is None:
                 self._references = reference_entries(self.ctx.d)
-            self._findings[key] = self.places.placed.finding(self.ctx.d, passage, self._references)
+            self._findings[key] = self.rules.placed.finding(self.ctx.d, passage, self._references)
         return self._findings[key]
 
     def _label_lead_citation(self, lead: Passage) -> tuple[str | None, str] | None:
@@ -160,10 +172,10 @@ class DocumentCredits:
         `citation_cue` that may name the party (None: all)."""
         ctx = self.ctx
         view = ctx.d.view
-        for m in self.places.citation_cue.finditer(view, passage.start, passage.end):
+        for m in self.rules.citation_cue.finditer(view, passage.start, passage.end):
             who = next((g for name, g in m.groupdict().items() if g and (parties is None or name in parties)), "")
             who = who.strip(" *_`'\"")
-            if not who or self.places.citation_self.match(who):
+            if not who or self.rules.citation_self.match(who):
                 continue
             link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
                          and ln.target.startswith(("http://", "https://"))), None)

@@ -10,9 +10,8 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from extractor.claims.rules import load_claim_rules
-from extractor.conditions.citations import PlacedCitations, TableNotes
 from extractor.conditions.context import DocContext
-from extractor.conditions.credits import DocumentCredits
+from extractor.conditions.credits import CitationRules, DocumentCredits
 from extractor.conditions.neighbours import (  # noqa: F401 (the rung readers import them from here too)
     FOOTNOTE_CHARS, NEAR_FIGURE_BLOCKS, SENTENCE_END, ancestors, footnotes, introducing_sentence, labelled_settings,
     lead_in, near_captions, sibling_items)
@@ -39,14 +38,8 @@ class Places:
         cue_words = sorted(map(re.escape, scopes.external_cues), key=len, reverse=True)
         self.external_cue = re.compile(rf"(?<!\w)(?:{'|'.join(cue_words)})(?!\w)", re.I) if cue_words \
             else re.compile(r"(?!)")
-        self.citation_cue = re.compile(scopes.citation_cue, re.I)
         self.setup_reference = re.compile(scopes.setup_reference, re.I)
-        # a sentence that opens as an example of what the sentence before it said ("For example, with 741 tools")
-        self.example_opening = re.compile(rf"[*_\s]*(?:{scopes.example_cue})", re.I)
-        self.citation_self = re.compile(scopes.citation_self, re.I)
-        self.citation_own_work = re.compile(scopes.citation_own_work)
-        self.placed = PlacedCitations(scopes)
-        self.table_notes = TableNotes(scopes)
+        self.citations = CitationRules(scopes)
         self.ratio_clause_end = re.compile(scopes.ratio_clause_end)
         self.ratio_clause_start = re.compile(scopes.ratio_clause_start)
         self.ratio_levels = re.compile(scopes.ratio_levels, re.I)
@@ -123,7 +116,7 @@ class DocumentPlaces:
         self._feature_links: dict[str, list[tuple[float, int | None]]] = {}
         self._external_cue: dict[int, bool] = {}
         self._caption_families: dict[int, tuple[frozenset[str], bool]] = {}
-        self.credits = DocumentCredits(places, ctx)   # who the figures are credited to
+        self.credits = DocumentCredits(places.citations, ctx)   # who the figures are credited to
         self._setup_references: dict[int, list[tuple[int, int]]] | None = None   # section -> (link, linked section)
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
