@@ -10,13 +10,13 @@ from pathlib import Path
 
 from extractor import __version__, limits
 from extractor.claims.headlines import HeadlineMarker
-from extractor.claims.reading import ClaimStage
+from extractor.claims.reading import ClaimStage, ReadClaims
 from extractor.claims.rules import load_claim_rules
 from extractor.claims.script_output import ScriptOutputReader
 from extractor.claims.sentences import SentenceReader
 from extractor.claims.set_aside import FigureDecider
 from extractor.claims.tables import TableReader
-from extractor.conditions.resolver import ConditionResolver
+from extractor.conditions.resolver import ConditionResolver, DocumentConditions
 from extractor.contracts import StageContract
 from extractor.ingest import Document, ingest
 from extractor.ingest.dates import DocumentDate, document_date
@@ -69,26 +69,31 @@ class Extractor:
                 max_claims: int | None = None) -> DocumentRecord:
         """The record of one text; `max_claims`: the cap on candidate claims (limits.max_claims: None reads
         $BENCHCLAIMS_MAX_CLAIMS, else the default; 0: no cap), over which TooManyClaims names `doc`."""
-        cap = limits.max_claims(max_claims)
         d = ingest(text, doc, fmt)
-        mentions = self.conditions.mentions(d)
-        read = self.claims.read(d, cap, [(m.span, m.kind) for m in mentions])
-        claims = [c for c, _ in read.placed]
-        leads = {id(c) for c in self.headlines.mark(d, claims)}
-        ctx = self.conditions.context(d, mentions, claims)
-        # a figure stated again for the same setup becomes one claim with several mentions
-        claims = self.conditions.attach(ctx, read.placed, leads)
+        read, ctx, claims = self.credited_claims(d, limits.max_claims(max_claims))
+        claims, cited = self.conditions.credited_elsewhere(ctx, claims)
         mark_unnamed_baselines(claims)
         counted = self.claims.counted_notes(d, read, claims)
         assign_ids(doc, claims)
         dated = document_date(d, doc)
-        set_aside = self.claims.figures.decide(d, read.places, claims, read.rejected, read.prose)
+        set_aside = self.claims.figures.decide(d, read.places, claims, read.rejected, read.prose, cited)
         notes = self.caveats.read(d, claims)
         date_notes = [_date_note(d, dated)] if dated.problem else []
         return DocumentRecord(doc=doc, path=path, sha256=sha256, title=d.title, date=dated.date,
                               date_source=dated.source, authorship=notes.authorship,
                               extractor_version=__version__, rules_version=self.rules_version, claims=claims,
                               set_aside=set_aside, caveats=notes.caveats, provenance=counted + notes.provenance + date_notes)
+
+    def credited_claims(self, d: Document, cap: int | None) -> tuple[ReadClaims, DocumentConditions, list[Claim]]:
+        """What the claim stage read of a document, its condition context, and its claims with their conditions and
+        credits (`cited_from`), before those its text credits to another party are set aside."""
+        mentions = self.conditions.mentions(d)
+        read = self.claims.read(d, cap, [(m.span, m.kind) for m in mentions])
+        claims = [c for c, _ in read.placed]
+        leads = {id(c) for c in self.headlines.mark(d, claims)}
+        ctx = self.conditions.context(d, mentions, claims)
+        # a figure stated again for the same setup becomes one claim with several mentions
+        return read, ctx, self.conditions.attach(ctx, read.placed, leads)
 
 
 def _date_note(d: Document, dated: DocumentDate) -> Note:

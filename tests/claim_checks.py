@@ -46,3 +46,18 @@ def aside_of(text: str, quote: str) -> tuple[str, str] | None:
     """(reason, rule) of the set-aside figure of `text` quoted `quote`, else None."""
     found = [a for a in extract_text(text, doc="t.md").set_aside if a.quote == quote]
     return (found[0].reason, found[0].rule) if found else None
+
+
+def credited_record(text: str, doc: str = "t.md", **_):
+    """The record's claims as the credit readers leave them (`Extractor.credited_claims`), before the figures the
+    text credits to another party leave the claims (set aside as `cited`): what each claim is credited to."""
+    from types import SimpleNamespace
+
+    from extractor import limits
+    from extractor.api import detect_format, get_extractor
+    from extractor.ingest import ingest
+    from extractor.ingest.reading import universal_newlines
+
+    text = universal_newlines(text)
+    d = ingest(text, doc, detect_format(doc, text))
+    return SimpleNamespace(claims=get_extractor(None).credited_claims(d, limits.max_claims(None))[2])

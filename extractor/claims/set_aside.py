@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal, NamedTuple, get_args
+from typing import Literal, NamedTuple, Sequence, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -277,12 +277,15 @@ class FigureDecider:
         return cls in FIGURE_CLASSES and self._reason(d.text, Figure(span, cls, claim.unit), places) is not None
 
     def decide(self, d: Document, places: "SetAsidePlaces", claims: list[Claim],
-               rejected: dict[int, tuple[str, str]], prose: ProseFigures | None = None) -> list[SetAside]:
+               rejected: dict[int, tuple[str, str]], prose: ProseFigures | None = None,
+               cited: Sequence[tuple[Claim, str]] = ()) -> list[SetAside]:
         """The set-aside figures of a post, in text order. `rejected`: the (reason, rule) the claim stage gave
-        the prose figures it turned down (or a demoting rule took from it), by start offset."""
-        covered = _covered(claims)
+        the prose figures it turned down (or a demoting rule took from it), by start offset; `cited`: claims the
+        text credits to another party, with the rule that credits each (each mention set aside as `cited`)."""
+        covered = _covered(claims + [c for c, _ in cited])
         text = d.text
-        out: list[SetAside] = []
+        out = [SetAside(quote=m.quote, span=m.span, reason="cited", rule=rule)
+               for c, rule in cited for m in (c.mentions or [c])]
         for f in self.figures(text, prose):
             start, end = f.span
             if _overlaps(covered, start, end):
@@ -294,6 +297,7 @@ class FigureDecider:
                 decided = None            # "Memory consumption: at least 14GB VRAM": measured, not a datasheet
             if decided is not None:
                 out.append(SetAside(quote=text[start:end], span=f.span, reason=decided[0], rule=decided[1]))
+        out.sort(key=lambda s: (s.span[0], s.span[1]))
         return self.restatements.apply(d, claims, out)   # an example that restates a result is its mention
 
     def _reason(self, text: str, f: Figure, places: "SetAsidePlaces", demoting: bool = False) -> tuple[str, str] | None:

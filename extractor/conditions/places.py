@@ -10,8 +10,8 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from extractor.claims.rules import load_claim_rules
-from extractor.conditions.citations import PlacedCitations, TableCredit, TableNotes, reference_entries
 from extractor.conditions.context import DocContext
+from extractor.conditions.credits import CitationRules, DocumentCredits
 from extractor.conditions.neighbours import (  # noqa: F401 (the rung readers import them from here too)
     FOOTNOTE_CHARS, NEAR_FIGURE_BLOCKS, SENTENCE_END, ancestors, footnotes, introducing_sentence, labelled_settings,
     lead_in, near_captions, sibling_items)
@@ -22,34 +22,11 @@ from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
 RATIO_OBJECT_CHARS = 40
-TABLE_LEAD_REACH = 400   # the paragraph that leads into a table ends this close before it
-# the `citation_cue` groups that credit a whole table from its lead-in: a named source ("according to X", "published
-# by X", "in their paper", "studies show"), not "X reports" (a lead-in "validated against the official X report"
-# names what the post compared with)
-TABLE_PARTIES = ("who", "who2", "who3", "who5", "who6", "who7", "who8")
-# ... and those that credit a table cell's own figure ("a 2.1x gain (per the Lumen study)", "according to X")
-CELL_PARTIES = ("who", "who2", "who3", "who7")
 # where a figure's clause ends after it, and where it starts before it (a comma, a sentence end, a conjunction of
 # contrast): "goodput grows 3x, although TTFT barely moves" names goodput's family, not TTFT's
 # Metric families whose figures a caption may name ("max throughput", "first-token latency").
 FAMILIES = {"throughput": "rate", "request_throughput": "rate", "ttft": "latency", "tpot": "latency",
             "itl": "latency", "e2e_latency": "latency", "latency": "latency"}
-
-
-def _table_lead(d: Document, t: int) -> Passage | None:
-    """The caption of table `t`, else the paragraph right before it in its section (a blank line or a short
-    note apart), as a passage; None when neither is there."""
-    table = d.tables[t]
-    if table.caption is not None:
-        return Passage(table.caption.start, table.caption.end, "caption", -1, table.section)
-    before = [b for i in d.blocks_ending(table.start - TABLE_LEAD_REACH, table.start)
-              if (b := d.blocks[i]).end <= table.start]
-    if not before:
-        return None
-    b = max(before, key=lambda b: (b.end, b.start))
-    if b.section != table.section or b.kind not in ("paragraph", "caption", "list_item", "quote"):
-        return None
-    return Passage(b.start, b.end, b.kind, -1, b.section)
 
 
 class Places:
@@ -61,13 +38,8 @@ class Places:
         cue_words = sorted(map(re.escape, scopes.external_cues), key=len, reverse=True)
         self.external_cue = re.compile(rf"(?<!\w)(?:{'|'.join(cue_words)})(?!\w)", re.I) if cue_words \
             else re.compile(r"(?!)")
-        self.citation_cue = re.compile(scopes.citation_cue, re.I)
         self.setup_reference = re.compile(scopes.setup_reference, re.I)
-        # a sentence that opens as an example of what the sentence before it said ("For example, with 741 tools")
-        self.example_opening = re.compile(rf"[*_\s]*(?:{scopes.example_cue})", re.I)
-        self.citation_self = re.compile(scopes.citation_self, re.I)
-        self.placed = PlacedCitations(scopes)
-        self.table_notes = TableNotes(scopes)
+        self.citations = CitationRules(scopes)
         self.ratio_clause_end = re.compile(scopes.ratio_clause_end)
         self.ratio_clause_start = re.compile(scopes.ratio_clause_start)
         self.ratio_levels = re.compile(scopes.ratio_levels, re.I)
@@ -144,14 +116,8 @@ class DocumentPlaces:
         self._feature_links: dict[str, list[tuple[float, int | None]]] = {}
         self._external_cue: dict[int, bool] = {}
         self._caption_families: dict[int, tuple[frozenset[str], bool]] = {}
+        self.credits = DocumentCredits(places.citations, ctx)   # who the figures are credited to
         self._setup_references: dict[int, list[tuple[int, int]]] | None = None   # section -> (link, linked section)
-        self._citations: dict[tuple[int, int], tuple[str | None, str] | None] = {}   # per sentence: (link, who)
-        self._table_citation: dict[int, str | None] = {}   # table -> the party its caption or lead-in credits
-        self._table_credit: dict[int, TableCredit | None] = {}   # table -> what its note credits to other reports
-        self._references: dict[str, str] | None = None   # the post's reference-list lines and footnotes, by marker
-        self._findings: dict[tuple[int, int], str | None] = {}   # per sentence: what it credits its figures to
-        self._paragraph_sources: dict[int, str | None] = {}   # per paragraph: the image or table source it names
-        self._list_lead_citation: dict[int, tuple[str | None, str] | None] = {}   # a list's first item -> its lead's
 
     def covering_setup(self, section: int | None, before: int) -> tuple[int, ...]:
         """Setup sections that cover a claim in `section` at offset `before`, in section order: top-level ones and
@@ -274,103 +240,8 @@ class DocumentPlaces:
         return None
 
     def cited_from(self, claim: Claim, passage: Passage, source: str | None) -> str | None:
-        """The party the claim's own sentence credits its figure to ("according to X's paper", "X reports"),
-        as the sentence's link (or `source`, the link its paragraph gives) or as written; None when the
-        sentence cites no one, or only the post itself ("according to our measurements")."""
-        if passage.kind == "front_matter":
-            return None
-        if passage.table is not None:
-            # a table's figures are credited by its caption or the paragraph that leads into it ("The results
-            # below come from X's published benchmarks:"), once per table
-            t, d = passage.table, self.ctx.d
-            if t not in self._table_citation:
-                lead = _table_lead(d, t)
-                cited = None if lead is None else self._citation(lead, TABLE_PARTIES) or self._label_lead_citation(lead)
-                self._table_citation[t] = None if cited is None else cited[0] or cited[1]
-                # "* Scores of the other models are copied from their reports.": the compared rows, or marked cells
-                self._table_credit[t] = None if cited is not None else \
-                    self.places.table_notes.credit(d, t, None if lead is None else (lead.start, lead.end),
-                                                   self.ctx.block_starts)
-            credit = self._table_credit[t]
-            if credit is not None and credit.credits(d, d.tables[t], passage.row, passage.col):
-                return credit.party
-            if self._table_citation[t] is None and (own := self._citation(passage, CELL_PARTIES)) is not None:
-                return own[0] or own[1]   # a cell that credits its own figure: "a 2.1x gain (per the Lumen study)"
-            return self._table_citation[t]
-        key = (passage.start, passage.end)   # every claim of a sentence reads the same citation: read it once
-        if key not in self._citations:
-            self._citations[key] = self._citation(passage)
-        cited = self._citations[key]
-        if cited is None and passage.block >= 0 and self.places.example_opening.match(self.ctx.d.view, passage.start):
-            # "Research has documented X. For example, ... showed 22-52%": the example is of what was cited
-            b = self.ctx.d.blocks[passage.block]
-            if b.start < passage.start:
-                cited = self._citation(Passage(b.start, passage.start, passage.kind, passage.block, passage.section))
-        if cited is None and passage.kind == "list_item" and passage.block >= 0:
-            cited = self._list_citation(passage.block)
-        if cited is None and (placed := self.places.placed.source(self.ctx.d, passage, self._paragraph_sources)
-                              or self._finding(passage, key)
-                              or self.places.placed.link_text(self.ctx.d, *claim.span)
-                              or self.places.placed.section(self.ctx.d, passage)):
-            return placed    # "... 3x faster ([source](https://...))"; a figure under "Related work"
-        return None if cited is None else cited[0] or source or cited[1]
-
-    def _finding(self, passage: Passage, key: tuple[int, int]) -> str | None:
-        """`PlacedCitations.finding` of the sentence, read once per sentence."""
-        if key not in self._findings:
-            if self._references is None:
-                self._references = reference_entries(self.ctx.d)
-            self._findings[key] = self.places.placed.finding(self.ctx.d, passage, self._references)
-        return self._findings[key]
-
-    def _label_lead_citation(self, lead: Passage) -> tuple[str | None, str] | None:
-        """The citation of the paragraph before a table's label lead-in ("Research shows X:" then "**Accuracy by
-        size:**" then the table), as for a list (`_list_citation`): both end with a colon. None otherwise."""
-        d = self.ctx.d
-        if not d.view[lead.start:lead.end].rstrip(" *_").endswith(":"):
-            return None
-        i = next((k for k in d.blocks_ending(lead.end, lead.end) if d.blocks[k].start == lead.start), None)
-        before = d.blocks[i - 1] if i else None
-        if before is None or before.kind != "paragraph" or before.section != lead.section \
-                or not d.view[before.start:before.end].rstrip(" *_").endswith(":"):
-            return None
-        return self._citation(Passage(before.start, before.end, before.kind, i - 1, before.section), TABLE_PARTIES)
-
-    def _list_citation(self, block: int) -> tuple[str | None, str] | None:
-        """The citation of the paragraph that leads into the list holding list item `block` and ends with a colon
-        ("Research on large catalogs found that:"): its items state what that party found. None otherwise."""
-        d = self.ctx.d
-        first = block
-        while first > 0 and d.blocks[first - 1].kind == "list_item" and d.blocks[first - 1].section == d.blocks[block].section:
-            first -= 1
-        if first not in self._list_lead_citation:
-            cited = None
-            # the paragraph that leads into the list, and one that leads into it in turn ("Research found X:"
-            # then "**By position (741 tools):**" then the list)
-            for i in (first - 1, first - 2):
-                lead = d.blocks[i] if i >= 0 else None
-                if cited is not None or lead is None or lead.kind != "paragraph" \
-                        or lead.section != d.blocks[block].section \
-                        or not d.view[lead.start:lead.end].rstrip(" *_").endswith(":"):
-                    break
-                cited = self._citation(Passage(lead.start, lead.end, lead.kind, i, lead.section))
-            self._list_lead_citation[first] = cited
-        return self._list_lead_citation[first]
-
-    def _citation(self, passage: Passage, parties: tuple[str, ...] | None = None) -> tuple[str | None, str] | None:
-        """(the passage's link, the party as written) of its first citation, else None; `parties`: the groups of
-        `citation_cue` that may name the party (None: all)."""
-        ctx = self.ctx
-        view = ctx.d.view
-        for m in self.places.citation_cue.finditer(view, passage.start, passage.end):
-            who = next((g for name, g in m.groupdict().items() if g and (parties is None or name in parties)), "")
-            who = who.strip(" *_`'\"")
-            if not who or self.places.citation_self.match(who):
-                continue
-            link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
-                         and ln.target.startswith(("http://", "https://"))), None)
-            return link, " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())
-        return None
+        """`DocumentCredits.cited_from` (credits.py)."""
+        return self.credits.cited_from(claim, passage, source)
 
     def caption_fits(self, block: int, family: str | None, quality: bool = False) -> bool:
         """A caption that names what its figure shows ("first-token latency") describes claims of that kind

@@ -200,6 +200,21 @@ class ConditionResolver:
                 claim.headline = False
         return claims
 
+    @staticmethod
+    def credited_elsewhere(doc: DocumentConditions, claims: list[Claim]) -> tuple[list[Claim], list[tuple[Claim, str]]]:
+        """(the claims of the post, the claims its text credits to another party with the rule that credits each):
+        a study's, a paper's or a compared model's own report's figure is no claim of the post (set aside `cited`).
+        A credit by a link alone, or to the post's own PR or issue, keeps the claim with `cited_from`."""
+        credited = doc.places.credits.credited
+        kept, aside = [], []
+        for claim in claims:
+            rule = credited.get((claim.span[0], claim.span[1])) if claim.cited_from else None
+            if rule is None:
+                kept.append(claim)
+            else:
+                aside.append((claim, rule))
+        return kept, aside
+
     def resolve(self, doc: DocumentConditions, claim: Claim, passage: Passage,
                 ambiguous_at: dict[str, str] | None = None) -> tuple[dict[str, Condition], dict[str, Reason]]:
         """The claim's conditions, and the reason of each unrecoverable one; `ambiguous_at` (when given)

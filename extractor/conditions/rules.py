@@ -185,6 +185,7 @@ class ScopeRules(_Strict):
     credit_sections: Regex = NEVER
     source_link: Regex = NEVER
     cited_sections: Regex = NEVER
+    citation_own_work: Regex = NEVER
     linked_finding: Regex = NEVER
     paragraph_source: Regex = NEVER
     reference_marker: Regex = NEVER

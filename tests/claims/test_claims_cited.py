@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.api import extract_text
+from tests.claim_checks import credited_record
 from extractor.records import Claim
 
 
 def _claim(text: str, value: float) -> Claim:
-    record = extract_text(text, "t.md")
+    record = credited_record(text, "t.md")
     found = [c for c in record.claims if abs(c.value - value) < 1e-6]
     assert found, [(c.metric, c.value) for c in record.claims]
     return found[0]
@@ -31,7 +31,7 @@ def test_a_figure_credited_to_another_party_is_cited(sentence: str, party: str) 
 def test_a_cited_figure_in_the_lead_is_not_a_headline() -> None:
     text = ("---\ntitle: Faster decoding\n---\n\nAccording to the Orca paper, batching gives 36.9x higher "
             "throughput. Our engine reaches 2,400 tokens/s on one A100.\n\n# Results\n\nMore text.\n")
-    record = extract_text(text, "t.md")
+    record = credited_record(text, "t.md")
     cited = [c for c in record.claims if c.cited_from]
     assert [c.value for c in cited] == [36.9] and not cited[0].headline
 

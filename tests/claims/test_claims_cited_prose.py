@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.api import extract_text
+from tests.claim_checks import credited_record
 
 
 def cited(text: str) -> dict[str, str | None]:
-    return {c.quote: c.cited_from for c in extract_text(text, "t.md").claims}
+    return {c.quote: c.cited_from for c in credited_record(text, "t.md").claims}
 
 
 def test_a_numbered_reference_ending_the_sentence_credits_its_figure_with_the_reference_entry():

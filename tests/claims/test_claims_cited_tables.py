@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.api import extract_text
+from tests.claim_checks import credited_record
 
 TABLE = """# Reading-quiz results of Orca-LM
 
@@ -23,7 +23,7 @@ TABLE = """# Reading-quiz results of Orca-LM
 
 def cited_by_row(text: str) -> dict[str, set[str | None]]:
     out: dict[str, set[str | None]] = {}
-    for c in extract_text(text, "t.md").claims:
+    for c in credited_record(text, "t.md").claims:
         out.setdefault(c.context.row_header or "", set()).add(c.cited_from)
     return out
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from extractor.api import extract_text
+from tests.claim_checks import credited_record
 
 
 def record(text: str):
@@ -13,8 +14,10 @@ def record(text: str):
 
 
 def claim(text: str, quote: str):
-    found = [c for c in record(text).claims if c.quote == quote]
-    assert found, [(c.quote, c.metric) for c in record(text).claims]
+    """The claim of `quote` as the credit readers leave it (before a figure credited to another party is set aside)."""
+    claims = credited_record(text).claims
+    found = [c for c in claims if c.quote == quote]
+    assert found, [(c.quote, c.metric) for c in claims]
     return found[0]
 
 

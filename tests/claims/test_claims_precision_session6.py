@@ -8,6 +8,7 @@ import pytest
 
 from claim_checks import aside_of as _aside, claim_quoted as _claim
 from extractor.api import extract_text
+from tests.claim_checks import credited_record
 
 
 def _record(text: str):
@@ -206,5 +207,5 @@ def test_our_own_published_value_stays_a_claim(text: str, quote: str) -> None:
     ("## Our approach versus existing systems\n\nOur router cuts TTFT by 30% on the chat trace.\n", None),
 ])
 def test_a_source_link_or_a_review_section_credits_the_figure(text: str, cited: str | None) -> None:
-    claims = _record(text).claims
+    claims = credited_record(text).claims
     assert len(claims) == 1 and claims[0].cited_from == cited
