@@ -13,13 +13,15 @@ The policy returns a decision; statement.py and where.py turn it into the record
 from __future__ import annotations
 
 import re
+from operator import or_
 
-from extractor.conditions._internals.rung_summaries import of_condition, tallied
+from extractor.conditions._internals.rung_summaries import of_condition, summed, tallied
 from extractor.conditions.canonical import without_org
 from extractor.conditions.code.choice import loaded_by_code, settled_by_code
 from extractor.conditions.context import DocContext
 from extractor.conditions.decisions import (ColumnCell, Decision, EngineVersion, Parts, Pick, Scopes, Unstated,
                                             name_key, norm)
+from extractor.conditions.device_counts import counted_twice
 from extractor.conditions.engine_tally import EngineTally
 from extractor.conditions.ladder import Level
 from extractor.conditions.located import Located
@@ -112,7 +114,7 @@ class Policy:
         elif name == PRECISION:
             m, scope = self.format_of(m, scope, scopes.levels)
         if name == "hardware" and m.count is not None and scope != "sentence" \
-                and _counted_twice(cands, m, doc.ctx.d.view):
+                and counted_twice(cands, m, doc.ctx.d.view):
             # one device at two counts at this rung, paired with no model ("1xL4 = TP1, 4xL4 = best config"):
             # the rung names two runs of it; the device is stated, its count only when a more specific place
             # (the claim's row: "GPUs | 1") counts it one of those ways
@@ -158,13 +160,15 @@ class Policy:
         variants (scopes.yaml `variant_names`): the place writes two of them ("Kimi-K9-Lite and Kimi-K9-Max",
         one family name for both), the broader rung that writes it out does, or the post writes two and the
         claim's place names only the short name ("MiniMax-M1" beside "-40k" and "-80k")."""
-        family = first.canonical or first.quote
-        place = [(x.m.quote, x.m.span) for x in cands]
+        family, d = first.canonical or first.quote, doc.ctx.d
+        level = None
         if m is not first:   # written out more fully at a broader rung: that rung must name one variant
             level = next((lv for lv in levels if lv.scope == scope and any(x.m is m for x in lv.located)), None)
-            if level is not None:
-                place = [(x.m.quote, x.m.span) for x in level.located if x.name == name and x.usable]
-        if len(here := self.variants.at_place(doc.ctx.d, family, place)) > 1:
+        if level is not None:
+            here = self.variants.at_place(d, family, [x for x in level.located if x.name == name and x.usable])
+        else:   # (the claim's place: of a rung many claims read, once per rung)
+            here = sorted(summed(cands, ("variants", family), lambda xs: self.variants.words(d, family, xs), or_))
+        if len(here) > 1:
             return Unstated("ambiguous", values=", ".join(f"{family} {w}" for w in here), scope=scope)
         if m is first and len(variants := self.variants.of(doc.ctx.d, m.quote, m.span, doc.variants)) > 1:
             return Unstated("variants", values=", ".join(variants), engine=" ".join(m.quote.split()))
@@ -353,7 +357,7 @@ def _show(m: Mention) -> str:
 def _more_devices(scopes: Scopes, scope: str, m: Mention, view: str) -> list[Mention]:
     """The hardware mentions that count several devices for another model at the rung where a count of one gave
     the single-device layout `m` ("Model-A (1x L40S) and Model-B (4x L40S)", bindings.py `_bind_pairs`), or that
-    count the same device again for no model ("1xL4 = TP1, 4xL4 = best config", `_counted_twice`): the rung
+    count the same device again for no model ("1xL4 = TP1, 4xL4 = best config", `counted_twice`): the rung
     does not say one device ran the claim."""
     for sc, by_name in scopes.usable:
         devices = by_name.get("hardware", ()) if sc == scope else ()
@@ -361,7 +365,7 @@ def _more_devices(scopes: Scopes, scope: str, m: Mention, view: str) -> list[Men
         if one is not None and one.for_model is not None:
             return [x.m for x in devices if x.m.count and x.m.count > 1 and x.for_model not in (None, one.for_model)]
         if one is not None and sc != "sentence" and _own_count(scopes, scope) != 1 \
-                and _counted_twice(devices, one.m, view):
+                and counted_twice(devices, one.m, view):
             # (unless a more specific place, the claim's row, counts one device)
             return [x.m for x in devices if x.m.count and x.m.count > 1 and x.for_model is None
                     and name_key(x.m) == name_key(one.m)]
@@ -379,23 +383,6 @@ def _own_count(scopes: Scopes, scope: str) -> int | None:
         if counts:
             return next(iter(counts)) if len(counts) == 1 else None
     return None
-
-
-# a model's size written between two counts of one device ("Model-A 7B on 1xL4 and 34B on 4xL4"): each count is
-# that model's, though no binding paired them
-_SIZE_BETWEEN = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[BM]\b")
-
-
-def _counted_twice(cands: list[Located], m: Mention, view: str) -> bool:
-    """Whether a rung counts the device of `m` at two counts one after the other, neither paired with a model
-    (nor with a model's size written between them)."""
-    key = name_key(m)
-    counted = sorted((x.m for x in cands if x.m.count and x.for_model is None and name_key(x.m) == key),
-                     key=lambda x: x.span)
-    if len({x.count for x in counted}) < 2:
-        return False
-    return any(a.count != b.count and not _SIZE_BETWEEN.search(view, a.span[1], b.span[0])
-               for a, b in zip(counted, counted[1:]))
 
 
 def _models_of(cands: list[Located], picked: list[Mention]) -> set[str]:

@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 
 from extractor.conditions.canonical import without_org
+from extractor.conditions.located import Located
 from extractor.conditions.rules import VariantNames
 from extractor.conditions.scan import fold, matches_at
 from extractor.regex_starts import searchable
@@ -78,22 +79,26 @@ class Variants:
             at = folded.find(word, at + 1)
         return matches_at(rx, text, [(0, len(text))], starts)
 
-    def at_place(self, d: Document, base: str, named: list[tuple[str, tuple[int, int]]]) -> list[str]:
-        """The variants of `base` among the names one place writes (`named`: quote and span of each): the word
-        after `base` in a fuller name ("Kimi-K9-Max"), or the word a name cut from a longer one goes on with."""
+    def at_place(self, d: Document, base: str, named: list[Located]) -> list[str]:
+        """The variants of `base` among the names one place writes (`named`), sorted: the word after `base` in a
+        fuller name ("Kimi-K9-Max"), or the word a name cut from a longer one goes on with."""
+        return sorted(self.words(d, base, named))
+
+    def words(self, d: Document, base: str, named: list[Located]) -> set[str]:
+        """`at_place` as a set (of two places, the union of theirs)."""
         key = _key(base)
         words = set()
-        for quote, span in named:
-            k = _key(quote)
+        for x in named:
+            k = _key(x.m.quote)
             if k == key:
-                word = self.cut_word(d, span)
+                word = self.cut_word(d, x.m.span)
             elif k.startswith(key + " "):
                 word = k[len(key) + 1:].split()[0]
             else:
                 continue
             if word is not None and not self.not_variant.fullmatch(word):
                 words.add(word)
-        return sorted(words)
+        return words
 
     @staticmethod
     def cut_word(d: Document, span: tuple[int, int]) -> str | None:

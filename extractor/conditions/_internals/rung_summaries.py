@@ -58,3 +58,12 @@ def distinct_values(cands: list[Located], layout: bool, memo: dict[tuple, list[M
     if key not in memo:
         memo[key] = distinct(fold({}, cands, layout), layout) or [cands[0].m]
     return memo[key]
+
+
+def summed(located: list[Located], key: Any, leaf: Callable[[list[Located]], Any], merge: Callable[[Any, Any], Any]
+           ) -> Any:
+    """`leaf(located)`; of a `SharedRung`, once per rung and `key` (`merge` gives two consecutive parts' results as
+    one, so a rung that extends another costs what it adds)."""
+    if isinstance(located, SharedRung):
+        return summary(located, key, leaf, merge)
+    return leaf(list(located))
