@@ -11,7 +11,7 @@ from extractor.conditions.code.choice import RUN_SCOPES
 from extractor.conditions.policy import SETTLED_BY_CODE
 from extractor.conditions.scan import covering
 from extractor.conditions.ties import same_model
-from extractor.records import Claim
+from extractor.records import Claim, Condition
 
 
 MAX_RESTATEMENTS = 64   # a figure the post gives more often than this is not "stated again" but common
@@ -98,14 +98,10 @@ def fill_from_range_ends(claims: list[Claim], ambiguous: list[set[str]], names: 
         for name, cond in c.conditions.items():
             if cond.status == "stated" or name not in names or name in unclear or any(name in u for u in theirs_unclear):
                 continue
-            stated = [o.conditions[name] for o in ends if o.conditions.get(name) and o.conditions[name].status == "stated"
-                      and o.conditions[name].scope in _RANGE_PLACES]
-            if len(stated) != len(ends) or len({repr(x.value) for x in stated}) != 1:
-                continue
-            c.conditions[name] = stated[0].model_copy(update={
-                "scope": "restatement",
-                "note": "; ".join(x for x in (stated[0].note, f"stated for the results the post gives as a range "
-                                                               f"ending at this figure ({ends[0].quote!r})") if x)})
+            agreed = _one_stated(ends, name, _RANGE_PLACES)
+            if agreed is not None:
+                c.conditions[name] = _restated(agreed, f"stated for the results the post gives as a range ending at "
+                                                       f"this figure ({ends[0].quote!r})")
 
 
 _RATIOS = frozenset({"speedup", "relative_change"})
@@ -135,14 +131,10 @@ def fill_from_sentence_figures(claims: list[Claim], ambiguous: list[set[str]], n
             if cond.status == "stated" or name not in names or name in unclear \
                     or any(name in unclear_of[id(o)] for o in mates):
                 continue
-            stated = [o.conditions[name] for o in mates if o.conditions.get(name)
-                      and o.conditions[name].status == "stated"]
-            if len(stated) != len(mates) or len({repr(x.value) for x in stated}) != 1:
-                continue
-            c.conditions[name] = stated[0].model_copy(update={
-                "scope": "restatement",
-                "note": "; ".join(x for x in (stated[0].note, f"stated for the figures this ratio's sentence gives "
-                                                               f"({', '.join(repr(o.quote) for o in mates)})") if x)})
+            agreed = _one_stated(mates, name)
+            if agreed is not None:
+                c.conditions[name] = _restated(agreed, f"stated for the figures this ratio's sentence gives "
+                                                       f"({', '.join(repr(o.quote) for o in mates)})")
 
 
 def fill_from_printed(claims: list[Claim], ambiguous: list[set[str]]) -> None:
@@ -230,6 +222,21 @@ def fill_from_table_rows(claims: list[Claim], ambiguous: list[set[str]]) -> None
 
 BOUND_SPAN = 1.5   # a round lower bound sums up a row at most this many times its size ("over 10,000" for 10,907)
 _LOADS = ("batch_or_concurrency", "input_length", "output_length")
+
+
+def _one_stated(others: list[Claim], name: str, scopes: frozenset[str] | None = None) -> Condition | None:
+    """The condition `name` every one of `others` states with one and the same value (at one of `scopes` when
+    given), else None."""
+    stated = [o.conditions[name] for o in others if o.conditions.get(name) and o.conditions[name].status == "stated"
+              and (scopes is None or o.conditions[name].scope in scopes)]
+    if len(stated) != len(others) or len({repr(x.value) for x in stated}) != 1:
+        return None
+    return stated[0]
+
+
+def _restated(cond: Condition, why: str) -> Condition:
+    """`cond` given to a claim whose restated figures state it, with `why` added to its note."""
+    return cond.model_copy(update={"scope": "restatement", "note": "; ".join(x for x in (cond.note, why) if x)})
 
 
 def _same_loads(c: Claim, row: Claim) -> bool:
