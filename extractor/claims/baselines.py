@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from extractor.claims.cues import Cue
+from extractor.claims.cues import Cue, labelled, near, once
 from extractor.claims.rules import ClaimRules
 
 # a factor and what it is of ("30x throughput improvement", "2x speedups", "12%"): another figure; a count of
@@ -89,17 +89,19 @@ class BaselineReader:
         at `unit_start`), or None when the sentence names none."""
         # a comparison after the value in its clause: not past a colon or semicolon outside parentheses ("Faster
         # (+15%): integrated the kernel from project X" compares nothing with X)
-        after = [c for c in cues if c.label == "baseline" and c.start >= end and c.start - end <= REACH
+        after = [c for c in near(cues, end, end + REACH) if c.label == "baseline" and c.start >= end
+                 and c.start - end <= REACH
                  and not _CLAUSE_END.search(_PARENTHESES.sub("", text[end - base:c.start - base]))]
-        # a stop word glued to the word before it is part of a name ("the copy-through loader", "pull-based")
-        stops = sorted(c.start for c in cues if c.label == "stop" and text[c.start - base - 1:c.start - base] != "-")
         # a comparison that leads the sentence, or one of the clause-leading phrases before the value
-        # ("..., compared to the first release, ...", "better performance compared to X, with up to 37%")
-        lead = [c for c in cues if c.label == "baseline" and c.end <= start
-                and (c.start - unit_start <= 2 or (text[c.start - base:c.end - base].lower() in self.clause_lead
-                                                   and _ends_at_comma(text[c.end - base:start - base])))]
-        for c in after[:1] + lead[-1:]:
-            if (phrase := self._phrase(text, base, c.end, stops)) is not None:
+        # ("..., compared to the first release, ...", "better performance compared to X, with up to 37%"): the
+        # last of them
+        leading = once(cues, ("baseline_lead", id(text), base, unit_start), lambda: [
+            c for c in labelled(cues, "baseline") if c.label == "baseline"
+            and (c.start - unit_start <= 2 or text[c.start - base:c.end - base].lower() in self.clause_lead)])
+        lead = next((c for c in reversed(leading) if c.end <= start
+                     and (c.start - unit_start <= 2 or _ends_at_comma(text[c.end - base:start - base]))), None)
+        for c in after[:1] + ([lead] if lead is not None else []):
+            if (phrase := self._phrase(text, base, c.end, cues)) is not None:
                 return phrase
         head = text[max(unit_start - base, start - base - HEAD_REACH, 0):start - base]
         for pattern in self.before:
@@ -108,7 +110,7 @@ class BaselineReader:
                 return phrase
         return None
 
-    def _phrase(self, text: str, base: int, at: int, stops: list[int]) -> str | None:
+    def _phrase(self, text: str, base: int, at: int, cues: list[Cue]) -> str | None:
         """The phrase from offset `at` to the next stop word or punctuation; past a leading value to what it
         was measured with ("4.2 tok/s on the stock runtime" -> "the stock runtime"); None for a bare figure."""
         raw = text[at - base:at - base + REACH]
@@ -116,7 +118,11 @@ class BaselineReader:
             at += m.end()
         raw = text[at - base:at - base + REACH]
         first = at + len(raw) - len(raw.lstrip())     # a stop word that opens the phrase ("than on the H100") stays
-        limit = next((s for s in stops if s >= first + 1), None)
+        # the first stop word within reach; a stop word glued to the word before it is part of a name ("the
+        # copy-through loader", "pull-based")
+        limit = min((c.start for c in near(cues, first + 1, at + REACH) if c.label == "stop"
+                     and first + 1 <= c.start <= at + REACH and text[c.start - base - 1:c.start - base] != "-"),
+                    default=None)
         stop = min(x for x in (limit, at + REACH, len(text) + base) if x is not None)
         head = text[at - base:stop - base].lstrip()
         phrase = self.stop_word.split(_PHRASE_END.split(head)[0])[0].strip(" *_")

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from extractor.claims.baselines import BaselineReader
-from extractor.claims.cues import TOKEN_CUE_NEAR, ClauseCues, Cue, gap, inside, nearest
+from extractor.claims.cues import TOKEN_CUE_NEAR, ClauseCues, Cue, gap, inside, near, nearest
 from extractor.claims.direction import DirectionReader
 from extractor.claims.metric import SIGNED, STAT_AFTER, MetricChooser, change_metric_of
 from extractor.claims.rules import ClaimRules
@@ -111,7 +111,8 @@ class ClaimBuilder:
                 return kind
         # a per-word before the number may reach it across commas ("per-node rates of 41,200, 39,800,
         # and 38,050"); one after it only within its clause ("34,250 tokens/s, or 4,280 per GPU")
-        own = [c for c in cues if c.label.startswith("per:") and gap(c, start, end) <= TOKEN_CUE_NEAR
+        own = [c for c in near(cues, start - TOKEN_CUE_NEAR, end + TOKEN_CUE_NEAR)
+               if c.label.startswith("per:") and gap(c, start, end) <= TOKEN_CUE_NEAR
                and (c.end <= start or not self.clauses.between(cues, end, c.start, ("break",)))]
         cue = nearest(own, start, end, "per:", TOKEN_CUE_NEAR) or nearest(list(header_cues), 0, 0, "per:", 10**9)
         return cue.label.split(":", 1)[1] if cue else "system"
@@ -216,7 +217,8 @@ class ClaimBuilder:
         of 77 ms", "mean TPOT fell to 20 ms") or right after it ("61.5 ms on average"), else in its headers."""
         if metric not in self.rules.statistic_metrics:
             return None
-        own = [c for c in self.clauses.without_label_break(cues, start)
+        # (what `own` is read for lies within STAT_BEFORE before the number and STAT_AFTER after it)
+        own = [c for c in self.clauses.without_label_break(near(cues, start - STAT_BEFORE, end + STAT_AFTER), start)
                if (c.label.startswith("stat:") and not inside(c, start, end)) or c.label in ("break", "join", "stop")]
         # not the word of another figure the parenthesis holding this one follows ("the mean RAM draw is 1.7 GB
         # (close to 5 tokens/s ...)"); "the mean TTFT climbs steeply (41.9s)" restates what the word says

@@ -10,6 +10,7 @@ from itertools import pairwise
 from typing import Sequence
 
 from extractor.claims.classify import Cue, unit_class
+from extractor.claims.cues import near
 from extractor.records import QuantityRecord
 
 RESULT_CLASSES = ("token_rate", "request_rate", "time")
@@ -34,7 +35,8 @@ def compared_unit(q: QuantityRecord, quantities: Sequence[QuantityRecord],
     p = before[-1]
     if any(o.span[0] >= p.span[1] and o.span[1] <= q.span[0] for o in quantities):
         return None       # another number stands between them
-    if not any(c.label in COMPARE_LABELS and p.span[1] <= c.start and c.end <= q.span[0] for c in cues):
+    if not any(c.label in COMPARE_LABELS and p.span[1] <= c.start and c.end <= q.span[0]
+               for c in near(cues, p.span[1], q.span[0])):
         return None
     if p.value <= 0 or not 1 / MAX_RATIO <= q.value / p.value <= MAX_RATIO:   # 0: no ratio to take
         return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal, Sequence
 
-from extractor.claims.cues import ADJACENT, ClauseCues, Cue, inside
+from extractor.claims.cues import ADJACENT, ClauseCues, Cue, dropping, inside, near, outside
 from extractor.claims.rules import ClaimRules
 
 Direction = Literal["better", "worse", "neutral"]
@@ -31,7 +31,7 @@ class DirectionReader:
 
     def _governing(self, cues: Sequence["Cue"], start: int, end: int, prefix: str, limit: int) -> "Cue | None":
         """A cue with `prefix` right after the number, else the nearest before it in its clause."""
-        own = [c for c in cues if not (c.start >= start and c.end <= end)]
+        own = outside(cues, start, end)
         return (self.clauses.after(own, start, end, (prefix,))
                 or self.clauses.before(own, start, end, (prefix,), limit))
 
@@ -48,11 +48,11 @@ class DirectionReader:
             return named
         best, best_key = 0, None
         for group in (cues, header_cues):
-            for c in group:
+            for c in (near(cues, start - POLARITY_NEAR, end + POLARITY_NEAR) if group is cues else group):
                 if change is not None and c.start < change.end and change.start < c.end:
                     continue
                 if any(d is not c and 0 <= d.start - c.end <= 1 and d.label.startswith(("metric:", "polarity:"))
-                       and d.label not in ("metric:other",) for d in group):
+                       and d.label not in ("metric:other",) for d in near(group, c.end, c.end + 1)):
                     continue          # a modifier: "E2E" in "E2E throughput", "prefill" in "prefill latency"
                 if c.label.startswith("polarity:"):
                     sign, rank = (1 if c.label == "polarity:higher" else -1), 0
@@ -80,7 +80,7 @@ class DirectionReader:
         0 when the number is not followed by a change word and its quantity."""
         if change is None or not 0 <= change.start - end <= ADJACENT:
             return 0
-        for c in sorted(cues, key=lambda c: c.start):
+        for c in sorted(near(cues, change.end, change.end + ADJACENT), key=lambda c: c.start):
             if c.start < change.end or c.start - change.end > ADJACENT:
                 continue
             if self.clauses.between(cues, change.end, c.start, ("break", "join"), skip_label_colon=False):
@@ -89,7 +89,8 @@ class DirectionReader:
                 return 1 if c.label == "polarity:higher" else -1
             if c.label.startswith("metric:") and c.label not in ("metric:speedup", "metric:relative_change",
                                                                   "metric:other"):
-                last = max((d for d in cues if d.start >= c.start and d.label.startswith(("metric:", "polarity:"))
+                last = max((d for d in near(cues, c.start, c.end + 1)
+                            if d.start >= c.start and d.label.startswith(("metric:", "polarity:"))
                             and d.start - c.end <= 1 and d.label not in ("metric:other",)),
                            key=lambda d: d.start, default=c)     # "lower end-to-end latency": the last word
                 if last.label.startswith("polarity:"):
@@ -101,8 +102,9 @@ class DirectionReader:
              header_cues: Sequence["Cue"] = (), sign: int = 0) -> Direction:
         """The direction of a comparison figure of unit class `cls` (`ratio` or `percent`); `sign` is +1 or
         -1 when the number is written with a sign ("+12%", "-8%"), which then acts as a change word."""
-        cues = [c for c in cues if not (c.label == "valence:neutral_before" and c.start >= end)]
-        far = 10**6 if any(c.label == "by" and 0 <= start - c.end <= ADJACENT for c in cues) else VALENCE_NEAR
+        cues = dropping(cues, lambda c: c.label == "valence:neutral_before" and c.start >= end)
+        far = 10**6 if any(c.label == "by" and 0 <= start - c.end <= ADJACENT
+                           for c in near(cues, start - ADJACENT, start)) else VALENCE_NEAR
         # a header that names its column a difference ("Difference", "Delta vs baseline") holds signed changes:
         # their sign says up or down, as a change word would; it does not say the two runs are close
         header_cues = [c for c in header_cues if not (sign and c.label in NEUTRAL_LABELS)]
@@ -120,7 +122,8 @@ class DirectionReader:
                 return "neutral"
             up = sign > 0 if sign else change.label == "change:up"
             return "worse" if pol and up != (pol > 0) else "better"
-        share = any(c.label == "share_of" and c.start >= end and c.start - end <= ADJACENT for c in cues)
+        share = any(c.label == "share_of" and c.start >= end and c.start - end <= ADJACENT
+                    for c in near(cues, end, end + ADJACENT))
         level = (cls == "ratio" and value < 1) or (cls == "percent" and share and value < 100)
         if level:
             return "better" if pol < 0 else ("worse" if pol > 0 else "better")

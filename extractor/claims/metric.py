@@ -6,8 +6,10 @@ script's output column, the cues of its headers.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from extractor.claims.cues import ADJACENT, BARE_NEAR, CHANGE_NEAR, NEAR, ClauseCues, Cue, gap, inside, nearest
+from extractor.claims.cues import (ADJACENT, BARE_NEAR, CHANGE_NEAR, NEAR, ClauseCues, Cue, dropping, gap, inside, labelled,
+                                   near, nearest, outside)
 from extractor.claims.rules import ClaimRules
 from extractor.claims.training_time import training_time
 from extractor.records import QuantityRecord
@@ -33,7 +35,7 @@ MODEL_SIZE_NEAR = 20   # a model-size word names the memory figure only close be
 def _not_claim(cues: list[Cue]) -> list[Cue]:
     """The not-claim cues that turn down percents and ratios too: not the media words ("video", "course"), which
     turn down times only ("7.4x higher throughput for video generation" is a speed-up)."""
-    return [c for c in cues if c.label == "not_claim"]
+    return [c for c in labelled(cues, "not_claim") if c.label == "not_claim"]
 
 
 class MetricChooser:
@@ -61,9 +63,11 @@ class MetricChooser:
         if not self.may_be_score(q):
             return None
         if 0 < q.value and any(c.label == "ratio_name" and c.start <= q.span[0] and q.span[0] - c.end <= NEAR
-                               and self.clauses.same_clause(cues, c.end, q.span[0]) for c in cues):
+                               and self.clauses.same_clause(cues, c.end, q.span[0])
+                               for c in near(cues, q.span[0] - NEAR, q.span[0])):
             return "named_ratio"
-        length = [c for c in cues if c.label == "length:accept" and c.start <= q.span[0]]
+        length = [c for c in near(cues, q.span[0] - BARE_NEAR, q.span[1] + BARE_NEAR)
+                  if c.label == "length:accept" and c.start <= q.span[0]]
         if 1 < q.value <= 16 and nearest(length, q.span[0], q.span[1], "length:", BARE_NEAR):
             return "accept_length"
         return "score" if nearest(cues, q.span[0], q.span[1], "metric:accuracy", BARE_NEAR) else None
@@ -72,12 +76,13 @@ class MetricChooser:
     def named_rate(q: QuantityRecord, cues: list[Cue]) -> bool:
         """A rate's name right before the bare number ("RPS > 10", "rate ~5.5", "QPS of 12"), not the end of a
         longer cue ("hit rate", "learning rate") and not after a setting word ("at rate 10")."""
-        for c in cues:
+        for c in near(cues, q.span[0] - 4, q.span[0]):
             if c.label != "rate_unit" or c.start > q.span[0] or q.span[0] - c.end > 4:
                 continue
-            if any(d.start < c.start and d.end >= c.end and d.label not in ("stop", "break") for d in cues):
+            if any(d.start < c.start and d.end >= c.end and d.label not in ("stop", "break")
+                   for d in near(cues, c.end, c.end)):
                 continue
-            if any(d.label == "setting" and 0 <= c.start - d.end <= 3 for d in cues):
+            if any(d.label == "setting" and 0 <= c.start - d.end <= 3 for d in near(cues, c.start - 3, c.start)):
                 continue
             return True
         return False
@@ -100,7 +105,9 @@ class MetricChooser:
         if cls == "token_count":     # "a capacity of 2.5M tokens": only with its own cue, in its clause
             if q.value <= 1:
                 return None               # "proposes 2 tokens per step": a setting
-            cue = self.clauses.clause_cue([c for c in cues if c.label[7:] in allowed], start, end, "metric:", NEAR // 2)
+            # (the list holds no clause break: the cue is the nearest of them within reach)
+            cue = self.clauses.clause_cue([c for c in near(cues, start - NEAR // 2, end + NEAR // 2)
+                                           if c.label[7:] in allowed], start, end, "metric:", NEAR // 2)
             return cue.label[7:] if cue and not self.clauses.setting(cues, start, end) else None
         cue = self.clauses.metric_cue(cues, start, end, allowed, NEAR * 2) or self.clauses.metric_cue(header_cues, 0, 0,
                                                                                        allowed, 10**9)
@@ -150,7 +157,7 @@ class MetricChooser:
         if why[1] == "claims.device_spec" and USAGE.search(text, max(0, start - 30), start):
             return None                   # "running it using only 14GB VRAM": what a run took, not a datasheet
         if why[1] == "claims.limit_cues":
-            own = [c for c in cues if not inside(c, start, end)]
+            own = outside(cues, start, end)
             cue = self.clauses.before(own, start, end, ("limit",), 40) or self.clauses.after(own, start, end,
                                                                                             ("limit",), 14)
             if cue is not None and (REQUIREMENT.match(text[cue.start:cue.end].lower())
@@ -187,19 +194,20 @@ class MetricChooser:
             return "setting", "claims.not_claim"
         if cls == "item_rate":
             # "renders 240 fps", "we achieved ~14500 iters/s"; not "sampled at 28 fps", "a frame rate of 16 fps"
-            if nearest([c for c in cues if not inside(c, start, end)], start, end, "not_claim", 25) or (
+            if nearest(outside(cues, start, end), start, end, "not_claim", 25) or (
                     self.clauses.setting(cues, start, end)
                     and not self.clauses.before(cues, start, end, ("rate_claim", "measure"))):
                 return "setting", "claims.item_rate_setting"
             if self.clauses.measured(cues, start, end, ("measure", "rate_claim")) \
                     or self.clauses.governing_change(cues, start, end) \
-                    or any(c.label.startswith("baseline") and c.end <= start and start - c.end <= 8 for c in cues):
+                    or any(c.label.startswith("baseline") and c.end <= start and start - c.end <= 8
+                           for c in near(cues, start - 8, start)):
                 return None
             return None, "claims.measure_cues"   # a count per time nothing says was measured
         if cls == "request_rate":
             if self.clauses.setting(cues, start, end) and not self.clauses.before(cues, start, end, ("rate_claim",)):
                 return "setting", "claims.setting_intro"
-            if any(c.label == "baseline_value:before" and 0 <= c.start - end <= 30 for c in cues):
+            if any(c.label == "baseline_value:before" and 0 <= c.start - end <= 30 for c in near(cues, end, end + 30)):
                 return None               # "7.3 req/s, up from 6.7 req/s": the result of a comparison
             if self.clauses.measured(cues, start, end, ("measure", "rate_claim")) \
                     or self.clauses.governing_change(cues, start, end):
@@ -216,7 +224,7 @@ class MetricChooser:
                 return "model_size", "claims.model_size_words"   # "shrinks the model size to 63 GB": the model's
             if measured or self.clauses.governing_change(cues, start, end) \
                     or (cls == "memory" and self._run_state(cues, end)) \
-                    or nearest([c for c in cues if not inside(c, start, end)], start, end, "change:", CHANGE_NEAR) \
+                    or nearest(outside(cues, start, end), start, end, "change:", CHANGE_NEAR) \
                     or self._changed_levels(cues, start, end) or self._named_throughput(cues, end):
                 return None
             return None, "claims.measure_cues"   # a size or bandwidth nothing says was measured
@@ -225,7 +233,8 @@ class MetricChooser:
     def _changes_memory(self, cues: list[Cue], start: int) -> bool:
         """The quantity changed "by N" is memory: the nearest metric word before the number in its clause is a
         memory word ("lowers the KV cache size by 3x"; not "improves throughput by 2x, and memory ...")."""
-        before = [c for c in cues if c.label.startswith("metric:") and c.end <= start and start - c.end <= NEAR
+        before = [c for c in near(cues, start - NEAR, start) if c.label.startswith("metric:") and c.end <= start
+                  and start - c.end <= NEAR
                   and self.clauses.same_clause(cues, c.end, start)]
         return bool(before) and max(before, key=lambda c: (c.end, c.end - c.start)).label == "metric:memory"
 
@@ -233,47 +242,52 @@ class MetricChooser:
         """A ratio verb whose object is memory ("halves the memory", "quarters the KV cache size"): the metric
         word is the first cue after it, a few characters on, in its clause."""
         if not q.quote.strip(" ~*_").isalpha() or not any(
-                c.label.startswith("change:") and c.start <= q.span[0] < c.end for c in cues):
+                c.label.startswith("change:") and c.start <= q.span[0] < c.end for c in near(cues, q.span[0], q.span[0])):
             return False                  # "2x the memory of the older card", "double the batch": no verb of change
-        after = [c for c in cues if c.label.startswith("metric:") and 0 <= c.start - end <= 24
+        after = [c for c in near(cues, end, end + 24) if c.label.startswith("metric:") and 0 <= c.start - end <= 24
                  and self.clauses.same_clause(cues, end, c.start)]
         if not after:
             return False
         cue = min(after, key=lambda c: (c.start, -c.end))
         return cue.label == "metric:memory" and not any(
-            c.label in ("join", "stop", "break") and end <= c.start and c.end <= cue.start for c in cues)
+            c.label in ("join", "stop", "break") and end <= c.start and c.end <= cue.start for c in near(cues, end, cue.start))
 
     def _model_size(self, cues: list[Cue], start: int, end: int) -> bool:
         """A word naming the size of a model's weights right after the figure, or before it in its clause with
         no measurement word in between ("after loading the weights, it shows 34 GB free" is measured) and no
         change word unless the figure is the level reached ("FP4 weights save 22 GB" is a saving; "the
         checkpoint shrinks to 63 GB" is the model's size)."""
-        if any(c.label == "model_size" and 0 <= c.start - end <= 2 for c in cues):
+        if any(c.label == "model_size" and 0 <= c.start - end <= 2 for c in near(cues, end, end + 2)):
             return True
         word = self.clauses.before(cues, start, end, ("model_size",), MODEL_SIZE_NEAR)
-        if word is None or any(c.label in ("join", "break") and word.end <= c.start and c.end <= start for c in cues):
+        if word is None or any(c.label in ("join", "break") and word.end <= c.start and c.end <= start
+                               for c in near(cues, word.end, start)):
             return False                  # "weights and cache live in a single 64 GB pool": another subject
-        level = any(c.label == "level_intro" and 0 <= start - c.end <= 2 for c in cues)   # "drops to 63 GB"
+        level = any(c.label == "level_intro" and 0 <= start - c.end <= 2
+                    for c in near(cues, start - 2, start))   # "drops to 63 GB"
         return not any((c.label == "measure" or (c.label.startswith("change") and not level))
-                       and word.end <= c.start and c.end <= start for c in cues)
+                       and word.end <= c.start and c.end <= start for c in near(cues, word.end, start))
 
     @staticmethod
-    def _overhead(cue: Cue, cues: list[Cue], end: int) -> bool:
+    def _overhead(cue: Cue, cues: list[Cue], end: int, header_cues: Sequence[Cue] = ()) -> bool:
         """The metric word `cue` is an overhead word ("overhead", a cost against a reference) and no share
-        phrase follows the number ("the overhead is 4% of total run time" is a share)."""
-        return any(c.label == "overhead" and (c.start, c.end) == (cue.start, cue.end) for c in cues) \
-            and not any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT for c in cues)
+        phrase follows the number ("the overhead is 4% of total run time" is a share); `cues` and
+        `header_cues` are read as one list."""
+        return any(c.label == "overhead" and (c.start, c.end) == (cue.start, cue.end)
+                   for group in (near(cues, cue.start, cue.end), header_cues) for c in group) \
+            and not any(c.label == "share_of" and 0 <= c.start - end <= ADJACENT
+                        for group in (near(cues, end, end + ADJACENT), header_cues) for c in group)
 
     def _stated_statistic(self, cues: list[Cue], start: int, end: int) -> bool:
         """A percentile, median or mean of the figure stated right by it ("250 GB/s P99", "a median of 40 GB",
         "the peak was 178 GB"): a statistic of measurements, so a measured figure. Not across a clause break
         ("a laptop chip, 36 GB unified memory" names a chip)."""
-        for c in cues:
+        for c in near(cues, start - NEAR // 2, end + ADJACENT + 2):
             if not c.label.startswith("stat:") or inside(c, start, end):
                 continue
-            near = c.end <= start and start - c.end <= (ADJACENT + 4 if c.label == "stat:max" else NEAR // 2) \
-                and not any(b.label == "break" and c.end <= b.start and b.end <= start for b in cues)
-            if near or (c.label != "stat:max" and c.start >= end and c.start - end <= ADJACENT + 2):
+            close = c.end <= start and start - c.end <= (ADJACENT + 4 if c.label == "stat:max" else NEAR // 2) \
+                and not any(b.label == "break" and c.end <= b.start and b.end <= start for b in near(cues, c.end, start))
+            if close or (c.label != "stat:max" and c.start >= end and c.start - end <= ADJACENT + 2):
                 return True
         return False
 
@@ -286,25 +300,25 @@ class MetricChooser:
     @staticmethod
     def _named_throughput(cues: list[Cue], end: int) -> bool:
         """A throughput word shortly after a bandwidth ("3.1 TB/s of combined read throughput"): a result."""
-        return any(c.label == "rate_claim" and 0 <= c.start - end <= 20 for c in cues)
+        return any(c.label == "rate_claim" and 0 <= c.start - end <= 20 for c in near(cues, end, end + 20))
 
     @staticmethod
     def _run_state(cues: list[Cue], end: int) -> bool:
         """A word of a model's run-time state right after a size ("9.62 GiB KV cache", "3 GB of activations")."""
-        return any(c.label == "state_after" and 0 <= c.start - end <= 2 for c in cues)
+        return any(c.label == "state_after" and 0 <= c.start - end <= 2 for c in near(cues, end, end + 2))
 
     @staticmethod
     def _device_spec(cues: list[Cue], start: int, end: int) -> bool:
         """A datasheet cue right before or right after the figure, and no change word nor a word of a model's
         run-time state (a KV cache) right after it."""
-        if any(c.label.startswith("change") and 0 <= c.start - end <= 1 for c in cues) \
+        if any(c.label.startswith("change") and 0 <= c.start - end <= 1 for c in near(cues, end, end + 1)) \
                 or MetricChooser._run_state(cues, end):   # a blank at most
             return False                  # "with 24 GB less memory", "keeps 3.2 GiB KV cache per sequence"
         return any((c.label == "spec:before" and 0 <= start - c.end <= 2)
-                   or (c.label == "spec:after" and 0 <= c.start - end <= 2) for c in cues)
+                   or (c.label == "spec:after" and 0 <= c.start - end <= 2) for c in near(cues, start - 2, end + 2))
 
     def _relative(self, q, cls, cues, start, end, header_cues) -> str | None:
-        if cls == "percent" and any(c.label == "sla_share" and 0 <= c.start - end <= 3 for c in cues):
+        if cls == "percent" and any(c.label == "sla_share" and 0 <= c.start - end <= 3 for c in near(cues, end, end + 3)):
             return "other"                # "28% of requests missed the SLA", "100% SLO attainment"
         if nearest(_not_claim(cues), start, end, "not_claim", 25):
             return None                   # a setting's share ("90% of GPU memory"); media words turn down times only
@@ -325,7 +339,8 @@ class MetricChooser:
             if cue and cue.label[7:] in ("accuracy", "other"):
                 return cue.label[7:]
             # "achieves 68.5% of the optimal throughput": a measured level, an efficiency
-            measured = any(c.label == "level_measured" and 0 <= start - c.end <= ADJACENT for c in cues)
+            measured = any(c.label == "level_measured" and 0 <= start - c.end <= ADJACENT
+                           for c in near(cues, start - ADJACENT, start))
             return "other" if measured else "speedup"
         if cls == "percent" and not header_cues and q.value_max is None and self.clauses.level_pair(cues, start, end):
             # "accuracy slid from 81% at 20 options to 15% at 200": the two levels, not two changes
@@ -343,8 +358,8 @@ class MetricChooser:
         spelled = not re.search(r"\d", q.quote)
         # a metric word after the number that names a setting of the run ("4.5% at a 0 hit rate") is not
         # what the number measures
-        named = [c for c in cues if not (c.label.startswith("metric:") and c.start >= end
-                                         and self.clauses.between(cues, end, c.start, ("setting",), False))]
+        named = dropping(cues, lambda c: c.label.startswith("metric:") and c.start >= end
+                         and self.clauses.between(cues, end, c.start, ("setting",), False))
         cue = self.clauses.metric_cue(named, start, end, specific, 25)
         if cue and change and change.start <= cue.start and cue.end <= change.end:
             return change_metric          # "a 0.5% accuracy loss": the change phrase holds the metric it changes
@@ -379,7 +394,7 @@ class MetricChooser:
                                                                                    10**9)
         if cue:
             metric = cue.label[7:]
-            if cls == "percent" and metric == "other" and self._overhead(cue, list(cues) + list(header_cues), end):
+            if cls == "percent" and metric == "other" and self._overhead(cue, cues, end, header_cues):
                 return "relative_change"   # a table's "Overhead" column against its "Native" one
             if metric == "memory" and cls == "ratio":
                 other = nearest(cues, start, end, "metric:", 30)

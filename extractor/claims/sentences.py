@@ -14,7 +14,7 @@ from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import Cue, unit_class
 from extractor.claims.compared import (SERIES_CLASSES, ClaimsByClass, compared_unit, parallel_metric,
                                        parenthesized_time, series_metric)
-from extractor.claims.cues import NEAR
+from extractor.claims.cues import NEAR, CueSet, near
 from extractor.claims.headlines import front_matter_units
 from extractor.claims.prose_ratios import RatioForms, WrittenForm
 from extractor.claims.rules import ClaimRules
@@ -128,6 +128,7 @@ class SentenceReader:
     def _unit_claims(self, d: Document, u: Passage, t: str, qs: list[QuantityRecord], cues: list[Cue],
                      rejected: Rejected) -> list[Claim]:
         """The claims of one analysed unit; `rejected` gains the figures a claim rule turned down."""
+        cues = CueSet(cues)    # indexed once: each figure's look-ups read the cues near it
         builder = self.x.builder
         context = ClaimContext(section=d.section_path(u.section), block=u.kind)
         taken: list[tuple[QuantityRecord, str, str]] = []    # (quantity, unit class, metric), in text order
@@ -231,4 +232,4 @@ class SentenceReader:
             return False
         a, b = m.start("name") + base, m.end("name") + base
         return not any(c.start <= a and b <= c.end and c.label.startswith(("length:", "metric:", "ratio_name",
-                                                                          "rate_unit")) for c in cues)
+                                                                          "rate_unit")) for c in near(cues, a, b))

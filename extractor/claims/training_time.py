@@ -3,7 +3,7 @@
 claims.yaml)."""
 from __future__ import annotations
 
-from extractor.claims.cues import NEAR, ClauseCues, Cue, gap
+from extractor.claims.cues import NEAR, ClauseCues, Cue, gap, near
 
 TRAINING_AFTER = 5  # characters from a time to a training word after it: "3 hours to train", "2 days of training"
 TRAINING_VERB = 25  # characters from a training word to the generic time verb it is the subject of ("took")
@@ -24,4 +24,4 @@ def training_time(clauses: ClauseCues, cues: list[Cue], start: int, end: int, he
                             # the verb of training as the subject: "fine-tuning the adapter took 40 minutes"
                             or (c.label == "metric:latency" and 0 <= c.start - training.end <= TRAINING_VERB
                                 and c.end <= start))
-                   and clauses.same_clause(cues, *sorted((c.end, start))) for c in cues)
+                   and clauses.same_clause(cues, *sorted((c.end, start))) for c in near(cues, start - reach, end + reach))

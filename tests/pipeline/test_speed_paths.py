@@ -986,3 +986,116 @@ print("ok")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+# -- cue look-ups through the offset index (extractor/claims/cues.py CueSet): a window of the cues a look-up may
+# accept gives what the scan of every cue of the sentence gives
+CUE_LABELS = ["break", "join", "stop", "by", "baseline", "setting", "limit", "measure", "change:up", "change:down",
+              "change:neutral", "change:neutral_before", "change_adj:up", "change_adj:down", "metric:throughput",
+              "metric:ttft", "metric:memory", "metric:other", "metric:accuracy", "tokens:output", "per:gpu", "stat:p99",
+              "stat:max", "level_intro", "level_reached", "level_measured", "pair_from", "share_of", "rate_unit",
+              "valence:better", "valence:worse", "baseline_value:before", "baseline_value:after", "polarity:lower",
+              "model_size", "spec:before", "state_after", "training", "not_claim", "adoption", "length:accept"]
+
+
+def _cue_lists():
+    """25 to 70 cues in 160 characters, of a few labels each time (so that the labels a look-up reads meet)."""
+    from extractor.claims.cues import Cue
+
+    def cues(labels: list[str]):
+        cue = st.builds(lambda label, start, length: Cue(label, start, start + length),
+                        st.sampled_from(labels), st.integers(0, 150), st.integers(0, 12))
+        return st.lists(cue, min_size=25, max_size=70)   # more than SMALL: the index is read
+    return st.lists(st.sampled_from(CUE_LABELS), min_size=1, max_size=5).flatmap(cues)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_cue_lists(), st.integers(20, 130), st.integers(0, 8), st.sampled_from(["time", "memory", "percent", "ratio"]))
+def test_cue_look_ups_through_the_offset_index_give_what_a_scan_of_every_cue_gives(extractor, cues, start, length, cls):
+    """Every look-up of the cues around a figure (`ClauseCues`, `nearest`, the metric, direction, statistic and
+    training readers) on a `CueSet` and on its views gives what it gives on the plain list, which it reads
+    whole; most sets here hold more cues than `SMALL`, so the index is read."""
+    from extractor.claims.cues import SMALL, ClauseCues, CueSet, nearest, outside
+    from extractor.claims.training_time import training_time
+
+    end = start + length
+    indexed = CueSet(cues)
+    clauses = ClauseCues()
+    builder = extractor.claims.analyser.builder
+    metrics, directions = builder.metrics, builder.directions
+    q = _quantity(start, end, "dimensionless")
+    for lookup in (lambda cs: (metrics._stated_statistic(cs, start, end), metrics._device_spec(cs, start, end),
+                               metrics._model_size(cs, start, end), metrics._run_state(cs, end),
+                               metrics._named_throughput(cs, end), metrics._changed_levels(cs, start, end),
+                               metrics._changes_memory(cs, start), metrics.named_rate(q, cs), metrics.bare_class(q, cs)),
+                   lambda cs: [metrics.not_result(q, c, cs, start, end) for c in
+                               ("time", "item_rate", "request_rate", "memory", "energy", "token_count")],
+                   lambda cs: (directions.read(cls, 0.5, cs, start, end), directions.read(cls, 2.0, cs, start, end, (), 1),
+                               directions.polarity(cs, start, end, (), clauses.any_change(cs, start, end))),
+                   lambda cs: (builder.statistic("ttft", cs, start, end), builder.statistic("speedup", cs, start, end),
+                               builder.per_for("token / second", cs, start, end), builder.tokens_for(cs, start, end),
+                               training_time(clauses, cs, start, end))):
+        assert lookup(indexed) == lookup(cues), cls
+    prefixes = [("change:",), ("metric:", "tokens:"), ("stat:",), ("limit",), ("measure",), ("valence:",)]
+    for lookup in (lambda cs: [clauses.after(cs, start, end, p, lim) for p in prefixes for lim in (4, 25, 60)],
+                   lambda cs: [clauses.before(cs, start, end, p, lim) for p in prefixes for lim in (4, 60, 10**6)],
+                   lambda cs: [nearest(cs, start, end, p[0], lim) for p in prefixes for lim in (0, 12, 25, 10**9)],
+                   lambda cs: [clauses.between(cs, a, b, labels, skip) for a, b in ((start, end), (start - 40, start),
+                                                                                  (end, end + 60), (0, 400))
+                               for labels in (("break",), ("break", "join", "stop"), ("by", "baseline"))
+                               for skip in (True, False)],
+                   lambda cs: clauses.governing_change(cs, start, end),
+                   lambda cs: clauses.only_metric_words(cs, start, end + 30),
+                   lambda cs: clauses.any_change(cs, start, end),
+                   lambda cs: clauses.limited(cs, start, end),
+                   lambda cs: clauses.measured(cs, start, end),
+                   lambda cs: clauses.setting(cs, start, end),
+                   lambda cs: clauses.baseline_value(cs, start, end, "percent"),
+                   lambda cs: clauses.amount_of_change(cs, start, end),
+                   lambda cs: clauses.absolute_change(cs, start, end),
+                   lambda cs: clauses.level_share(cs, start, end),
+                   lambda cs: clauses.level_after_change(cs, start, end),
+                   lambda cs: clauses.level_pair(cs, start, end),
+                   lambda cs: clauses.from_to(cs, start, end),
+                   lambda cs: [clauses.metric_cue(cs, start, end, ["throughput", "ttft", "memory"], lim)
+                               for lim in (25, 60, 120)],
+                   lambda cs: [clauses.clause_cue(cs, start, end, p[0], lim) for p in prefixes for lim in (30, 60)],
+                   lambda cs: clauses.before(clauses.without_label_break(cs, start), start, end, ("stat:",), 30),
+                   lambda cs: clauses.after(outside(cs, start, end), start, end, ("change:",), 60)):
+        assert lookup(indexed) == lookup(cues), cls
+    assert list(indexed) == cues and len(indexed) == len(cues)
+    if len(cues) > SMALL:
+        assert len(indexed.near(start, end)) <= len(cues)
+    view = outside(indexed, start, end)
+    assert list(view) == [c for c in cues if not (c.start >= start and c.end <= end)]
+    window = view.near(start - 30, end + 30)
+    touching = [c for c in view if c.start <= end + 30 and c.end >= start - 30]
+    assert [c for c in window if c.start <= end + 30 and c.end >= start - 30] == touching
+    assert window == touching if len(cues) > SMALL else list(window) == list(view)
+
+
+LONG_SENTENCE_PIECES = [
+    "throughput rose 2.1x over the old build", "TTFT fell by 35%", "at 4 req/s", "a p99 latency of 120 ms",
+    "up to 1,900 tok/s per GPU", "versus 1,700", "memory grew from 12 GB to 17 GB", "a 20 GB checkpoint",
+    "peak memory reached 40 GB", "with a limit of 2 s", "compared to the reference server", "QPS 12",
+    "an AL of 3.2", "accuracy 91.5", "utilization drops to 46%", "which is 61% of the peak",
+    "the mean TPOT was 21 ms", "the new path is 5 ms slower", "decode runs 3x faster than prefill",
+    "a 1.4x speedup on one node", "while cutting cost by 20%", "hit rate of 70%", "4.2 tok/s on the stock runtime",
+    ", ", "; ", " and ", ": ", " (", ") ", " while ", " ",
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(LONG_SENTENCE_PIECES), min_size=20, max_size=60).map("".join))
+def test_a_sentence_of_many_figures_reads_through_the_cue_index_as_through_cue_lists(text):
+    """The claims and set-aside figures of one long sentence are the same whether each figure's look-ups read
+    the sentence's indexed cues (`CueSet`) or the plain list of them (every cue scanned)."""
+    from extractor.api import extract_text
+    from extractor.claims import sentences
+
+    text = "We report " + text + ".\n"
+    indexed = extract_text(text, "long.md", timeout=0).model_dump()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sentences, "CueSet", list)
+        scanned = extract_text(text, "long.md", timeout=0).model_dump()
+    assert indexed == scanned
