@@ -143,7 +143,13 @@ def paired_in_order(site: ClaimSite, respectively: re.Pattern[str]) -> list[tupl
     or more; none otherwise (a table cell pairs nothing). The one test of "respectively", for the sentence rung
     (which keeps such a list for every figure) and for `respective_values` (which cuts it to the claim's value)."""
     p = site.passage
-    if p.table is not None or not respectively.search(site.d.view, p.start, p.end):
+    if p.table is not None:
+        return []
+    key = (respectively, p.start, p.end)   # once per sentence, not once per figure of it
+    said = site.memo.respectively.get(key)
+    if said is None:
+        said = site.memo.respectively[key] = respectively.search(site.d.view, p.start, p.end) is not None
+    if not said:
         return []
     figures = site.ctx.claims_in(p.start, p.end)
     return figures if len(figures) > 1 else []
