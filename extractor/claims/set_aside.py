@@ -334,9 +334,9 @@ class FigureDecider:
                 continue
             if c.after is not None and not c.after.match(text, end, min(hi, end + WINDOW)):
                 continue
-            if c.line is not None and not c.line.search(text, lo, hi):
+            if c.line is not None and not places.in_line(c.line, text, lo, hi):
                 continue
-            if c.not_line is not None and c.not_line.search(text, lo, hi):
+            if c.not_line is not None and places.in_line(c.not_line, text, lo, hi):
                 continue
             if c.not_section is not None and c.not_section.search(places.section_title(start)):
                 continue

@@ -3,6 +3,7 @@ table cell, a code block's language, a body or label cell's column header and ro
 from __future__ import annotations
 
 import bisect
+import re
 
 from extractor.ingest.model import Document
 from extractor.regex_starts import searchable
@@ -40,6 +41,7 @@ class SetAsidePlaces:
         self.spans = spans
         self.starts = [s[0] for s in spans]
         self._folded: str | None = None
+        self._line_hits: dict[tuple[re.Pattern[str], int, int], bool] = {}
 
     def folded(self, text: str) -> str | None:
         """The post's text lowercased, when start strings can be looked for in it (regex_starts.searchable)."""
@@ -48,6 +50,17 @@ class SetAsidePlaces:
         if self._folded is None:
             self._folded = text.lower() if searchable(text) else ""
         return self._folded or None
+
+    def in_line(self, rx: re.Pattern[str], text: str, lo: int, hi: int) -> bool:
+        """Whether `rx` occurs in the line [lo, hi) of `text`: of the post's text, searched once per line and
+        pattern, however many figures the line holds."""
+        if text is not self.d.text:
+            return rx.search(text, lo, hi) is not None
+        key = (rx, lo, hi)
+        hit = self._line_hits.get(key)
+        if hit is None:
+            hit = self._line_hits[key] = rx.search(text, lo, hi) is not None
+        return hit
 
     def section_title(self, offset: int) -> str:
         """The title of the innermost section holding `offset` ('' before the first heading)."""
