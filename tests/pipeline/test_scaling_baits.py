@@ -85,6 +85,14 @@ BAITS = {
         f"| {i + 2} | {100 + 3 * i + run} GB/s |\n" for i in range(n)) + "\nRates are per sender.\n" + "".join(
         f"For example, with {i + 2} nodes, {100 + 3 * i + run} GB/s of it stays on a node.\n"
         "That is fine. It holds. So it goes. Then it ends.\n" for i in range(n)), 100),
+    # one sentence of many figures and cues: each figure's cue look-ups used to scan every cue of the sentence
+    # (main e3de766: 1.1 s at N=100, 45 s at 4N); now they read the cues near it (claims/cues.py `CueSet`)
+    "sentence_figures": (lambda n, run=0: "We measured " + ", ".join(
+        f"TTFT {20 + i + run} ms, {100 + i} tok/s and {1 + i / 1000:.3f}x faster than the old build"
+        for i in range(n)) + ".\n", 100),
+    # one line of many figures the set-aside rules read: each rule's whole-line pattern used to be searched once
+    # per figure of the line (main e3de766: 1.3 s at N=300, 18 s at 4N)
+    "line_figures": (lambda n, run=0: f"Clocks {run}: " + ", ".join(f"{i} MHz" for i in range(n)) + "\n", 300),
     # a long table: each cell's row used to be found by a scan (and pydantic equality) of every row
     "table": (lambda n, run=0: "| run | tok/s | TTFT (ms) |\n|---|---|---|\n"
               + "".join(f"| r{run}-{i} | {1000 + 7 * i + run} | {20 + i % 50} |\n" for i in range(n)), 600),
