@@ -3,6 +3,7 @@ conditions ("3.6x for A on X, and 2.1x for B on Y"). The `sentence` rung of the 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 from extractor.conditions.located import Located
 from extractor.conditions.rules import ScopeRules
@@ -20,6 +21,21 @@ def _item_group(group: int, item: bool, lo: int, hi: int, figures: list[tuple[in
     """The group of a clause: an item of a comma series without a result of its own belongs to none, unless
     it says how the results were measured (`measured`)."""
     return NO_GROUP if item and not measured and not any(lo <= s[0] < hi for s in figures) else group
+
+
+def clause_at(clauses: list[Clause], starts: list[int], pos: int) -> int:
+    """The index of the clause holding `pos` (the last clause when none does). The clauses follow each other
+    without overlapping (`starts`: theirs): the one holding `pos` is the last starting at or before it, when
+    it ends after it."""
+    i = bisect_right(starts, pos) - 1
+    return i if i >= 0 and pos < clauses[i][1] else len(clauses) - 1
+
+
+def labelled_figure(view: str, figures: list[tuple[int, int]], starts: list[int], end: int) -> tuple[int, int] | None:
+    """The figure a mention ending at `end` labels: the first figure after it (`figures` in text order, `starts`
+    theirs) with nothing but blanks, markup, "(", ":" or "=" between; a later figure has that one between."""
+    k = bisect_left(starts, end)
+    return figures[k] if k < len(figures) and _LABEL_GAP.fullmatch(view, end, figures[k][0]) else None
 
 
 class ClauseScope:
@@ -107,21 +123,32 @@ class ClauseScope:
         return [x for x in located if not theirs(x)]
 
     def own_clause(self, located: list[Located], claim_span: tuple[int, int], figures: list[tuple[int, int]],
-                   p: Passage, view: str) -> list[Located]:
+                   p: Passage, view: str, memo: dict[tuple, list[Clause]] | None = None) -> list[Located]:
         """The mentions of `located` (in sentence `p`) that are the claim's: each result takes its own
         clause's conditions; a phrase at the end of coordinated results covers them all ("1.8x higher
         throughput and 3x lower ITL on model A"). A condition absent from the claim's clauses is taken
         only from clauses that state no result (`figures`: the claims' figures in `p`, in order). A sentence of
-        one result keeps all of `located`."""
+        one result keeps all of `located`. `memo`: the document's clauses by sentence (the same for each of
+        its figures: `figures` are the claims' figures of `p`)."""
         own = tuple(claim_span)
         if not located:
             return located
         if not any(s != own for s in figures):
             return self._own_subject(located, own, p, view)
-        clauses = self.clauses(view, p, figures)
+        key = (id(view), p.start, p.end)
+        clauses = memo.get(key) if memo is not None else None
+        if clauses is None:
+            clauses = self.clauses(view, p, figures)
+            if memo is not None:
+                memo[key] = clauses
+        clause_starts = [c[0] for c in clauses]
+        figure_starts = [s[0] for s in figures]
 
         def clause_of(pos: int) -> int:
-            return next((i for i, (lo, hi, _) in enumerate(clauses) if lo <= pos < hi), len(clauses) - 1)
+            return clause_at(clauses, clause_starts, pos)
+
+        def label_of(end: int) -> tuple[int, int] | None:
+            return labelled_figure(view, figures, figure_starts, end)
 
         with_result = {clause_of(s[0]) for s in figures}
         mine = clause_of(own[0])
@@ -137,13 +164,13 @@ class ClauseScope:
         sentence_head = min(s[0] for s in figures)   # the setting before the sentence's first result
         for x in located:
             i = clause_of(x.m.span[0])
-            label_of = next((f for f in figures if _LABEL_GAP.fullmatch(view, x.m.span[1], f[0])), None)
-            if label_of is not None and label_of[0] == sentence_head and ":" in view[x.m.span[1]:label_of[0]]:
-                label_of = None   # "At 16 users: 29 tok/s, p50 TTFT 180 ms": a lead label is the sentence's
-            if label_of is not None:
+            labelled = label_of(x.m.span[1])
+            if labelled is not None and labelled[0] == sentence_head and ":" in view[x.m.span[1]:labelled[0]]:
+                labelled = None   # "At 16 users: 29 tok/s, p50 TTFT 180 ms": a lead label is the sentence's
+            if labelled is not None:
                 # the label right before a figure ("tuned for peak throughput (+41%) and for snappier replies (+9%)")
                 # is that figure's, not a setting shared by the results after it
-                by_name.setdefault(x.name, []).append((clause_of(label_of[0]), x))
+                by_name.setdefault(x.name, []).append((clause_of(labelled[0]), x))
                 continue
             if x.m.span[0] < sentence_head and i not in free:
                 i = -1 if in_group[0] == clause_of(sentence_head) else -2

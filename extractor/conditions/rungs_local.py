@@ -42,7 +42,7 @@ def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
         stated = {x.name for x in located if x.m.span[0] >= label.end()}
         located = [x for x in located if x.m.span[0] >= label.end() or x.name not in stated]
     figures = site.ctx.claims_in(p.start, p.end)
-    own = lad.ladder.clauses.own_clause(located, claim.span, figures, p, text)
+    own = lad.ladder.clauses.own_clause(located, claim.span, figures, p, text, lad.memo.clauses_of)
     unit_device = [x for x in own if x.name == "hardware"
                    and lad.ladder.unit_device.fullmatch(text, claim.span[1], x.m.span[0])]
     if unit_device:   # the device of the figure's own unit ("2.8k tok/s/L40S"): its sentence's others are not its
@@ -294,8 +294,10 @@ def _nearer_result(site: ClaimSite, x: Located) -> bool:
     """A mention after the claim whose sentence, or the text between, states another result: it
     describes that result ("... 410 tok/s. It also led on latency, with TTFT below 2 s on 8k prompts.")."""
     view, lo = site.d.view, site.claim.span[1]
-    end = SENTENCE_END.search(view, x.m.span[1])
-    hi = end.start() if end else len(view)
+    hi = site.memo.sentence_ends.get(x.m.span[1])
+    if hi is None:   # once per mention, not once per claim of its paragraph
+        end = SENTENCE_END.search(view, x.m.span[1])
+        hi = site.memo.sentence_ends[x.m.span[1]] = end.start() if end else len(view)
     own = tuple(site.claim.span)
     return any(tuple(s) != own for s in site.ctx.claims_in(lo, hi))
 

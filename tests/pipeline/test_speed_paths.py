@@ -1099,3 +1099,30 @@ def test_a_sentence_of_many_figures_reads_through_the_cue_index_as_through_cue_l
         patch.setattr(sentences, "CueSet", list)
         scanned = extract_text(text, "long.md", timeout=0).model_dump()
     assert indexed == scanned
+
+
+# -- a sentence's clauses and labelled figures found by bisection (extractor/conditions/clauses.py)
+CLAUSE_PIECES = ["A ran 2.1x faster on H100", ", and ", "; ", " while ", "B reached 900 tok/s", " at batch 8",
+                 "TTFT: 120 ms", " (", ")", " = ", "3x", " on 4 GPUs", ", 1.5x for C", " with FP8", " — "]
+
+
+@settings(max_examples=150, deadline=None)
+@given(pieced_texts(CLAUSE_PIECES), st.lists(st.integers(0, 400), max_size=12))
+def test_the_clause_and_labelled_figure_of_a_mention_found_by_bisection_are_those_a_scan_finds(text, offsets):
+    """`clause_at` and `labelled_figure` give what the scans they replace give: the first clause holding the
+    offset (else the last), and the first figure with only label characters between."""
+    from extractor.conditions.clauses import _LABEL_GAP, ClauseScope, clause_at, labelled_figure
+    from extractor.conditions.rules import load_scope_rules
+    from extractor.ingest.segment import Passage
+    from pathlib import Path
+
+    scope = ClauseScope(load_scope_rules(Path(__file__).parents[2] / "rules"))
+    figures = sorted({(m.start(), m.end()) for m in re.finditer(r"\d[\d.,]*\s*(?:x|tok/s|ms)", text)})
+    p = Passage(start=0, end=len(text), kind="paragraph", section=None, block=0)
+    clauses = scope.clauses(text, p, figures)
+    starts, figure_starts = [c[0] for c in clauses], [f[0] for f in figures]
+    for pos in set(offsets) | {f[0] for f in figures} | {f[1] for f in figures}:
+        scanned = next((i for i, (lo, hi, _) in enumerate(clauses) if lo <= pos < hi), len(clauses) - 1)
+        assert clause_at(clauses, starts, pos) == scanned
+        first = next((f for f in figures if _LABEL_GAP.fullmatch(text, pos, f[0])), None)
+        assert labelled_figure(text, figures, figure_starts, pos) == first

@@ -43,6 +43,10 @@ class RungMemo:
     settings_of: dict[tuple[int, int], list[tuple[str, str]]] = field(default_factory=dict)   # sentence -> settings
     # sentence -> the claims' figures that start in it, and the hardware and models it names (rungs_local.py)
     systems_of: dict[tuple[int, int], tuple[list, set[str], set[str]]] = field(default_factory=dict)
+    # offset -> where the sentence holding it ends in the view (rungs_local.py `_nearer_result`)
+    sentence_ends: dict[int, int] = field(default_factory=dict)
+    # (view, sentence) -> its clauses (clauses.py `ClauseScope.own_clause`)
+    clauses_of: dict[tuple, list] = field(default_factory=dict)
     # (pattern, sentence) -> whether the sentence pairs its figures with a list in order (ties.py `paired_in_order`)
     respectively: dict[tuple[object, int, int], bool] = field(default_factory=dict)
     # section -> the spans of its subsections that hold a claim's figure (rungs_document.py `_other_cases`)
