@@ -95,7 +95,7 @@ class BaselineReader:
         # a comparison that leads the sentence, or one of the clause-leading phrases before the value
         # ("..., compared to the first release, ...", "better performance compared to X, with up to 37%"): the
         # last of them
-        leading = once(cues, ("baseline_lead", id(text), base, unit_start), lambda: [
+        leading = once(cues, ("baseline_lead", text, base, unit_start), lambda: [
             c for c in labelled(cues, "baseline") if c.label == "baseline"
             and (c.start - unit_start <= 2 or text[c.start - base:c.end - base].lower() in self.clause_lead)])
         lead = next((c for c in reversed(leading) if c.end <= start

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -36,13 +37,15 @@ class CueSet(Sequence[Cue]):
     look-ups of a few cues each, not N x N. It iterates, indexes and counts as the list it was built from; a
     view (`outside`, `dropping`) shares the index and leaves some cues out, without copying the rest."""
 
-    __slots__ = ("_cues", "_order", "_starts", "_longest", "_drop", "_kept", "_labelled", "_once")
+    __slots__ = ("_cues", "_order", "_starts", "_reach", "_drop", "_kept", "_labelled", "_once")
 
     def __init__(self, cues: Iterable[Cue] = ()):
         self._cues: tuple[Cue, ...] = tuple(cues)
         self._order = sorted(range(len(self._cues)), key=lambda i: self._cues[i].start)
         self._starts = [self._cues[i].start for i in self._order]
-        self._longest = max((c.end - c.start for c in self._cues), default=0)
+        # the furthest end of the cues up to each one in start order: those before the first reaching `lo` end
+        # before it (a long cue widens only the windows it reaches)
+        self._reach = list(accumulate((self._cues[i].end for i in self._order), max))
         self._drop: tuple[Callable[[Cue], bool], ...] = ()
         self._kept: Sequence[Cue] | None = self._cues
         self._labelled: dict[str, list[Cue]] = {}
@@ -51,7 +54,7 @@ class CueSet(Sequence[Cue]):
     def dropping(self, drop: Callable[[Cue], bool]) -> "CueSet":
         """A view of these cues less those `drop` is true of."""
         view = object.__new__(CueSet)
-        view._cues, view._order, view._starts, view._longest = self._cues, self._order, self._starts, self._longest
+        view._cues, view._order, view._starts, view._reach = self._cues, self._order, self._starts, self._reach
         view._drop, view._kept, view._labelled, view._once = self._drop + (drop,), None, {}, {}
         return view
 
@@ -79,7 +82,7 @@ class CueSet(Sequence[Cue]):
         order; a few others with them when the sentence holds few cues (the caller tests each cue it reads)."""
         if len(self._cues) <= SMALL:
             return self.kept
-        a, b = bisect_left(self._starts, lo - self._longest), bisect_right(self._starts, hi)
+        a, b = bisect_left(self._reach, lo), bisect_right(self._starts, hi)
         picked = sorted(self._order[a:b])
         return [c for i in picked if (c := self._cues[i]).end >= lo and (not self._drop or self._keeps(c))]
 
@@ -93,7 +96,7 @@ class CueSet(Sequence[Cue]):
 
     def once(self, key: object, compute: Callable[[], T]) -> T:
         """What `compute` gives of this set, computed once per `key` (a reading of the whole sentence that every
-        figure of it would make alike)."""
+        figure of it would make alike); the key holds every input of `compute` besides the cues, by value."""
         if key not in self._once:
             self._once[key] = compute()
         return self._once[key]  # type: ignore[return-value]

@@ -135,7 +135,7 @@ class ClauseScope:
             return located
         if not any(s != own for s in figures):
             return self._own_subject(located, own, p, view)
-        key = (id(view), p.start, p.end)
+        key = (view, p.start, p.end)   # (the text's hash is computed once and kept by the string)
         clauses = memo.get(key) if memo is not None else None
         if clauses is None:
             clauses = self.clauses(view, p, figures)

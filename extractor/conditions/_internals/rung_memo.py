@@ -45,7 +45,7 @@ class RungMemo:
     systems_of: dict[tuple[int, int], tuple[list, set[str], set[str]]] = field(default_factory=dict)
     # offset -> where the sentence holding it ends in the view (rungs_local.py `_nearer_result`)
     sentence_ends: dict[int, int] = field(default_factory=dict)
-    # (view, sentence) -> its clauses (clauses.py `ClauseScope.own_clause`)
+    # (text read, sentence start, end) -> its clauses (clauses.py `ClauseScope.own_clause`)
     clauses_of: dict[tuple, list] = field(default_factory=dict)
     # (pattern, sentence) -> whether the sentence pairs its figures with a list in order (ties.py `paired_in_order`)
     respectively: dict[tuple[object, int, int], bool] = field(default_factory=dict)
