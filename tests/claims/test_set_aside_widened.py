@@ -1,0 +1,53 @@
+"""Set-aside rules written for a class of phrasing, not one sentence (issue 23, principle 3): the size of a unit of
+work named before it (blocks, shards, buckets, I/O sizes) and a drive's or a link's own rate named before it, each
+in several shapes, with the measured forms that stay results. Every sentence is written for the test."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.api import extract_text
+
+
+def decided(text: str) -> tuple[set[str], dict[str, tuple[str, str]]]:
+    r = extract_text(text, doc="t.md")
+    return {c.quote for c in r.claims}, {a.quote: (a.reason, a.rule) for a in r.set_aside}
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("We tried block sizes from 64KB up to 4MB before settling on one.", "up to 4MB"),
+    ("We split the checkpoint into shards with a shard size of 5 GB.", "5 GB"),
+    ("Reads used an I/O size of 1 MB against the striped volume.", "1 MB"),
+    ("The object store was configured with a part size: 64 MB.", "64 MB"),
+])
+def test_a_unit_of_works_size_named_before_it_is_a_setting(text, quote):
+    claims, aside = decided(text)
+    assert aside[quote] == ("setting", "set_aside.unit_size_named_before") and quote not in claims
+
+
+@pytest.mark.parametrize("text", [
+    "With the new page allocator the cache held 12 GB.",            # a page word, no size named
+    "Our request size is bounded; the server used 30 GB of KV cache.",  # another clause
+])
+def test_a_size_not_named_as_a_units_size_is_not_that_setting(text):
+    _, aside = decided(text)
+    assert "set_aside.unit_size_named_before" not in {rule for _, rule in aside.values()}
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Four SSDs, each with a read bandwidth of ~7 GB/sec, form one striped volume.", "~7 GB/sec"),
+    ("Each SSD has a read speed of about 6.5 GB/s.", "about 6.5 GB/s"),
+    ("The adapter's line rate: 100 Gbps per port.", "100 Gbps"),
+    ("Every host drives its Ethernet uplink at a speed of up to 50 GB/s.", "up to 50 GB/s"),
+])
+def test_a_drives_or_links_own_rate_named_before_it_is_a_datasheet_figure(text, quote):
+    claims, aside = decided(text)
+    assert aside[quote][0] == "datasheet" and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Over the InfiniBand link we measured a bandwidth of 45 GB/s.", "45 GB/s"),
+    ("Across the NVMe drives the loader reached a read throughput of 21 GB/s.", "21 GB/s"),
+])
+def test_a_rate_the_run_reached_over_a_link_stays_a_claim(text, quote):
+    claims, aside = decided(text)
+    assert quote in claims and quote not in aside
