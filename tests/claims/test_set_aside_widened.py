@@ -51,3 +51,25 @@ def test_a_drives_or_links_own_rate_named_before_it_is_a_datasheet_figure(text, 
 def test_a_rate_the_run_reached_over_a_link_stays_a_claim(text, quote):
     claims, aside = decided(text)
     assert quote in claims and quote not in aside
+
+
+@pytest.mark.parametrize("text,quote,rule", [
+    ("Each CPU core has eight tile registers, each able to hold up to 16 rows × 64 bytes of data.", "64 bytes",
+     "on_chip_storage_before"),
+    ("The card pairs a 50 MB L2 cache with fast HBM.", "50 MB", "on_chip_storage_after"),
+    ("Every SM offers 228 KB of shared memory to its blocks.", "228 KB", "on_chip_storage_after"),
+    ("The accelerator's SRAM totals 44 MB per chip.", "44 MB per chip", "on_chip_storage_before"),
+])
+def test_a_chips_register_cache_or_sram_size_is_a_datasheet_figure(text, quote, rule):
+    claims, aside = decided(text)
+    assert aside[quote] == ("datasheet", f"set_aside.{rule}") and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Our kernel uses 48 KB of shared memory per block and reaches 610 TFLOPS.", "48 KB"),   # a kernel's use of it
+    ("Each block moves 64 KB of data between registers and HBM.", "64 KB"),                  # a unit of work
+    ("We serve it with a 40 GB KV cache.", "40 GB"),                                         # a cache pool setting
+])
+def test_a_use_of_on_chip_storage_or_a_cache_pool_is_no_chip_spec(text, quote):
+    _, aside = decided(text)
+    assert quote not in aside or not aside[quote][1].startswith("set_aside.on_chip_storage")
