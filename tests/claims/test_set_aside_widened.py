@@ -73,3 +73,18 @@ def test_a_chips_register_cache_or_sram_size_is_a_datasheet_figure(text, quote, 
 def test_a_use_of_on_chip_storage_or_a_cache_pool_is_no_chip_spec(text, quote):
     _, aside = decided(text)
     assert quote not in aside or not aside[quote][1].startswith("set_aside.on_chip_storage")
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("In device memory each cache entry occupies 656 bytes, consisting of 512 one-byte codes, 4 scales of 4 bytes "
+     "and 64 two-byte values.", "656 bytes"),
+    ("Every packed row is 1.5 KB, made up of 1024 four-bit weights and 256 bytes of scales.", "1.5 KB"),
+])
+def test_a_size_given_with_the_parts_it_is_made_of_is_design_arithmetic(text, quote):
+    claims, aside = decided(text)
+    assert aside[quote] == ("design_arithmetic", "set_aside.size_with_its_parts") and quote not in claims
+
+
+def test_a_measured_size_with_a_share_in_words_is_not_that_arithmetic():
+    _, aside = decided("During the run the server used 40 GB, consisting mostly of KV cache.")
+    assert "set_aside.size_with_its_parts" not in {rule for _, rule in aside.values()}
