@@ -88,3 +88,40 @@ def test_a_size_given_with_the_parts_it_is_made_of_is_design_arithmetic(text, qu
 def test_a_measured_size_with_a_share_in_words_is_not_that_arithmetic():
     _, aside = decided("During the run the server used 40 GB, consisting mostly of KV cache.")
     assert "set_aside.size_with_its_parts" not in {rule for _, rule in aside.values()}
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Send 30 seconds of traffic maintaining 50 QPS to the endpoint.", "50 QPS"),
+    ("We fire requests at a steady 8 req/s for ten minutes.", "8 req/s"),
+    ("Replaying the trace, the load generator issues queries at 20 queries/s.", "20 queries/s"),
+])
+def test_the_rate_a_load_generator_sends_is_a_setting(text, quote):
+    claims, aside = decided(text)
+    assert aside[quote] == ("setting", "set_aside.sent_load_rate") and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("We sent requests to the server and it reached a peak throughput of 50 QPS.", "50 QPS"),
+    ("After we sent the traffic, the gateway sustained 120 req/s.", "120 req/s"),
+])
+def test_a_rate_the_system_reached_under_sent_load_stays_a_claim(text, quote):
+    claims, _ = decided(text)
+    assert quote in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("- **Memory:** The X100 provides **192 GB** of HBM3 per GPU; the X300 raises this to **288 GB**.", "288 GB"),
+    ("The H100 offers 3.35 TB/s of memory bandwidth, and the B200 takes that to 8 TB/s.", "8 TB/s"),
+])
+def test_the_next_devices_figure_of_a_spec_is_a_datasheet_figure(text, quote):
+    claims, aside = decided(text)
+    assert aside[quote] == ("datasheet", "set_aside.next_device_spec") and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("On an H100 our kernel raises this to 610 TFLOPS.", "610 TFLOPS"),
+    ("Batching on the L40S raises this to 2,400 tokens/s.", "2,400 tokens/s"),
+])
+def test_a_run_that_raises_a_figure_on_a_device_stays_a_claim(text, quote):
+    claims, _ = decided(text)
+    assert quote in claims
