@@ -125,3 +125,31 @@ def test_the_next_devices_figure_of_a_spec_is_a_datasheet_figure(text, quote):
 def test_a_run_that_raises_a_figure_on_a_device_stays_a_claim(text, quote):
     claims, _ = decided(text)
     assert quote in claims
+
+
+@pytest.mark.parametrize("text,quotes", [
+    ("From c=1 to c=64, E2E grows from 0.56s to 8.73s, not linearly.", ["0.56s", "8.73s"]),
+    ("Going from 1 to 32 concurrent users, TTFT rises from 40 ms to 310 ms.", ["40 ms", "310 ms"]),
+])
+def test_both_ends_of_a_sweep_written_from_setting_to_setting_are_claims(text, quotes):
+    claims, _ = decided(text)
+    assert set(quotes) <= claims
+
+
+def test_the_start_of_a_change_is_still_its_baseline():
+    claims, aside = decided("Warm-up time dropped from 25s to 3s with the cache.")
+    assert aside["25s"] == ("baseline", "set_aside.from_level") and "3s" in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Without ninja it can be slow; with ninja, compiling takes 3-5 minutes on a 64-core machine.", "3-5 minutes"),
+    ("Installing the drivers can take about an hour.", "about an hour"),
+])
+def test_the_time_a_tools_how_to_step_takes_is_an_example(text, quote):
+    claims, aside = decided(text)
+    assert aside[quote] == ("example", "set_aside.tool_step_takes") and quote not in claims
+
+
+def test_a_build_time_the_post_compares_stays_a_claim():
+    claims, _ = decided("The new toolchain cut the time: compiling takes 4 minutes, down from 20.")
+    assert "4 minutes" in claims
