@@ -354,7 +354,7 @@ class FigureDecider:
                 continue
             if c.not_section is not None and c.not_section.search(places.section_title(start)):
                 continue
-            if c.lead is not None and not c.lead.search(places.block_lead(start)):
+            if c.lead is not None and not places.lead_has(c.lead, start):
                 continue
             if c.header is not None and not c.header.search(places.column_header(at)):
                 continue

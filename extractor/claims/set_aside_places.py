@@ -41,6 +41,7 @@ class SetAsidePlaces:
         # the code blocks and tables, by start, with their index in `d.blocks` (for the paragraph that leads them)
         self.leads = [(b.start, b.end, i) for i, b in enumerate(d.blocks) if b.kind in ("code", "table")]
         self.lead_starts = [s for s, _, _ in self.leads]
+        self._lead_found: dict[tuple[str, int], bool] = {}
         # innermost first: of the spans holding an offset, the one that starts last
         spans.sort(key=lambda s: (s[0], -s[1]))
         self.d = d
@@ -82,6 +83,16 @@ class SetAsidePlaces:
         if before.section != b.section or before.kind not in ("paragraph", "list_item", "caption"):
             return ""
         return self.d.view[before.start:before.end]
+
+    def lead_has(self, pattern: re.Pattern, offset: int) -> bool:
+        """Whether `pattern` occurs in `block_lead(offset)`; read once per rule and block (a block of a thousand
+        printed figures reads its lead once)."""
+        i = bisect.bisect_right(self.lead_starts, offset) - 1
+        key = (pattern.pattern, i if i >= 0 and offset < self.leads[i][1] else -1)
+        found = self._lead_found.get(key)
+        if found is None:
+            found = self._lead_found[key] = pattern.search(self.block_lead(offset)) is not None
+        return found
 
     def at(self, offset: int) -> tuple[str, str | None]:
         kind, lang = self._holder(offset)
