@@ -25,6 +25,7 @@ from typing import Literal, NamedTuple, Sequence, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.claims.classify import unit_class
+from extractor.claims.output_blocks import load_output_rules
 from extractor.claims.restated import Restatements
 from extractor.claims.rules import load_claim_rules
 from extractor.ingest.model import BlockKind, Document
@@ -75,6 +76,8 @@ class SetAsideRule(BaseModel):
                                                       "section (its nearest heading)")
     lead: str | None = Field(None, description="regex searched in the paragraph right before the code block or "
                                                "table the figure sits in (a figure elsewhere fails it)")
+    illustrative_lead: bool = Field(False, description="`lead` is program_output.yaml's `illustrative_lead`: the "
+                                                       "paragraph presents the block as what a reader will see")
     header: str | None = Field(None, description="regex searched in the column header of the table body cell the "
                                                  "figure sits in (a figure outside a body cell fails it)")
     row: str | None = Field(None, description="regex searched in the row label (first cell) of the row of the table "
@@ -209,7 +212,9 @@ class FigureDecider:
     def __init__(self, rules_dir: Path, finder: QuantityFinder):
         self.finder = finder
         rules = load_set_aside_rules(rules_dir)
-        self.rules = [self._compile(r) for r in rules.rules]
+        shown = "(?i)" + load_output_rules(rules_dir).illustrative_lead   # one vocabulary with the output reader
+        self.rules = [self._compile(r.model_copy(update={"lead": shown}) if r.illustrative_lead else r)
+                      for r in rules.rules]
         # (place, code language, figure class, demoting only) -> the rules whose place, language, unit class and
         # demoting filters let a figure there through, in rule order (filled as figures are met; the languages no
         # rule names share one key, "\0", so the keys stay few)

@@ -127,7 +127,7 @@ class DocumentCredits:
 
     def _paper_subject_before(self, passage: Passage) -> tuple[str | None, str] | None:
         """The citation of a work named with a link to its paper in an earlier sentence of the passage's paragraph
-        ("Lynx ([paper](https://...)) is a drafting method. It reaches 2x-3x ..."): the paragraph describes that
+        ("One option is Wren ([preprint](https://...)). Its trees ... give 1.4x ..."): the paragraph describes that
         work, and its figures are the work's published ones, unless the figure's sentence speaks of the post's own
         work ("we", "our"). Read once per paragraph."""
         i = passage.block
@@ -202,8 +202,9 @@ class DocumentCredits:
             who = who.strip(" *_`'\"")
             if not who or self.rules.citation_self.match(who):
                 continue
-            if m.groupdict().get("who9") and who.lower() in (ctx.d.title or "").lower():
-                continue      # "Lynx ([paper](...))" in Lynx's own post: its own work
+            if m.groupdict().get("who9") and re.search(rf"(?<![\w-]){re.escape(who)}(?![\w-])", ctx.d.title or "",
+                                                       re.I):
+                continue      # a work with its paper linked, in a post whose title names it: its own work
             link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
                          and ln.target.startswith(("http://", "https://"))), None)
             return link, " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())

@@ -35,7 +35,7 @@ def test_a_size_not_named_as_a_units_size_is_not_that_setting(text):
 
 @pytest.mark.parametrize("text,quote", [
     ("Four SSDs, each with a read bandwidth of ~7 GB/sec, form one striped volume.", "~7 GB/sec"),
-    ("Each SSD has a read speed of about 6.5 GB/s.", "about 6.5 GB/s"),
+    ("Every flash drive in the box is rated at a read speed of about 4.2 GB/s.", "about 4.2 GB/s"),
     ("The adapter's line rate: 100 Gbps per port.", "100 Gbps"),
     ("Every host drives its Ethernet uplink at a speed of up to 50 GB/s.", "up to 50 GB/s"),
 ])
@@ -53,45 +53,23 @@ def test_a_rate_the_run_reached_over_a_link_stays_a_claim(text, quote):
     assert quote in claims and quote not in aside
 
 
-@pytest.mark.parametrize("text,quote,rule", [
-    ("Each CPU core has eight tile registers, each able to hold up to 16 rows × 64 bytes of data.", "64 bytes",
-     "on_chip_storage_before"),
-    ("The card pairs a 50 MB L2 cache with fast HBM.", "50 MB", "on_chip_storage_after"),
-    ("Every SM offers 228 KB of shared memory to its blocks.", "228 KB", "on_chip_storage_after"),
-    ("The accelerator's SRAM totals 44 MB per chip.", "44 MB per chip", "on_chip_storage_before"),
+@pytest.mark.parametrize("text,quote", [
+    ("The card pairs a 50 MB L2 cache with fast HBM.", "50 MB"),
+    ("Every SM offers 228 KB of shared memory to its blocks.", "228 KB"),
+    ("Each die carries 40 MB SRAM next to its matrix units.", "40 MB"),
 ])
-def test_a_chips_register_cache_or_sram_size_is_a_datasheet_figure(text, quote, rule):
+def test_a_chips_cache_sram_or_shared_memory_size_is_a_datasheet_figure(text, quote):
     claims, aside = decided(text)
-    assert aside[quote] == ("datasheet", f"set_aside.{rule}") and quote not in claims
+    assert aside[quote] == ("datasheet", "set_aside.device_memory_kind") and quote not in claims
+
+
+def test_a_kernels_use_of_shared_memory_is_no_chip_spec():
+    claims, aside = decided("Our kernel uses 48 KB of shared memory per block and reaches 610 TFLOPS.")
+    assert "48 KB" not in aside and "48 KB" in claims
 
 
 @pytest.mark.parametrize("text,quote", [
-    ("Our kernel uses 48 KB of shared memory per block and reaches 610 TFLOPS.", "48 KB"),   # a kernel's use of it
-    ("Each block moves 64 KB of data between registers and HBM.", "64 KB"),                  # a unit of work
-    ("We serve it with a 40 GB KV cache.", "40 GB"),                                         # a cache pool setting
-])
-def test_a_use_of_on_chip_storage_or_a_cache_pool_is_no_chip_spec(text, quote):
-    _, aside = decided(text)
-    assert quote not in aside or not aside[quote][1].startswith("set_aside.on_chip_storage")
-
-
-@pytest.mark.parametrize("text,quote", [
-    ("In device memory each cache entry occupies 656 bytes, consisting of 512 one-byte codes, 4 scales of 4 bytes "
-     "and 64 two-byte values.", "656 bytes"),
-    ("Every packed row is 1.5 KB, made up of 1024 four-bit weights and 256 bytes of scales.", "1.5 KB"),
-])
-def test_a_size_given_with_the_parts_it_is_made_of_is_design_arithmetic(text, quote):
-    claims, aside = decided(text)
-    assert aside[quote] == ("design_arithmetic", "set_aside.size_with_its_parts") and quote not in claims
-
-
-def test_a_measured_size_with_a_share_in_words_is_not_that_arithmetic():
-    _, aside = decided("During the run the server used 40 GB, consisting mostly of KV cache.")
-    assert "set_aside.size_with_its_parts" not in {rule for _, rule in aside.values()}
-
-
-@pytest.mark.parametrize("text,quote", [
-    ("Send 30 seconds of traffic maintaining 50 QPS to the endpoint.", "50 QPS"),
+    ("For two minutes the client issues requests that hold a steady 12 req/s against the gateway.", "12 req/s"),
     ("We fire requests at a steady 8 req/s for ten minutes.", "8 req/s"),
     ("Replaying the trace, the load generator issues queries at 20 queries/s.", "20 queries/s"),
 ])
@@ -109,26 +87,8 @@ def test_a_rate_the_system_reached_under_sent_load_stays_a_claim(text, quote):
     assert quote in claims
 
 
-@pytest.mark.parametrize("text,quote", [
-    ("- **Memory:** The X100 provides **192 GB** of HBM3 per GPU; the X300 raises this to **288 GB**.", "288 GB"),
-    ("The H100 offers 3.35 TB/s of memory bandwidth, and the B200 takes that to 8 TB/s.", "8 TB/s"),
-])
-def test_the_next_devices_figure_of_a_spec_is_a_datasheet_figure(text, quote):
-    claims, aside = decided(text)
-    assert aside[quote] == ("datasheet", "set_aside.next_device_spec") and quote not in claims
-
-
-@pytest.mark.parametrize("text,quote", [
-    ("On an H100 our kernel raises this to 610 TFLOPS.", "610 TFLOPS"),
-    ("Batching on the L40S raises this to 2,400 tokens/s.", "2,400 tokens/s"),
-])
-def test_a_run_that_raises_a_figure_on_a_device_stays_a_claim(text, quote):
-    claims, _ = decided(text)
-    assert quote in claims
-
-
 @pytest.mark.parametrize("text,quotes", [
-    ("From c=1 to c=64, E2E grows from 0.56s to 8.73s, not linearly.", ["0.56s", "8.73s"]),
+    ("Step time climbs from 0.31 s to 1.9 s going from bs=2 to bs=16.", ["0.31 s", "1.9 s"]),
     ("Going from 1 to 32 concurrent users, TTFT rises from 40 ms to 310 ms.", ["40 ms", "310 ms"]),
 ])
 def test_both_ends_of_a_sweep_written_from_setting_to_setting_are_claims(text, quotes):
@@ -142,12 +102,13 @@ def test_the_start_of_a_change_is_still_its_baseline():
 
 
 @pytest.mark.parametrize("text,quote", [
-    ("Without ninja it can be slow; with ninja, compiling takes 3-5 minutes on a 64-core machine.", "3-5 minutes"),
+    ("Once the toolchain is there, the kernel build then takes about 8 minutes.", "about 8 minutes"),
+    ("Pulling the container image can take 40 minutes on a slow link.", "40 minutes"),
     ("Installing the drivers can take about an hour.", "about an hour"),
 ])
 def test_the_time_a_tools_how_to_step_takes_is_an_example(text, quote):
     claims, aside = decided(text)
-    assert aside[quote] == ("example", "set_aside.tool_step_takes") and quote not in claims
+    assert aside[quote] == ("example", "set_aside.how_to_step_time") and quote not in claims
 
 
 def test_a_build_time_the_post_compares_stays_a_claim():
