@@ -98,3 +98,11 @@ def test_a_multiple_of_a_symbol_is_a_step_of_a_worked_scenario(text, rule):
 ])
 def test_a_measured_multiple_stays_a_claim(text, quote):
     assert quote in claims(text)
+
+
+def test_a_log_line_or_a_listing_inside_an_illustration_is_part_of_it():
+    text = ("# The tool\n\n## Scaling up\n\nExpected output:\n\n```\nNAME           READY   STATUS    AGE\n"
+            "worker-7f2c    1/1     Running   48s\nINFO 10:02:11 warm-up took 3.5 seconds\n```\n")
+    aside = asides(text)
+    assert aside["48s"] == ("example", "set_aside.illustrative_lead")
+    assert aside["3.5 seconds"] == ("example", "set_aside.illustrative_lead")
