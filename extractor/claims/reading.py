@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from extractor.claims.analysis import TextAnalyser
+from extractor.claims.classify import unit_class
 from extractor.claims.counting import CountingDefinitions, Definition, load_counting_rules
 from extractor.claims.output_blocks import OutputBlocks
 from extractor.claims.rules import ClaimRules
@@ -59,7 +60,7 @@ class ClaimStage:
         name is part of the name, not a claim)."""
         self.analyser.enter_document()
         rejected: Rejected = {}
-        prose = ProseFigures([], [], [])
+        prose = ProseFigures([], [], [], [])
         residual: list[tuple[Claim, Passage]] = []
         read = self.sentences.claims(d, cap, rejected, prose) + self.tables.claims(d, prose, residual) \
             + self.script_output.claims(d, prose, residual)
@@ -74,6 +75,7 @@ class ClaimStage:
         for i, p in enumerate(read):
             if i in demoted:
                 rejected.setdefault(p[0].span[0], demoted[i])   # "TTFT < 1 s" in an SLO: a target, no result
+                prose.demoted.append((p[0].span, unit_class(p[0].unit), p[0].unit))
             elif inside_near(spans, *p[0].span):
                 kind = next((k for (a, b), k in named if a <= p[0].span[0] < b), "model")
                 rejected.setdefault(p[0].span[0], (NAME_REASONS.get(kind, "model_size"), f"names.{kind}"))

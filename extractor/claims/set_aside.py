@@ -25,6 +25,7 @@ from typing import Literal, NamedTuple, Sequence, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from extractor.claims.classify import unit_class
+from extractor.claims.output_blocks import load_output_rules
 from extractor.claims.restated import Restatements
 from extractor.claims.rules import load_claim_rules
 from extractor.ingest.model import BlockKind, Document
@@ -32,7 +33,7 @@ from extractor.quantities.exclusions import _merge, _overlaps
 from extractor.quantities.finder import QuantityFinder, Skipped
 from extractor.contracts import StageContract
 from extractor.records import Claim, QuantityRecord, SetAside, SetAsideReason
-from extractor.claims.set_aside_places import SetAsidePlaces
+from extractor.claims.set_aside_places import WINDOW, SetAsidePlaces, sentence_lead as _sentence_lead
 from extractor.regex_starts import search_from_starts, start_finder
 from extractor.rules_io import RuleError, compiled, load_yaml, rule_cache
 from extractor.spans import with_markup_before
@@ -50,7 +51,6 @@ UnitClass = Literal["time", "token_rate", "request_rate", "token_time", "ratio",
                     "bandwidth", "compute", "energy", "cost", "count", "capacity", "item_rate"]
 Place = Literal[BlockKind, "front_matter", "header_cell", "label_cell", "body_cell", "hidden", "none"]
 _DIGIT = re.compile(r"\d")
-WINDOW = 400   # characters of the line read before and after a figure
 
 
 class SetAsideRule(BaseModel):
@@ -70,8 +70,14 @@ class SetAsideRule(BaseModel):
     after: str | None = Field(None, description="regex matched right after the figure, to the end of its line")
     line: str | None = Field(None, description="regex searched in the figure's whole line")
     not_line: str | None = Field(None, description="regex that must not occur in the figure's line")
+    section: str | None = Field(None, description="regex searched in the title of the figure's section (its "
+                                                  "nearest heading)")
     not_section: str | None = Field(None, description="regex that must not occur in the title of the figure's "
                                                       "section (its nearest heading)")
+    lead: str | None = Field(None, description="regex searched in the paragraph right before the code block or "
+                                               "table the figure sits in (a figure elsewhere fails it)")
+    illustrative_lead: bool = Field(False, description="`lead` is program_output.yaml's `illustrative_lead`: the "
+                                                       "paragraph presents the block as what a reader will see")
     header: str | None = Field(None, description="regex searched in the column header of the table body cell the "
                                                  "figure sits in (a figure outside a body cell fails it)")
     row: str | None = Field(None, description="regex searched in the row label (first cell) of the row of the table "
@@ -82,8 +88,8 @@ class SetAsideRule(BaseModel):
                                               "claim's section is a mention of that claim (claims/restated.py)")
     example: str = Field(min_length=1, description="a sentence of the class, for the docs and the tests")
 
-    _compile = field_validator("quote", "unit", "before", "not_before", "after", "line", "not_line", "not_section",
-                               "header", "row")(lambda cls, v: compiled(v))
+    _compile = field_validator("quote", "unit", "before", "not_before", "after", "line", "not_line", "section",
+                               "not_section", "lead", "header", "row")(lambda cls, v: compiled(v))
 
 
 class ExtraForm(BaseModel):
@@ -151,6 +157,9 @@ class ProseFigures(NamedTuple):
     quantities: list[QuantityRecord]
     skipped: list[Skipped]
     units: list[tuple[int, int]]
+    # the figures of claims a demoting rule took back, as (span, unit class, unit): a printed "Requests/sec: 39.2"
+    # whose unit only its label gives is no quantity of the finder, yet it is decided and listed
+    demoted: list[tuple[tuple[int, int], str, str]]
 
 
 class Figure(NamedTuple):
@@ -176,7 +185,9 @@ class _Compiled(NamedTuple):
     after: re.Pattern | None
     line: re.Pattern | None
     not_line: re.Pattern | None
+    section: re.Pattern | None
     not_section: re.Pattern | None
+    lead: re.Pattern | None
     header: re.Pattern | None
     row: re.Pattern | None
 
@@ -201,7 +212,9 @@ class FigureDecider:
     def __init__(self, rules_dir: Path, finder: QuantityFinder):
         self.finder = finder
         rules = load_set_aside_rules(rules_dir)
-        self.rules = [self._compile(r) for r in rules.rules]
+        shown = "(?i)" + load_output_rules(rules_dir).illustrative_lead   # one vocabulary with the output reader
+        self.rules = [self._compile(r.model_copy(update={"lead": shown}) if r.illustrative_lead else r)
+                      for r in rules.rules]
         # (place, code language, figure class, demoting only) -> the rules whose place, language, unit class and
         # demoting filters let a figure there through, in rule order (filled as figures are met; the languages no
         # rule names share one key, "\0", so the keys stay few)
@@ -224,7 +237,8 @@ class FigureDecider:
         return _Compiled(r, frozenset(r.places), None if r.langs is None else frozenset(r.langs),
                          frozenset(r.units), rx(r.quote), rx(r.unit), rx(r.before), rx(r.not_before),
                          start_finder(r.before, re.M), start_finder(r.not_before, re.M), rx(r.after),
-                         rx(r.line), rx(r.not_line), rx(r.not_section), rx(r.header), rx(r.row))
+                         rx(r.line), rx(r.not_line), rx(r.section), rx(r.not_section), rx(r.lead), rx(r.header),
+                         rx(r.row))
 
     def figures(self, text: str, prose: ProseFigures | None = None) -> list[Figure]:
         """The performance figures of `text` in text order, those an exclusion skipped included. `prose`:
@@ -242,6 +256,9 @@ class FigureDecider:
             cls = unit_class(s.unit)
             if cls in FIGURE_CLASSES and _DIGIT.search(text, *s.span):
                 out.append(Figure(s.span, cls, s.unit, s.rule))
+        if prose and prose.demoted:
+            seen = _merge([f.span for f in out])
+            out += [Figure(span, cls, unit) for span, cls, unit in prose.demoted if not _overlaps(seen, *span)]
         if self.extra is not None:
             seen = _merge([f.span for f in out])
             for m in self.extra.finditer(text):
@@ -338,7 +355,11 @@ class FigureDecider:
                 continue
             if c.not_line is not None and places.in_line(c.not_line, text, lo, hi):
                 continue
+            if c.section is not None and not c.section.search(places.section_title(start)):
+                continue
             if c.not_section is not None and c.not_section.search(places.section_title(start)):
+                continue
+            if c.lead is not None and not places.lead_has(c.lead, start):
                 continue
             if c.header is not None and not c.header.search(places.column_header(at)):
                 continue
@@ -355,31 +376,6 @@ class FigureDecider:
         return not ((demoting and not c.rule.demotes) or (c.places and place not in c.places)
                     or (c.langs is not None and (lang is None or lang not in c.langs))
                     or (c.units and cls not in c.units))
-
-
-_CONTINUED = re.compile(r"[ \t>]*[a-z(]")          # a hard-wrapped line goes on with a lower-case word
-_NEW_BLOCK = re.compile(r"[ \t>]*(?:[-*+|#]|\d{1,3}[.)])")
-_WRAPS = 3                                        # lines of one sentence read before the figure's own
-
-
-def _sentence_lead(text: str, lo: int, start: int) -> tuple[str, int, int]:
-    """The text before a figure in its sentence, as (string, start, end to search in): its own line, and when
-    that line goes on a hard-wrapped sentence (it starts with a lower-case word, the line before is not blank
-    and does not end the sentence), up to `_WRAPS` lines before it joined with blanks; at most `WINDOW`
-    characters. "the default\n   is 10 seconds" is read as "the default is 10 seconds"."""
-    first = lo
-    for _ in range(_WRAPS):
-        if first == 0 or not _CONTINUED.match(text, first) or _NEW_BLOCK.match(text, first):
-            break
-        prev = text.rfind("\n", 0, first - 1) + 1
-        line = text[prev:first - 1].rstrip()
-        if not line.strip() or line.endswith((".", "!", "?", ":", "|", "```")):
-            break
-        first = prev
-    if first == lo:
-        return text, max(lo, start - WINDOW), start
-    joined = re.sub(r"[ \t]*\n[ \t>]*", " ", text[max(first, start - WINDOW):start])
-    return joined, 0, len(joined)
 
 
 def _covered(claims: list[Claim]) -> list[tuple[int, int]]:

@@ -1,5 +1,6 @@
 """Where an offset of a post sits, for the set-aside rules (`extractor.claims.set_aside`): the innermost block or
-table cell, a code block's language, a body or label cell's column header and row label, the section title."""
+table cell, a code block's language, a body or label cell's column header and row label, the section title, the
+paragraph that leads a code block or table, and the text before a figure in its sentence."""
 from __future__ import annotations
 
 import bisect
@@ -7,6 +8,8 @@ import re
 
 from extractor.ingest.model import Document
 from extractor.regex_starts import searchable
+
+WINDOW = 400   # characters of the line read before and after a figure
 
 
 class SetAsidePlaces:
@@ -35,6 +38,10 @@ class SetAsidePlaces:
         self.row_labels = sorted((c.start, c.end, " ".join(d.view[row[0].start:row[0].end].split()))
                                  for t in d.tables for row in t.rows for c in row[1:] if c.end > c.start)
         self.row_starts = [c[0] for c in self.row_labels]
+        # the code blocks and tables, by start, with their index in `d.blocks` (for the paragraph that leads them)
+        self.leads = [(b.start, b.end, i) for i, b in enumerate(d.blocks) if b.kind in ("code", "table")]
+        self.lead_starts = [s for s, _, _ in self.leads]
+        self._lead_found: dict[tuple[str, int], bool] = {}
         # innermost first: of the spans holding an offset, the one that starts last
         spans.sort(key=lambda s: (s[0], -s[1]))
         self.d = d
@@ -78,6 +85,27 @@ class SetAsidePlaces:
         i = bisect.bisect_right(self.row_starts, offset) - 1
         return self.row_labels[i][2] if i >= 0 and offset < self.row_labels[i][1] else ""
 
+    def block_lead(self, offset: int) -> str:
+        """The text of the paragraph, list item or caption right before the code block or table holding `offset`,
+        in the same section ('' when there is none, or `offset` is in no code block or table)."""
+        i = bisect.bisect_right(self.lead_starts, offset) - 1
+        if i < 0 or offset >= self.leads[i][1] or (j := self.leads[i][2]) == 0:
+            return ""
+        b, before = self.d.blocks[j], self.d.blocks[j - 1]
+        if before.section != b.section or before.kind not in ("paragraph", "list_item", "caption"):
+            return ""
+        return self.d.view[before.start:before.end]
+
+    def lead_has(self, pattern: re.Pattern, offset: int) -> bool:
+        """Whether `pattern` occurs in `block_lead(offset)`; read once per rule and block (a block of a thousand
+        printed figures reads its lead once)."""
+        i = bisect.bisect_right(self.lead_starts, offset) - 1
+        key = (pattern.pattern, i if i >= 0 and offset < self.leads[i][1] else -1)
+        found = self._lead_found.get(key)
+        if found is None:
+            found = self._lead_found[key] = pattern.search(self.block_lead(offset)) is not None
+        return found
+
     def at(self, offset: int) -> tuple[str, str | None]:
         kind, lang = self._holder(offset)
         if kind != "front_matter" and self.d.view[offset:offset + 1].isspace() \
@@ -92,3 +120,28 @@ class SetAsidePlaces:
             if offset < e:
                 return kind, lang
         return "none", None
+
+
+_CONTINUED = re.compile(r"[ \t>]*[a-z(]")          # a hard-wrapped line goes on with a lower-case word
+_NEW_BLOCK = re.compile(r"[ \t>]*(?:[-*+|#]|\d{1,3}[.)])")
+_WRAPS = 3                                        # lines of one sentence read before the figure's own
+
+
+def sentence_lead(text: str, lo: int, start: int) -> tuple[str, int, int]:
+    """The text before a figure in its sentence, as (string, start, end to search in): its own line, and when
+    that line goes on a hard-wrapped sentence (it starts with a lower-case word, the line before is not blank
+    and does not end the sentence), up to `_WRAPS` lines before it joined with blanks; at most `WINDOW`
+    characters. "the default\n   is 10 seconds" is read as "the default is 10 seconds"."""
+    first = lo
+    for _ in range(_WRAPS):
+        if first == 0 or not _CONTINUED.match(text, first) or _NEW_BLOCK.match(text, first):
+            break
+        prev = text.rfind("\n", 0, first - 1) + 1
+        line = text[prev:first - 1].rstrip()
+        if not line.strip() or line.endswith((".", "!", "?", ":", "|", "```")):
+            break
+        first = prev
+    if first == lo:
+        return text, max(lo, start - WINDOW), start
+    joined = re.sub(r"[ \t]*\n[ \t>]*", " ", text[max(first, start - WINDOW):start])
+    return joined, 0, len(joined)

@@ -62,6 +62,8 @@ class DocumentCredits:
         self._findings: dict[tuple[int, int], str | None] = {}   # per sentence: what it credits its figures to
         self._paragraph_sources: dict[int, str | None] = {}   # per paragraph: the image or table source it names
         self._list_lead_citation: dict[int, tuple[str | None, str] | None] = {}   # a list's first item -> its lead's
+        # per paragraph: where its first work named with a linked paper ends, and that citation
+        self._paper_subject: dict[int, tuple[int, tuple[str | None, str]] | None] = {}
         self.credited: dict[tuple[int, int], str] = {}   # claim span -> rule crediting it to another party by text
 
     def cited_from(self, claim: Claim, passage: Passage, source: str | None) -> str | None:
@@ -107,6 +109,8 @@ class DocumentCredits:
                 cited = self._citation(Passage(b.start, passage.start, passage.kind, passage.block, passage.section))
         if cited is None and passage.kind == "list_item" and passage.block >= 0:
             cited = self._list_citation(passage.block)
+        if cited is None and passage.kind == "paragraph" and passage.block >= 0:
+            cited = self._paper_subject_before(passage)
         if cited is not None:
             return cited[0] or source or cited[1], self._cue_rule(cited)
         placed = self.rules.placed
@@ -120,6 +124,27 @@ class DocumentCredits:
         if (found := placed.section(self.ctx.d, passage)) is not None:
             return found, "scopes.cited_sections"   # a figure under "Related work"
         return None, None
+
+    def _paper_subject_before(self, passage: Passage) -> tuple[str | None, str] | None:
+        """The citation of a work named with a link to its paper in an earlier sentence of the passage's paragraph
+        ("One option is Wren ([preprint](https://...)). Its trees ... give 1.4x ..."): the paragraph describes that
+        work, and its figures are the work's published ones, unless the figure's sentence speaks of the post's own
+        work ("we", "our"). Read once per paragraph."""
+        i = passage.block
+        if i not in self._paper_subject:
+            b = self.ctx.d.blocks[i]
+            found = None
+            for m in self.rules.citation_cue.finditer(self.ctx.d.view, b.start, b.end):
+                if m.groupdict().get("who9"):
+                    cited = self._citation(Passage(m.start(), m.end(), "paragraph", i, passage.section), ("who9",))
+                    found = None if cited is None else (m.end(), cited)
+                    break
+            self._paper_subject[i] = found
+        found = self._paper_subject[i]
+        if found is None or found[0] > passage.start \
+                or self.rules.placed.reference_own.search(self.ctx.d.view, passage.start, passage.end):
+            return None       # "... In our runs it gives 1.8x": the post's own measurement (`reference_own`)
+        return found[1]
 
     def _cue_rule(self, cited: tuple[str | None, str]) -> str | None:
         """The rule of a citation cue that credits another party; None for the post's own PR, issue or changelog."""
@@ -177,6 +202,9 @@ class DocumentCredits:
             who = who.strip(" *_`'\"")
             if not who or self.rules.citation_self.match(who):
                 continue
+            if m.groupdict().get("who9") and re.search(rf"(?<![\w-]){re.escape(who)}(?![\w-])", ctx.d.title or "",
+                                                       re.I):
+                continue      # a work with its paper linked, in a post whose title names it: its own work
             link = next((ln.target for ln in ctx.d.links if passage.start <= ln.start < passage.end
                          and ln.target.startswith(("http://", "https://"))), None)
             return link, " ".join(ctx.d.text[m.start() + (m.group(0).find(who)):][:len(who)].split())

@@ -6,8 +6,8 @@ found like every other mention (the condition patterns of rules/conditions.yaml)
 names after a model label (`model_labels` in rules/program_output.yaml) without a known name. Which lines a
 program printed is `OutputBlocks`' job; the scope ladder's `program_output` rung (rungs_local.py) gives a printed
 result the nearest setup line of each condition above it in its block (`nearest_setup`): a run's own lines
-come after the lines of the runs before it, and a line printed once for several runs ("Evaluating with
-Batch size: 16") covers the runs after it.
+come after the lines of the runs before it, and a line printed once for several runs ("== sweep, batch
+size 16 ==") covers the runs after it.
 """
 from __future__ import annotations
 

@@ -23,6 +23,11 @@ def _split(text: str) -> tuple[dict[str, str | None], dict[str, tuple[str, str]]
     ("The authors of Wrenfield report that their kernel holds 1,730 tokens/s on one L40S.", "scopes.citation_cue"),
     ("A fused sampler holds 1,730 tokens/s on one L40S (Varga et al., 2025).", "scopes.reference_marker"),
     ("A fused sampler holds 1,730 tokens/s on one L40S [7].", "scopes.reference_marker"),
+    # a work named with a link to its paper: the sentence gives that work's published figure
+    ("A paged scheduler, Wrenfield ([paper](https://arxiv.org/abs/2501.01234)), decodes 1,730 tokens/s on one "
+     "L40S.", "scopes.citation_cue"),
+    ("On one L40S, the decoder of Wrenfield ([arXiv](https://arxiv.org/abs/2501.01234), [code](https://github.com/"
+     "acme/wrenfield)) holds 1,730 tokens/s.", "scopes.citation_cue"),
 ])
 def test_a_figure_credited_to_another_party_by_text_is_set_aside_as_cited(sentence: str, rule: str) -> None:
     claims, aside = _split(f"# Background\n\n{sentence}\n\nOur server reaches 2,480 tokens/s on one L40S.\n")
@@ -68,3 +73,31 @@ def test_a_figure_credited_to_the_projects_own_pr_or_issue_stays_a_claim(sentenc
 def test_a_figure_credited_by_a_link_or_to_our_earlier_post_stays_a_claim(sentence: str) -> None:
     claims, aside = _split(f"# Background\n\n{sentence}\n")
     assert "1,730 tokens/s" in claims and "1,730 tokens/s" not in aside
+
+
+def test_a_work_with_its_paper_linked_is_the_posts_own_when_the_title_names_it() -> None:
+    text = ("# Wrenfield: a paged scheduler\n\nOn one L40S, Wrenfield ([paper](https://arxiv.org/abs/2501.01234)) "
+            "decodes 1,730 tokens/s.\n")
+    claims, aside = _split(text)
+    assert "1,730 tokens/s" in claims and "1,730 tokens/s" not in aside
+
+
+@pytest.mark.parametrize("sentence", [
+    # a paper link elsewhere in the sentence, a plain parenthesis: no named work with its paper
+    "Our scheduler decodes 1,730 tokens/s on one L40S (see the [paper](https://arxiv.org/abs/2501.01234)).",
+    "Wrenfield (paper edition) decodes 1,730 tokens/s on one L40S.",
+])
+def test_no_work_named_with_its_paper_link_keeps_the_claim(sentence: str) -> None:
+    claims, aside = _split(f"# Results\n\n{sentence}\n")
+    assert "1,730 tokens/s" in claims and "1,730 tokens/s" not in aside
+
+
+def test_a_paragraph_opened_by_a_work_with_its_paper_linked_describes_that_works_figures() -> None:
+    text = ("# Drafting methods\n\nOne option is Wrenfield ([preprint](https://arxiv.org/abs/2501.01234), "
+            "[site](https://wrenfield.example.org)). Its draft trees are reused across turns, for 1.4-1.9x faster "
+            "replies in the authors' chat traces. In our runs on one L40S it gives 1.6x.\n\n"
+            "On its own, our server reaches 2,480 tokens/s on one L40S.\n")
+    claims, aside = _split(text)
+    assert aside["1.4-1.9x"] == ("cited", "scopes.citation_cue") and "1.4-1.9x" not in claims
+    # the post's own sentence in that paragraph, and the next paragraph, stay the post's
+    assert "1.6x" in claims and "2,480 tokens/s" in claims

@@ -149,6 +149,13 @@ def test_label_value_lists(text, quote, metric):
 def test_a_price_times_a_request_is_no_cost_per_request():
     text = "Served on our own box, a chat turn is a $0.004 request, not a $0.05 one."
     no_claim(text, "$0.004")
+    # decided, not left silent: the price of the thing it buys, by its own rule
+    price = aside(text, "$0.004 request")
+    assert (price.reason, price.rule) == ("datasheet", "set_aside.price_of_a_thing")
+    routed = "The router sends easy prompts to the $0 local model and hard ones to a $0.02 call."
+    assert {(a.quote, a.rule) for a in record(routed).set_aside} == {
+        ("$0", "set_aside.price_of_a_thing"), ("$0.02", "set_aside.price_of_a_thing")}
+    no_claim(routed, "$0")
     assert claim_of("The new path costs $0.002 per request on our traffic.", "$0.002 per request").unit == "USD / request"
 
 

@@ -84,19 +84,19 @@ def test_is_source_tells_code_from_printed_annotations():
 SWEEP = """# Two models, three batch sizes
 
 ```text
-==== Evaluating with Batch size: 1 ====
-Loading model acme/tiny-lm-1.3b
-Prompt length: 512, generation length: 256
+== sweep, batch size 1 ==
+model: acme/tiny-lm-1.3b
+input length 512 | output length 256
 end-to-end time: 4.10s
 memory used: 3GB
 
-Loading model other-org/small-net-2b
-Prompt length: 512, generation length: 256
+model: other-org/small-net-2b
+input length 512 | output length 256
 end-to-end time: 6.35s
 
-==== Evaluating with Batch size: 8 ====
-Loading model acme/tiny-lm-1.3b
-Prompt length: 512, generation length: 256
+== sweep, batch size 8 ==
+model: acme/tiny-lm-1.3b
+input length 512 | output length 256
 end-to-end time: 5.20s
 ```
 """

@@ -3,6 +3,8 @@ lead text or cue names the metric of is a claim of its unit's metric unless a se
 (a setting column, a size beside a time, a workload's shape). Tables and outputs written for these tests."""
 from __future__ import annotations
 
+import pytest
+
 from extractor.api import extract_text
 
 
@@ -144,12 +146,33 @@ def test_a_throttled_practical_peak_is_a_datasheet_figure():
     text = ("The card is rated at 900 TFlops. Under throttling the practical peak FLOPs drops to ~700 TFlops, so "
             "our kernel at 610 TFlops reaches 87% of it.\n")
     claims, aside = _read(text)
-    assert aside["~700 TFlops"].rule == "set_aside.throttled_peak" and "~700 TFlops" not in claims
+    assert aside["~700 TFlops"].rule == "set_aside.device_peak_figure" and "~700 TFlops" not in claims
     assert "610 TFlops" in claims
 
 
+@pytest.mark.parametrize("text,quote", [
+    ("With a 400 W power cap, the GPU's effective peak bandwidth falls to 2.9 TB/s.", "2.9 TB/s"),
+    ("Once thermals kick in, the accelerator's peak dense rate decreases to about 1,450 TFLOPS.", "about 1,450 TFLOPS"),
+    ("The new chip's peak FP8 rate sits at 1.8 PFLOPS.", "1.8 PFLOPS"),
+])
+def test_a_devices_lowered_or_rated_peak_is_a_datasheet_figure(text, quote):
+    claims, aside = _read(text + "\n")
+    assert aside[quote].rule == "set_aside.device_peak_figure" and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    # a kernel's own measured peak, with a device named: a result
+    ("On one GPU we measured the kernel's peak bandwidth at 2.6 TB/s.", "2.6 TB/s"),
+    # no device on the line: a run's peak, a result
+    ("The attention kernel's peak throughput drops to 310 TFLOPS at long contexts.", "310 TFLOPS"),
+])
+def test_a_measured_or_deviceless_peak_stays_a_claim(text, quote):
+    claims, aside = _read(text + "\n")
+    assert quote in claims and quote not in aside
+
+
 def test_a_models_generated_answer_in_output_is_an_example():
-    text = ('Example output:\n\n```bash\n{\n  "choices": [{"message": {"content": "| **Layer** | **Why** |\\n'
+    text = ('The server replies:\n\n```bash\n{\n  "choices": [{"message": {"content": "| **Layer** | **Why** |\\n'
             '| **Kernels** | • **Fused attention** – gives 3× higher throughput <br>• **Paged cache** |"}}]\n}\n```\n\n'
             "```python\nsize = 2**20  # 1 MB buffers\nprint(f\"{tps:.1f} tokens/s\")\n```\n")
     _, aside = _read(text)

@@ -29,13 +29,18 @@ def test_one_device_as_the_unit_of_a_price_or_a_reading_is_no_run_on_one_device(
     for body in ("Taking the rental cost of one H100 GPU as $2 an hour, the new kernel reaches 41.2 tokens/s.",
                  "When several GPUs are used, memory is the peak usage on a single GPU. "
                  "The new kernel reaches 41.2 tokens/s.",
-                 "The scheduler overlaps compute and network within a single device and reaches 41.2 tokens/s."):
+                 "The scheduler overlaps compute and network within a single device and reaches 41.2 tokens/s.",
+                 # other shapes of the class: a lease price, a footprint per device, a rate for each card
+                 "At a lease price for one accelerator of $1.10 an hour, the new kernel reaches 41.2 tokens/s.",
+                 "We report the footprint per GPU; the new kernel reaches 41.2 tokens/s.",
+                 "The hourly rate for each card is what we budget; the new kernel reaches 41.2 tokens/s."):
         c = _post(body)
         unrecoverable(c, "parallelism")
         unrecoverable(c, "gpu_count")
     # a run on one device stays one
     for body in ("The new kernel reaches 41.2 tokens/s on one H100.",
-                 "Measured on a single GPU (an RTX 4090), the new kernel reaches 41.2 tokens/s."):
+                 "Measured on a single GPU (an RTX 4090), the new kernel reaches 41.2 tokens/s.",
+                 "Priced per hour, the new kernel reaches 41.2 tokens/s on one H100."):
         assert stated(_post(body), "parallelism").value == "single GPU"
 
 

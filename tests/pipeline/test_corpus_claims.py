@@ -113,9 +113,9 @@ _r_l40s = C("throughput", 1850, "token/second/gpu", tokens="output", per="gpu", 
 _r_a10g = C("throughput", 1850, "token/second/gpu", tokens="output", per="gpu", near="also serves 1,850 tok/s", tag="A10G")
 
 # tutorial-program-output.md: results printed by the scripts (any fence), their printed setup lines as conditions
-_t_run1 = C("latency", 5.1, "second", near="generation time: 5.10s")
-_t_run2 = C("latency", 7.85, "second", near="generation time: 7.85s")
-_t_run3 = C("latency", 6.02, "second", near="generation time: 6.02s")
+_t_run1 = C("latency", 5.1, "second", near="whole request: 5.10s")
+_t_run2 = C("latency", 7.85, "second", near="whole request: 7.85s")
+_t_run3 = C("latency", 6.02, "second", near="whole request: 6.02s")
 # compare-*.md: two engines' posts on one setup, a table changing one setting a row, a vendor roundup
 _k_node = C("throughput", 9200, "token/second", tokens="output", near="sustains 9,200")
 _q_node = C("throughput", 10400, "token/second", tokens="output")
@@ -125,10 +125,10 @@ _v_tpot = C("tpot", 22, "millisecond|millisecond/token")   # TPOT in ms (the gol
 POSTS: dict[str, Post] = {
     "tutorial-program-output.md": Post(
         claims=(
-            C("latency", 6.4, "second", near="Latency:  6.40 seconds"),
-            C("throughput", 40, "token/second", near="Throughput:  40.00 tokens/s"),
+            C("latency", 6.4, "second", near="generate latency = 6.40 seconds"),
+            C("throughput", 40, "token/second", near="decode throughput = 40.00 tokens/s"),
             _t_run1, _t_run2, _t_run3,
-            C("memory", 6, "gigabyte", near="memory used: 6GB"),
+            C("memory", 6, "gigabyte", near="peak device memory: 6GB"),
             C("latency", 2.4, "second", near="| 2,4 |"),
             C("latency", 7.6, "second", near="| 7,6 |"),
             C("cost", 0.31, "USD/megatoken", near="$0.31"),

@@ -94,6 +94,9 @@ BAITS = {
     # per figure of the line (main e3de766: 1.3 s at N=300, 18 s at 4N)
     "line_figures": (lambda n, run=0: f"Clocks {run}: " + ", ".join(f"{i} MHz" for i in range(n)) + "\n", 300),
     # a long table: each cell's row used to be found by a scan (and pydantic equality) of every row
+    # an illustrative block: every printed figure reads the lead of its block (once per block, not per figure)
+    "illustrated": (lambda n, run=0: "## Try it\n\n" + "You should see lines like these " * n + ":\n\n```\n"
+                    + "".join(f"step {i}: {i + run}.5 ms\n" for i in range(n)) + "```\n", 80),
     "table": (lambda n, run=0: "| run | tok/s | TTFT (ms) |\n|---|---|---|\n"
               + "".join(f"| r{run}-{i} | {1000 + 7 * i + run} | {20 + i % 50} |\n" for i in range(n)), 600),
 }
