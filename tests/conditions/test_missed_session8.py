@@ -1,0 +1,165 @@
+"""Conditions the post states for a claim that used to be left unrecoverable (issue 24, session 8): the options of
+a generating CLI and of HTTP load generators in the command that printed the result, a speculative-decoding
+method written together with the generic words, and two runs whose precisions differ in one part. Posts and
+commands written for these tests."""
+from __future__ import annotations
+
+import pytest
+
+from claim_checks import claim, stated, unrecoverable
+from extractor.api import extract_text
+from extractor.conditions.code.harnesses import load_harnesses
+from extractor.conditions.code.shell import ShellReader
+from extractor.conditions.code.source import block_source
+
+FENCE = "```"
+
+
+def _settings(command: str) -> dict[str, str]:
+    text = f"{FENCE}bash\n{command}\n{FENCE}\n"
+    src = block_source(text, 0, len(text), "bash")
+    return {s.reading.condition: s.value for cmd in ShellReader(load_harnesses()).commands(src) for s in cmd.settings}
+
+
+@pytest.mark.parametrize("command,expected", [
+    ("litgpt generate acme-labs/tiny-chat-2b --max_new_tokens 128 --precision bf16-true",
+     {"model": "acme-labs/tiny-chat-2b", "output_length": "128", "precision": "bf16-true"}),
+    ("litgpt generate_tp acme-labs/wide-chat-40b --quantize bnb.nf4 --max_new_tokens 64",
+     {"model": "acme-labs/wide-chat-40b", "output_length": "64", "precision": "bnb.nf4"}),
+    ("hey -z 20s -c 12 -m POST http://localhost:8080/v1/models/demo:predict", {"batch_or_concurrency": "12"}),
+    ("ab -n 500 -c 8 http://127.0.0.1:8000/predict", {"batch_or_concurrency": "8"}),
+    ("wrk -t2 --connections 32 -d 15s http://127.0.0.1:8000/", {"batch_or_concurrency": "32"}),
+])
+def test_generating_and_load_generating_commands_are_read_by_the_table(command, expected):
+    assert _settings(command) == expected
+
+
+def test_other_options_and_subcommands_state_nothing():
+    # a rate per worker and a request total are no concurrency; other subcommands of the CLI measure nothing
+    assert _settings("hey -z 20s -q 40 -n 900 http://localhost:8080/") == {}
+    assert _settings("litgpt download acme-labs/tiny-chat-2b") == {}
+    assert _settings("litgpt finetune acme-labs/tiny-chat-2b --max_new_tokens 99") == {}
+
+
+GENERATE_POST = f"""# Shrinking a chat model
+
+All runs below used one L4 GPU.
+
+## Four-bit weights
+
+{FENCE}bash
+litgpt generate acme-labs/tiny-chat-7b \\
+  --quantize bnb.nf4 \\
+  --precision bf16-true \\
+  --max_new_tokens 300
+...
+Time for inference 1: 8.10 sec total, 37.04 tokens/sec.
+Memory used: 4.91 GB
+{FENCE}
+
+## Eight-bit weights
+
+{FENCE}bash
+litgpt generate acme-labs/tiny-chat-7b \\
+  --quantize bnb.int8 \\
+  --precision 16-true \\
+  --max_new_tokens 300
+...
+Time for inference 1: 20.31 sec total, 14.77 tokens/sec.
+Memory used: 4.91 GB
+{FENCE}
+"""
+
+
+def test_the_generate_command_states_model_length_and_precision_of_its_printed_speed():
+    record = extract_text(GENERATE_POST, doc="gen.md")
+    fast = claim(record, 37.04)
+    assert stated(fast, "model").value == "acme-labs/tiny-chat-7b"
+    assert stated(fast, "output_length").value == 300
+    assert "NF4" in stated(fast, "precision").value
+    slow = claim(record, 14.77)
+    assert "INT8" in stated(slow, "precision").value and "NF4" not in stated(slow, "precision").value
+
+
+def test_one_figure_printed_by_two_runs_of_other_precisions_stays_two_claims():
+    # the same memory figure printed by the NF4 run and by the INT8 run: two measurements, not one restated
+    record = extract_text(GENERATE_POST, doc="gen.md")
+    memory = [c for c in record.claims if abs(c.value - 4.91) < 1e-9]
+    assert len(memory) == 2
+    assert {("NF4" in c.conditions["precision"].value) for c in memory} == {True, False}
+
+
+LOAD_POST = f"""# Scaling a classifier service
+
+## Concurrent requests
+
+We keep six requests in flight for half a minute:
+
+{FENCE}bash
+hey -z 30s -c 6 -m POST -D input.json http://127.0.0.1:8080/v1/models/demo:predict
+{FENCE}
+
+{FENCE}
+Summary:
+  Total:        30.0071 secs
+  Requests/sec: 211.4403
+
+Latency distribution:
+  50% in 0.0271 secs
+  90% in 0.0355 secs
+{FENCE}
+
+## Requests per second
+
+Now a fixed rate instead:
+
+{FENCE}bash
+hey -z 30s -q 40 -m POST -D input.json http://127.0.0.1:8080/v1/models/demo:predict
+{FENCE}
+
+{FENCE}
+Summary:
+  Requests/sec: 39.8810
+
+Latency distribution:
+  50% in 0.0193 secs
+{FENCE}
+"""
+
+
+def test_a_load_generators_concurrency_is_the_load_of_its_printed_latencies():
+    record = extract_text(LOAD_POST, doc="load.md")
+    assert stated(claim(record, 0.0271), "batch_or_concurrency").value == 6
+
+
+def test_a_rate_run_does_not_take_another_sections_concurrency():
+    record = extract_text(LOAD_POST, doc="load.md")
+    unrecoverable(claim(record, 0.0193), "batch_or_concurrency")
+
+
+@pytest.mark.parametrize("sentence,method", [
+    ("Our server runs EAGLE-style speculative decoding and reaches a 1.7x decode speedup on one H100.",
+     "EAGLE-style speculative decoding"),
+    ("With Medusa speculative decoding the chat model decodes at 88 tokens/s on an A100.",
+     "Medusa speculative decoding"),
+    ("Speculative decoding with EAGLE-3 gives a 2.3x speedup on an H200.", "Speculative decoding with EAGLE-3"),
+    ("MTP-based speculative decoding lifts decode throughput by 1.4x on eight H20 GPUs.",
+     "MTP-based speculative decoding"),
+])
+def test_a_method_named_with_the_generic_words_is_one_value(sentence, method):
+    c = extract_text(f"# Decoding faster\n\n{sentence}\n", doc="s.md").claims[0]
+    assert stated(c, "speculative_decoding").value == method
+
+
+def test_a_generic_mention_and_another_method_apart_stay_ambiguous():
+    # two methods named apart in one sentence: which one the figure was measured with is not said
+    text = "# Decoding faster\n\nSpeculative decoding gives a 2.1x speedup on an H200, and Medusa heads help as well.\n"
+    c = extract_text(text, doc="s.md").claims[0]
+    assert "several values" in unrecoverable(c, "speculative_decoding").why
+
+
+def test_a_method_with_the_generic_words_in_a_list_of_what_the_post_covers_is_no_figures_method():
+    text = ("# Two changes to our chat fleet\n\nThis post covers two changes: speculative decoding with EAGLE-3 and a "
+            "larger prefix cache.\n\n## Prefix cache\n\nA larger cache lifts throughput by 1.6x on our replay trace.\n")
+    c = claim(extract_text(text, doc="s.md"), 1.6)
+    unrecoverable(c, "speculative_decoding")
