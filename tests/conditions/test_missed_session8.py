@@ -163,3 +163,39 @@ def test_a_method_with_the_generic_words_in_a_list_of_what_the_post_covers_is_no
             "larger prefix cache.\n\n## Prefix cache\n\nA larger cache lifts throughput by 1.6x on our replay trace.\n")
     c = claim(extract_text(text, doc="s.md"), 1.6)
     unrecoverable(c, "speculative_decoding")
+
+
+SEQUENCE_PARALLEL_POST = """# Splitting long videos over GPUs
+
+All runs below use eight L40S GPUs in one server.
+
+| Setting | Ulysses degree | Time per clip | Speedup |
+|---|---|---|---|
+| Baseline | 1 | 71.0s | 1.00x |
+| Split | 2 | 38.9s | 1.83x |
+| Split | 4 | 21.7s | 3.27x |
+"""
+
+
+def test_a_ulysses_degree_column_gives_the_rows_sequence_parallel_layout():
+    record = extract_text(SEQUENCE_PARALLEL_POST, doc="sp.md")
+    assert stated(claim(record, 38.9), "parallelism").value == "SP2"
+    assert stated(claim(record, 3.27), "parallelism").value == "SP4"
+
+
+@pytest.mark.parametrize("sentence,layout", [
+    ("With a Ulysses degree of 4 the clip renders in 12.5 s on four H20 GPUs.", "SP4"),
+    ("Setting ring_degree=2 cuts the latency to 840 ms on two A100 GPUs.", "SP2"),
+    ("At sp=4 the long prompt reaches a TTFT of 2.6 s on four H100 GPUs.", "sp=4"),
+])
+def test_sequence_parallel_degrees_in_prose(sentence, layout):
+    c = extract_text(f"# Long inputs\n\n{sentence}\n", doc="sp.md").claims[0]
+    assert stated(c, "parallelism").value == layout
+
+
+def test_a_scheme_named_without_a_degree_is_no_layout():
+    # Ulysses as a topic, and a degree that belongs to no scheme, state no layout
+    text = ("# Long inputs\n\nUlysses attention splits the heads across devices; the ring degree matters less. "
+            "The clip renders in 12.5 s on one H20 GPU.\n")
+    c = extract_text(text, doc="sp.md").claims[0]
+    assert stated(c, "parallelism").value == "single GPU"
