@@ -65,6 +65,7 @@ class ScopeLadder:
         self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I),
                                       frozenset(scopes.several_systems.qualifiers))
         self.respectively = re.compile(scopes.respectively, re.I)
+        self.respective_joint = re.compile(scopes.respective_joint, re.I)
         self.varied = [(kind, re.compile(rx, re.I)) for kind, rx in scopes.varied_in_sentence.items()]
         readers = rung_readers()
         first, *rest = scopes.ladder   # (the schema keeps the `sentence` rung first: the others ask what it states)
@@ -107,7 +108,7 @@ class LadderReading:
         """The claim's rungs that apply, most specific first, and its site with what its own sentence states."""
         scope, read, via_cell = self.ladder.sentence
         kept = respective_values(site, [x for x in read(self, site) if ties_fit(site, x, SENTENCE)],
-                                 self.ladder.respectively, self.respective)
+                                 self.ladder.respectively, self.ladder.respective_joint, self.respective)
         site = site.with_own_clause(kept)
         out = [Level(scope, kept, via_cell)]
         p = site.passage

@@ -123,6 +123,7 @@ class ScopeRules(_Strict):
     setup_reference: str = NEVER
     names_no_metric: str = NEVER
     respectively: str = NEVER
+    respective_joint: str = NEVER
     setup_label_min: int = 2
     lead_in_endings: list[str] = Field(default_factory=lambda: [":"])
     lead_in_sentence_kinds: Words

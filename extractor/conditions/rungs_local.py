@@ -15,7 +15,7 @@ from extractor.conditions.output_setup import nearest_setup
 from extractor.conditions.restatements import distinctive
 from extractor.conditions.places import SENTENCE_END, ancestors, footnotes, introducing_sentence, lead_in
 from extractor.conditions.rungs import Tiers, rung_reader
-from extractor.conditions.ties import ClaimSite, paired_in_order, same_model
+from extractor.conditions.ties import ClaimSite, paired_in_order, paired_lists, same_model
 from extractor.ingest.segment import split_sentences
 
 if TYPE_CHECKING:
@@ -49,8 +49,7 @@ def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
         own = [x for x in own if x.name != "hardware" or x in unit_device]
     if paired_in_order(site, lad.ladder.respectively):
         # a list the sentence pairs with its figures in order is every figure's (ties.py `respective_values`)
-        own += [x for x in located if x not in own and isinstance(x.m.value, dict)
-                and len(x.m.value.get("values") or ()) == len(figures)]
+        own += [x for x in paired_lists(located, figures, text, lad.ladder.respective_joint) if x not in own]
     return own
 
 

@@ -199,3 +199,30 @@ def test_a_scheme_named_without_a_degree_is_no_layout():
             "The clip renders in 12.5 s on one H20 GPU.\n")
     c = extract_text(text, doc="sp.md").claims[0]
     assert stated(c, "parallelism").value == "single GPU"
+
+
+def _conditions(text: str, name: str) -> list:
+    c = [x.conditions[name] for x in extract_text(text, doc="r.md").claims]
+    return [x.value if x.status == "stated" else None for x in c]
+
+
+def test_names_listed_in_order_with_the_figures_respectively_are_each_figures_own():
+    text = ("# Speed\n\nOn the H100 and the MI300X, our fused kernel reaches speedups of 1.4x and 1.7x, "
+            "respectively, over the unfused one.\n")
+    assert _conditions(text, "hardware") == ["H100", "MI300X"]
+    text = "# Speed\n\nLlama-3-8B, Qwen2-7B and Mistral-7B decode at 95, 88 and 91 tok/s on one L4, respectively.\n"
+    assert _conditions(text, "model") == ["Llama-3-8B", "Qwen2-7B", "Mistral-7B"]
+
+
+@pytest.mark.parametrize("text", [
+    # as many names as figures, but no "respectively": which name is whose is not said
+    "# Speed\n\nOn the H100 and the MI300X, our fused kernel reaches speedups of 1.4x and 1.7x.\n",
+    # two names for three figures
+    "# Speed\n\nOn the H100 and the MI300X, our fused kernel reaches 1.4x, 1.5x and 1.7x, respectively.\n",
+    # the names are not one list: other words stand between them
+    "# Speed\n\nWe ran the H100 in May and the MI300X in June: the kernel reaches 1.4x and 1.7x, respectively.\n",
+    "# Speed\n\nBoth the H100 cluster and the MI300X cluster were tested: the kernel reaches 1.4x and 1.7x, "
+    "respectively.\n",
+])
+def test_names_not_paired_in_order_stay_ambiguous(text):
+    assert _conditions(text, "hardware") == [None] * len(extract_text(text, doc="r.md").claims)
