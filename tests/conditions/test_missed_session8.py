@@ -226,3 +226,38 @@ def test_names_listed_in_order_with_the_figures_respectively_are_each_figures_ow
 ])
 def test_names_not_paired_in_order_stay_ambiguous(text):
     assert _conditions(text, "hardware") == [None] * len(extract_text(text, doc="r.md").claims)
+
+
+@pytest.mark.parametrize("note,input_length,output_length", [
+    ("Every run uses a very short prompt length (just 6 tokens).", 6, None),
+    ("Every run uses short prompts (only 16 tokens) and short generations (just 40 tokens).", 16, 40),
+    ("Every run uses an input length (about 300 tokens) close to our chat traffic.", 300, None),
+])
+def test_a_length_in_parentheses_after_its_label(note, input_length, output_length):
+    c = extract_text(f"# Speed\n\nThe model decodes at 180 tokens/s on one A100. {note}\n", doc="p.md").claims[0]
+    assert stated(c, "input_length").value == input_length
+    if output_length is not None:
+        assert stated(c, "output_length").value == output_length
+
+
+@pytest.mark.parametrize("note", [
+    "Prompts are cut to a limit (max 300 tokens).",
+    "The prompt (a short poem) is the same for every run.",
+    "The input length (see the table below) varies.",
+])
+def test_no_length_in_other_parentheses(note):
+    c = extract_text(f"# Speed\n\nThe model decodes at 180 tokens/s on one A100. {note}\n", doc="p.md").claims[0]
+    unrecoverable(c, "input_length")
+
+
+def test_an_engine_image_named_without_its_registry_gives_the_version_of_the_results_it_introduces():
+    text = ("# Serving\n\nThe results below were measured with `vllm-gaudi:v0.11.2` on one server.\n\n"
+            "| Model | TTFT (ms) |\n|---|---|\n| Llama-3-8B | 120.5 |\n")
+    assert stated(claim(extract_text(text, doc="e.md"), 120.5), "engine_version").value == "vLLM v0.11.2"
+
+
+@pytest.mark.parametrize("image", ["vllm-gaudi:latest", "vllm-gaudi:nightly"])
+def test_an_image_tag_that_is_no_version_states_none(image):
+    text = (f"# Serving\n\nThe results below were measured with `{image}` on one server.\n\n"
+            "| Model | TTFT (ms) |\n|---|---|\n| Llama-3-8B | 120.5 |\n")
+    unrecoverable(claim(extract_text(text, doc="e.md"), 120.5), "engine_version")
