@@ -261,3 +261,36 @@ def test_an_image_tag_that_is_no_version_states_none(image):
     text = (f"# Serving\n\nThe results below were measured with `{image}` on one server.\n\n"
             "| Model | TTFT (ms) |\n|---|---|\n| Llama-3-8B | 120.5 |\n")
     unrecoverable(claim(extract_text(text, doc="e.md"), 120.5), "engine_version")
+
+
+BOLD_LABELS_TABLE = """# Quantized chat models
+
+All runs: one RTX 4080, batch size 1.
+
+| | | | |
+|:--|:--|:--|:--|
+| **Model** | **Input length** | **Output tokens length** | **Decode speedup** |
+| Acme-Chat-3B | 96 | 192 | 1.84x |
+| Acme-Chat-7B | 96 | 192 | 2.12x |
+"""
+
+
+def test_bold_labels_under_an_empty_header_row_are_the_header():
+    from extractor.ingest import ingest
+
+    d = ingest(BOLD_LABELS_TABLE, "b.md", "markdown")
+    table = d.tables[0]
+    assert [BOLD_LABELS_TABLE[c.start:c.end] for c in table.header][0] == "Model"
+    assert len(table.rows) == 2
+    record = extract_text(BOLD_LABELS_TABLE, doc="b.md")
+    c = claim(record, 2.12)
+    assert stated(c, "input_length").value == 96 and stated(c, "output_length").value == 192
+    assert c.context.column_header == "Decode speedup"
+
+
+def test_a_key_value_table_without_a_header_keeps_its_first_row():
+    from extractor.ingest import ingest
+
+    text = "# Setup\n\n| | |\n|--|--|\n| GPU | RTX 4080 |\n| **Batch** | 1 |\n| Driver | 555 |\n"
+    table = ingest(text, "k.md", "markdown").tables[0]
+    assert len(table.rows) == 3 and all(c.end == c.start for c in table.header)
