@@ -294,3 +294,34 @@ def test_a_key_value_table_without_a_header_keeps_its_first_row():
     text = "# Setup\n\n| | |\n|--|--|\n| GPU | RTX 4080 |\n| **Batch** | 1 |\n| Driver | 555 |\n"
     table = ingest(text, "k.md", "markdown").tables[0]
     assert len(table.rows) == 3 and all(c.end == c.start for c in table.header)
+
+
+VIDEO_POST = """# Faster video generation
+
+All timings on one RTX 4090.
+
+## Results
+
+### Wan2.1-T2V-1.3B-480P
+
+Our sampler renders a clip in 6.4s, against 151s for the reference sampler.
+
+### Wan-2.2-I2V-A14B-720P
+
+The larger model needs 41s per clip.
+"""
+
+
+def test_a_video_model_named_by_the_heading_above_its_figure():
+    record = extract_text(VIDEO_POST, doc="v.md")
+    assert stated(claim(record, 6.4), "model").value == "Wan2.1-T2V-1.3B-480P"
+    assert stated(claim(record, 41), "model").value == "Wan-2.2-I2V-A14B-720P"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Our wan 2.1 look-alike renders a clip in 6.4s on one RTX 4090.",   # lower case: a word, not the name
+    "Wan is fast: a clip renders in 6.4s on one RTX 4090.",   # the family without its version
+])
+def test_the_family_word_alone_names_no_model(sentence):
+    c = extract_text(f"# Video\n\n{sentence}\n", doc="v.md").claims[0]
+    unrecoverable(c, "model")
