@@ -325,3 +325,30 @@ def test_a_video_model_named_by_the_heading_above_its_figure():
 def test_the_family_word_alone_names_no_model(sentence):
     c = extract_text(f"# Video\n\n{sentence}\n", doc="v.md").claims[0]
     unrecoverable(c, "model")
+
+
+PRINTED_SCENARIO_POST = f"""# A CPU engine on a small instance
+
+## Throughput
+
+{FENCE}bash
+acme-bench run models/tiny-encoder.onnx --batch 16
+{FENCE}
+
+{FENCE}
+Batch Size: 16
+Scenario: async
+Throughput (items/sec): 412.77
+{FENCE}
+"""
+
+
+def test_a_printed_scenario_line_is_the_scenario_of_the_result_printed_with_it():
+    c = claim(extract_text(PRINTED_SCENARIO_POST, doc="o.md"), 412.77)
+    assert stated(c, "scenario").value == "async"
+
+
+def test_scenario_as_a_word_of_prose_is_no_label():
+    text = "# Speed\n\nIn this scenario: async clients see 412.77 items/sec on one CPU socket.\n"
+    c = extract_text(text, doc="o.md").claims[0]
+    unrecoverable(c, "scenario")
