@@ -352,3 +352,38 @@ def test_scenario_as_a_word_of_prose_is_no_label():
     text = "# Speed\n\nIn this scenario: async clients see 412.77 items/sec on one CPU socket.\n"
     c = extract_text(text, doc="o.md").claims[0]
     unrecoverable(c, "scenario")
+
+
+REPOSITORY_POST = """# Caching for image generation
+
+| Model | Cache | Time | Speedup |
+|---|---|---|---|
+| **Qwen/Qwen-Painter** | None | 20.0s | 1.0x |
+| **Qwen/Qwen-Painter** | StepCache | 11.2s | 1.79x |
+| **Qwen/Qwen-Painter-Edit** | None | 48.0s | 1.0x |
+| **Qwen/Qwen-Painter-Edit** | StepCache | 23.5s | 2.04x |
+
+## Splitting the sequence
+
+| Setting | Ulysses degree | Time |
+|---|---|---|
+| Split | 2 | 61.0s |
+"""
+
+
+def test_a_repository_id_without_digits_names_its_checkpoint():
+    record = extract_text(REPOSITORY_POST, doc="r.md")
+    assert stated(claim(record, 1.79), "model").value == "Qwen/Qwen-Painter"
+    assert stated(claim(record, 2.04), "model").value == "Qwen/Qwen-Painter-Edit"
+
+
+def test_a_longer_repository_id_in_a_broader_place_is_another_checkpoint():
+    # the section above names both checkpoints: which one the split run used is not said
+    record = extract_text(REPOSITORY_POST, doc="r.md")
+    unrecoverable(claim(record, 61.0), "model")
+
+
+def test_an_organisation_and_a_family_word_alone_stay_partial():
+    text = "# Speed\n\nWe serve Qwen/Qwen and reach 11.2s per image on one L4.\n"
+    c = extract_text(text, doc="r.md").claims[0]
+    assert unrecoverable(c, "model").value_partial == "Qwen/Qwen"
