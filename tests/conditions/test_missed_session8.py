@@ -387,3 +387,12 @@ def test_an_organisation_and_a_family_word_alone_stay_partial():
     text = "# Speed\n\nWe serve Qwen/Qwen and reach 11.2s per image on one L4.\n"
     c = extract_text(text, doc="r.md").claims[0]
     assert unrecoverable(c, "model").value_partial == "Qwen/Qwen"
+
+
+def test_a_community_quantization_repository_in_the_row_names_the_model():
+    text = ("# Laptop benchmarks\n\nAll runs on a 36GB M3 Pro.\n\n"
+            "Precision | Generation tok/sec | Repo\n--- | --- | ---\n"
+            "q4 | 61.20 | mlx-community/Qwen3-8B-4bit\nq8 | 38.75 | unsloth/Qwen3-8B-8bit\n")
+    record = extract_text(text, doc="m.md")
+    assert stated(claim(record, 61.2), "model").value == "mlx-community/Qwen3-8B-4bit"
+    assert stated(claim(record, 38.75), "model").value == "unsloth/Qwen3-8B-8bit"
