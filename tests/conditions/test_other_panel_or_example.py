@@ -1,0 +1,54 @@
+"""Settings of another part of the same post (docs/conditions-sample-check.md, session 8): the description of
+another panel of a figure, a device's datasheet rating, the set-up of an example run for another model, the size
+of the machine against a run's own device count, and an on/off setting of another column. Each is no setting of
+the claim; the claim's own settings beside them stay. Posts written for these tests."""
+from __future__ import annotations
+
+from claim_checks import claim, stated, unrecoverable
+from extractor.api import extract_text
+
+
+def _record(body: str) -> object:
+    return extract_text(f"# Faster long-context decoding\n\nAn introduction.\n\n## Results\n\n{body}\n", "t.md")
+
+
+# ---- one panel of a figure's description --------------------------------------------------------------------
+
+def test_a_setting_of_another_panel_is_not_the_claims():
+    for body in ('<p><em><b>(a)</b> On LongBench (32k context), our model scores 48.1 at the speed of full attention. '
+                 '<b>(b)</b> Our model decodes 4.2x faster per token than dense attention at 512k tokens.</em></p>',
+                 "*(left) Scores on LongBench with 32k prompts for both models. (right) Our model decodes 4.2x faster "
+                 "per token than dense attention.*"):
+        c = claim(_record(body), 4.2)
+        unrecoverable(c, "dataset")
+    # the panel's own setting stays
+    c = claim(_record("<p><em><b>(a)</b> Scores at the speed of full attention. <b>(b)</b> On LongBench, our model "
+                      "decodes 4.2x faster per token than dense attention.</em></p>"), 4.2)
+    assert stated(c, "dataset").value == "LongBench"
+
+
+def test_what_a_caption_says_before_its_first_panel_covers_every_panel():
+    c = claim(_record("*Figure 3: measured on one H100 SXM. (a) Prefill is 1.8x faster than before. (b) Decode is "
+                      "4.2x faster per token than dense attention.*"), 4.2)
+    assert "H100" in stated(c, "hardware").value
+
+
+def test_a_label_after_what_it_names_opens_no_panel():
+    # "(left)" and "(right)" point at the charts named before them: one description, one run
+    c = claim(_record("On LongBench, the latency chart (left) and the memory chart (right) show our model decodes "
+                      "4.2x faster per token than dense attention."), 4.2)
+    assert stated(c, "dataset").value == "LongBench"
+
+
+# ---- a device's datasheet rating ------------------------------------------------------------------------------
+
+def test_the_precision_of_a_compute_rating_is_no_run_precision():
+    for body in ("On the edge board RK9000 (32T@INT8, 8G LPDDR), the demo decodes about 11.4 tokens/s.",
+                 "The card, rated at 120 TOPS @ INT4, decodes about 11.4 tokens/s with our runtime.",
+                 "The chip has a peak of 400 TFLOPS in FP16; our runtime decodes about 11.4 tokens/s on it."):
+        unrecoverable(claim(_record(body), 11.4), "precision")
+    # a precision the run used stays
+    c = claim(_record("With FP16 weights on a card rated at 120 TOPS, the demo decodes about 11.4 tokens/s."), 11.4)
+    assert stated(c, "precision").value.startswith("FP16")
+    c = claim(_record("Our fused kernel sustains 11.4 TFLOPS in FP16 on a laptop GPU."), 11.4)
+    assert stated(c, "precision").value == "FP16"
