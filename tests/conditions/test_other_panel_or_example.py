@@ -52,3 +52,35 @@ def test_the_precision_of_a_compute_rating_is_no_run_precision():
     assert stated(c, "precision").value.startswith("FP16")
     c = claim(_record("Our fused kernel sustains 11.4 TFLOPS in FP16 on a laptop GPU."), 11.4)
     assert stated(c, "precision").value == "FP16"
+
+
+# ---- the set-up of an example run for another model ----------------------------------------------------------
+
+_GUIDE = """# FastMoE server
+
+A serving kernel for mixture-of-experts models.
+
+## Running with the server
+
+### Full example: Mixtral-8x7B
+
+**Test machine:**
+- **GPU**: NVIDIA L40S 48GB
+- **CPU**: 2x AMD EPYC 9654
+- **Model**: Mixtral-8x7B
+
+Launch the server with the BF16 backend and the default expert count.
+
+### Option guide
+
+- `--prefill-threshold`: above this many tokens the layer-by-layer prefill is used, which needs one more layer
+  in VRAM ({claim}).
+"""
+
+
+def test_an_example_runs_setup_is_not_a_claim_about_another_model():
+    c = claim(extract_text(_GUIDE.format(claim="e.g. ~7.5GB more for DeepSeek-V3"), "t.md"), 7.5)
+    unrecoverable(c, "hardware")
+    # a figure about the example's own model keeps the example's machine
+    c = claim(extract_text(_GUIDE.format(claim="e.g. ~7.5GB more for Mixtral-8x7B"), "t.md"), 7.5)
+    assert "L40S" in stated(c, "hardware").value
