@@ -84,3 +84,44 @@ def test_an_example_runs_setup_is_not_a_claim_about_another_model():
     # a figure about the example's own model keeps the example's machine
     c = claim(extract_text(_GUIDE.format(claim="e.g. ~7.5GB more for Mixtral-8x7B"), "t.md"), 7.5)
     assert "L40S" in stated(c, "hardware").value
+
+
+# ---- the machine's size against a run's own device count -----------------------------------------------------
+
+_MACHINE = """# Decoding speed
+
+## Speed
+
+All numbers below come from a 4xH100-80GB box, one prompt at a time.
+
+| Model | Variant | Tokens/s |
+| ----- | ------- | -------- |
+| Llama-3-8B | fp16 | 87.35 |
+| | int8 | 131.62 |
+
+### Splitting the model
+
+| Model | GPUs | Tokens/s |
+| ----- | ---- | -------- |
+| Llama-3-8B | 1 | {one} |
+| | 2 | 142.18 |
+| | 4 | 201.77 |
+"""
+
+
+def test_a_table_given_again_at_fewer_devices_was_run_on_part_of_the_machine():
+    record = extract_text(_MACHINE.format(one="87.35"), "t.md")
+    for value in (87.35, 131.62):   # the first table's fp16 row is the split table's 1-GPU row: not 4 GPUs
+        c = claim(record, value)
+        unrecoverable(c, "gpu_count")
+        assert stated(c, "hardware").value == "H100-80GB"
+    # the split table's rows keep their own counts
+    assert stated(claim(record, 201.77), "gpu_count").value == 4
+    assert stated(claim(record, 142.18), "gpu_count").value == 2
+
+
+def test_the_machine_counts_a_table_none_of_whose_figures_is_given_at_fewer_devices():
+    record = extract_text(_MACHINE.format(one="88.02"), "t.md")
+    c = claim(record, 131.62)
+    assert stated(c, "gpu_count").value == 4
+    assert stated(c, "hardware").value == "4x H100-80GB"
