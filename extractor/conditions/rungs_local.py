@@ -36,7 +36,9 @@ def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
     located = [x for x in site.ctx.between(p.start, p.end) if x.m.span[1] <= p.end and not x.code
                and not (base_lo <= x.m.span[0] < base_hi)]
     if p.table is not None:
-        return located
+        # a cell of several results or clauses ("A: 26GB <br> B: 5GB", "X halves it; Y keeps it"): the claim's own
+        return lad.ladder.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end), p, text) \
+            if located else located
     if (label := lad.ladder.paragraph_label.match(text, p.start, claim.span[0])) is not None:
         # a label line heading the paragraph: the sentence's own value of a condition wins over it
         stated = {x.name for x in located if x.m.span[0] >= label.end()}

@@ -125,3 +125,25 @@ def test_the_machine_counts_a_table_none_of_whose_figures_is_given_at_fewer_devi
     c = claim(record, 131.62)
     assert stated(c, "gpu_count").value == 4
     assert stated(c, "hardware").value == "4x H100-80GB"
+
+
+# ---- a cell of several clauses --------------------------------------------------------------------------------
+
+_OPTIONS = """# Server options
+
+## Flags
+
+| Flag | Meaning |
+| ---- | ------- |
+| `--weights INT8 / FP16` | Weight format. {cell} |
+| `--workers` | Worker processes. |
+"""
+
+
+def test_a_table_cell_gives_the_claim_its_own_clause():
+    c = claim(extract_text(_OPTIONS.format(cell="INT8 cuts weight memory by 47%; FP16 keeps every bit."), "t.md"), -47)
+    assert stated(c, "precision").value == "INT8"
+    # one clause: all its settings stay
+    c = claim(extract_text(_OPTIONS.format(cell="With INT8 weights on an L4, decode is 47% faster."), "t.md"), 47)
+    assert stated(c, "precision").value.startswith("INT8")
+    assert "L4" in stated(c, "hardware").value
