@@ -59,6 +59,7 @@ class ScopeLadder:
         self.unit_device = re.compile(scopes.unit_device, re.I)
         self.topic_opener = re.compile(scopes.topic_opener)
         self.panel_label = re.compile(scopes.panel_label)
+        self.code_run_sentence = re.compile(scopes.code_run_sentence, re.I)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)
         self.header_versus = re.compile(scopes.versus_gap, re.I)
         self.draft_column = re.compile(scopes.draft_column, re.I)

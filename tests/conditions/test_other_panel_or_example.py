@@ -147,3 +147,34 @@ def test_a_table_cell_gives_the_claim_its_own_clause():
     c = claim(extract_text(_OPTIONS.format(cell="With INT8 weights on an L4, decode is 47% faster."), "t.md"), 47)
     assert stated(c, "precision").value.startswith("INT8")
     assert "L4" in stated(c, "hardware").value
+
+
+# ---- what the intro says of its own command's run --------------------------------------------------------------
+
+_TOOL = """# Generating text
+
+```bash
+gen-tool run acme/tiny-1b --prompt "Hello"
+```
+
+This will run the 1B model and needs about 3 GB of GPU memory in float16.
+
+## Sharded generation
+
+{command}Using L40S GPUs, the 13B model needs at least two.
+
+| Devices | Tokens/sec |
+|---------|------------|
+| 2       | 17.43      |
+| 4       | 21.86      |
+"""
+
+
+def test_what_the_intro_says_of_its_commands_run_is_not_another_commands_run():
+    command = "```bash\ngen-tool shard acme/big-13b --quantize nf4\n```\n\n"
+    c = claim(extract_text(_TOOL.format(command=command), "t.md"), 21.86)
+    unrecoverable(c, "precision")
+    assert "L40S" in stated(c, "hardware").value
+    # with no code of its own, the section's results still take what the post says above it
+    c = claim(extract_text(_TOOL.format(command=""), "t.md"), 21.86)
+    assert stated(c, "precision").value == "float16"
