@@ -120,7 +120,7 @@ class LadderReading:
         # a sentence of many figures is not searched once per figure)
         varied = self._varied(p) if p.table is None else frozenset()
         # a figure of one panel of a caption ("(b) ..."): the settings of another panel's description are not its own
-        panel = self._panel(p.block, site.claim.span[0]) if p.table is None and p.block >= 0 else 0
+        panel = self._panel(p.block, site.claim.span[0]) if p.block >= 0 else 0
         kind = None   # what the mentions that fit the claim depend on, besides its place (`_kept`); once per claim
         for scope, read, via_cell in self.ladder.rungs:
             located = read(self, site)
@@ -135,8 +135,9 @@ class LadderReading:
                     kept = self._kept(site, tier, scope)
                 if varied:
                     kept = [x for x in kept if x.name not in varied]
-                if panel:
-                    kept = [x for x in kept if x.block != p.block or self._panel(p.block, x.m.span[0]) in (0, panel)]
+                # ... and a figure outside a paragraph of panels takes nothing from it: it describes its own figure
+                kept = [x for x in kept if x.block < 0 or (self._panel(x.block, x.m.span[0]) in (0, panel)
+                                                           if x.block == p.block else not self._panels_of(x.block))]
                 out.append(Level(scope, kept, via_cell))
         return other_modes_settings(other_models_settings(out, site), site), site
 
@@ -152,12 +153,17 @@ class LadderReading:
     def _panel(self, block: int, pos: int) -> int:
         """Which panel of its block's figure description offset `pos` lies in (`panel_label`: "(a) ...", "(b) ...";
         1 for the first), 0 before the first label or in a block with no labels; the labels found once per block."""
+        starts = self._panels_of(block)
+        return bisect_right(starts, pos) if starts else 0
+
+    def _panels_of(self, block: int) -> list[int]:
+        """The starts of the panel labels of a block that has two or more (none otherwise), found once per block."""
         starts = self.panels.get(block)
         if starts is None:
             b = self.ctx.d.blocks[block]
-            starts = self.panels[block] = [m.start() for m in self.ladder.panel_label.finditer(self.ctx.d.view,
-                                                                                                 b.start, b.end)]
-        return bisect_right(starts, pos) if len(starts) > 1 else 0
+            starts = [m.start() for m in self.ladder.panel_label.finditer(self.ctx.d.view, b.start, b.end)]
+            starts = self.panels[block] = starts if len(starts) > 1 else []
+        return starts
 
     def _kept(self, site: ClaimSite, tier: list[Located], scope: str) -> list[Located]:
         """The mentions of one rung broader than the sentence that fit the claim. Besides its place (its own

@@ -27,6 +27,16 @@ def test_a_setting_of_another_panel_is_not_the_claims():
     assert stated(c, "dataset").value == "LongBench"
 
 
+def test_a_figure_outside_a_paragraph_of_panels_takes_nothing_from_it():
+    text = ("# Sparse decoding\n\n<p><em><b>(a)</b> On LongBench (32k context), scores match full attention. "
+            "<b>(b)</b> Decoding speed at 512k tokens.</em></p>\n\n## Overview\n\n"
+            "The sparse cache cuts the memory of long prompts by up to 61%.\n")
+    unrecoverable(claim(extract_text(text, "t.md"), -61), "dataset")
+    # an introduction without panels still covers the post's results
+    text = text.replace("<b>(a)</b> ", "").replace("<b>(b)</b> ", "")
+    assert stated(claim(extract_text(text, "t.md"), -61), "dataset").value == "LongBench"
+
+
 def test_what_a_caption_says_before_its_first_panel_covers_every_panel():
     c = claim(_record("*Figure 3: measured on one H100 SXM. (a) Prefill is 1.8x faster than before. (b) Decode is "
                       "4.2x faster per token than dense attention.*"), 4.2)
