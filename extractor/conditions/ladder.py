@@ -92,6 +92,8 @@ class LadderReading:
         self.respective: dict[tuple[int, int], Located] = {}
         self.varied: dict[tuple[int, int], frozenset[str]] = {}   # a sentence's varied loads (`_varied`)
         self.panels: dict[int, list[int]] = {}   # block -> the starts of its panel labels (`_panel`)
+        # whether any paragraph of the post describes figure panels (else no mention needs the panel test)
+        self.has_panels = len(ladder.panel_label.findall(ctx.d.view)) > 1
 
     def site(self, claim: Claim, passage: Passage, linked: int | None, baseline_devices: frozenset[str]) -> ClaimSite:
         """The claim's site before its rungs are read: its place, metric family, the labelled set-up items of its
@@ -120,7 +122,7 @@ class LadderReading:
         # a sentence of many figures is not searched once per figure)
         varied = self._varied(p) if p.table is None else frozenset()
         # a figure of one panel of a caption ("(b) ..."): the settings of another panel's description are not its own
-        panel = self._panel(p.block, site.claim.span[0]) if p.block >= 0 else 0
+        panel = self._panel(p.block, site.claim.span[0]) if p.block >= 0 and self.has_panels else 0
         kind = None   # what the mentions that fit the claim depend on, besides its place (`_kept`); once per claim
         for scope, read, via_cell in self.ladder.rungs:
             located = read(self, site)
@@ -135,9 +137,10 @@ class LadderReading:
                     kept = self._kept(site, tier, scope)
                 if varied:
                     kept = [x for x in kept if x.name not in varied]
-                # ... and a figure outside a paragraph of panels takes nothing from it: it describes its own figure
-                kept = [x for x in kept if x.block < 0 or (self._panel(x.block, x.m.span[0]) in (0, panel)
-                                                           if x.block == p.block else not self._panels_of(x.block))]
+                if self.has_panels:
+                    # ... and a figure outside a paragraph of panels takes nothing from it: it describes its own figure
+                    kept = [x for x in kept if x.block < 0 or (self._panel(x.block, x.m.span[0]) in (0, panel)
+                                                               if x.block == p.block else not self._panels_of(x.block))]
                 out.append(Level(scope, kept, via_cell))
         return other_modes_settings(other_models_settings(out, site), site), site
 

@@ -52,18 +52,20 @@ def _other_models_setups(site: ClaimSite, memo: RungMemo, covering: tuple[int, .
     named = {x.m.canonical or str(x.m.value) for x in site.ctx.between(p.start, p.end) if x.name == "model" and x.usable}
     if not named:
         return []
+    if memo.setup_models is None:   # once per document: the setup sections whose heading names a model
+        memo.setup_models, view = {}, site.d.view
+        for i in site.ctx.setup:
+            sec = site.d.sections[i]
+            heading_end = view.find("\n", sec.start, sec.body_end)
+            models = frozenset(x.m.canonical or str(x.m.value) for x in site.ctx.between(
+                sec.start, heading_end if heading_end > 0 else sec.body_end) if x.name == "model" and x.usable)
+            if models:
+                memo.setup_models[i] = models
     chain, sections, out = set(site.chain), site.d.sections, []
-    for i in covering:
-        if i in chain:
-            continue
-        if (models := memo.setup_models.get(i)) is None:
-            start = sections[i].start
-            heading_end = site.d.view.find("\n", start, sections[i].body_end)
-            models = memo.setup_models[i] = frozenset(
-                x.m.canonical or str(x.m.value) for x in site.ctx.between(start, heading_end if heading_end > 0
-                                                                             else sections[i].body_end)
-                if x.name == "model" and x.usable)
-        if models and not any(same_model(a, b) for a in models for b in named):
+    for i, models in memo.setup_models.items():
+        k = bisect_left(covering, i)
+        if k < len(covering) and covering[k] == i and i not in chain \
+                and not any(same_model(a, b) for a in models for b in named):
             out.append((sections[i].start, sections[i].body_end))
     return out
 

@@ -105,6 +105,9 @@ def run_of_other_code(lad: LadderReading, site: ClaimSite, x: Located, section: 
     """A mention of a section above the claim's whose sentence tells what the code shown above it does ("This will
     run the 3B model ... in bfloat16", "The command above loads ..."), when the claim's own section shows code of
     its own before the claim: that sentence is about the other code's run, not the claim's."""
-    if section == site.section or x.sentence is None or not shows_code_before(lad, site):
+    if section == site.section or x.sentence is None:
         return False
-    return lad.ladder.code_run_sentence.match(site.d.view, x.sentence[0], x.sentence[1]) is not None
+    runs = lad.memo.code_runs
+    if x.sentence not in runs:   # once per sentence
+        runs[x.sentence] = lad.ladder.code_run_sentence.match(site.d.view, *x.sentence) is not None
+    return runs[x.sentence] and shows_code_before(lad, site)
