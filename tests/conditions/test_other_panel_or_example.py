@@ -83,16 +83,15 @@ Launch the server with the BF16 backend and the default expert count.
 
 ### Option guide
 
-- `--prefill-threshold`: above this many tokens the layer-by-layer prefill is used, which needs one more layer
-  in VRAM ({claim}).
+- `--prefill-threshold`: prompts longer than this are prefilled on the GPU one layer at a time; {claim}.
 """
 
 
 def test_an_example_runs_setup_is_not_a_claim_about_another_model():
-    c = claim(extract_text(_GUIDE.format(claim="e.g. ~7.5GB more for DeepSeek-V3"), "t.md"), 7.5)
+    c = claim(extract_text(_GUIDE.format(claim="that costs about 7.5GB of extra VRAM for DeepSeek-V3"), "t.md"), 7.5)
     unrecoverable(c, "hardware")
     # a figure about the example's own model keeps the example's machine
-    c = claim(extract_text(_GUIDE.format(claim="e.g. ~7.5GB more for Mixtral-8x7B"), "t.md"), 7.5)
+    c = claim(extract_text(_GUIDE.format(claim="that costs about 7.5GB of extra VRAM for Mixtral-8x7B"), "t.md"), 7.5)
     assert "L40S" in stated(c, "hardware").value
 
 
@@ -151,7 +150,8 @@ _OPTIONS = """# Server options
 
 
 def test_a_table_cell_gives_the_claim_its_own_clause():
-    c = claim(extract_text(_OPTIONS.format(cell="INT8 cuts weight memory by 47%; FP16 keeps every bit."), "t.md"), -47)
+    cell = "Choosing INT8 frees 47% of weight memory, while FP16 leaves the weights untouched."
+    c = claim(extract_text(_OPTIONS.format(cell=cell), "t.md"), -47)
     assert stated(c, "precision").value == "INT8"
     # one clause: all its settings stay
     c = claim(extract_text(_OPTIONS.format(cell="With INT8 weights on an L4, decode is 47% faster."), "t.md"), 47)
@@ -167,11 +167,11 @@ _TOOL = """# Generating text
 gen-tool run acme/tiny-1b --prompt "Hello"
 ```
 
-This will run the 1B model and needs about 3 GB of GPU memory in float16.
+The command above loads the 1B checkpoint in float16, which needs about 3 GB of GPU memory.
 
 ## Sharded generation
 
-{command}Using L40S GPUs, the 13B model needs at least two.
+{command}The 13B checkpoint needs two or more L40S cards.
 
 | Devices | Tokens/sec |
 |---------|------------|
