@@ -1,9 +1,9 @@
-"""The size of the machine a section describes ("Benchmarks run on an 8xA100-80GB node") counts the devices the
-post had, not always the devices each of its runs used. When a figure of a results table that takes its device
-count from that machine is given again elsewhere in the post at a smaller count of its own (the same 104.9 tok/s
-in a tensor-parallel table's 1-GPU row), that table was run on parts of the machine: the device count of its rows
-is not stated (ambiguous), and their hardware keeps the device's name without the machine's count. A row's own
-count (a device-count column) is untouched, and so is a table none of whose figures is given at another count."""
+"""The size of the machine a section describes ("all runs on one 4-GPU box") counts the devices the post had, not
+always the devices each of its runs used. When a figure of a results table that takes its device count from that
+machine is given again elsewhere in the post at a smaller count of its own (the same tokens/s in a split table's
+1-GPU row), that table was run on parts of the machine: the device count of its rows is not stated (ambiguous),
+and their hardware keeps the device's name without the machine's count. A row's own count (a device-count column)
+is untouched, and so is a table none of whose figures is given at another count."""
 from __future__ import annotations
 
 from bisect import bisect_right

@@ -102,9 +102,9 @@ def shows_code_before(lad: LadderReading, site: ClaimSite) -> bool:
 
 
 def run_of_other_code(lad: LadderReading, site: ClaimSite, x: Located, section: int | None) -> bool:
-    """A mention of a section above the claim's whose sentence tells what the code shown above it does ("This will
-    run the 3B model ... in bfloat16", "The command above loads ..."), when the claim's own section shows code of
-    its own before the claim: that sentence is about the other code's run, not the claim's."""
+    """A mention of a section above the claim's whose sentence tells what the code shown above it does ("The command
+    above loads the 1B checkpoint in float16", "That script uses 2 GPUs"), when the claim's own section shows code
+    of its own before the claim: that sentence is about the other code's run, not the claim's."""
     if section == site.section or x.sentence is None:
         return False
     runs = lad.memo.code_runs
