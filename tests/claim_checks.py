@@ -61,3 +61,14 @@ def credited_record(text: str, doc: str = "t.md", **_):
     text = universal_newlines(text)
     d = ingest(text, doc, detect_format(doc, text))
     return SimpleNamespace(claims=get_extractor(None).credited_claims(d, limits.max_claims(None))[2])
+
+
+def command_settings(command: str) -> dict[str, str]:
+    """What the harness table (rules/harnesses.yaml) reads from one shell command: condition -> value as written."""
+    from extractor.conditions.code.harnesses import load_harnesses
+    from extractor.conditions.code.shell import ShellReader
+    from extractor.conditions.code.source import block_source
+
+    text = f"```bash\n{command}\n```\n"
+    src = block_source(text, 0, len(text), "bash")
+    return {s.reading.condition: s.value for cmd in ShellReader(load_harnesses()).commands(src) for s in cmd.settings}

@@ -13,6 +13,7 @@ claims share a rung (`_internals/`: shared rungs and their memo keys)."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import NamedTuple
 
 from extractor.conditions._internals.rung_memo import RungMemo, claim_kind, kept_key
@@ -57,6 +58,8 @@ class ScopeLadder:
         self.paragraph_label = re.compile(scopes.paragraph_label)
         self.unit_device = re.compile(scopes.unit_device, re.I)
         self.topic_opener = re.compile(scopes.topic_opener)
+        self.panel_label = re.compile(scopes.panel_label)
+        self.code_run_sentence = re.compile(scopes.code_run_sentence, re.I)
         self.header_comparison = re.compile(scopes.header_comparison, re.I)
         self.header_versus = re.compile(scopes.versus_gap, re.I)
         self.draft_column = re.compile(scopes.draft_column, re.I)
@@ -65,6 +68,7 @@ class ScopeLadder:
         self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I),
                                       frozenset(scopes.several_systems.qualifiers))
         self.respectively = re.compile(scopes.respectively, re.I)
+        self.respective_joint = re.compile(scopes.respective_joint, re.I)
         self.varied = [(kind, re.compile(rx, re.I)) for kind, rx in scopes.varied_in_sentence.items()]
         readers = rung_readers()
         first, *rest = scopes.ladder   # (the schema keeps the `sentence` rung first: the others ask what it states)
@@ -88,6 +92,9 @@ class LadderReading:
         # the memos key mentions by identity
         self.respective: dict[tuple[int, int], Located] = {}
         self.varied: dict[tuple[int, int], frozenset[str]] = {}   # a sentence's varied loads (`_varied`)
+        self.panels: dict[int, list[int]] = {}   # block -> the starts of its panel labels (`_panel`)
+        # whether any paragraph of the post describes figure panels (else no mention needs the panel test)
+        self.has_panels = len(ladder.panel_label.findall(ctx.d.view)) > 1
 
     def site(self, claim: Claim, passage: Passage, linked: int | None, baseline_devices: frozenset[str]) -> ClaimSite:
         """The claim's site before its rungs are read: its place, metric family, the labelled set-up items of its
@@ -107,7 +114,7 @@ class LadderReading:
         """The claim's rungs that apply, most specific first, and its site with what its own sentence states."""
         scope, read, via_cell = self.ladder.sentence
         kept = respective_values(site, [x for x in read(self, site) if ties_fit(site, x, SENTENCE)],
-                                 self.ladder.respectively, self.respective)
+                                 self.ladder.respectively, self.ladder.respective_joint, self.respective)
         site = site.with_own_clause(kept)
         out = [Level(scope, kept, via_cell)]
         p = site.passage
@@ -115,6 +122,8 @@ class LadderReading:
         # the load conditions its own sentence says vary: none of them from a broader place (read once per sentence:
         # a sentence of many figures is not searched once per figure)
         varied = self._varied(p) if p.table is None else frozenset()
+        # a figure of one panel of a caption ("(b) ..."): the settings of another panel's description are not its own
+        panel = self._panel(p.block, site.claim.span[0]) if p.block >= 0 and self.has_panels else 0
         kind = None   # what the mentions that fit the claim depend on, besides its place (`_kept`); once per claim
         for scope, read, via_cell in self.ladder.rungs:
             located = read(self, site)
@@ -129,6 +138,10 @@ class LadderReading:
                     kept = self._kept(site, tier, scope)
                 if varied:
                     kept = [x for x in kept if x.name not in varied]
+                if self.has_panels:
+                    # ... and a figure outside a paragraph of panels takes nothing from it: it describes its own figure
+                    kept = [x for x in kept if x.block < 0 or (self._panel(x.block, x.m.span[0]) in (0, panel)
+                                                               if x.block == p.block else not self._panels_of(x.block))]
                 out.append(Level(scope, kept, via_cell))
         return other_modes_settings(other_models_settings(out, site), site), site
 
@@ -140,6 +153,21 @@ class LadderReading:
             found = self.varied[key] = frozenset(k for k, rx in self.ladder.varied
                                                  if rx.search(self.ctx.d.view, p.start, p.end))
         return found
+
+    def _panel(self, block: int, pos: int) -> int:
+        """Which panel of its block's figure description offset `pos` lies in (`panel_label`: "(a) ...", "(b) ...";
+        1 for the first), 0 before the first label or in a block with no labels; the labels found once per block."""
+        starts = self._panels_of(block)
+        return bisect_right(starts, pos) if starts else 0
+
+    def _panels_of(self, block: int) -> list[int]:
+        """The starts of the panel labels of a block that has two or more (none otherwise), found once per block."""
+        starts = self.panels.get(block)
+        if starts is None:
+            b = self.ctx.d.blocks[block]
+            starts = [m.start() for m in self.ladder.panel_label.finditer(self.ctx.d.view, b.start, b.end)]
+            starts = self.panels[block] = starts if len(starts) > 1 else []
+        return starts
 
     def _kept(self, site: ClaimSite, tier: list[Located], scope: str) -> list[Located]:
         """The mentions of one rung broader than the sentence that fit the claim. Besides its place (its own

@@ -115,6 +115,8 @@ def agree(a: Condition, b: Condition, name: str = "", composite: bool = False) -
     if name == "model" and (versioned(a.canonical, b.canonical) or versioned(b.canonical, a.canonical)):
         return True   # one model, once without its version ("Llama-70B", "Llama2-70B")
     pairs = [(a.value, b.value), (a.quote, b.quote)]
+    if composite and (len(_parts(a.value)) > 1 or len(_parts(b.value)) > 1):
+        del pairs[1]   # a value in parts is quoted by its first part alone: "A, NF4" and "A, FP4" differ
     if name in GAZETTEER_NAMES:
         pairs.insert(0, (a.canonical, b.canonical))
     for x, y in pairs:

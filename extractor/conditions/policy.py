@@ -26,7 +26,7 @@ from extractor.conditions.engine_tally import EngineTally
 from extractor.conditions.ladder import Level
 from extractor.conditions.located import Located
 from extractor.conditions.mentions import Mention
-from extractor.conditions.refine import counted, first_and_union, most_specific, refined
+from extractor.conditions.refine import counted, first_and_union, most_specific, named_id, refined
 from extractor.conditions.rules import ScopeRules
 from extractor.conditions.scan import covering
 from extractor.conditions.variants import Variants
@@ -159,7 +159,8 @@ class Policy:
         """Unstated when the name the claim's place gives (`first`, refined to `m` at `scope`) is one of several
         variants (scopes.yaml `variant_names`): the place writes two of them ("Kimi-K9-Lite and Kimi-K9-Max",
         one family name for both), the broader rung that writes it out does, or the post writes two and the
-        claim's place names only the short name ("MiniMax-M1" beside "-40k" and "-80k")."""
+        claim's place names only the short name ("MiniMax-M1" beside "-40k" and "-80k"; not a repository id named
+        by words alone, which names one checkpoint)."""
         family, d = first.canonical or first.quote, doc.ctx.d
         level = None
         if m is not first:   # written out more fully at a broader rung: that rung must name one variant
@@ -170,7 +171,8 @@ class Policy:
             here = sorted(summed(cands, ("variants", family), lambda xs: self.variants.words(d, family, xs), or_))
         if len(here) > 1:
             return Unstated("ambiguous", values=", ".join(f"{family} {w}" for w in here), scope=scope)
-        if m is first and len(variants := self.variants.of(doc.ctx.d, m.quote, m.span, doc.variants)) > 1:
+        if m is first and not named_id(m.quote) \
+                and len(variants := self.variants.of(doc.ctx.d, m.quote, m.span, doc.variants)) > 1:
             return Unstated("variants", values=", ".join(variants), engine=" ".join(m.quote.split()))
         return None
 

@@ -17,6 +17,13 @@ def _key(m: Mention) -> str:
     return name_key(m)
 
 
+def named_id(quote: str) -> bool:
+    """A repository id whose name is words alone, no size or version ("org/Vid-Gen", "org/Vid-Gen-Edit"): exact (not
+    a family, scopes.yaml `partial_values`), so a longer id is another checkpoint, not this one written out more
+    fully. An id with a size or version ("org/Coder-2b", "org/Coder-2b-instruct") keeps the fuller-form reading."""
+    return "/" in quote and not any(ch.isdigit() for ch in quote)
+
+
 def most_specific(cands: list[Located], memo: dict[tuple, list[Mention]], layout: bool = False) -> list[Mention]:
     """One mention per distinct value; a value contained in a longer one of the same kind is dropped
     ("Mistral" inside "Mistral-Small-24B"). A layout (`layout`) compares its canonical parts: "TP8" is
@@ -43,14 +50,16 @@ def _fold_values(by_key: dict[str, Mention], cands: list[Located], layout: bool)
 
 
 def _distinct(by_key: dict[str, Mention], layout: bool) -> list[Mention]:
-    """The values not contained in a longer one of the same kind, nor a model named by family and size alone
-    that another value names with its version ("Llama-70B" beside "Llama2-70B": one model written two ways)."""
+    """The values not contained in a longer one of the same kind (a model's repository id named by words alone
+    never is, `named_id`: it names one checkpoint), nor a model named by family and size alone that another value
+    names with its version ("Llama-70B" beside "Llama2-70B": one model written two ways)."""
     surfaces = {k: norm(str(m.quote)) for k, m in by_key.items()}
     if layout:
         parts = {k: frozenset(k.split()) for k in by_key}
         return [by_key[k] for k in by_key if not any(k2 != k and parts[k] < parts[k2] for k2 in by_key)]
     return [by_key[k] for k, surface in surfaces.items()
-            if not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
+            if by_key[k].kind == "model" and named_id(by_key[k].quote)   # exact: "org/A-Img", "org/A-Img-Edit"
+            or not any(k2 != k and (k in k2 or surface in s2) and len(k2) >= len(k)
                        for k2, s2 in surfaces.items() if s2 != surface)
             and not any(k2 != k and versioned(by_key[k].canonical, by_key[k2].canonical) for k2 in by_key)]
 
@@ -60,6 +69,8 @@ def refined(m: Mention, scope: str, name: str, levels: list[Level]) -> tuple[Men
     "Mistral-Large-Instruct-2411" in the setup section; "GB200", "GB200 NVL72"): the fuller one of the most
     specific rung that writes it out, like any value of the ladder (a setup section's "DeepSeek-V3" over the
     introduction's "DeepSeek Chat" API)."""
+    if name == "model" and named_id(m.quote):
+        return m, scope   # a repository id named by words names one checkpoint: a longer one is another
     base = norm(m.quote)
     short = m.canonical if name == "model" and unversioned(m.canonical) else None
     for level in levels:

@@ -19,6 +19,7 @@ from extractor.conditions.document_reader import DocumentReader
 from extractor.conditions.figures import document_figures
 from extractor.conditions.ladder import LadderReading, ScopeLadder
 from extractor.conditions.located import NUMERIC_KINDS, Located
+from extractor.conditions.machine_counts import parts_of_the_machine
 from extractor.conditions.mentions import Mention, MentionFinder, covering
 from extractor.conditions.mentions_merge import MentionMerger
 from extractor.conditions.output_setup import OutputSetup
@@ -195,6 +196,9 @@ class ConditionResolver:
         fill_from_sentence_figures(claims, ambiguous, self.scopes.range_top_conditions, doc.ctx.d.view)
         fill_from_printed(claims, ambiguous)
         fill_from_table_rows(claims, ambiguous)
+        parts_of_the_machine(claims, doc.ctx.d, lambda claim, name, values: doc.where.unrecoverable(
+            claim, name, "ambiguous", values=values), lambda claim, span: _int_value(doc.statements.column_value(
+                claim.model_copy(update={"span": span}), "gpu_count")))
         for claim in claims:   # a figure quoted from another party is not what the post leads with
             if claim.cited_from:
                 claim.headline = False
@@ -379,3 +383,7 @@ def _same_build_once(found: list[Mention]) -> list[Mention]:
 def _numeric(m: Mention) -> bool:
     """A mention that is a number: a length, a load, a count, or a scenario given by its rate ("24 QPS")."""
     return m.kind in NUMERIC_KINDS or m.kind == "scenario" and any(ch.isdigit() for ch in m.quote)
+
+
+def _int_value(cond: Condition | None) -> int | None:
+    return cond.value if cond is not None and type(cond.value) is int else None

@@ -123,6 +123,7 @@ class ScopeRules(_Strict):
     setup_reference: str = NEVER
     names_no_metric: str = NEVER
     respectively: str = NEVER
+    respective_joint: str = NEVER
     setup_label_min: int = 2
     lead_in_endings: list[str] = Field(default_factory=lambda: [":"])
     lead_in_sentence_kinds: Words
@@ -212,6 +213,8 @@ class ScopeRules(_Strict):
     unit_device: Regex = NEVER
     size_reference: Regex = NEVER
     topic_opener: Regex = NEVER
+    code_run_sentence: Regex = NEVER   # a sentence that says what the code shown above it runs
+    panel_label: Regex = NEVER   # a label that opens one panel's description in a caption ('(a) ...')
     setting_binding: SettingBinding = Field(default_factory=SettingBinding)
     several_systems: SeveralSystems = Field(default_factory=SeveralSystems)
     # condition -> regex (full match on the name as written): a name that gives the kind, not the value

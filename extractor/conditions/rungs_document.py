@@ -15,7 +15,7 @@ from extractor.conditions.context import DocContext
 from extractor.conditions.located import Located
 from extractor.conditions.places import SENTENCE_END
 from extractor.conditions.rungs import rung_reader
-from extractor.conditions.ties import ClaimSite
+from extractor.conditions.ties import ClaimSite, same_model
 
 if TYPE_CHECKING:
     from extractor.conditions.ladder import LadderReading
@@ -36,8 +36,38 @@ def setup_sections(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
             ([memo.rungs[covering[:n]]] if n else []) + [_section_rung(ctx, memo, i) for i in covering[n:]])
     own = _own_rung(site, rung, lambda: (x for i in covering
                                          for x in ctx.between(d.sections[i].start, d.sections[i].body_end)))
-    cases = _other_cases(site, lad.memo, covering)
+    cases = _other_cases(site, lad.memo, covering) + _other_models_setups(site, lad.memo, covering)
     return [x for x in own if not any(lo <= x.m.span[0] < hi for lo, hi in cases)] if cases else own
+
+
+def _other_models_setups(site: ClaimSite, memo: RungMemo, covering: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The spans of the covering setup sections outside the claim's own chain of sections whose heading names the
+    model they set up (an example's set-up beside the claim's section: "### Full example: Model-A" with its GPU and
+    backend, then "### Options"), none of them one the claim's own sentence names ("needs ~9 GB more for Model-B"):
+    that set-up is the example run of another model, not the claim's. (A setup section that names its model in its
+    body only, "How to reproduce" with one model's command, still covers the post's other models' claims.)"""
+    p = site.passage
+    if p.table is not None:
+        return []
+    named = {x.m.canonical or str(x.m.value) for x in site.ctx.between(p.start, p.end) if x.name == "model" and x.usable}
+    if not named:
+        return []
+    if memo.setup_models is None:   # once per document: the setup sections whose heading names a model
+        memo.setup_models, view = {}, site.d.view
+        for i in site.ctx.setup:
+            sec = site.d.sections[i]
+            heading_end = view.find("\n", sec.start, sec.body_end)
+            models = frozenset(x.m.canonical or str(x.m.value) for x in site.ctx.between(
+                sec.start, heading_end if heading_end > 0 else sec.body_end) if x.name == "model" and x.usable)
+            if models:
+                memo.setup_models[i] = models
+    chain, sections, out = set(site.chain), site.d.sections, []
+    for i, models in memo.setup_models.items():
+        k = bisect_left(covering, i)
+        if k < len(covering) and covering[k] == i and i not in chain \
+                and not any(same_model(a, b) for a in models for b in named):
+            out.append((sections[i].start, sections[i].body_end))
+    return out
 
 
 def _other_cases(site: ClaimSite, memo: RungMemo, covering: tuple[int, ...]) -> list[tuple[int, int]]:

@@ -9,13 +9,13 @@ import re
 from typing import TYPE_CHECKING
 
 from extractor.conditions.code.reader import PYTHON_RULE
-from extractor.conditions.code.rungs import earlier_run_sections
+from extractor.conditions.code.rungs import earlier_run_sections, run_of_other_code
 from extractor.conditions.located import MEASURED_KINDS, Located
 from extractor.conditions.output_setup import nearest_setup
 from extractor.conditions.restatements import distinctive
 from extractor.conditions.places import SENTENCE_END, ancestors, footnotes, introducing_sentence, lead_in
 from extractor.conditions.rungs import Tiers, rung_reader
-from extractor.conditions.ties import ClaimSite, paired_in_order, same_model
+from extractor.conditions.ties import ClaimSite, paired_in_order, paired_lists, same_model
 from extractor.ingest.segment import split_sentences
 
 if TYPE_CHECKING:
@@ -36,7 +36,9 @@ def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
     located = [x for x in site.ctx.between(p.start, p.end) if x.m.span[1] <= p.end and not x.code
                and not (base_lo <= x.m.span[0] < base_hi)]
     if p.table is not None:
-        return located
+        # a cell of several results or clauses ("X halves it; Y keeps it"): the claim's own
+        return located and lad.ladder.clauses.own_clause(located, claim.span, site.ctx.claims_in(p.start, p.end),
+                                                         p, text)
     if (label := lad.ladder.paragraph_label.match(text, p.start, claim.span[0])) is not None:
         # a label line heading the paragraph: the sentence's own value of a condition wins over it
         stated = {x.name for x in located if x.m.span[0] >= label.end()}
@@ -49,8 +51,7 @@ def sentence(lad: LadderReading, site: ClaimSite) -> list[Located]:
         own = [x for x in own if x.name != "hardware" or x in unit_device]
     if paired_in_order(site, lad.ladder.respectively):
         # a list the sentence pairs with its figures in order is every figure's (ties.py `respective_values`)
-        own += [x for x in located if x not in own and isinstance(x.m.value, dict)
-                and len(x.m.value.get("values") or ()) == len(figures)]
+        own += [x for x in paired_lists(located, figures, text, lad.ladder.respective_joint) if x not in own]
     return own
 
 
@@ -322,7 +323,7 @@ def section(lad: LadderReading, site: ClaimSite) -> Tiers:
                   if x.block not in site.siblings
                   and (blocks[x.block].kind != "caption" or x.block == site.passage.block)
                   and noted.get(x.block, own_table) == own_table
-                  and not _other_systems_result(site, x)]
+                  and not _other_systems_result(site, x) and not run_of_other_code(lad, site, x, s)]
                  for s in site.chain)
 
 

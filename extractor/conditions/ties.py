@@ -15,6 +15,8 @@ from extractor.records import Claim
 
 # what a figure was measured on (the system), as a complement right after it: not carried to other figures
 SUBJECT_NAMES = frozenset({"model", "hardware", "precision", "parallelism"})
+# the conditions a sentence may list by name, one per figure, for "respectively" (`paired_lists`)
+LISTED_NAMES = frozenset({"model", "hardware", "precision", "dataset"})
 # between a figure and a setting that qualifies it: a chain of prepositional phrases, no clause break
 _WORDS = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 _COMPLEMENT = re.compile(r"[\s*_]*(?:(?:on|with|for|using|at|under|in)\s[^,;:.!?()\n]{0,40}?)+", re.I)
@@ -155,23 +157,51 @@ def paired_in_order(site: ClaimSite, respectively: re.Pattern[str]) -> list[tupl
     return figures if len(figures) > 1 else []
 
 
-def respective_values(site: ClaimSite, kept: list[Located], respectively: re.Pattern[str],
+def paired_lists(located: list[Located], figures: list[tuple[int, int]], view: str,
+                 joint: re.Pattern[str]) -> list[Located]:
+    """The mentions of a sentence that pairs its figures in order with lists of as many values: a list written in
+    one mention ("with 1K, 2K and 4K-token prompts") and the separate names of one condition listed one after the
+    other with only list joints between them (`joint`: "on the M1 Max and M2 Ultra ... 1.4x and 1.6x,
+    respectively"), as many distinct values as figures."""
+    n = len(figures)
+    out = [x for x in located if isinstance(x.m.value, dict) and len(x.m.value.get("values") or ()) == n]
+    by_name: dict[str, list[Located]] = {}
+    for x in sorted(located, key=lambda x: x.m.span):
+        run = by_name.setdefault(x.name, [])
+        if x.name in LISTED_NAMES and x.usable and not isinstance(x.m.value, dict) \
+                and (not run or x.m.span[0] >= run[-1].m.span[1]):
+            run.append(x)
+    for run in by_name.values():
+        if len(run) == n and len({x.m.canonical or x.m.quote for x in run}) == n \
+                and all(joint.fullmatch(view, a.m.span[1], b.m.span[0]) for a, b in zip(run, run[1:])):
+            out += run
+    return out
+
+
+def respective_values(site: ClaimSite, kept: list[Located], respectively: re.Pattern[str], joint: re.Pattern[str],
                       cut: dict[tuple[int, int], Located]) -> list[Located]:
-    """The claim's sentence mentions, with a list of settings that the sentence pairs with its figures in order
-    ("41.3k, 39.8k and 36.0k tok/s with 1K, 2K and 4K-token prompts, respectively") cut to the claim's own value:
-    the k-th of as many values as the sentence has figures (`cut`: the document's cut mentions, made once each)."""
-    lists = [x for x in kept if isinstance(x.m.value, dict) and len(x.m.value.get("values") or ()) > 1]
-    figures = paired_in_order(site, respectively) if lists else []
+    """The claim's sentence mentions, with the lists that the sentence pairs with its figures in order
+    (`paired_lists`: "41.3k, 39.8k and 36.0k tok/s with 1K, 2K and 4K-token prompts, respectively") cut to the
+    claim's own value: the k-th of as many values as the sentence has figures (`cut`: the document's cut
+    mentions, made once each); of names listed apart, the k-th name alone."""
+    figures = paired_in_order(site, respectively)
     if site.claim.span not in figures:
         return kept
     k = figures.index(site.claim.span)
+    paired = paired_lists(kept, figures, site.d.view, joint)
+    if not paired:
+        return kept
+    names = sorted((x for x in paired if not isinstance(x.m.value, dict)), key=lambda x: x.m.span)
+    nth = {id(x): sum(y.name == x.name for y in names[:i]) for i, x in enumerate(names)}
     out = []
     for x in kept:
-        values = x.m.value.get("values") if x in lists else None
-        if values and len(values) == len(figures):
+        if id(x) in nth:
+            if nth[id(x)] != k:
+                continue   # another figure's name of the list
+        elif x in paired:
             if (id(x), k) not in cut:
                 y = cut[id(x), k] = copy(x)
-                y.m = x.m.model_copy(update={"value": values[k], "sweep": False})
+                y.m = x.m.model_copy(update={"value": x.m.value["values"][k], "sweep": False})
             x = cut[id(x), k]
         out.append(x)
     return out

@@ -135,7 +135,21 @@ def _table(text: str, chars: list[str], lines: _Lines, first: int, last: int, se
             chars[ls + pipe] = " "
         rows.append(cells)
     start, end = lines.span(first, last)
+    if _bold_header_below_empty(text, rows):
+        # an empty header row over a row of bold labels (Markdown needs a header; some writers leave it blank and
+        # write the labels bold in the first row): the bold row is the header
+        rows = [[c.model_copy(update={"row": c.row - 1}) for c in row] for row in rows[1:]]
     return Table(start=start, end=end, section=section, header=rows[0] if rows else [], rows=rows[1:])
+
+
+def _bold_header_below_empty(text: str, rows: list[list[Cell]]) -> bool:
+    """Whether the header row is all empty cells and the first body row holds two or more labels, each wholly
+    bold (the cell's extent leaves its markers out), and nothing else (a key-value table left without a header keeps its first row as data)."""
+    if len(rows) < 3 or any(c.end > c.start for c in rows[0]):
+        return False
+    labels = [c for c in rows[1] if c.end > c.start]
+    return len(labels) >= 2 and all(text[c.start - 2:c.start] in ("**", "__") and
+                                    text[c.end:c.end + 2] == text[c.start - 2:c.start] for c in labels)
 
 
 def _img_tags(text: str, start: int, end: int) -> list[Image]:

@@ -6,19 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from claim_checks import claim, stated, unrecoverable
+from claim_checks import claim, command_settings, stated, unrecoverable
 from extractor.api import extract_text
-from extractor.conditions.code.harnesses import load_harnesses
-from extractor.conditions.code.shell import ShellReader
-from extractor.conditions.code.source import block_source
 
 FENCE = "```"
-
-
-def _settings(command: str) -> dict[str, str]:
-    text = f"{FENCE}bash\n{command}\n{FENCE}\n"
-    src = block_source(text, 0, len(text), "bash")
-    return {s.reading.condition: s.value for cmd in ShellReader(load_harnesses()).commands(src) for s in cmd.settings}
 
 
 @pytest.mark.parametrize("command,expected", [
@@ -33,12 +24,12 @@ def _settings(command: str) -> dict[str, str]:
      {"model": "acme-labs/tiny-chat-3b", "input_length": "1024", "output_length": "256"}),
 ])
 def test_benchmark_cli_flags_are_read_by_the_table(command, expected):
-    assert _settings(command) == expected
+    assert command_settings(command) == expected
 
 
 def test_other_commands_of_those_tools_state_nothing():
-    assert _settings("deepsparse.server --batch_size 4 zoo:acme/tiny-bert") == {}
-    assert _settings("mlx_lm.generate --model acme-labs/tiny-chat-3b -p 'hello'") == {}
+    assert command_settings("deepsparse.server --batch_size 4 zoo:acme/tiny-bert") == {}
+    assert command_settings("mlx_lm.generate --model acme-labs/tiny-chat-3b -p 'hello'") == {}
 
 
 ENGINE_POST = f"""# A sparse classifier on CPUs

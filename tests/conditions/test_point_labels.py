@@ -73,6 +73,6 @@ def test_a_point_label_pattern_name_that_names_no_pattern_is_a_rules_problem(tmp
     folder = tmp_path / "rules"
     shutil.copytree(default_rules_dir(), folder)
     scopes = folder / "scopes.yaml"
-    scopes.write_text(scopes.read_text().replace("own_sentence_only: [c_equals_n]", "own_sentence_only: [c_equal_n]"))
+    scopes.write_text(scopes.read_text().replace("own_sentence_only: [c_equals_n", "own_sentence_only: [c_equal_n"))
     problems = check_rules(folder)
     assert any(p.where == "own_sentence_only" and "c_equal_n" in p.reason for p in problems), problems

@@ -51,6 +51,8 @@ class RungMemo:
     respectively: dict[tuple[object, int, int], bool] = field(default_factory=dict)
     # section -> the spans of its subsections that hold a claim's figure (rungs_document.py `_other_cases`)
     result_subsections: dict[int | None, list[tuple[int, tuple[int, int]]]] | None = None
+    code_runs: dict[tuple[int, int], bool] = field(default_factory=dict)   # sentence -> it says what code above runs
+    setup_models: dict[int, frozenset[str]] | None = None   # setup section -> the models its heading names (if any)
 
 
 def claim_kind(site: Site) -> tuple:

@@ -28,7 +28,7 @@ def run_code_before(lad: LadderReading, site: ClaimSite) -> Tiers | None:
     chain = site.chain
     found = [x for s in chain for x in code.get(s, [])
              if x.m.rule.startswith(PYTHON_RULE) and x.m.span[0] < site.passage.start]
-    if not found and site.section is not None and _shows_output(lad, site):
+    if not found and site.section is not None and shows_code_before(lad, site):
         sections = site.d.sections
         parent = sections[site.section].parent
         before = next((s for s in range(site.section - 1, -1, -1) if sections[s].parent == parent), None)
@@ -89,8 +89,8 @@ def _is_title(site: ClaimSite, section: int) -> bool:
         and sum(1 for s in sections if s.level == 1) == 1
 
 
-def _shows_output(lad: LadderReading, site: ClaimSite) -> bool:
-    """Whether the claim's section shows a code block (here: no run's code, so a program's output) before it.
+def shows_code_before(lad: LadderReading, site: ClaimSite) -> bool:
+    """Whether the claim's section shows a code block (a command, a program's output) before the claim.
     The first code block of each section is found once per document (kept with the ladder's memos)."""
     first = lad.memo.first_code
     if first is None:
@@ -99,3 +99,15 @@ def _shows_output(lad: LadderReading, site: ClaimSite) -> bool:
             if b.kind == "code":
                 first.setdefault(b.section, b.start)
     return first.get(site.section, site.passage.start) < site.passage.start
+
+
+def run_of_other_code(lad: LadderReading, site: ClaimSite, x: Located, section: int | None) -> bool:
+    """A mention of a section above the claim's whose sentence tells what the code shown above it does ("The command
+    above loads the 1B checkpoint in float16", "That script uses 2 GPUs"), when the claim's own section shows code
+    of its own before the claim: that sentence is about the other code's run, not the claim's."""
+    if section == site.section or x.sentence is None:
+        return False
+    runs = lad.memo.code_runs
+    if x.sentence not in runs:   # once per sentence
+        runs[x.sentence] = lad.ladder.code_run_sentence.match(site.d.view, *x.sentence) is not None
+    return runs[x.sentence] and shows_code_before(lad, site)
