@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from extractor.claims.classify import Cue, unit_class
+from extractor.claims.table_arithmetic import Level, decimals, fix_changes
 from extractor.claims.table_baselines import LEADS_WITH_NUMBER as _LEADS_WITH_NUMBER, TableBaselines, cell_text as _text
 from extractor.claims.table_headers import LEAD_PARAGRAPHS, Header, HeaderReader, lead_in, second_header_row
 from extractor.contracts import CREATED, StageContract
@@ -58,6 +59,7 @@ class TableReader:
         words = sorted((re.escape(w) for w in rules.training_words), key=len, reverse=True)
         self.training_lead = re.compile(rf"(?i)(?<![\w-])(?:{'|'.join(words)})(?![\w-])") if words else re.compile("(?!)")
         self.memory_saving_header = re.compile(rules.table_memory_saving_header)
+        self.gain_header = re.compile(rules.table_gain_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
 
     def claims(self, d: Document, seen: "ProseFigures",
@@ -159,6 +161,9 @@ class TableReader:
         out: list[tuple[Claim, Passage]] = []
         unit_rows: dict[int, list[int]] = {}  # column -> its body rows that hold 1.00x
         places: list[tuple[int, int]] = []    # the (row, column) of each claim of `out`
+        levels: dict[int, list[Level]] = {}   # row -> its cells that hold one measured level
+        col_headers: dict[int, Header] = {}
+        row_headers: dict[int, Header] = {}
         for (c, col, row_head, r, headers, under_counts), (qs, cues), score in zip(cells, analysed, scores):
             if score is not None:   # the quote is the score as written
                 qs = [q.model_copy(update={"span": (q.span[0], c.start + score.end(1) + 4),
@@ -171,6 +176,12 @@ class TableReader:
             cell_text = d.view[c.start:c.end]
             if _DECIMAL_COMMA.match(cell_text):
                 cell_text = cell_text.replace(",", ".")
+            if col is not None:
+                col_headers[c.col] = col
+            if row_head:
+                row_headers[r] = self.header(row_head)
+            if (level := _level(qs, cell_text, col, c.col)) is not None:
+                levels.setdefault(r, []).append(level)
             for i, q in enumerate(qs):
                 cls = unit_class(q.unit)
                 unit = q.unit
@@ -245,6 +256,20 @@ class TableReader:
         # the notes in quotes between a table and the sentence that says what its ratios compare with count too
         self.baselines.fill(d, table, out, places, unit_rows,
                             lambda: lead_in(d, table, ("paragraph", "caption", "list_item", "quote"), LEAD_PARAGRAPHS + 2))
+        for (claim, _), (_, col) in zip(out, places):
+            if claim.metric == "relative_change" and claim.value < 0 and not _SIGNED_QUOTE.search(claim.quote) \
+                    and col in col_headers and self.gain_header.search(col_headers[col].text):
+                # "| TPOT Gain |" over "45.2%": a gain of speed, not a TPOT cut of that size
+                claim.value, claim.value_max = -claim.value, (None if claim.value_max is None else -claim.value_max)
+        # a change cell computed from two levels of its row: its sign and direction follow from them
+        polarity = self.x.builder.directions.polarity
+
+        def level_polarity(r: int, col: int, level: Level) -> int:
+            cues = [cue for h in (col_headers.get(col), row_headers.get(r), col_headers.get(level.col)) if h
+                    for cue in h.cues]
+            return polarity([], 0, 0, cues) or _CLASS_POLARITY.get(level.cls, 0)
+
+        fix_changes(out, places, levels, lambda col: _metrics(col_headers.get(col)), level_polarity)
         return out
 
     def _residual(self, d: Document, q: QuantityRecord, cls: str | None, cues: list[Cue], base: int,
@@ -266,6 +291,33 @@ class TableReader:
             claim.baseline = share_of.group("base").strip(" *_`")
             claim.direction = _share_direction(q.value, self.x.builder.directions.polarity([], 0, 0, header_cues))
         residual.append((claim, place))
+
+
+# a quote written with its sign ("+3.0%", "-5%", "−7%")
+_SIGNED_QUOTE = re.compile(r"^[\s*_~]*[+\-−]")
+# which way is better for a level whose headers name no metric, by its unit's class ("357.1s" beside "124.6s")
+_CLASS_POLARITY = {"time": -1, "token_time": -1, "memory": -1, "cost": -1, "token_rate": 1, "request_rate": 1,
+                   "bandwidth": 1, "compute": 1}
+
+
+def _metrics(h: Header | None) -> frozenset[str]:
+    """The metrics a header names ("Base TPOT(ms)" -> tpot); speed-up and change words name none."""
+    return frozenset(c.label for c in (h.cues if h else ()) if c.label.startswith("metric:")
+                     and c.label not in ("metric:speedup", "metric:relative_change", "metric:other"))
+
+
+def _level(qs: list[QuantityRecord], cell_text: str, col: Header | None, col_index: int) -> Level | None:
+    """The measured level a cell holds alone ("55.1" under "Base TPOT(ms)", "357.1s"), else None."""
+    if len(qs) != 1 or not _LEADS_WITH_NUMBER.match(cell_text):
+        return None
+    q = qs[0]
+    cls, unit = unit_class(q.unit), q.unit
+    if cls is None and col is not None and col.cls and _BARE_NUMBER.match(cell_text):
+        cls, unit = col.cls, col.unit
+    if cls not in _CLASS_POLARITY or q.value_max is not None or unit is None:
+        return None
+    return Level(q.value, unit, decimals(q.quote), col_index, _metrics(col), col.text.strip(" *_`") if col else "",
+                 cls)
 
 
 def scores_on_one_scale(out: list[tuple[Claim, Passage]], places: list[tuple[int, int]],

@@ -1,0 +1,84 @@
+"""Precision classes from the random draws of session 8 (issue 23, helper `precise8`): a table's change cells read
+against the two levels of their row (a gain of speed beside a lower-is-better quantity, a cut, a slowdown), a gain
+column's word, the statistic a column header or a table's lead sentence names, a qualifier a caption or a cell
+states, and baselines. Every table and sentence here is written for the test; each class has its negatives."""
+from __future__ import annotations
+
+import pytest
+
+from claim_checks import claims_in
+
+
+def _changes(text: str) -> list[tuple[str, float, str | None, str | None]]:
+    return [(c.quote, c.value, c.direction, c.baseline) for c in claims_in(text) if c.metric == "relative_change"]
+
+
+# ---- a change cell computed from two levels of its row: the arithmetic says what changed and which way
+GAIN_OF_SPEED = """## Decode results
+
+We compared the plain decoder with the draft-assisted one on one card.
+
+| Batch | Plain ITL (ms) | Draft ITL (ms) | ITL Gain |
+| --- | --- | --- | --- |
+| 1 | 40.0 | 25.0 | 60.0% |
+| 8 | 52.0 | 40.0 | 30.0% |
+"""
+SIGNED_CUT = """## Prefill results
+
+| Batch | Old TTFT (ms) | New TTFT (ms) | Improvement |
+| --- | --- | --- | --- |
+| 1 | 200.0 | 150.0 | +25.0% |
+| 4 | 400.0 | 380.0 | +5.0% |
+| 16 | 1000.0 | 700.0 | +30.0% |
+"""
+LEVELS_WITH_UNITS = """## Switch cost
+
+| Step | Cold start | Warm pool | Improvement |
+| --- | --- | --- | --- |
+| Load | 120.0s | 30.0s | 75% faster |
+| Reply | 2.00s | 2.20s | -10% (a bit slower) |
+"""
+
+
+def test_a_gain_of_speed_beside_a_latency_is_positive() -> None:
+    # 40.0 / 25.0 - 1 = 60 %: the decoder got 60 % faster; ITL fell by 37.5 %, not by 60 %
+    assert _changes(GAIN_OF_SPEED) == [("60.0%", 60.0, "better", "Plain ITL (ms)"),
+                                       ("30.0%", 30.0, "better", "Plain ITL (ms)")]
+
+
+def test_a_signed_improvement_that_is_a_cut_is_negative() -> None:
+    # (200 - 150) / 200 = 25 %: TTFT fell by 25 % (a reduction is negative); the row of batch 4 alone could be
+    # either form, the column's other rows tell
+    assert _changes(SIGNED_CUT) == [("+25.0%", -25.0, "better", "Old TTFT (ms)"),
+                                    ("+5.0%", -5.0, "better", "Old TTFT (ms)"),
+                                    ("+30.0%", -30.0, "better", "Old TTFT (ms)")]
+
+
+def test_levels_written_with_units_name_the_baseline_and_a_slowdown_is_worse() -> None:
+    # "-10% (a bit slower)": the reply time rose from 2.00 s to 2.20 s, a rise of 10 %, worse
+    assert _changes(LEVELS_WITH_UNITS) == [("75%", -75.0, "better", "Cold start"),
+                                           ("-10%", 10.0, "worse", "Cold start")]
+
+
+@pytest.mark.parametrize("table,expected", [
+    # no two levels of one quantity in the row: the column word decides (a gain is positive, a cut negative)
+    ("| Model | ITL Gain |\n| --- | --- |\n| Tiny-1B | 60.0% |\n", [("60.0%", 60.0, "better")]),
+    ("| Model | TPOT speed-up (%) |\n| --- | --- |\n| Tiny-1B | 25% |\n", [("25%", 25.0, "better")]),
+    ("| Model | TTFT Reduction |\n| --- | --- |\n| Tiny-1B | 25% |\n", [("25%", -25.0, "better")]),
+    ("| Model | TTFT Improvement |\n| --- | --- |\n| Tiny-1B | 25% |\n", [("25%", -25.0, "better")]),
+    # levels that do not give the change (it was computed from runs not shown): the cell stays as the column says
+    ("| Model | Old TTFT (ms) | New TTFT (ms) | TTFT Gain |\n| --- | --- | --- | --- |\n"
+     "| Tiny-1B | 90.0 | 80.0 | 44.0% |\n", [("44.0%", 44.0, "better")]),
+    # a throughput gain is a rise of the throughput, as before
+    ("| Model | Base tok/s | New tok/s | Gain |\n| --- | --- | --- | --- |\n| Tiny-1B | 100.0 | 150.0 | 50.0% |\n",
+     [("50.0%", 50.0, "better")]),
+])
+def test_a_change_column_without_its_arithmetic_follows_its_word(table: str, expected) -> None:
+    assert [x[:3] for x in _changes(table)] == expected
+
+
+def test_levels_of_two_quantities_are_never_paired() -> None:
+    # a TTFT and a throughput in one row: 25 % is neither's change from the other, so nothing is changed
+    table = ("| Model | TTFT (ms) | Throughput (tok/s) | TTFT Reduction |\n| --- | --- | --- | --- |\n"
+             "| Tiny-1B | 100.0 | 125.0 | 25% |\n")
+    assert [x[:3] for x in _changes(table)] == [("25%", -25.0, "better")]
