@@ -104,6 +104,7 @@ class ClaimRules(BaseModel):
     rate_unit_before: Phrases
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
     statistic_metrics: Phrases
+    statistic_min_is_requirement: Phrases = Field(default_factory=list)
     statistic_not_before: str = r"(?!)"
     enumeration_gap: str = r"(?!)"
     share_of_time_after: str = r"(?!)"
@@ -191,7 +192,7 @@ class ClaimRules(BaseModel):
             _phrases(cues)
         return v
 
-    @field_validator("lower_is_better_metrics", "statistic_metrics")
+    @field_validator("lower_is_better_metrics", "statistic_metrics", "statistic_min_is_requirement")
     @classmethod
     def _polar_metrics(cls, v: list[str]):
         unknown = sorted(set(v) - METRICS)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from extractor.claims.classify import Cue, unit_class
 from extractor.claims.table_arithmetic import Level, decimals, fix_changes
 from extractor.claims.table_baselines import LEADS_WITH_NUMBER as _LEADS_WITH_NUMBER, TableBaselines, cell_text as _text
-from extractor.claims.table_headers import LEAD_PARAGRAPHS, Header, HeaderReader, lead_in, second_header_row
+from extractor.claims.table_headers import LEAD_PARAGRAPHS, Header, HeaderReader, lead_in, lead_statistics, second_header_row
 from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
 from extractor.ingest.model import Cell, Table, group_label
@@ -256,6 +256,7 @@ class TableReader:
         # the notes in quotes between a table and the sentence that says what its ratios compare with count too
         self.baselines.fill(d, table, out, places, unit_rows,
                             lambda: lead_in(d, table, ("paragraph", "caption", "list_item", "quote"), LEAD_PARAGRAPHS + 2))
+        self._lead_statistics(d, table, out)
         for (claim, _), (_, col) in zip(out, places):
             if claim.metric == "relative_change" and claim.value < 0 and not _SIGNED_QUOTE.search(claim.quote) \
                     and col in col_headers and self.gain_header.search(col_headers[col].text):
@@ -271,6 +272,24 @@ class TableReader:
 
         fix_changes(out, places, levels, lambda col: _metrics(col_headers.get(col)), level_polarity)
         return out
+
+    def _lead_statistics(self, d: Document, table: Table, out: list[tuple[Claim, Passage]]) -> None:
+        """A statistic the caption, section heading or lead-in paragraph names for a metric ("We measured the average
+        inference speed ...", "Table 2: Mean TTFT (ms)") is the statistic of the cells of that metric that name
+        none themselves; the nearest text that names one decides."""
+        rules = self.x.builder.rules
+        open_cells = [c for c, _ in out if c.statistic is None and c.metric in rules.statistic_metrics]
+        if not open_cells:
+            return
+        for text in lead_in(d, table):
+            named = lead_statistics(text, list(self.x.cues(text)))
+            if not named:
+                continue
+            for claim in open_cells:
+                stat = named.get(claim.metric)
+                if stat and not (stat == "min" and claim.metric in rules.statistic_min_is_requirement):
+                    claim.statistic = stat
+            return
 
     def _residual(self, d: Document, q: QuantityRecord, cls: str | None, cues: list[Cue], base: int,
                   context: ClaimContext, headers: list[Header], col: Header | None, place: Passage,

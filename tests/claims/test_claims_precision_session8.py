@@ -82,3 +82,47 @@ def test_levels_of_two_quantities_are_never_paired() -> None:
     table = ("| Model | TTFT (ms) | Throughput (tok/s) | TTFT Reduction |\n| --- | --- | --- | --- |\n"
              "| Tiny-1B | 100.0 | 125.0 | 25% |\n")
     assert [x[:3] for x in _changes(table)] == [("25%", -25.0, "better")]
+
+
+# ---- a statistic named by a column header or by the sentence that leads into the table
+def _stats(text: str) -> list[tuple[str, str, str | None]]:
+    return [(c.quote, c.metric, c.statistic) for c in claims_in(text)]
+
+
+def test_a_statistic_in_a_column_header_reaches_memory_compute_and_utilization_cells() -> None:
+    table = ("| Engine | Max. GPU memory | Peak host RAM | Max compute per GPU | Avg. GPU utilization (%) |\n"
+             "| --- | --- | --- | --- | --- |\n| ours | 812MB | 2.1GB | 6.2 TFLOPS | 71.3 |\n")
+    assert _stats(table) == [("812MB", "memory", "max"), ("2.1GB", "memory", "max"),
+                             ("6.2 TFLOPS", "compute", "max"), ("71.3", "other", "mean")]
+
+
+def test_a_minimum_memory_is_a_requirement_not_a_statistic() -> None:
+    table = "| Setup | Minimum GPU memory |\n| --- | --- |\n| LoRA | 14.5GB |\n"
+    assert _stats(table) == [("14.5GB", "memory", None)]
+    assert [c.statistic for c in claims_in("Fine-tuning needs a minimum of 24 GB of GPU memory.\n")] in ([], [None])
+
+
+def test_the_lead_sentence_names_the_statistic_of_its_metric_only() -> None:
+    text = ("We timed the average decode speed (tokens/s) and the GPU memory of each build on one card.\n\n"
+            "| Build | Speed (tokens/s) | GPU memory |\n| --- | --- | --- |\n| fp16 | 41.5 | 15.2GB |\n")
+    assert _stats(text) == [("41.5", "throughput", "mean"), ("15.2GB", "memory", None)]
+    caption = "Table 3: Median TTFT (ms) at each batch size\n\n| Batch | fp16 | int8 |\n| --- | --- | --- |\n| 1 | 45.1 | 38.7 |\n"
+    assert _stats(caption) == [("45.1", "ttft", "median"), ("38.7", "ttft", "median")]
+
+
+@pytest.mark.parametrize("text", [
+    # a statistic word about something else than the table's metric
+    "The average request carries 900 tokens, and we report throughput below.\n\n"
+    "| Build | Throughput (tok/s) |\n| --- | --- |\n| ours | 1210.5 |\n",
+    # a statistic word that describes a figure written before it (a link's datasheet peak), not the cells
+    "We ran the kernels on one node (~90 GB/s link maximum bandwidth each way).\n\n"
+    "| Kernel | Achieved bandwidth |\n| --- | --- |\n| dispatch | 71 GB/s |\n",
+])
+def test_a_lead_statistic_of_another_quantity_is_not_carried(text: str) -> None:
+    assert all(stat is None for *_, stat in _stats(text)), _stats(text)
+
+
+def test_a_share_of_the_peak_states_no_statistic() -> None:
+    found = _stats("Those clusters run at under 7% of the peak, while ours reach 41% of peak.\n")
+    assert found and all(stat is None for *_, stat in found), found
+    assert _stats("Our server used a peak memory of 38.5 GB during the benchmark.\n") == [("38.5 GB", "memory", "max")]
