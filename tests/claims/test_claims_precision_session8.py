@@ -126,3 +126,39 @@ def test_a_share_of_the_peak_states_no_statistic() -> None:
     found = _stats("Those clusters run at under 7% of the peak, while ours reach 41% of peak.\n")
     assert found and all(stat is None for *_, stat in found), found
     assert _stats("Our server used a peak memory of 38.5 GB during the benchmark.\n") == [("38.5 GB", "memory", "max")]
+
+
+# ---- the level a change starts from, stated on its own before the change: the reference's level
+def _decided(text: str) -> tuple[list[str], list[tuple[str, str, str]]]:
+    from extractor.api import extract_text
+    r = extract_text(text, "t.md")
+    return [c.quote for c in r.claims], [(s.quote, s.reason, s.rule) for s in r.set_aside]
+
+
+def test_a_start_level_stated_before_its_change_is_the_baseline() -> None:
+    text = ("## Start-up\n\nWith the cache inside the engine, the server took **48.5 seconds** to become ready.\n\n"
+            "With the external cache service it is ready sooner: moving the pool out cuts start-up from 48.5 seconds "
+            "to 12.1 seconds.\n")
+    claims, aside = _decided(text)
+    assert claims == ["12.1 seconds"]
+    assert ("48.5 seconds", "baseline", "set_aside.from_level_restated") in aside
+
+
+@pytest.mark.parametrize("text,kept", [
+    # the level the first change reaches, where the second starts: a result of the first
+    ("## Start-up\n\nThe first rewrite brought start-up from 90.0 seconds to 48.5 seconds. The second one cuts "
+     "start-up from 48.5 seconds to 12.1 seconds.\n", "48.5 seconds"),
+    # the same figure in another section: another run
+    ("## Ours\n\nOur server answers in 48.5 ms.\n\n## Theirs\n\nThe old router went from 48.5 ms to 30 ms.\n",
+     "48.5 ms"),
+    # a printed result of the run, in a code block
+    ("## Run\n\n```\ntotal time: 6.25s\n```\n\nWith the fused kernel the total time drops from 6.25s to 4.10s.\n",
+     "6.25s"),
+    # a start level that opens a change of its own ("(a → b)")
+    ("## Memory\n\nPeak memory grows about 20% (20.5 → 24.6 GB) from the small model to the large one. Offloading "
+     "takes peak memory from 20.5 GB to 12.0 GB.\n", "20.5"),
+])
+def test_a_level_that_is_a_result_of_its_own_is_kept(text: str, kept: str) -> None:
+    claims, aside = _decided(text)
+    assert kept in claims, (claims, aside)
+    assert not any(rule == "set_aside.from_level_restated" for *_, rule in aside), aside
