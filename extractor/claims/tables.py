@@ -60,6 +60,8 @@ class TableReader:
         self.training_lead = re.compile(rf"(?i)(?<![\w-])(?:{'|'.join(words)})(?![\w-])") if words else re.compile("(?!)")
         self.memory_saving_header = re.compile(rules.table_memory_saving_header)
         self.gain_header = re.compile(rules.table_gain_header)
+        self.approx_before_metric = re.compile(rules.table_approx_before_metric)
+        self.approx_header = re.compile(rules.table_approx_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
 
     def claims(self, d: Document, seen: "ProseFigures",
@@ -147,6 +149,7 @@ class TableReader:
         cells = self.result_cells(d, table)
         if not cells:
             return []
+        first_residual = len(residual) if residual is not None else 0
         lead: Header | None = None
         lead_cues: list[Cue] | None = None
         lead_texts: list[str] | None = None
@@ -256,7 +259,11 @@ class TableReader:
         # the notes in quotes between a table and the sentence that says what its ratios compare with count too
         self.baselines.fill(d, table, out, places, unit_rows,
                             lambda: lead_in(d, table, ("paragraph", "caption", "list_item", "quote"), LEAD_PARAGRAPHS + 2))
-        self._lead_statistics(d, table, out)
+        # the cells read here, also those no header names the metric of (a cost beside a time: "4.1 hours ($132)")
+        self._lead_statistics(d, table, out + (residual[first_residual:] if residual is not None else []))
+        for (claim, _), (_, col) in zip(out, places):
+            if claim.qualifier == "exact" and col in col_headers and self.approx_header.search(col_headers[col].text):
+                claim.qualifier = "approx"     # "| Approx. cost |", "| ~Latency (ms) |" over "$41"
         for (claim, _), (_, col) in zip(out, places):
             if claim.metric == "relative_change" and claim.value < 0 and not _SIGNED_QUOTE.search(claim.quote) \
                     and col in col_headers and self.gain_header.search(col_headers[col].text):
@@ -276,20 +283,28 @@ class TableReader:
     def _lead_statistics(self, d: Document, table: Table, out: list[tuple[Claim, Passage]]) -> None:
         """A statistic the caption, section heading or lead-in paragraph names for a metric ("We measured the average
         inference speed ...", "Table 2: Mean TTFT (ms)") is the statistic of the cells of that metric that name
-        none themselves; the nearest text that names one decides."""
+        none themselves; the nearest text that names one decides. A hedge right before a metric's word there
+        ("Training Time and Corresponding Approximate Cost") makes the exact cells of that metric approximate."""
         rules = self.x.builder.rules
         open_cells = [c for c, _ in out if c.statistic is None and c.metric in rules.statistic_metrics]
-        if not open_cells:
-            return
-        for text in lead_in(d, table):
-            named = lead_statistics(text, list(self.x.cues(text)))
-            if not named:
-                continue
+        exact = [c for c, _ in out if c.qualifier == "exact"]
+        texts = lead_in(d, table) if open_cells or exact else []
+        for text in texts:
+            cues = list(self.x.cues(text))
+            named = lead_statistics(text, cues) if open_cells else {}
             for claim in open_cells:
                 stat = named.get(claim.metric)
                 if stat and not (stat == "min" and claim.metric in rules.statistic_min_is_requirement):
                     claim.statistic = stat
-            return
+            if named:
+                open_cells = []
+            hedged = {m.label[7:] for m in cues if m.label.startswith("metric:")
+                      and self.approx_before_metric.search(text, max(0, m.start - 40), m.start)}
+            for claim in exact:
+                if claim.metric in hedged:
+                    claim.qualifier = "approx"
+            if hedged:
+                exact = []
 
     def _residual(self, d: Document, q: QuantityRecord, cls: str | None, cues: list[Cue], base: int,
                   context: ClaimContext, headers: list[Header], col: Header | None, place: Passage,

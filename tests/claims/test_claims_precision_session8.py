@@ -162,3 +162,39 @@ def test_a_level_that_is_a_result_of_its_own_is_kept(text: str, kept: str) -> No
     claims, aside = _decided(text)
     assert kept in claims, (claims, aside)
     assert not any(rule == "set_aside.from_level_restated" for *_, rule in aside), aside
+
+
+# ---- a hedge or a bound stated in a table's caption, its column header or its cell
+def _qualifiers(text: str) -> list[tuple[str, str, str]]:
+    return [(c.quote, c.metric, c.qualifier) for c in claims_in(text)]
+
+
+def test_a_caption_that_hedges_one_metric_makes_only_its_cells_approximate() -> None:
+    text = ("| GPUs | Small | Large |\n| --- | --- | --- |\n| 8x cards | 4.1 hours ($132) | 9 hours ($290) |\n\n"
+            "*Table 1. Run time and corresponding approximate cost in the cloud.*\n")
+    assert _qualifiers(text) == [("4.1 hours", "latency", "exact"), ("$132", "cost", "approx"),
+                                 ("9 hours", "latency", "exact"), ("$290", "cost", "approx")]
+
+
+def test_a_hedged_column_header_makes_its_cells_approximate() -> None:
+    table = ("| Model | Approx. cost | ~Latency (ms) | Est. cost (USD) | Cost |\n| --- | --- | --- | --- | --- |\n"
+             "| Small | $41 | 120 | 17.5 | $12 |\n")
+    assert _qualifiers(table) == [("$41", "cost", "approx"), ("120", "latency", "approx"),
+                                  ("17.5", "cost", "approx"), ("$12", "cost", "exact")]
+
+
+@pytest.mark.parametrize("text", [
+    # a hedge about something else than the cells' metric
+    "We give approximate prompt sizes in the notes; the latency below is measured.\n\n"
+    "| Model | Latency (ms) |\n| --- | --- |\n| Small | 120 |\n",
+    # a hedge far from the metric's word
+    "Approximately half of the runs used the new kernel; the table lists the measured cost.\n\n"
+    "| Model | Cost |\n| --- | --- |\n| Small | $12 |\n",
+])
+def test_a_hedge_of_another_word_leaves_the_cells_exact(text: str) -> None:
+    assert all(q == "exact" for *_, q in _qualifiers(text)), _qualifiers(text)
+
+
+def test_a_minimum_written_after_a_size_is_a_floor() -> None:
+    table = "| Model | GPU memory |\n| --- | --- |\n| Small | 4GB minimum |\n| Large | 9.5GB |\n"
+    assert _qualifiers(table) == [("4GB minimum", "memory", "at_least"), ("9.5GB", "memory", "exact")]
