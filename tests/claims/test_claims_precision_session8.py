@@ -198,3 +198,21 @@ def test_a_hedge_of_another_word_leaves_the_cells_exact(text: str) -> None:
 def test_a_minimum_written_after_a_size_is_a_floor() -> None:
     table = "| Model | GPU memory |\n| --- | --- |\n| Small | 4GB minimum |\n| Large | 9.5GB |\n"
     assert _qualifiers(table) == [("4GB minimum", "memory", "at_least"), ("9.5GB", "memory", "exact")]
+
+
+# ---- a baseline is a name, cleaned of markup, pictographs and the clause after it
+@pytest.mark.parametrize("text,baseline", [
+    ("✅ Simple setup   ✅ 3× faster than PlainHTTP     ✅ Streaming, batching\n", "PlainHTTP"),
+    ("Our kernels give 12x over OldServe allowing it to reach a far higher utilization.\n", "OldServe"),
+    ("Ours provides 1.7x throughput compared to older servers achieving 55% of optimum.\n", "older servers"),
+    ("| Model | Backend | Config | Time | Speedup |\n| --- | --- | --- | --- | --- |\n"
+     "| M | Baseline | None | 20.0s | 1.0x |\n| M | Fast | k=2 | 10.0s | 2.0x |\n", "Baseline"),
+    # a cell that names the reference run beside a setting keeps both, as before
+    ("| Model | Backend | Config | Time | Speedup |\n| --- | --- | --- | --- | --- |\n"
+     "| M | Stock | eager | 20.0s | 1.0x |\n| M | Fast | graphs | 10.0s | 2.0x |\n", "Stock; eager"),
+    # the participle inside a name stays ("leading", "that")
+    ("The router saves 25% on cost compared to other leading open routers.\n", "other leading open routers"),
+])
+def test_a_baseline_is_a_clean_name(text: str, baseline: str) -> None:
+    found = [c.baseline for c in claims_in(text) if c.metric in ("speedup", "relative_change")]
+    assert found == [baseline], found
