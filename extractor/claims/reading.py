@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from extractor.claims.adjacent_baselines import fill_adjacent_baselines
 from extractor.claims.analysis import TextAnalyser
 from extractor.claims.counting import CountingDefinitions, Definition, load_counting_rules
 from extractor.claims.output_blocks import OutputBlocks
@@ -82,6 +83,8 @@ class ClaimStage:
             else:
                 placed.append(p)
         placed.sort(key=lambda p: (p[0].span[0], p[0].span[1], p[0].metric))
+        # a prose change that sums up the table next to it compares with the run of the table's reference cell
+        fill_adjacent_baselines(d, placed)
         # what the post's token rates count, defined once, reaches the claims whose own text does not say it
         counted = self.counting.carry(d, self.counting.find(d), placed)
         return ReadClaims(placed, rejected, prose, places, counted)

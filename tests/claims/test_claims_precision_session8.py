@@ -216,3 +216,35 @@ def test_a_minimum_written_after_a_size_is_a_floor() -> None:
 def test_a_baseline_is_a_clean_name(text: str, baseline: str) -> None:
     found = [c.baseline for c in claims_in(text) if c.metric in ("speedup", "relative_change")]
     assert found == [baseline], found
+
+
+# ---- the baseline of a prose change that sums up the table next to it
+SUMMED_TABLE = """## Training
+
+| Mode | GPUs | Throughput (images/GPU/s) | Time per Step (s) |
+|---|---|---|---|
+| Shared scorer | 4 | 0.305 | 500 |
+| Separate scorer | 5 | 0.280 | 430 |
+
+Giving the scorer its own card cuts the time per step by **~14%**.
+"""
+
+
+@pytest.mark.parametrize("text,baseline", [
+    (SUMMED_TABLE, "Shared scorer"),
+    # the runs as columns: the reference column's header
+    ("## Switch\n\n| Metric | Cold | Warm |\n|---|---|---|\n| Load time | 50.0s | 20.0s |\n\n"
+     "Warm pools cut load time by 60%.\n", "Cold"),
+    # no pair of cells gives the change
+    ("## Training\n\n| Mode | Time per Step (s) |\n|---|---|\n| Shared scorer | 500 |\n| Separate scorer | 430 |\n\n"
+     "Elsewhere, the new cache cuts load time by 40%.\n", "not named in the text"),
+    # a bound is no computed change ("up to 50% slower"), even when a pair gives it
+    ("## Speed\n\n| Build | Speed |\n|---|---|\n| Small | 8.7 tok/s |\n| Tiny | 5.8 tok/s |\n\n"
+     "Keeping the profiler open can cost up to 50% of the speed.\n", "not named in the text"),
+    # the sentence states its own levels: its change is of those
+    ("## Memory\n\n| Model | HBM |\n|---|---|\n| Small | 10.0 GB |\n| Large | 12.5 GB |\n\n"
+     "Idle memory grows about 25% (8.0 → 10.0 GB) on the large model.\n", "not named in the text"),
+])
+def test_a_change_that_sums_up_the_next_table_compares_with_its_reference_run(text: str, baseline: str) -> None:
+    found = [c.baseline for c in claims_in(text) if c.metric == "relative_change"]
+    assert found == [baseline], found

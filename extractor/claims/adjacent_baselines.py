@@ -1,0 +1,85 @@
+"""The baseline of a prose change that sums up the table next to it: "Moving the scorer to its own card cuts the
+step time by ~14%." under a table whose rows give 420 s ("colocated") and 360 s ("separate scorer"). When the
+sentence names no baseline and exactly one pair of the table's measured cells gives the change ((a - b) / a, the
+reference level a as the denominator), the label of the reference cell's row (or its column, when the runs are
+columns) is the baseline: the text names it, in the table the sentence describes. Only for a table of a few rows,
+a sentence that states no level of its own, and an exact or approximate change (not a bound: "up to 50% slower")."""
+from __future__ import annotations
+
+from extractor.claims.table_arithmetic import decimals
+from extractor.claims.table_baselines import cell_text
+from extractor.ingest import Document
+from extractor.ingest.segment import Passage
+from extractor.records import Claim
+
+# how far a sentence may sit from the table it sums up (characters between the table's end and the sentence, or
+# between the sentence and the table's start)
+REACH_AFTER = 600
+REACH_BEFORE = 300
+PROSE = frozenset({"paragraph", "list_item"})
+# a table of a few runs: in a long table some pair of cells gives any round change by chance
+MAX_ROWS = 6
+_CELL_MARKUP = " *_`"
+
+
+def _adjacent_table(d: Document, p: Passage) -> int | None:
+    """The table the sentence at `p` sums up: the nearest one in its section that ends shortly before it, else one
+    that starts shortly after it; None when none does."""
+    best, best_gap = None, None
+    for t, table in enumerate(d.tables):
+        if table.section != p.section:
+            continue
+        gap = p.start - table.end if table.end <= p.start else (table.start - p.end if table.start >= p.end else None)
+        if gap is None or gap > (REACH_AFTER if table.end <= p.start else REACH_BEFORE):
+            continue
+        if best_gap is None or gap < best_gap:
+            best, best_gap = t, gap
+    return best
+
+
+def _matches(v: float, tol: float, a: Claim, b: Claim) -> bool:
+    """Whether the change from level `a` (the reference) to `b` is `v` percent, within the rounding of all three."""
+    ha, hb = 0.5 * 10 ** -decimals(a.quote), 0.5 * 10 ** -decimals(b.quote)
+    changes = [abs(y - x) / x * 100 for x in (a.value - ha, a.value + ha) for y in (b.value - hb, b.value + hb) if x > 0]
+    return bool(changes) and min(changes) - tol <= v <= max(changes) + tol
+
+
+def fill_adjacent_baselines(d: Document, placed: list[tuple[Claim, Passage]]) -> None:
+    """Sets the baseline of each prose relative change that names none from the table next to it (module doc)."""
+    cells: dict[int, list[tuple[Claim, Passage]]] = {}
+    for c, p in placed:
+        if p.kind == "cell" and p.table is not None and c.value_max is None and c.value > 0 \
+                and c.metric not in ("speedup", "relative_change"):
+            cells.setdefault(p.table, []).append((c, p))
+    if not cells:
+        return
+    # the sentences that state levels of their own ("grows about 27% (11.5 -> 14.6 GB)"): their change is of those
+    levels = {(p.start, p.end) for c, p in placed if p.kind in PROSE and c.metric not in ("speedup", "relative_change")}
+    for claim, p in placed:
+        if claim.metric != "relative_change" or claim.baseline is not None or claim.value_max is not None \
+                or claim.qualifier not in ("exact", "approx") or p.kind not in PROSE or (p.start, p.end) in levels \
+                or (t := _adjacent_table(d, p)) is None or t not in cells or len(d.tables[t].rows) > MAX_ROWS:
+            continue
+        v = abs(claim.value)
+        tol = 0.5 * 10 ** -decimals(claim.quote) + (0.5 if claim.qualifier == "approx" else 0.0)
+        found = set()
+        for a, pa in cells[t]:
+            for b, pb in cells[t]:
+                # two runs of one column (a row label may have turned one cell's metric: "colocated training"), or
+                # two columns of one quantity in a row
+                if a is b or a.unit != b.unit or not (pa.col == pb.col or (pa.row == pb.row and a.metric == b.metric)):
+                    continue
+                if _matches(v, tol, a, b):
+                    found.add(("row", pa.row) if pa.col == pb.col else ("col", pa.col))
+        if len(found) != 1:
+            continue        # no pair gives the change, or several do: which run it was compared with is unclear
+        kind, at = found.pop()
+        table = d.tables[t]
+        if kind == "row":
+            row = table.rows[at] if at is not None and at < len(table.rows) else []
+            label = cell_text(d, row[0]) if row else ""
+        else:
+            label = next((cell_text(d, h) for h in table.header if h.col == at), "")
+        label = label.strip(_CELL_MARKUP)
+        if label and any(ch.isalpha() for ch in label):
+            claim.baseline = label
