@@ -19,16 +19,16 @@ REACH_BEFORE = 300
 PROSE = frozenset({"paragraph", "list_item"})
 # a table of a few runs: in a long table some pair of cells gives any round change by chance
 MAX_ROWS = 6
+MAX_CELLS = 48
 _CELL_MARKUP = " *_`"
 
 
-def _adjacent_table(d: Document, p: Passage) -> int | None:
-    """The table the sentence at `p` sums up: the nearest one in its section that ends shortly before it, else one
-    that starts shortly after it; None when none does."""
+def _adjacent_table(d: Document, p: Passage, in_section: list[int]) -> int | None:
+    """The table the sentence at `p` sums up: the nearest one of its section's tables (`in_section`) that ends
+    shortly before it, else one that starts shortly after it; None when none does."""
     best, best_gap = None, None
-    for t, table in enumerate(d.tables):
-        if table.section != p.section:
-            continue
+    for t in in_section:
+        table = d.tables[t]
         gap = p.start - table.end if table.end <= p.start else (table.start - p.end if table.start >= p.end else None)
         if gap is None or gap > (REACH_AFTER if table.end <= p.start else REACH_BEFORE):
             continue
@@ -53,12 +53,16 @@ def fill_adjacent_baselines(d: Document, placed: list[tuple[Claim, Passage]]) ->
             cells.setdefault(p.table, []).append((c, p))
     if not cells:
         return
+    by_section: dict[int | None, list[int]] = {}
+    for t in cells:
+        if len(d.tables[t].rows) <= MAX_ROWS and len(cells[t]) <= MAX_CELLS:
+            by_section.setdefault(d.tables[t].section, []).append(t)
     # the sentences that state levels of their own ("grows about 27% (11.5 -> 14.6 GB)"): their change is of those
     levels = {(p.start, p.end) for c, p in placed if p.kind in PROSE and c.metric not in ("speedup", "relative_change")}
     for claim, p in placed:
         if claim.metric != "relative_change" or claim.baseline is not None or claim.value_max is not None \
                 or claim.qualifier not in ("exact", "approx") or p.kind not in PROSE or (p.start, p.end) in levels \
-                or (t := _adjacent_table(d, p)) is None or t not in cells or len(d.tables[t].rows) > MAX_ROWS:
+                or (t := _adjacent_table(d, p, by_section.get(p.section, []))) is None:
             continue
         v = abs(claim.value)
         tol = 0.5 * 10 ** -decimals(claim.quote) + (0.5 if claim.qualifier == "approx" else 0.0)
