@@ -44,9 +44,9 @@ def _bounds(b: Level, n: Level, form: str) -> tuple[float, float]:
     hb, hn = 0.5 * 10 ** -b.decimals, 0.5 * 10 ** -n.decimals
     values = []
     for x in (b.value - hb, b.value + hb):
-        for y in (n.value - hn, n.value + hn):
-            if x <= 0 or y <= 0:
-                return (1.0, 0.0)          # a level too close to zero to tell
+        for y in (max(n.value - hn, 0.0), n.value + hn):
+            if (x if form == LEVEL else y) <= 0:
+                return (1.0, 0.0)          # a reference level too close to zero to tell
             values.append(abs((y - x) / x if form == LEVEL else (x - y) / y) * 100)
     return min(values), max(values)
 

@@ -331,7 +331,7 @@ class TableReader:
 _SIGNED_QUOTE = re.compile(r"^[\s*_~]*[+\-−]")
 # which way is better for a level whose headers name no metric, by its unit's class ("357.1s" beside "124.6s")
 _CLASS_POLARITY = {"time": -1, "token_time": -1, "memory": -1, "cost": -1, "token_rate": 1, "request_rate": 1,
-                   "bandwidth": 1, "compute": 1}
+                   "bandwidth": 1, "compute": 1, "percent": 0}
 
 
 def _metrics(h: Header | None) -> frozenset[str]:
@@ -350,6 +350,9 @@ def _level(qs: list[QuantityRecord], cell_text: str, col: Header | None, col_ind
         cls, unit = col.cls, col.unit
     if cls not in _CLASS_POLARITY or q.value_max is not None or unit is None:
         return None
+    if cls == "percent" and (_SIGNED_QUOTE.search(cell_text) or (col is not None and (col.ratio or any(
+            c.label.startswith(("change:", "metric:relative_change", "metric:speedup")) for c in col.cues)))):
+        return None      # a percent of a change column ("Degradation", "TPS Gain", "+3%") is no level
     return Level(q.value, unit, decimals(q.quote), col_index, _metrics(col), col.text.strip(" *_`") if col else "",
                  cls)
 

@@ -248,3 +248,13 @@ Giving the scorer its own card cuts the time per step by **~14%**.
 def test_a_change_that_sums_up_the_next_table_compares_with_its_reference_run(text: str, baseline: str) -> None:
     found = [c.baseline for c in claims_in(text) if c.metric == "relative_change"]
     assert found == [baseline], found
+
+
+def test_a_change_of_two_percent_levels_names_its_reference_column() -> None:
+    table = ("| Model | Accuracy (few tools) | Accuracy (many tools) | Drop |\n| --- | --- | --- | --- |\n"
+             "| Small-7B | 90% | 45% | -50% |\n| Large-70B | 80% | 0% | -100% |\n")
+    assert [(q, v, b) for q, v, _, b in _changes(table)] == [("-50%", -50.0, "Accuracy (few tools)"),
+                                                            ("-100%", -100.0, "Accuracy (few tools)")]
+    # a percent of another change column is no level to pair with
+    other = ("| Model | Accept rate | Gain A | Gain B |\n| --- | --- | --- | --- |\n| Small-7B | 40.0% | 20.0% | 24.0% |\n")
+    assert all(b == "not named in the text" for *_, b in _changes(other)), _changes(other)
