@@ -19,7 +19,7 @@ _VALUE_THEN_NAME = re.compile(r"\s*[~≈<>]?\s*\$?[\d.,]+\s*[^\s,;()]*\s+(?:in|w
 _CLAUSE_END = re.compile(r"[:;]")
 # a parenthesis after the value, closed or still open at the comparison word ("4x slower (see runs: 0.9 s vs ...")
 _PARENTHESES = re.compile(r"\([^()]*\)?")
-# (and a pictograph: a check mark, a star or an emoji of a feature list, "than FastAPI ✅ Agents")
+# (and a pictograph: a check mark, a star or an emoji of a feature list, "than PlainHTTP ✔ Streaming")
 _PHRASE_END = re.compile(r"[,;:()!?\n|\u2190-\u2bff\U0001f000-\U0001faff]|\.(?!\w)| — | – ")
 # a pronoun names nothing a reader can look up ("replaces them with one fused kernel")
 _PRONOUN = re.compile(r"(?i)(?:it|them|this|that|these|those|they|one|ones)")

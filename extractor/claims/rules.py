@@ -92,6 +92,7 @@ class ClaimRules(BaseModel):
     table_memory_headers: str = r"(?!)"
     table_memory_saving_header: str = r"(?!)"
     table_gain_header: str = r"(?!)"
+    table_floor_after: str = r"(?!)"
     table_approx_before_metric: str = r"(?!)"
     table_approx_header: str = r"(?!)"
     table_share_of_header: str = r"(?!)"
@@ -123,7 +124,7 @@ class ClaimRules(BaseModel):
 
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
                      "bare_fraction_before", "table_baseline_header", "table_called_baseline", "table_reference_column",
-                     "table_setting_headers", "table_memory_headers", "table_memory_saving_header", "table_gain_header",
+                     "table_setting_headers", "table_memory_headers", "table_memory_saving_header", "table_gain_header", "table_floor_after",
                      "table_approx_before_metric", "table_approx_header",
                      "table_share_of_header", "table_plural_marker", "statistic_not_before", "measured_memory_sections", "enumeration_gap", "share_of_time_after",
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",

@@ -1,6 +1,6 @@
-"""A table's change cells checked against the row's own levels: "| Base TPOT | New TPOT | TPOT Gain |" over
-"| 55.1 | 37.9 | 45.2% |" is a gain of speed (55.1 / 37.9 - 1), not a TPOT cut of 45.2 %; "| 8.00 | 7.76 |
-+3.0% |" under "Improvement" is a TPOT cut of 3 % ((8.00 - 7.76) / 8.00), negative as every reduction is.
+"""A table's change cells checked against the row's own levels: "| Plain ITL | Draft ITL | ITL Gain |" over
+"| 40.0 | 25.0 | 60.0% |" is a gain of speed (40.0 / 25.0 - 1), not an ITL cut of 60 %; "| 200.0 | 150.0 |
++25.0% |" under "Improvement" is a cut of 25 % ((200 - 150) / 200), negative as every reduction is.
 
 When the row holds two levels of one quantity (same unit, same metric named by their columns) that the change
 is computed from, its sign and direction follow from the arithmetic, and the column of the reference level
@@ -14,7 +14,9 @@ from typing import Callable
 
 from extractor.records import Claim
 
-# the digits after the point of a number as written ("45.2%" -> "2")
+# a header's unit in parentheses at its end ("Old TTFT (ms)", "Plain ITL(ms)")
+_UNIT_PARENTHESIS = re.compile(r"\s*\([A-Za-zµ%$/.]{1,10}\)\s*$")
+# the digits after the point of a number as written ("60.5%" -> "5")
 _DECIMALS = re.compile(r"\d(?:[\d,]*)(?:\.(\d+))?")
 LEVEL = "level"            # the change of the level itself: (new - base) / base
 RECIPROCAL = "reciprocal"  # the change of its reciprocal, a speed: base / new - 1 (only for lower-is-better)
@@ -34,7 +36,7 @@ class Level:
 
 
 def decimals(quote: str) -> int:
-    """How many decimals the number of `quote` is written with ("45.2%" -> 1, "8.00" -> 2, "65%" -> 0)."""
+    """How many decimals the number of `quote` is written with ("60.0%" -> 1, "2.00" -> 2, "75%" -> 0)."""
     m = _DECIMALS.search(quote)
     return len(m.group(1) or "") if m else 0
 
@@ -62,7 +64,7 @@ def fix_changes(out: list[tuple[Claim, object]], places: list[tuple[int, int]],
                 polarity: Callable[[int, int, Level], int]) -> None:
     """Sets the sign, direction and (when none is named) baseline of each relative change of `out` (at `places`:
     row, column) from the two levels of its row it was computed from (`rows`: a row's measured levels, left to
-    right). `column_metrics(col)` names the metrics a change column names ("TPOT Gain": tpot); `polarity(row,
+    right). `column_metrics(col)` names the metrics a change column names ("ITL Gain": itl); `polarity(row,
     col, level)` is -1 when less of the levels' quantity is better, +1 when more is, 0 when unknown."""
     found: dict[int, list[tuple[int, dict[str, list[tuple[Level, Level]]]]]] = {}
     for i, ((claim, _), (r, col)) in enumerate(zip(out, places)):
@@ -99,5 +101,5 @@ def fix_changes(out: list[tuple[Claim, object]], places: list[tuple[int, int]],
             better = rises if (form == RECIPROCAL or pol > 0) else (not rises if pol < 0 else None)
             if better is not None and claim.direction in ("better", "worse"):
                 claim.direction = "better" if better else "worse"
-            if claim.baseline is None and base.header:
-                claim.baseline = base.header
+            if claim.baseline is None and (name := _UNIT_PARENTHESIS.sub("", base.header).strip(" *_`")):
+                claim.baseline = name      # "Plain ITL (ms)" -> "Plain ITL"

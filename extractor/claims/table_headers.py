@@ -86,10 +86,10 @@ def lead_in(d: Document, table: Table, kinds: tuple[str, ...] = ("paragraph", "c
 
 
 def lead_statistics(text: str, cues: list[Cue], reach: int = 16) -> dict[str, str]:
-    """The statistic a lead text names for a metric, by metric ("We measured the average inference speed ..."
-    -> {"throughput": "mean"}, "Table 2: Mean TTFT (ms)" -> {"ttft": "mean"}): a statistic word right before the
+    """The statistic a lead text names for a metric, by metric ("We timed the average decode speed ..."
+    -> {"throughput": "mean"}, "Table 3: Median TTFT (ms)" -> {"ttft": "median"}): a statistic word right before the
     metric's word, within `reach` characters and no clause or list break between. Not the description of a
-    figure written before it in its phrase ("(~160 GB/s link maximum bandwidth)": a datasheet peak)."""
+    figure written before it in its phrase ("(a 90 GB/s link peak bandwidth)": a datasheet peak)."""
     found: dict[str, str] = {}
     for s in (c for c in cues if c.label.startswith("stat:")):
         phrase = max((c.end for c in cues if c.label in ("break", "join", "stop") and c.end <= s.start),

@@ -60,6 +60,7 @@ class TableReader:
         self.training_lead = re.compile(rf"(?i)(?<![\w-])(?:{'|'.join(words)})(?![\w-])") if words else re.compile("(?!)")
         self.memory_saving_header = re.compile(rules.table_memory_saving_header)
         self.gain_header = re.compile(rules.table_gain_header)
+        self.floor_after = re.compile(rules.table_floor_after)
         self.approx_before_metric = re.compile(rules.table_approx_before_metric)
         self.approx_header = re.compile(rules.table_approx_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
@@ -259,15 +260,18 @@ class TableReader:
         # the notes in quotes between a table and the sentence that says what its ratios compare with count too
         self.baselines.fill(d, table, out, places, unit_rows,
                             lambda: lead_in(d, table, ("paragraph", "caption", "list_item", "quote"), LEAD_PARAGRAPHS + 2))
-        # the cells read here, also those no header names the metric of (a cost beside a time: "4.1 hours ($132)")
+        # the cells read here, also those no header names the metric of (a cost beside a time: "3.5 hours ($97)")
         self._lead_statistics(d, table, out + (residual[first_residual:] if residual is not None else []))
         for (claim, _), (_, col) in zip(out, places):
             if claim.qualifier == "exact" and col in col_headers and self.approx_header.search(col_headers[col].text):
                 claim.qualifier = "approx"     # "| Approx. cost |", "| ~Latency (ms) |" over "$41"
+            elif claim.qualifier == "exact" and claim.metric in self.x.builder.rules.statistic_min_is_requirement \
+                    and self.floor_after.match(d.text, claim.span[1]):
+                claim.qualifier = "at_least"   # "| 4GB minimum* |": a memory requirement's floor
         for (claim, _), (_, col) in zip(out, places):
             if claim.metric == "relative_change" and claim.value < 0 and not _SIGNED_QUOTE.search(claim.quote) \
                     and col in col_headers and self.gain_header.search(col_headers[col].text):
-                # "| TPOT Gain |" over "45.2%": a gain of speed, not a TPOT cut of that size
+                # "| ITL Gain |" over "60.0%": a gain of speed, not an ITL cut of that size
                 claim.value, claim.value_max = -claim.value, (None if claim.value_max is None else -claim.value_max)
         # a change cell computed from two levels of its row: its sign and direction follow from them
         polarity = self.x.builder.directions.polarity
@@ -281,10 +285,10 @@ class TableReader:
         return out
 
     def _lead_statistics(self, d: Document, table: Table, out: list[tuple[Claim, Passage]]) -> None:
-        """A statistic the caption, section heading or lead-in paragraph names for a metric ("We measured the average
-        inference speed ...", "Table 2: Mean TTFT (ms)") is the statistic of the cells of that metric that name
+        """A statistic the caption, section heading or lead-in paragraph names for a metric ("We timed the average
+        decode speed ...", "Table 3: Median TTFT (ms)") is the statistic of the cells of that metric that name
         none themselves; the nearest text that names one decides. A hedge right before a metric's word there
-        ("Training Time and Corresponding Approximate Cost") makes the exact cells of that metric approximate."""
+        ("Run time and the approximate cost of each run") makes the exact cells of that metric approximate."""
         rules = self.x.builder.rules
         open_cells = [c for c, _ in out if c.statistic is None and c.metric in rules.statistic_metrics]
         exact = [c for c, _ in out if c.qualifier == "exact"]
