@@ -277,3 +277,15 @@ def test_each_change_of_a_summing_sentence_takes_the_cells_of_its_own_quantity()
     text = ("## Shared pool\n\n| Setup | Throughput | Mean TTFT |\n|---|---:|---:|\n| Shared | 15.0 req/s | 5.0 s |\n"
             "| Split | 10.0 req/s | 8.0 s |\n\nThroughput rises by 50%, mean TTFT falls by 37.5%, on the same trace.\n")
     assert [(q, b) for q, _, _, b in _changes(text)] == [("50%", "Split"), ("37.5%", "Split")]
+
+
+@pytest.mark.parametrize("text,quote,qualifier", [
+    # a hard-wrapped line that ends with the hedge: the hedge still qualifies the figure on the next line
+    ("* [Board port](https://example.org/port): on the small board it runs about\n  7.5 token/s.\n",
+     "about\n  7.5 token/s", "approx"),
+    ("The port decodes at up to\n12 tokens/s on the board.\n", "up to\n12 tokens/s", "up_to"),
+    # a blank line between them: no hedge
+    ("It is about\n\n12 tokens/s on the board.\n", "12 tokens/s", "exact"),
+])
+def test_a_hedge_at_the_end_of_the_line_before_qualifies_the_figure(text: str, quote: str, qualifier: str) -> None:
+    assert [(c.quote, c.qualifier) for c in claims_in(text)] == [(quote, qualifier)]
