@@ -44,8 +44,10 @@ class ClaimStage:
     """The claim readers of a rules folder and the figure decider that keeps figures out of the claims."""
 
     contract = StageContract("placement", "keeps out of the claims the figures inside a name and those a "
-                                          "demoting rule sets aside; orders the claims", requires=("span", "unit",
-                                                                                                  "metric"))
+                                          "demoting rule sets aside (and a start level restated before its change); "
+                                          "orders the claims; names the baseline of a change that sums up the table "
+                                          "next to it", assigns=("baseline",),
+                             requires=("span", "unit", "metric", "value", "value_max", "qualifier"))
 
     def __init__(self, rules_dir: Path, rules: ClaimRules):
         self.analyser = TextAnalyser(rules_dir, rules)
