@@ -233,4 +233,6 @@ class ClaimBuilder:
         cue = (self.clauses.after(own, start, end, ("stat:",), STAT_AFTER)
                or max(before, key=lambda c: c.end, default=None)
                or nearest([c for c in header_cues if c.label.startswith("stat:")], 0, 0, "stat:", 10**9))
-        return cue.label[5:] if cue else None
+        if cue is None or (cue.label == "stat:min" and metric in self.rules.statistic_min_is_requirement):
+            return None           # "Minimum GPU memory": a requirement, no statistic of measurements
+        return cue.label[5:]

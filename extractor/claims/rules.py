@@ -91,6 +91,10 @@ class ClaimRules(BaseModel):
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
     table_memory_saving_header: str = r"(?!)"
+    table_gain_header: str = r"(?!)"
+    table_floor_after: str = r"(?!)"
+    table_approx_before_metric: str = r"(?!)"
+    table_approx_header: str = r"(?!)"
     table_share_of_header: str = r"(?!)"
     table_plural_marker: str = r"(?!)(x)"   # group 1: what stays of the header before "(s)"
     measured_memory_sections: str = r"(?!)"
@@ -103,6 +107,7 @@ class ClaimRules(BaseModel):
     rate_unit_before: Phrases
     statistic_cues: dict[str, list[str]] = Field(default_factory=dict)
     statistic_metrics: Phrases
+    statistic_min_is_requirement: Phrases = Field(default_factory=list)
     statistic_not_before: str = r"(?!)"
     enumeration_gap: str = r"(?!)"
     share_of_time_after: str = r"(?!)"
@@ -119,7 +124,8 @@ class ClaimRules(BaseModel):
 
     @field_validator("per_device_after", "cost_per_tokens", "bare_assignment_before", "bare_fraction_after",
                      "bare_fraction_before", "table_baseline_header", "table_called_baseline", "table_reference_column",
-                     "table_setting_headers", "table_memory_headers", "table_memory_saving_header",
+                     "table_setting_headers", "table_memory_headers", "table_memory_saving_header", "table_gain_header", "table_floor_after",
+                     "table_approx_before_metric", "table_approx_header",
                      "table_share_of_header", "table_plural_marker", "statistic_not_before", "measured_memory_sections", "enumeration_gap", "share_of_time_after",
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",
                      "memory_share_after", "score_at_size_after", "cache_hit_after", "named_rate_after",
@@ -190,7 +196,7 @@ class ClaimRules(BaseModel):
             _phrases(cues)
         return v
 
-    @field_validator("lower_is_better_metrics", "statistic_metrics")
+    @field_validator("lower_is_better_metrics", "statistic_metrics", "statistic_min_is_requirement")
     @classmethod
     def _polar_metrics(cls, v: list[str]):
         unknown = sorted(set(v) - METRICS)

@@ -85,6 +85,26 @@ def lead_in(d: Document, table: Table, kinds: tuple[str, ...] = ("paragraph", "c
     return [re.sub(r"\s+", " ", p).strip() for p in parts if p.strip()]
 
 
+def lead_statistics(text: str, cues: list[Cue], reach: int = 16) -> dict[str, str]:
+    """The statistic a lead text names for a metric, by metric ("We timed the average decode speed ..."
+    -> {"throughput": "mean"}, "Table 3: Median TTFT (ms)" -> {"ttft": "median"}): a statistic word right before the
+    metric's word, within `reach` characters and no clause or list break between. Not the description of a
+    figure written before it in its phrase ("(a 90 GB/s link peak bandwidth)": a datasheet peak)."""
+    found: dict[str, str] = {}
+    for s in (c for c in cues if c.label.startswith("stat:")):
+        phrase = max((c.end for c in cues if c.label in ("break", "join", "stop") and c.end <= s.start),
+                     default=0)
+        if any(ch.isdigit() for ch in text[max(phrase, s.start - 25):s.start]):
+            continue
+        metric = min((m for m in cues if m.label.startswith("metric:") and m.start >= s.start
+                      and m.start - s.end <= reach), key=lambda m: m.start, default=None)
+        if metric is None or any(c.label in ("break", "join", "stop") and s.end <= c.start and c.end <= metric.start
+                                 for c in cues):
+            continue
+        found.setdefault(metric.label[7:], s.label[5:])
+    return found
+
+
 def second_header_row(d: Document, table: Table) -> list[Cell] | None:
     """The first body row when it is a second header row, None otherwise: two or more filled cells, and either
     no digit in any under a header row with a blank cell (a row of groups over a row of names), or every one

@@ -6,8 +6,9 @@ import re
 from typing import TYPE_CHECKING
 
 from extractor.claims.classify import Cue, unit_class
+from extractor.claims.table_arithmetic import Level, decimals, fix_changes
 from extractor.claims.table_baselines import LEADS_WITH_NUMBER as _LEADS_WITH_NUMBER, TableBaselines, cell_text as _text
-from extractor.claims.table_headers import LEAD_PARAGRAPHS, Header, HeaderReader, lead_in, second_header_row
+from extractor.claims.table_headers import LEAD_PARAGRAPHS, Header, HeaderReader, lead_in, lead_statistics, second_header_row
 from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
 from extractor.ingest.model import Cell, Table, group_label
@@ -58,6 +59,10 @@ class TableReader:
         words = sorted((re.escape(w) for w in rules.training_words), key=len, reverse=True)
         self.training_lead = re.compile(rf"(?i)(?<![\w-])(?:{'|'.join(words)})(?![\w-])") if words else re.compile("(?!)")
         self.memory_saving_header = re.compile(rules.table_memory_saving_header)
+        self.gain_header = re.compile(rules.table_gain_header)
+        self.floor_after = re.compile(rules.table_floor_after)
+        self.approx_before_metric = re.compile(rules.table_approx_before_metric)
+        self.approx_header = re.compile(rules.table_approx_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
 
     def claims(self, d: Document, seen: "ProseFigures",
@@ -145,6 +150,7 @@ class TableReader:
         cells = self.result_cells(d, table)
         if not cells:
             return []
+        first_residual = len(residual) if residual is not None else 0
         lead: Header | None = None
         lead_cues: list[Cue] | None = None
         lead_texts: list[str] | None = None
@@ -159,6 +165,9 @@ class TableReader:
         out: list[tuple[Claim, Passage]] = []
         unit_rows: dict[int, list[int]] = {}  # column -> its body rows that hold 1.00x
         places: list[tuple[int, int]] = []    # the (row, column) of each claim of `out`
+        levels: dict[int, list[Level]] = {}   # row -> its cells that hold one measured level
+        col_headers: dict[int, Header] = {}
+        row_headers: dict[int, Header] = {}
         for (c, col, row_head, r, headers, under_counts), (qs, cues), score in zip(cells, analysed, scores):
             if score is not None:   # the quote is the score as written
                 qs = [q.model_copy(update={"span": (q.span[0], c.start + score.end(1) + 4),
@@ -171,6 +180,12 @@ class TableReader:
             cell_text = d.view[c.start:c.end]
             if _DECIMAL_COMMA.match(cell_text):
                 cell_text = cell_text.replace(",", ".")
+            if col is not None:
+                col_headers[c.col] = col
+            if row_head:
+                row_headers[r] = self.header(row_head)
+            if (level := _level(qs, cell_text, col, c.col)) is not None:
+                levels.setdefault(r, []).append(level)
             for i, q in enumerate(qs):
                 cls = unit_class(q.unit)
                 unit = q.unit
@@ -245,7 +260,55 @@ class TableReader:
         # the notes in quotes between a table and the sentence that says what its ratios compare with count too
         self.baselines.fill(d, table, out, places, unit_rows,
                             lambda: lead_in(d, table, ("paragraph", "caption", "list_item", "quote"), LEAD_PARAGRAPHS + 2))
+        # the cells read here, also those no header names the metric of (a cost beside a time: "3.5 hours ($97)")
+        self._lead_statistics(d, table, out + (residual[first_residual:] if residual is not None else []))
+        for (claim, _), (_, col) in zip(out, places):
+            if claim.qualifier == "exact" and col in col_headers and self.approx_header.search(col_headers[col].text):
+                claim.qualifier = "approx"     # "| Approx. cost |", "| ~Latency (ms) |" over "$41"
+            elif claim.qualifier == "exact" and claim.metric in self.x.builder.rules.statistic_min_is_requirement \
+                    and self.floor_after.match(d.text, claim.span[1]):
+                claim.qualifier = "at_least"   # "| 4GB minimum* |": a memory requirement's floor
+        for (claim, _), (_, col) in zip(out, places):
+            if claim.metric == "relative_change" and claim.value < 0 and not _SIGNED_QUOTE.search(claim.quote) \
+                    and col in col_headers and self.gain_header.search(col_headers[col].text):
+                # "| ITL Gain |" over "60.0%": a gain of speed, not an ITL cut of that size
+                claim.value, claim.value_max = -claim.value, (None if claim.value_max is None else -claim.value_max)
+        # a change cell computed from two levels of its row: its sign and direction follow from them
+        polarity = self.x.builder.directions.polarity
+
+        def level_polarity(r: int, col: int, level: Level) -> int:
+            cues = [cue for h in (col_headers.get(col), row_headers.get(r), col_headers.get(level.col)) if h
+                    for cue in h.cues]
+            return polarity([], 0, 0, cues) or _CLASS_POLARITY.get(level.cls, 0)
+
+        fix_changes(out, places, levels, lambda col: _metrics(col_headers.get(col)), level_polarity)
         return out
+
+    def _lead_statistics(self, d: Document, table: Table, out: list[tuple[Claim, Passage]]) -> None:
+        """A statistic the caption, section heading or lead-in paragraph names for a metric ("We timed the average
+        decode speed ...", "Table 3: Median TTFT (ms)") is the statistic of the cells of that metric that name
+        none themselves; the nearest text that names one decides. A hedge right before a metric's word there
+        ("Run time and the approximate cost of each run") makes the exact cells of that metric approximate."""
+        rules = self.x.builder.rules
+        open_cells = [c for c, _ in out if c.statistic is None and c.metric in rules.statistic_metrics]
+        exact = [c for c, _ in out if c.qualifier == "exact"]
+        texts = lead_in(d, table) if open_cells or exact else []
+        for text in texts:
+            cues = list(self.x.cues(text))
+            named = lead_statistics(text, cues) if open_cells else {}
+            for claim in open_cells:
+                stat = named.get(claim.metric)
+                if stat and not (stat == "min" and claim.metric in rules.statistic_min_is_requirement):
+                    claim.statistic = stat
+            if named:
+                open_cells = []
+            hedged = {m.label[7:] for m in cues if m.label.startswith("metric:")
+                      and self.approx_before_metric.search(text, max(0, m.start - 40), m.start)}
+            for claim in exact:
+                if claim.metric in hedged:
+                    claim.qualifier = "approx"
+            if hedged:
+                exact = []
 
     def _residual(self, d: Document, q: QuantityRecord, cls: str | None, cues: list[Cue], base: int,
                   context: ClaimContext, headers: list[Header], col: Header | None, place: Passage,
@@ -266,6 +329,36 @@ class TableReader:
             claim.baseline = share_of.group("base").strip(" *_`")
             claim.direction = _share_direction(q.value, self.x.builder.directions.polarity([], 0, 0, header_cues))
         residual.append((claim, place))
+
+
+# a quote written with its sign ("+3.0%", "-5%", "−7%")
+_SIGNED_QUOTE = re.compile(r"^[\s*_~]*[+\-−]")
+# which way is better for a level whose headers name no metric, by its unit's class ("357.1s" beside "124.6s")
+_CLASS_POLARITY = {"time": -1, "token_time": -1, "memory": -1, "cost": -1, "token_rate": 1, "request_rate": 1,
+                   "bandwidth": 1, "compute": 1, "percent": 0}
+
+
+def _metrics(h: Header | None) -> frozenset[str]:
+    """The metrics a header names ("Base TPOT(ms)" -> tpot); speed-up and change words name none."""
+    return frozenset(c.label for c in (h.cues if h else ()) if c.label.startswith("metric:")
+                     and c.label not in ("metric:speedup", "metric:relative_change", "metric:other"))
+
+
+def _level(qs: list[QuantityRecord], cell_text: str, col: Header | None, col_index: int) -> Level | None:
+    """The measured level a cell holds alone ("55.1" under "Base TPOT(ms)", "357.1s"), else None."""
+    if len(qs) != 1 or not _LEADS_WITH_NUMBER.match(cell_text):
+        return None
+    q = qs[0]
+    cls, unit = unit_class(q.unit), q.unit
+    if cls is None and col is not None and col.cls and _BARE_NUMBER.match(cell_text):
+        cls, unit = col.cls, col.unit
+    if cls not in _CLASS_POLARITY or q.value_max is not None or unit is None:
+        return None
+    if cls == "percent" and (_SIGNED_QUOTE.search(cell_text) or (col is not None and (col.ratio or any(
+            c.label.startswith(("change:", "metric:relative_change", "metric:speedup")) for c in col.cues)))):
+        return None      # a percent of a change column ("Degradation", "TPS Gain", "+3%") is no level
+    return Level(q.value, unit, decimals(q.quote), col_index, _metrics(col), col.text.strip(" *_`") if col else "",
+                 cls)
 
 
 def scores_on_one_scale(out: list[tuple[Claim, Passage]], places: list[tuple[int, int]],

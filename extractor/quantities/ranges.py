@@ -172,7 +172,8 @@ class Relations:
     def _may_have_cue(self, low: str, start: int) -> bool:
         """Cheap pre-check: does a qualifier cue's last word or symbol end right before `start`?"""
         j = start
-        while j > 0 and start - j < 8 and low[j - 1] in " \t*_\u00a0\u202f":
+        # a hard-wrapped line may put the cue at the end of the line before ("runs about\n  7.5 tok/s")
+        while j > 0 and start - j < 8 and low[j - 1] in " \t*_\u00a0\u202f\n\r":
             j -= 1
         if j == 0:
             return False
