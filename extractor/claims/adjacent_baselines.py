@@ -4,7 +4,9 @@ no baseline and exactly one pair of the table's measured cells of the quantity t
 ((a - b) / a, the reference level a as the denominator), the label of the reference cell's row (or its column, when
 the runs are columns) is the baseline: the text names it, in the table the sentence describes. Only for a table of
 a few rows, a sentence that states no level of its own and names the cells' quantity, and an exact or approximate
-change (not a bound: "can cost up to a third of the speed")."""
+change (not a bound: "can cost up to a third of the speed"). The quantity is the exact metric of the metric word
+nearest the figure in its own clause ("lowers TTFT by 25%" names no TPOT column); a generic word ("decode time",
+"throughput") names the cells of its family only when the table holds a single quantity of that family."""
 from __future__ import annotations
 
 import re
@@ -26,14 +28,24 @@ PROSE = frozenset({"paragraph", "list_item"})
 MAX_ROWS = 6
 MAX_CELLS = 48
 _CELL_MARKUP = " *_`"
-# a clause break between a metric word and the figure: the word names another figure's quantity
+# a clause break between a metric word and the figure (punctuation, or a joining word: "while", "and"): the word
+# names another clause's quantity
 _CLAUSE_BREAK = re.compile(r"[,;:]")
-# the metrics of one family: a sentence's "decode time" names the cells of a TPOT or latency column
-_TIMES = frozenset({"ttft", "tpot", "itl", "e2e_latency", "latency"})
+# a generic metric word and the specific metrics it may stand for: "decode time" names the cells of a TPOT column
+# when that is the table's only time quantity, never when the table holds two ("TTFT" and "TPOT")
+_GENERIC = {"latency": frozenset({"ttft", "tpot", "itl", "e2e_latency", "latency"}),
+            "throughput": frozenset({"throughput", "request_throughput"})}
 
 
-def _family(metric: str) -> str:
-    return "time" if metric in _TIMES else "rate" if metric in ("throughput", "request_throughput") else metric
+def _named_metrics(named: str, cells: list[tuple[Claim, Passage]]) -> frozenset[str]:
+    """The cell metrics the sentence's metric word `named` names in a table of `cells`: the exact metric, or for a
+    generic word the metric of the table's single quantity of its family (all in one column, or all in one row)."""
+    family = _GENERIC.get(named)
+    if family is None:
+        return frozenset({named})
+    own = [(c.metric, p.row, p.col) for c, p in cells if c.metric in family]
+    single = len({m for m, _, _ in own}) == 1 and (len({col for *_, col in own}) == 1 or len({r for _, r, _ in own}) == 1)
+    return frozenset({named, own[0][0]}) if own and single else frozenset({named})
 
 
 def _adjacent_table(d: Document, p: Passage, in_section: list[int]) -> int | None:
@@ -82,13 +94,24 @@ def fill_adjacent_baselines(d: Document, placed: list[tuple[Claim, Passage]],
         # the quantity the sentence changes: the metric word nearest the figure ("Throughput rose by 56%, mean TTFT
         # fell by 36%": throughput for the first, TTFT for the second)
         at, end = claim.span[0] - p.start, claim.span[1] - p.start
-        words = [c for c in cues_of(d.text[p.start:p.end]) if c.label.startswith("metric:")
-                 and c.label not in ("metric:speedup", "metric:relative_change", "metric:other")]
         text = d.text[p.start:p.end]
-        before = max((c for c in words if c.end <= at and not _CLAUSE_BREAK.search(text, c.end, at)),
-                     key=lambda c: c.end, default=None)
-        nearest = before or min((c for c in words if c.start >= end), key=lambda c: c.start, default=None)
-        named = {_family(nearest.label[7:])} if nearest is not None else set()
+        cues = list(cues_of(text))
+        joins = [c.start for c in cues if c.label == "join"]
+
+        def broken(a: int, b: int) -> bool:
+            """Whether a clause breaks between offsets `a` and `b` of the sentence."""
+            return bool(_CLAUSE_BREAK.search(text, a, b)) or any(a <= j < b for j in joins)
+
+        words = [c for c in cues if c.label.startswith("metric:")
+                 and c.label not in ("metric:speedup", "metric:relative_change", "metric:other")]
+        # in the figure's own clause only, before it or after it ("cuts cold starts by 20% while throughput stays
+        # flat": throughput is the other clause's subject)
+        before = max((c for c in words if c.end <= at and not broken(c.end, at)), key=lambda c: c.end, default=None)
+        nearest = before or min((c for c in words if c.start >= end and not broken(end, c.start)),
+                                key=lambda c: c.start, default=None)
+        if nearest is None:
+            continue        # the sentence names no quantity of its change
+        named = _named_metrics(nearest.label[7:], cells[t])
         v = abs(claim.value)
         tol = 0.5 * 10 ** -decimals(claim.quote) + (0.5 if claim.qualifier == "approx" else 0.0)
         found = set()
@@ -97,7 +120,7 @@ def fill_adjacent_baselines(d: Document, placed: list[tuple[Claim, Passage]],
                 # two runs of one column (a row label may have turned one cell's metric, as a training word does), or
                 # two columns of one quantity in a row
                 if a is b or a.unit != b.unit or not (pa.col == pb.col or (pa.row == pb.row and a.metric == b.metric)) \
-                        or not named & {_family(a.metric), _family(b.metric)}:
+                        or not named & {a.metric, b.metric}:
                     continue      # the sentence changes another quantity than these cells
                 if _matches(v, tol, a, b):
                     found.add(("row", pa.row) if pa.col == pb.col else ("col", pa.col))

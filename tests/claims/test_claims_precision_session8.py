@@ -251,6 +251,29 @@ Paging the pool lowers decode time by 25%, with the same memory.
      "Separately, the new loader cuts cold-start time by 20%.\n", "not named in the text"),
     ("## Cache\n\n| Build | TTFT (ms) |\n|---|---|\n| Alpha | 100 |\n| Beta | 75 |\n\n"
      "Prefix caching improves throughput by 25% on the same trace.\n", "not named in the text"),
+    # the exact metric: a TTFT or an end-to-end latency change names no TPOT column, though a pair gives its value
+    ("## Kernels\n\n| Kernel | TPOT (ms) |\n|---|---|\n| Gamma | 50 |\n| Delta | 40 |\n\n"
+     "Fusing the norm cuts TTFT by 20% on this workload.\n", "not named in the text"),
+    ("## Kernels\n\n| Kernel | TPOT (ms) |\n|---|---|\n| Gamma | 50 |\n| Delta | 40 |\n\n"
+     "Fusing the norm cuts end-to-end latency by 20% on this workload.\n", "not named in the text"),
+    # a generic time word names a table's only time column, never one of two
+    ("## Kernels\n\n| Kernel | TPOT (ms) |\n|---|---|\n| Gamma | 50 |\n| Delta | 40 |\n\n"
+     "Fusing the norm cuts decode time by 20%.\n", "Gamma"),
+    ("## Kernels\n\n| Kernel | TTFT (ms) | TPOT (ms) |\n|---|---|---|\n| Gamma | 90 | 50 |\n| Delta | 85 | 40 |\n\n"
+     "Fusing the norm cuts decode time by 20%.\n", "not named in the text"),
+    # a metric word after the figure in another clause names that clause's quantity, not the change's
+    ("## Warmup\n\n| Image | Output rate (tok/s) |\n|---|---|\n| Slim | 500 |\n| Fat | 350 |\n\n"
+     "The lazy importer trims boot delays by 30%; output rate barely moves.\n", "not named in the text"),
+    ("## Warmup\n\n| Image | Throughput (tok/s) |\n|---|---|\n| Slim | 500 |\n| Fat | 350 |\n\n"
+     "The lazy importer trims boot delays by 30%, and throughput is unchanged otherwise.\n", "not named in the text"),
+    ("## Warmup\n\n| Image | Throughput (tok/s) |\n|---|---|\n| Slim | 500 |\n| Fat | 350 |\n\n"
+     "Boot delays shrink by 30% whereas throughput holds level.\n", "not named in the text"),
+    # ... and before the figure, a metric word across a joining word
+    ("## Warmup\n\n| Image | Throughput (tok/s) |\n|---|---|\n| Slim | 500 |\n| Fat | 350 |\n\n"
+     "Throughput holds level while boot delays shrink by 30%.\n", "not named in the text"),
+    # in its own clause, a metric word after the figure names the change's quantity
+    ("## Warmup\n\n| Image | Throughput (tok/s) |\n|---|---|\n| Slim | 500 |\n| Fat | 350 |\n\n"
+     "The fat image loses 30% of its throughput.\n", "Slim"),
     # a bound is no computed change ("up to 50% slower"), even when a pair gives it
     ("## Speed\n\n| Build | Speed |\n|---|---|\n| Small | 9.0 tok/s |\n| Tiny | 6.0 tok/s |\n\n"
      "A debugger left attached can slow decode speed by up to 50%.\n", "not named in the text"),
