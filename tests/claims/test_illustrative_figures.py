@@ -50,7 +50,7 @@ def test_a_table_of_expected_results_is_an_example():
 @pytest.mark.parametrize("lead", [
     "Once it finishes, you should see lines like these:", "The summary will look similar to this:",
     "Expected output:", "**Expected output:**", "The client prints something like the following:",
-    "The query should return results similar to these:",
+    "Your terminal should print numbers similar to the following:",
 ])
 def test_output_an_illustrative_lead_presents_is_an_example(lead):
     text = f"# The tool\n\n## Running it\n\n{lead}\n\n{OUTPUT}"
@@ -60,7 +60,7 @@ def test_output_an_illustrative_lead_presents_is_an_example(lead):
 
 @pytest.mark.parametrize("heading", [
     # a tutorial's sample run: its output is what the post measured
-    "#### 3. Sample output and analysis",
+    "### Sample output on our card",
     # a numbered example of a worked tutorial, and plain result headings
     "## Example 2: the 13B model", "## Results", "### Benchmark output",
 ])
