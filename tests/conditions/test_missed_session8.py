@@ -350,6 +350,14 @@ def test_a_labelled_scenario_line_names_the_scenario(line, scenario):
     assert stated(c, "scenario").value == scenario
 
 
+@pytest.mark.parametrize("line", [
+    "Scenario: none", "- Test scenario: TBD", "scenario = N/A", "Scenario: default", "Scenario: unknown",
+])
+def test_a_placeholder_after_a_scenario_label_names_none(line):
+    text = f"# Runs\n\n{line}\n\nThe service answers 412.77 requests/s on one CPU socket.\n"
+    unrecoverable(extract_text(text, doc="o.md").claims[0], "scenario")
+
+
 def test_a_scenario_label_followed_by_a_sentence_names_none():
     text = "# Runs\n\nScenario: we replay a day of logs.\n\nThe service answers 412.77 requests/s on one CPU socket.\n"
     unrecoverable(extract_text(text, doc="o.md").claims[0], "scenario")
