@@ -161,8 +161,8 @@ def paired_lists(located: list[Located], figures: list[tuple[int, int]], view: s
                  joint: re.Pattern[str]) -> list[Located]:
     """The mentions of a sentence that pairs its figures in order with lists of as many values: a list written in
     one mention ("with 1K, 2K and 4K-token prompts") and the separate names of one condition listed one after the
-    other with only list joints between them (`joint`: "on the M1 Max and M2 Ultra ... 1.4x and 1.6x,
-    respectively"), as many distinct values as figures."""
+    other with only list joints between them (`joint`: "the L40S or the RTX 6000 Ada decode 2.2x and
+    2.9x faster, respectively"), as many distinct values as figures."""
     n = len(figures)
     out = [x for x in located if isinstance(x.m.value, dict) and len(x.m.value.get("values") or ()) == n]
     by_name: dict[str, list[Located]] = {}

@@ -50,7 +50,7 @@ def test_a_table_of_expected_results_is_an_example():
 @pytest.mark.parametrize("lead", [
     "Once it finishes, you should see lines like these:", "The summary will look similar to this:",
     "Expected output:", "**Expected output:**", "The client prints something like the following:",
-    "The query should return results similar to these:",
+    "Your terminal should print numbers similar to the following:",
 ])
 def test_output_an_illustrative_lead_presents_is_an_example(lead):
     text = f"# The tool\n\n## Running it\n\n{lead}\n\n{OUTPUT}"
@@ -60,7 +60,7 @@ def test_output_an_illustrative_lead_presents_is_an_example(lead):
 
 @pytest.mark.parametrize("heading", [
     # a tutorial's sample run: its output is what the post measured
-    "#### 3. Sample output and analysis",
+    "### Sample output on our card",
     # a numbered example of a worked tutorial, and plain result headings
     "## Example 2: the 13B model", "## Results", "### Benchmark output",
 ])
@@ -84,7 +84,11 @@ def test_a_results_table_a_lead_points_at_stays_a_claim():
 
 @pytest.mark.parametrize("text,rule", [
     ("Run alone, the jobs need 4X ms; packed together they need a faster 2X ms.", "multiple_of_a_symbol"),
+    # in code spans the reason is inline_code's; the demotion of the speed-up is still this class's
     ("Served one by one the jobs need `4X ms`; packed together they need a quicker `2X ms`.", "inline_code"),
+    ("If a decode step costs X ms, four unbatched requests cost **4X ms** and a batch of them **2X ms**.",
+     "multiple_of_a_symbol"),
+    ("- one by one: 4X ms\n- in one batch: 2X ms\n", "multiple_of_a_symbol"),
 ])
 def test_a_multiple_of_a_symbol_is_a_step_of_a_worked_scenario(text, rule):
     # "4X ms" counts time in units of X: the step of a scenario, never a 4x speed-up
@@ -92,9 +96,17 @@ def test_a_multiple_of_a_symbol_is_a_step_of_a_worked_scenario(text, rule):
     assert asides(text) == {"4X": ("example", f"set_aside.{rule}"), "2X": ("example", f"set_aside.{rule}")}
 
 
+def test_a_multiple_of_a_symbol_in_other_units_and_decimals():
+    text = "Say loading takes X minutes: three serial loads take 3X minutes and parallel loads 1.2X minutes."
+    assert claims(text) == set()
+    assert asides(text) == {"3X": ("example", "set_aside.multiple_of_a_symbol"),
+                            "1.2X": ("example", "set_aside.multiple_of_a_symbol")}
+
+
 @pytest.mark.parametrize("text,quote", [
     ("The fused kernel is 3X faster than the old one on our H100.", "3X"),
     ("Batching gives a 2X speedup at 40 ms per step.", "2X"),
+    ("With batching, throughput rose 3X, ms per token fell.", "3X"),      # a unit of another clause
 ])
 def test_a_measured_multiple_stays_a_claim(text, quote):
     assert quote in claims(text)

@@ -31,8 +31,7 @@ def _decided(text: str) -> tuple[dict[str, tuple[str, str]], set[str]]:
     ("The newer part has 288 GB of HBM (against 192 GB for MI300X).\n", "192 GB", "datasheet"),
     ("The host has a 4TB NVMe SSD and a 100Gbps NIC for the traffic.\n", "4TB", "datasheet"),
     ("On the box, the scratch disk is listed at 2.4 GB/s random writes.\n", "2.4 GB/s", "datasheet"),
-    ("Four SSDs, each with a read bandwidth of ~7 GB/sec, form one striped volume.\n", "~7 GB/sec",
-     "datasheet"),
+    ("The scratch disk's sequential write throughput is roughly 2.8 GB/s.\n", "roughly 2.8 GB/s", "datasheet"),
     ("On this board the CPU and the GPU share one 32 GB memory pool.\n", "32 GB", "datasheet"),
     # a model's size
     ("Fetch the Q4 model (~410MB) before the first request.\n", "~410MB", "model_size"),
