@@ -178,6 +178,8 @@ class ScopeRules(_Strict):
     between_sides: Regex = NEVER
     header_comparison: Regex = NEVER
     draft_column: Regex = NEVER
+    baseline_column: Regex = NEVER
+    baseline_column_kinds: ConditionNames
     citation_cue: Regex = NEVER
     citation_self: Regex = NEVER
     ratio_clause_end: Regex = r"$"

@@ -207,7 +207,7 @@ def test_a_contents_list_names_sections_not_settings():
     for intro in ("In this repository, you can find:\n\n* How to run the model.\n"
                   "* Details about the quantized releases, including AWQ and FP8.\n",
                   "This guide covers:\n- serving with AWQ weights\n- serving with FP8 weights\n",
-                  "- [AWQ weights](awq.md)\n- [FP8 weights](fp8.md)\n"):
+                  "Table of contents\n- [AWQ weights](awq.md)\n- [FP8 weights](fp8.md)\n"):
         text = f"# Nimbus\n\n{intro}\n## Scores\n\nNimbus-9B scores 41.2 points on GSM8K.\n"
         c = claim(extract_text(text, "t.md"), 41.2)
         unrecoverable(c, "precision")
