@@ -49,3 +49,16 @@ def test_a_command_after_the_table_that_introduces_a_later_result_is_not_the_tab
 def test_a_command_after_the_table_that_no_result_follows_stays():
     rec = extract_text(_SPLIT.format(after="To reproduce:\n\n" + _QUANTIZED), "t.md")
     assert stated(claim(rec, 6.41), "precision").value == "NF4"
+
+
+def test_a_model_and_its_chat_variant_are_two_checkpoints_not_a_restatement():
+    text = ("# Nova\n\n## Scores\n\n| Model | MBPP | GSM8K |\n| --- | --- | --- |\n| Nova-7B | 37.4 | 51.2 |\n"
+            "| Nova-14B | 44.9 | 60.3 |\n\n## Quantized\n\nWe quantize the chat models to Int4.\n\n"
+            "| Model | MBPP | GSM8K |\n| --- | --- | --- |\n| Nova-7B-Chat | 33.1 | 51.2 |\n| Nova-14B-Chat | 45.5 | 58.1 |\n")
+    rec = extract_text(text, "t.md")
+    assert sorted(c.conditions["model"].value for c in rec.claims if c.value == 51.2) == ["Nova-7B", "Nova-7B-Chat"]
+    # a name written out more fully is the same model: one claim with two mentions
+    text = ("# Nova\n\nNova scores 37.4 on MBPP.\n\n## Scores\n\n| Model | MBPP |\n| --- | --- |\n"
+            "| Nova-7B | 37.4 |\n")
+    merged = [c for c in extract_text(text, "t.md").claims if c.value == 37.4]
+    assert len(merged) == 1 and len(merged[0].mentions) == 2
