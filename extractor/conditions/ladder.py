@@ -30,6 +30,10 @@ from extractor.conditions.ties import (ClaimSite, describes_other_run, other_mod
 from extractor.ingest.segment import Passage
 from extractor.records import Claim
 
+# the rungs of a table cell's own place: its cell, row, column, caption and footnotes (they may name the baseline's
+# feature setting: "prefix caching disabled"; the broader rungs' topic is not its)
+_TABLE_OWN = frozenset({"sentence", "table_row", "table_column", "table_caption", "footnote"})
+
 
 class Level(NamedTuple):
     """One rung read for one claim: the scope reported and the mentions found there."""
@@ -63,6 +67,8 @@ class ScopeLadder:
         self.header_comparison = re.compile(scopes.header_comparison, re.I)
         self.header_versus = re.compile(scopes.versus_gap, re.I)
         self.draft_column = re.compile(scopes.draft_column, re.I)
+        self.baseline_column = re.compile(scopes.baseline_column, re.I)
+        self.baseline_column_kinds = frozenset(scopes.baseline_column_kinds)
         self.setting_label = scopes.setup_label(line_start=False)
         self.setup_ending, self.setup_phrase = scopes.setup_heading()
         self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I),
@@ -143,7 +149,17 @@ class LadderReading:
                     kept = [x for x in kept if x.block < 0 or (self._panel(x.block, x.m.span[0]) in (0, panel)
                                                                if x.block == p.block else not self._panels_of(x.block))]
                 out.append(Level(scope, kept, via_cell))
+        if p.table is not None and self._in_baseline_column(p):
+            out = [level if level.scope in _TABLE_OWN else level._replace(
+                located=[x for x in level.located if x.name not in self.ladder.baseline_column_kinds])
+                for level in out]
         return other_modes_settings(other_models_settings(out, site), site), site
+
+    def _in_baseline_column(self, p: Passage) -> bool:
+        """Whether the header of the table column of `p` names the run without the technique ("Base TPOT",
+        "w/o cache": `baseline_column`)."""
+        head = next((c for c in self.ctx.d.tables[p.table].header if c.col == p.col), None)
+        return head is not None and self.ladder.baseline_column.search(self.ctx.d.view, head.start, head.end) is not None
 
     def _varied(self, p: Passage) -> frozenset[str]:
         """The load conditions sentence `p` says vary (`varied_in_sentence`), once per sentence."""

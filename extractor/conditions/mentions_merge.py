@@ -97,9 +97,11 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=0.025 if max(abs(a), abs(b)) >= 1000 else 1e-9)
 
 
-def agree(a: Condition, b: Condition, name: str = "", composite: bool = False) -> bool:
+def agree(a: Condition, b: Condition, name: str = "", composite: bool = False,
+          variants: frozenset[str] = frozenset()) -> bool:
     """Whether two stated conditions `name` can describe one measurement: the same name (or one a fuller
-    form of the other: "GB200", "GB200 NVL72"), the same number, a point inside a swept range; for a
+    form of the other: "GB200", "GB200 NVL72"; for a model, not one that adds a variant word of `variants`:
+    "Nova-7B-Chat" is not "Nova-7B" written out), the same number, a point inside a swept range; for a
     condition stated in parts (`composite`: a layout "DEP8, DEP2"), the same parts in any order."""
     na, nb = _numbers(a.value), _numbers(b.value)
     if isinstance(a.value, (int, float, dict)) or isinstance(b.value, (int, float, dict)):
@@ -119,6 +121,10 @@ def agree(a: Condition, b: Condition, name: str = "", composite: bool = False) -
         del pairs[1]   # a value in parts is quoted by its first part alone: "A, NF4" and "A, FP4" differ
     if name in GAZETTEER_NAMES:
         pairs.insert(0, (a.canonical, b.canonical))
+    if name == "model" and variants and a.value and b.value:
+        x, y = _norm(a.value), _norm(b.value)
+        if (_extends(x, y) or _extends(y, x)) and _adds_variant(x, y, variants):
+            return False   # (checked on the names as written: a canonical name may leave the variant out)
     for x, y in pairs:
         if x and y:
             x, y = _norm(x), _norm(y)
@@ -127,12 +133,22 @@ def agree(a: Condition, b: Condition, name: str = "", composite: bool = False) -
     return composite and _parts(a.value) == _parts(b.value)
 
 
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def _adds_variant(x: str, y: str, variants: frozenset[str]) -> bool:
+    """Whether the longer of two normalised names, one extending the other, adds a variant word first."""
+    full, base = (x, y) if len(x) >= len(y) else (y, x)
+    added = _WORDS.findall(full[len(base):])
+    return bool(added) and added[0] in variants
+
+
 class Agreement:
     """`agree` over one document's mentions, decided once per pair of distinct values: a long post states
     the same figure under the same conditions many times, and grouping compares its mentions pairwise."""
 
-    def __init__(self, must_agree: tuple[str, ...], composite: frozenset[str]):
-        self.must_agree, self.composite = must_agree, composite
+    def __init__(self, must_agree: tuple[str, ...], composite: frozenset[str], variants: frozenset[str] = frozenset()):
+        self.must_agree, self.composite, self.variants = must_agree, composite, variants
         self.signatures: dict[tuple, int] = {}
         self.examples: list[tuple[Condition | None, ...]] = []   # one claim's stated values per signature
         self.pairs: dict[tuple[int, int], bool] = {}
@@ -159,7 +175,7 @@ class Agreement:
         """`agree(a, b, name, composite)`: it reads only their values, quotes and canonical names."""
         key = (name, _value_key(a), _value_key(b))
         if key not in self.values:
-            self.values[key] = agree(a, b, name, name in self.composite)
+            self.values[key] = agree(a, b, name, name in self.composite, self.variants)
         return self.values[key]
 
 
@@ -186,6 +202,7 @@ class MentionMerger:
         self.must_agree = tuple(scopes.restatement_must_agree)
         self.refinable = frozenset(scopes.refinable)
         self.composite = frozenset(scopes.composite)
+        self.variants = frozenset(w.casefold() for w in scopes.model_variant_words)
         self.rank = scopes.scope_rank()
         self.shared_rank = self.rank.get("document", len(self.rank))   # scopes every claim of a post shares
         # the note of a swept condition when no figure lies near the mention: another mention of the
@@ -201,7 +218,7 @@ class MentionMerger:
         `placed[i]` and the scope of each of its ambiguous conditions; `leads`: ids of the claims in a
         headline position; `ambiguous` makes the unrecoverable condition for mentions that disagree."""
         runs = _list_runs(d)
-        agreement = Agreement(self.must_agree, self.composite)
+        agreement = Agreement(self.must_agree, self.composite, self.variants)
         said = [Said(c, u, r, a, id(c) in leads, runs.get(u.block, -1), agreement.signature(c))
                 for (c, u), r, a in zip(placed, reasons, unclear)]
         buckets: dict[tuple, list[Said]] = {}

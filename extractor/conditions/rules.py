@@ -153,6 +153,7 @@ class ScopeRules(_Strict):
     family_modified_nouns: str = NEVER
     feature_link_score: float = Field(default=85, ge=50, le=100)
     restatement_must_agree: Words
+    model_variant_words: Words
     range_top_conditions: ConditionNames   # what a headline bound takes from the body range it tops
     setup_heading_max_words: int = Field(default=6, ge=1)
     measures_reach: int = Field(default=24, ge=0, le=200)   # characters after a `measures_cue` read for a family
@@ -178,6 +179,8 @@ class ScopeRules(_Strict):
     between_sides: Regex = NEVER
     header_comparison: Regex = NEVER
     draft_column: Regex = NEVER
+    baseline_column: Regex = NEVER
+    baseline_column_kinds: ConditionNames
     citation_cue: Regex = NEVER
     citation_self: Regex = NEVER
     ratio_clause_end: Regex = r"$"

@@ -349,11 +349,40 @@ def section_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | Non
     code = site.ctx.code
     found = [x for s in site.chain for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
     if found:
-        return found
+        return _not_of_later_results(site, found)
     runs = earlier_run_sections(site, lambda s: any(not x.m.rule.startswith(PYTHON_RULE) for x in code.get(s, ())))
     found = [x for s in runs for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)
              and x.m.span[0] < site.passage.start]
     return found or _commands(site, feature_appendix(lad, site, site.chain))
+
+
+def _not_of_later_results(site: ClaimSite, found: list[Located]) -> list[Located]:
+    """For a figure of a table, `found` without the commands of its section shown after the table and followed by
+    another result of the section: such a command introduces that later result ("the same run with 4-bit weights:"
+    then its command and its table), not the table's. A command after the table that no result follows (the client
+    command under the results, a reproduction recipe) stays; so do the commands around a figure outside a table
+    (a program's printed result is read with the command that printed it). When such a later command is set aside
+    and the section shows its own command before the table, the commands of the sections above are not the table's."""
+    p, d = site.passage, site.d
+    if p.table is None:
+        return found
+    own = p.section
+    after = d.tables[p.table].end
+    end = d.sections[own].body_end
+    later: dict[int, bool] = {}
+    out = []
+    for x in found:
+        if x.section == own and x.m.span[0] >= after:
+            if x.block not in later:
+                later[x.block] = bool(site.ctx.claims_in(d.blocks[x.block].end, end))
+            if later[x.block]:
+                continue
+        out.append(x)
+    if len(out) < len(found) and any(x.section == own and x.m.span[0] < d.tables[p.table].start for x in out):
+        # ... and with the later result's command set aside, the command the section shows before the table is
+        # the table's run: a section above's command (a quick start) is another run
+        out = [x for x in out if x.section == own]
+    return out
 
 
 def _commands(site: ClaimSite, sections: list[int]) -> list[Located]:

@@ -187,3 +187,32 @@ def test_a_line_documenting_an_option_states_no_setting():
     # an option given its value is a setting
     c = _post("Settings:\n\n- `--max-concurrency`: 64\n\nThe new kernel reaches 41.2 tokens/s.")
     assert stated(c, "batch_or_concurrency").value == 64
+
+
+def test_a_name_the_text_excludes_is_no_setting():
+    # a dataset that could not be used, a precision still to come: the other names of the list stay
+    c = _post("We score on HumanEval. Note that MT-Bench could not be used, since the harness takes single turns "
+              "only. The draft model lifts decoding to 41.2 tokens/s.")
+    assert stated(c, "dataset").value == "HumanEval"
+    c = _post("The kernels ship in BF16 and INT8 (an INT2 variant is coming soon) and reach 41.2 tokens/s on an L40S.")
+    assert stated(c, "precision").value == "BF16, INT8"
+    c = _post("FP4 is not supported yet; the kernel reaches 41.2 tokens/s.")
+    unrecoverable(c, "precision")
+    # a name that was used stays
+    c = _post("MT-Bench could be used as it is; the draft model lifts decoding to 41.2 tokens/s.")
+    assert stated(c, "dataset").value == "MT-Bench"
+
+
+def test_a_contents_list_names_sections_not_settings():
+    for intro in ("In this repository, you can find:\n\n* How to run the model.\n"
+                  "* Details about the quantized releases, including AWQ and FP8.\n",
+                  "This guide covers:\n- serving with AWQ weights\n- serving with FP8 weights\n",
+                  "Table of contents\n- [AWQ weights](awq.md)\n- [FP8 weights](fp8.md)\n"):
+        text = f"# Nimbus\n\n{intro}\n## Scores\n\nNimbus-9B scores 41.2 points on GSM8K.\n"
+        c = claim(extract_text(text, "t.md"), 41.2)
+        unrecoverable(c, "precision")
+        assert stated(c, "dataset").value == "GSM8K"
+    # a list of the run's settings, or a precision said in the prose, stays
+    text = ("# Nimbus\n\n## Setup\n\nThe run used:\n- AWQ weights\n- one L40S\n\n## Scores\n\n"
+            "Nimbus-9B scores 41.2 points on GSM8K.\n")
+    assert stated(claim(extract_text(text, "t.md"), 41.2), "precision").value == "AWQ"
