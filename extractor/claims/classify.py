@@ -24,6 +24,7 @@ ABSOLUTE_CLASSES = frozenset({"time", "token_time", "token_rate", "request_rate"
                               "bandwidth", "cost", "energy", "compute"})
 # a figure, then an opening parenthesis still open at the end: what follows is an aside on that figure
 _ASIDE_AFTER_A_FIGURE = re.compile(r"\d[^()]*\([^()]*$")
+STAT_LEAD = 200   # characters: the sentence before a number whose opening phrase names a statistic
 STAT_BEFORE = 60   # characters: "average first-chunk delay drops from ~4100 ms to ~700 ms"
 
 __all__ = ["ClaimBuilder", "Cue", "change_metric_of", "gap", "inside", "nearest", "unit_class"]
@@ -82,6 +83,7 @@ class ClaimBuilder:
         self.directions = DirectionReader(self.clauses, rules)
         self.baselines = BaselineReader(rules)
         self.per_device = re.compile(rules.per_device_after) if rules.per_device_after else None
+        self.stat_lead = re.compile(rules.statistic_sentence_lead) if rules.statistic_sentence_lead else None
 
     # -- metric (the interface the pipeline and the table readers use) --------------
     @staticmethod
@@ -207,7 +209,7 @@ class ClaimBuilder:
         return Claim(metric=metric, value=value, value_max=value_max, unit=unit, qualifier=q.qualifier,
                      tokens=tokens, per=per, baseline=baseline, direction=direction,
                      statistic=self.statistic(metric, cues, start, end, header_cues,
-                                              text[max(0, start - base - STAT_BEFORE):start - base]),
+                                              text[max(0, start - base - STAT_LEAD):start - base]),
                      quote=written[a:b],
                      span=(a, b), context=context, mentions=ends)
 
@@ -233,6 +235,12 @@ class ClaimBuilder:
         cue = (self.clauses.after(own, start, end, ("stat:",), STAT_AFTER)
                or max(before, key=lambda c: c.end, default=None)
                or nearest([c for c in header_cues if c.label.startswith("stat:")], 0, 0, "stat:", 10**9))
+        if cue is None and self.stat_lead is not None:
+            # a sentence's opening phrase that says its figures are averages ("Averaged over batch sizes, X is
+            # 1.6x faster", "On average, ..."): the mean, though a comma parts it from the figure
+            lead = self.stat_lead.search(before_text)
+            if lead:
+                return "mean"
         if cue is None or (cue.label == "stat:min" and metric in self.rules.statistic_min_is_requirement):
             return None           # "Minimum GPU memory": a requirement, no statistic of measurements
         return cue.label[5:]

@@ -43,6 +43,7 @@ class MetricChooser:
 
     def __init__(self, rules: ClaimRules, clauses: ClauseCues):
         self.clauses = clauses
+        self.training_metric = rules.training_time_metric
         self.allowed = {cls: [m for m in metrics if m] for cls, metrics in rules.unit_classes.items()}
         self.default = {cls: (metrics[0] if metrics else "") for cls, metrics in rules.unit_classes.items()}
 
@@ -101,7 +102,7 @@ class MetricChooser:
             return None
         allowed = self.allowed.get(cls, [])
         if cls == "time" and training_time(self.clauses, cues, start, end, header_cues):
-            return "other"                # "a lab can train its 20B assistant in 7 hours": training
+            return self.training_metric   # "a lab can train its 20B assistant in 7 hours": training
         if cls == "token_count":     # "a capacity of 2.5M tokens": only with its own cue, in its clause
             if q.value <= 1:
                 return None               # "proposes 2 tokens per step": a setting

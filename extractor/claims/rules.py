@@ -66,6 +66,7 @@ class ClaimRules(BaseModel):
     level_measured_intro: Phrases
     overhead_words: Phrases
     training_words: Phrases = Field(default_factory=list)
+    training_time_metric: str = "latency"
     change_amount_intro: Phrases
     device_spec_before: Phrases
     device_spec_after: Phrases
@@ -109,6 +110,8 @@ class ClaimRules(BaseModel):
     statistic_metrics: Phrases
     statistic_min_is_requirement: Phrases = Field(default_factory=list)
     statistic_not_before: str = r"(?!)"
+    statistic_sentence_lead: str = ""
+    statistic_table_lead: str = ""
     enumeration_gap: str = r"(?!)"
     share_of_time_after: str = r"(?!)"
     ratio_before_device: str = r"(?!)"

@@ -38,8 +38,9 @@ class SetAsidePlaces:
         self.row_labels = sorted((c.start, c.end, " ".join(d.view[row[0].start:row[0].end].split()))
                                  for t in d.tables for row in t.rows for c in row[1:] if c.end > c.start)
         self.row_starts = [c[0] for c in self.row_labels]
-        # the code blocks and tables, by start, with their index in `d.blocks` (for the paragraph that leads them)
-        self.leads = [(b.start, b.end, i) for i, b in enumerate(d.blocks) if b.kind in ("code", "table")]
+        # the code blocks, tables and list items, by start, with their index in `d.blocks` (for the paragraph that
+        # leads them; a list item's is the paragraph before its list)
+        self.leads = [(b.start, b.end, i) for i, b in enumerate(d.blocks) if b.kind in ("code", "table", "list_item")]
         self.lead_starts = [s for s, _, _ in self.leads]
         self._lead_found: dict[tuple[str, int], bool] = {}
         # innermost first: of the spans holding an offset, the one that starts last
@@ -92,6 +93,13 @@ class SetAsidePlaces:
         if i < 0 or offset >= self.leads[i][1] or (j := self.leads[i][2]) == 0:
             return ""
         b, before = self.d.blocks[j], self.d.blocks[j - 1]
+        if b.kind == "list_item":
+            while j > 1 and before.kind == "list_item" and before.section == b.section:
+                j -= 1
+                before = self.d.blocks[j - 1]
+            if before.section != b.section or before.kind != "paragraph":
+                return ""
+            return self.d.view[before.start:before.end]
         if before.section != b.section or before.kind not in ("paragraph", "list_item", "caption"):
             return ""
         return self.d.view[before.start:before.end]

@@ -140,7 +140,8 @@ class TableReader:
             return None
         if cls == "time":
             # "Table 1: Training time ..." (the caption or the section's heading): how long training took
-            return "other" if any(self.training_lead.search(t) for t in lead_texts[:2]) else "latency"
+            return (self.x.builder.rules.training_time_metric if any(self.training_lead.search(t) for t in lead_texts[:2])
+                    else "latency")
         if any(self.memory_headers.search(h.text) for h in headers):
             return "memory"
         return "memory" if any(self.memory_headers.search(t) for t in lead_texts) else None
@@ -296,6 +297,10 @@ class TableReader:
         for text in texts:
             cues = list(self.x.cues(text))
             named = lead_statistics(text, cues) if open_cells else {}
+            if open_cells and not named and _averaged_cells(rules.statistic_table_lead, text):
+                # "Speedup over eager mode, averaged over batch sizes", "each engine, averaged across 3 runs":
+                # every cell of the table that names no statistic is a mean
+                named = {c.metric: "mean" for c in open_cells}
             for claim in open_cells:
                 stat = named.get(claim.metric)
                 if stat and not (stat == "min" and claim.metric in rules.statistic_min_is_requirement):
@@ -400,3 +405,21 @@ def _share_direction(value: float, polarity: int) -> str:
     if polarity == 0 or value == 100:
         return "better" if value != 100 else "neutral"
     return "better" if (value < 100) == (polarity < 0) else "worse"
+
+
+_SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))*(?:[.!?]|\n|$)")
+_OWN_RESULT = re.compile(r"\d(?:[.,]\d+)?\s*(?:×|[xX]\b|%|-?fold\b|times\b)")
+
+
+def _averaged_cells(pattern: str, text: str) -> bool:
+    """Whether the caption, heading or lead-in `text` says the table's cells are averages (`pattern`, the rules'
+    `statistic_table_lead`): not a sentence that states its own averaged result ("Averaged over batch sizes, X
+    is 1.6x faster" sums the table up; its cells are the single measurements)."""
+    if not pattern:
+        return False
+    for m in re.finditer(pattern, text):
+        sentence = next((s for s in _SENTENCE.finditer(text) if s.start() <= m.start() < max(s.end(), s.start() + 1)),
+                        None)
+        if sentence is None or not _OWN_RESULT.search(sentence.group()):
+            return True
+    return False

@@ -1,5 +1,5 @@
 """Whether a time is how long training took ("a lab can train its 20B assistant in 7 hours", "trainable within
-1-3 days", "Training time: 4.5 h"): such a time is metric `other`, no inference latency (rules: `training_words` of
+1-3 days", "Training time: 4.5 h"): such a time takes the rules' `training_time_metric` (GOLD.md's `latency`; rules: `training_words` of
 claims.yaml)."""
 from __future__ import annotations
 
