@@ -708,6 +708,40 @@ def test_a_fresh_store_loaded_without_its_indexes_dumps_as_one_stored_record_by_
             assert set(SECONDARY_INDEXES) <= names
 
 
+def test_a_fresh_store_loads_without_key_lookups_and_checks_keys_again_after(tmp_path):
+    """`Store.loading` into a fresh store skips the foreign-key look-ups of every row (each document is written
+    before its rows): the rows are those of a store loaded with them on (the dump test above), every key holds
+    (`foreign_key_check` finds nothing), and the connection checks keys again once the block is left, even by an
+    error; a store that already holds a document keeps them on throughout."""
+    import sqlite3
+
+    from extractor.api import extract_path
+    from extractor.corpus.store import Store
+
+    folder = _store_posts(tmp_path / "posts")
+    records = [(str(path), extract_path(path)) for path in sorted(folder.iterdir())]
+    keys_on = lambda store: store.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1   # noqa: E731
+    db = tmp_path / "fresh.db"
+    with Store(db) as store:
+        with store.loading():
+            assert not keys_on(store)
+            for path, record in records:
+                store.put_record(record, path=path)
+        assert keys_on(store)
+        assert store.conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        with pytest.raises(sqlite3.IntegrityError):   # checked again: a claim of no document is refused
+            store.conn.execute("INSERT INTO claims (path, ord, claim_id, metric, value, unit, qualifier, headline, "
+                               "quote, span_start, span_end) VALUES ('none', 0, 'x', 'm', 1, 'u', 'exact', 0, 'q', 0, 1)")
+        with store.loading():   # not fresh
+            assert keys_on(store)
+    other = tmp_path / "stopped.db"
+    with Store(other) as store:
+        with pytest.raises(KeyboardInterrupt):
+            with store.loading():
+                raise KeyboardInterrupt
+        assert keys_on(store)
+
+
 def test_a_store_killed_while_loading_gets_its_indexes_back_when_next_opened(tmp_path):
     """A process that dies inside `loading` (no index made yet) leaves every stored document whole; the next store
     opened for writing makes the indexes again, and the database dumps as one that was never interrupted."""
