@@ -131,8 +131,13 @@ def _rs_events(src: str) -> list[BlockEvent] | None:
                                       child.meta.get("info", "") if name == "fence" else ""))
         return True
 
-    tree = _rs_tree(src)
-    return out if tree is not None and walk(tree, False, 0) else None
+    try:
+        tree = _rs_tree(src)
+        return out if tree is not None and walk(tree, False, 0) else None
+    finally:
+        # `walk` calls itself through its closure: a reference cycle that would keep `out` (every event of the
+        # post) alive until the garbage collector's next pass; emptied here, the events are freed with the post
+        del walk
 
 
 def _rs_tree(src: str) -> Node | None:

@@ -1160,3 +1160,24 @@ def test_the_clause_and_labelled_figure_of_a_mention_found_by_bisection_are_thos
         assert clause_at(clauses, starts, pos) == scanned
         first = next((f for f in figures if _LABEL_GAP.fullmatch(text, pos, f[0])), None)
         assert labelled_figure(text, figures, figure_starts, pos) == first
+
+
+def test_the_block_events_of_a_post_are_freed_without_the_garbage_collector():
+    """The Rust walk's recursive closure is emptied when it returns: reading a post's block structure leaves no
+    reference cycle, so its events are freed with the post, not kept until the collector's next pass."""
+    import gc
+
+    from extractor.ingest.block_events import _rs_events
+
+    post = "# Title\n\n- one\n- two\n  > quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        events = _rs_events(post)
+        assert events is not None and len(events) > 6, "the Rust parser reads this post"
+        del events
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()
