@@ -20,20 +20,58 @@ MAX_RATIO = 2.0
 YEAR = re.compile(r"(?:19|20)\d\d")     # the two figures are of one size: a count or a year is not compared with them
 
 
+class QuantitySpans(Sequence[QuantityRecord]):
+    """The quantities of a text unit in the order given, with their starts and ends listed once: `compared_unit`
+    finds the measured figure before a bare number, and whether a number stands between them, by bisection where
+    both rise in that order (text order; elsewhere, as for nested spans, by the scan a plain list gets). A scan
+    of every quantity of the sentence per bare number made a list of N bare numbers N^2."""
+
+    def __init__(self, quantities: Sequence[QuantityRecord]):
+        self.items = list(quantities)
+        self.starts = [q.span[0] for q in self.items]
+        self.ends = [q.span[1] for q in self.items]
+        self.rising = all(a <= b for a, b in pairwise(self.starts)) and all(a <= b for a, b in pairwise(self.ends))
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def last_result_before(self, q: QuantityRecord) -> QuantityRecord | None:
+        """The last quantity (in order) of a result class that ends by `q`'s start, at most MAX_GAP before it."""
+        i = bisect_right(self.ends, q.span[0])                 # those ending by q's start: a prefix
+        j = bisect_left(self.ends, q.span[0] - MAX_GAP, 0, i)  # of which those near enough: its tail
+        return next((self.items[k] for k in range(i - 1, j - 1, -1)
+                     if unit_class(self.items[k].unit) in RESULT_CLASSES), None)
+
+    def any_between(self, p: QuantityRecord, q: QuantityRecord) -> bool:
+        """Whether a quantity starts at or after `p`'s end and ends by `q`'s start."""
+        return bisect_left(self.starts, p.span[1]) < bisect_right(self.ends, q.span[0])
+
+
 def compared_unit(q: QuantityRecord, quantities: Sequence[QuantityRecord],
                   cues: Sequence[Cue]) -> tuple[str, str] | None:
     """(unit class, unit) for a bare number `q` written after a comparison word that follows a measured
-    rate or time of the same size in its sentence; None otherwise."""
+    rate or time of the same size in its sentence; None otherwise. `quantities`: the sentence's quantities (a
+    `QuantitySpans` of them is read by bisection)."""
     if q.unit not in ("dimensionless", "") or q.value <= 0:
         return None
     if YEAR.fullmatch(q.quote.strip()):
         return None       # "compared to 2024 releases": a year
-    before = [p for p in quantities if p.span[1] <= q.span[0] and q.span[0] - p.span[1] <= MAX_GAP
-              and unit_class(p.unit) in RESULT_CLASSES]
-    if not before:
+    indexed = isinstance(quantities, QuantitySpans) and quantities.rising
+    if indexed:
+        p = quantities.last_result_before(q)
+    else:
+        p = next((p for p in reversed(quantities) if p.span[1] <= q.span[0] and q.span[0] - p.span[1] <= MAX_GAP
+                  and unit_class(p.unit) in RESULT_CLASSES), None)
+    if p is None:
         return None
-    p = before[-1]
-    if any(o.span[0] >= p.span[1] and o.span[1] <= q.span[0] for o in quantities):
+    if quantities.any_between(p, q) if indexed else \
+            any(o.span[0] >= p.span[1] and o.span[1] <= q.span[0] for o in quantities):
         return None       # another number stands between them
     if not any(c.label in COMPARE_LABELS and p.span[1] <= c.start and c.end <= q.span[0]
                for c in near(cues, p.span[1], q.span[0])):

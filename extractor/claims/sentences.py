@@ -12,7 +12,7 @@ import re
 from extractor import limits
 from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import Cue, unit_class
-from extractor.claims.compared import (SERIES_CLASSES, ClaimsByClass, compared_unit, parallel_metric,
+from extractor.claims.compared import (SERIES_CLASSES, ClaimsByClass, QuantitySpans, compared_unit, parallel_metric,
                                        parenthesized_time, series_metric)
 from extractor.claims.cues import NEAR, CueSet, near
 from extractor.claims.headlines import front_matter_units
@@ -135,10 +135,11 @@ class SentenceReader:
         pending: list[tuple[QuantityRecord, str]] = []       # times no rule took or turned down
         elided: list[tuple[QuantityRecord, str]] = []        # figures a rule turned down without a reason
         forms: dict[int, WrittenForm] = {}                   # by start offset: percents and ratios read by form
+        spans = QuantitySpans(qs)                            # listed once: each bare number's look-back bisects
         for q in qs:
             cls = unit_class(q.unit) or (None if self._bare_setting(t, u.start, q, cues, u.kind == "heading")
                                          else builder.bare_class(q, cues))
-            if cls is None and (same := compared_unit(q, qs, cues)):
+            if cls is None and (same := compared_unit(q, spans, cues)):
                 cls = same[0]
                 q = q.model_copy(update={"unit": same[1]})     # "2,038 tok/s versus 1,742"
             if cls is None and self.ratio_forms.device_ratio(q, d.view):

@@ -1181,3 +1181,43 @@ def test_the_block_events_of_a_post_are_freed_without_the_garbage_collector():
     finally:
         if was:
             gc.enable()
+
+
+_UNITS = ("dimensionless", "", "token / second", "request / second", "millisecond", "gigabyte", "percent")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 400), st.integers(0, 12), st.sampled_from(_UNITS),
+                          st.sampled_from((0.0, 40.0, 90.0, 100.0, 150.0, 2024.0))), max_size=30),
+       st.lists(st.tuples(st.integers(0, 420), st.integers(1, 8), st.sampled_from(("baseline", "valence:neutral",
+                                                                                   "break"))), max_size=12),
+       st.booleans())
+def test_compared_unit_by_bisection_equals_the_scan(shapes, cue_shapes, in_order):
+    """`compared_unit` over a `QuantitySpans` (the measured figure before a bare number and the numbers between
+    found by bisection) gives what the scan of the plain list gives, for every quantity of the list: in text
+    order (bisected) and in any order or with nested spans (the index falls back to the scan)."""
+    from extractor.claims.compared import QuantitySpans, compared_unit
+    from extractor.claims.cues import Cue
+    from extractor.records import QuantityRecord
+
+    quantities = [QuantityRecord(value=v, unit=u, quote="2024" if v == 2024.0 else "n", span=(a, a + w))
+                  for a, w, u, v in shapes]
+    if in_order:
+        quantities.sort(key=lambda q: q.span)
+    cues = sorted((Cue(label, a, a + w) for a, w, label in cue_shapes), key=lambda c: (c.start, c.end, c.label))
+    spans = QuantitySpans(quantities)
+    for q in quantities:
+        assert compared_unit(q, spans, cues) == compared_unit(q, quantities, cues)
+
+
+def test_a_sentence_of_many_bare_numbers_after_a_measured_figure_reads_each_by_bisection():
+    """"200 tok/s vs 190, 191, 192 ...": each bare number's look-back is read by bisection (the quantities are
+    in text order), and the figure right after the comparison word takes the measured figure's unit."""
+    from extractor.api import extract_text
+    from extractor.claims.compared import QuantitySpans
+
+    numbers = ", ".join(str(190 + i % 50) for i in range(300))
+    record = extract_text(f"Our server reached 200 tok/s versus {numbers} for the others.\n", "bare.md")
+    assert [(c.value, c.unit) for c in record.claims][:2] == [(200.0, "token / second"), (190.0, "token / second")]
+    finder = get_extractor().claims.analyser.quantity_finder
+    assert QuantitySpans(finder.find(f"200 tok/s versus {numbers}")).rising
