@@ -200,7 +200,10 @@ class Store:
             yield
         finally:
             if fresh:
-                self.conn.execute("PRAGMA foreign_keys=ON")   # (a no-op inside an open transaction: none is)
+                try:
+                    self.conn.execute("PRAGMA foreign_keys=ON")   # (a no-op inside an open transaction: none is)
+                except sqlite3.ProgrammingError:
+                    pass   # the store was closed inside the block (abandoned): no connection left to restore
         if fresh:
             if self.conn.in_transaction:   # (every document commits or rolls back its own)
                 raise StoreError(f"{self.path}: a transaction left open while loading")
