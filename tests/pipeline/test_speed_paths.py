@@ -1240,3 +1240,100 @@ def test_extracting_a_post_leaves_no_condition_objects_to_the_cycle_collector(ex
         gc.garbage.clear()
         if enabled:
             gc.enable()
+
+
+# -- per-claim look-ups kept once per claim or per sentence (ties.py, statement.py, document_reader.py)
+TABLE_POST = """# Two tables
+
+We served Llama-3.1-8B on 2x H100 and compared it with a batch sweep; the sweep measured throughput.
+
+| Batch | ISL | Throughput (tok/s) | TTFT (ms) |
+|---|---|---|---|
+| 8 | 1024 | 900 | 95 |
+|  | 2048 | 1,600 | 120 |
+| 32 | 4096 | 2,400 | 180 |
+
+| Config | Batch | Precision |
+|---|---|---|
+| small | 8 | FP8 |
+| large | 32 | BF16 |
+
+At batch 64 the sweep reached 3,000 tok/s on the same 2x H100, 1.3x more than at batch 32, which is faster than the A100.
+"""
+
+
+def test_a_claim_site_copied_with_its_own_clause_keeps_every_other_field(monkeypatch):
+    """`ClaimSite.with_own_clause` copies the site slot by slot: every slot but the four it sets anew is the very
+    object the site held, as `copy.copy` gives; records are those of the `copy.copy` path."""
+    from copy import copy
+
+    from extractor.api import extract_text
+    from extractor.conditions import ties
+
+    sites = []
+    fast = ties.ClaimSite.with_own_clause
+
+    def spied(self, kept):
+        new = fast(self, kept)
+        sites.append((self, new))
+        return new
+
+    monkeypatch.setattr(ties.ClaimSite, "with_own_clause", spied)
+    record = extract_text(TABLE_POST, "table.md", timeout=0).model_dump()
+    assert len(sites) >= 6
+    for old, new in sites:
+        for name in ties.ClaimSite.__slots__:
+            if name not in ("own", "modes", "devices", "models"):
+                assert getattr(new, name) is getattr(old, name), name
+    assert any(new.own for _, new in sites)
+
+    def copied(self, kept):
+        site = copy(self)
+        site.own, site.modes, site.devices, site.models = {}, set(), set(), set()
+        for x in kept:   # (the body after the copy, as it was)
+            if x.name in ties.MEASURED_KINDS and x.usable:
+                site.own.setdefault(x.name, set()).add(repr(x.m.value))
+            elif x.name == "scenario" and x.usable and x.m.canonical:
+                site.modes.add(x.m.canonical)
+            elif x.name in ("hardware", "model") and x.usable:
+                (site.devices if x.name == "hardware" else site.models).add(x.m.canonical or str(x.m.value))
+        return site
+
+    monkeypatch.setattr(ties.ClaimSite, "with_own_clause", copied)
+    assert extract_text(TABLE_POST, "table.md", timeout=0).model_dump() == record
+
+
+class _Forgetful(dict):
+    """A memo that keeps nothing: every look-up takes the full path."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+    def __contains__(self, key) -> bool:
+        return False
+
+    def get(self, key, default=None):
+        return default
+
+
+def test_the_per_claim_and_per_sentence_memos_give_what_the_full_path_gives(monkeypatch):
+    """The table and row at a claim, its cell in a configuration table (statement.py) and what a sentence says about
+    its mentions (document_reader.py: a comparison, the family measured, speed runs; a block's accuracy cue) are
+    read once and kept: with memos that keep nothing, the records are the same."""
+    from extractor.api import extract_text
+    from extractor.conditions import document_reader, statement
+
+    posts = [TABLE_POST, SETUP_POST, "On GSM8K we measured accuracy; on GSM8K the fast path also ran 2x faster "
+             "than the eager one at batch 16, measuring throughput, on 4x MI300X and 2x MI300X in our speed runs.\n"]
+    kept = [extract_text(text, f"p{i}.md", timeout=0).model_dump() for i, text in enumerate(posts)]
+    real_init = statement.DocumentStatements.__init__
+
+    def forgetful_init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        self._table_rows, self._cell_at = _Forgetful(), _Forgetful()
+
+    monkeypatch.setattr(statement.DocumentStatements, "__init__", forgetful_init)
+    real_ties = document_reader.DocumentReader._ties
+    monkeypatch.setattr(document_reader.DocumentReader, "_ties",
+                        lambda self, d, loc, examples, sentences, blocks: real_ties(self, d, loc, examples, {}, {}))
+    assert [extract_text(text, f"p{i}.md", timeout=0).model_dump() for i, text in enumerate(posts)] == kept
