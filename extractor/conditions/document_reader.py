@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
 
 from extractor.conditions._internals.lookups import SectionLookup, own_ends
 from extractor.conditions.baselines import baselines as baseline_names
@@ -82,6 +83,8 @@ class DocumentReader:
         baselines = baseline_names(d.view, found, self.baseline_tail)
         anchors = [m.span() for m in self.anchor_link.finditer(d.text)]
         versus, between = comparison_sides(d.view, found, *self.sides)
+        sentences: dict[tuple[int, int], _SentenceReading] = {}
+        accuracy_blocks: dict[int, bool] = {}
         for m in found:
             if m.kind == "command_line":
                 continue
@@ -100,7 +103,7 @@ class DocumentReader:
                           side=(m.kind, m.span) in between or (m.kind, m.span) in versus and block >= 0
                           and d.blocks[block].kind == "caption")
             if not output:
-                self._ties(d, loc, example_blocks)
+                self._ties(d, loc, example_blocks, sentences, accuracy_blocks)
             if cell is not None:
                 _, _, loc.table, loc.row, loc.col = cell
             located.append(loc)
@@ -204,9 +207,11 @@ class DocumentReader:
                 out.add(i)
         return out
 
-    def _ties(self, d: Document, loc: Located, example_blocks: set[int]) -> None:
+    def _ties(self, d: Document, loc: Located, example_blocks: set[int], sentences: dict[tuple[int, int], _SentenceReading],
+              accuracy_blocks: dict[int, bool]) -> None:
         """Mark what ties a mention to something other than the claims around it: an example, the metric
-        it was measured for, an accuracy evaluation."""
+        it was measured for, an accuracy evaluation. `sentences`, `accuracy_blocks`: the document's sentences and
+        blocks as read so far (each read once, whatever the number of mentions in it)."""
         lo, hi = loc.m.span
         if loc.code:
             loc.example = loc.block in example_blocks
@@ -224,15 +229,25 @@ class DocumentReader:
         if b is not None and b.kind != "table":
             s_lo, s_hi = covering(d.view, lo, hi, "sentence")
             loc.sentence = (max(s_lo, b.start), min(s_hi, b.end))
-            loc.compares = self.comparison_cue.search(d.view, *loc.sentence) is not None
+            read = sentences.get(loc.sentence)   # what the sentence says, read once for all of its mentions
+            if read is None:
+                read = sentences[loc.sentence] = _SentenceReading(
+                    self.comparison_cue.search(d.view, *loc.sentence) is not None)
+            loc.compares = read.compares
             # (a scenario too: "For the offline case, ..., measuring output throughput" names the offline runs of
             # throughput results, not of the latency ones another sentence gives the online case)
             if loc.bound is None and (loc.m.kind in MEASURED_KINDS or loc.m.kind == "scenario"):
-                loc.measured = self._measured_family(d, *loc.sentence)
+                if read.measured is _UNREAD:
+                    read.measured = self._measured_family(d, *loc.sentence)
+                loc.measured = read.measured
             if loc.name in _SYSTEM_SETTINGS:
-                loc.speed = self.speed_runs_cue.search(d.view, *loc.sentence) is not None
+                if read.speed is None:
+                    read.speed = self.speed_runs_cue.search(d.view, *loc.sentence) is not None
+                loc.speed = read.speed
         if loc.m.kind == "dataset" and b is not None and b.kind != "table":
-            loc.accuracy = self.accuracy_cue.search(d.view, b.start, b.end) is not None
+            if loc.block not in accuracy_blocks:
+                accuracy_blocks[loc.block] = self.accuracy_cue.search(d.view, b.start, b.end) is not None
+            loc.accuracy = accuracy_blocks[loc.block]
 
     def _accuracy_sets_everywhere(self, d: Document, located: list[Located]) -> None:
         """A dataset the post names in a passage that checks accuracy ("we measured accuracy on GSM8K") is
@@ -298,6 +313,19 @@ class DocumentReader:
                     current = None if _NUMBER_START.match(d.view, filled[0].start, filled[0].end) else r
                 groups[(t, r)] = current
         return groups
+
+
+_UNREAD = object()   # a sentence's measured family not read yet (None: it names none, or several)
+
+
+@dataclass(slots=True)
+class _SentenceReading:
+    """What a sentence says about the mentions in it, read once per sentence (`DocumentReader._ties`): whether it
+    makes a comparison, the metric family it says its run measured, whether it is about speed runs."""
+
+    compares: bool
+    measured: object = _UNREAD
+    speed: bool | None = None
 
 
 _NUMBER_START = re.compile(r"[\s*_`]*[~<>≈±+\-−]?\s*\d")   # a cell that opens with a number is a value, not a label

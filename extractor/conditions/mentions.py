@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, insort
+from collections import defaultdict
 from heapq import heappop, heappush
 from functools import lru_cache
 from pathlib import Path
@@ -167,10 +168,11 @@ class MentionFinder:
         and where each cue or start string found begins (None when start strings cannot be looked for
         in the folded text: see `regex_starts.searchable`)."""
         scanner = self._scanner or self._build_scanner()
-        hits: dict[str, list[int]] = {}
+        found: defaultdict[str, list[int]] = defaultdict(list)   # (not `setdefault`: a new list per hit)
         found_any = scanner.automaton.kind == ahocorasick.AHOCORASICK  # an empty automaton cannot iterate
         for end, (word, last) in scanner.automaton.iter(fold(text)) if found_any else ():
-            hits.setdefault(word, []).append(end - last)
+            found[word].append(end - last)
+        hits: dict[str, list[int]] = dict(found)
         block_starts = [b[0] for b in blocks]
         sets: dict[int, set[int]] = {}
         for word, where in hits.items():

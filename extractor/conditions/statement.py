@@ -102,6 +102,8 @@ class DocumentStatements:
         # `name` by that mention at that scope holds (the mention is kept here, so its id stays its own)
         self._stated: dict[tuple[str, int, str], tuple[Mention, Condition]] = {}
         self._cells: dict[tuple[str, int, int | None], Condition | None] = {}   # column_value's, by row
+        self._table_rows: dict[int, tuple[int | None, int | None]] = {}   # claim start -> its table and row
+        self._cell_at: dict[tuple[int, int], Cell | None] = {}   # (table, claim start) -> the claim's cell
         self._config_cells: dict[tuple[str, int, int], Condition | None] = {}   # _configuration_value's, by column
 
     def stated(self, claim: Claim, name: str, m: Mention, scope: str) -> Condition:
@@ -158,12 +160,14 @@ class DocumentStatements:
         """A table column labelled with a condition ("Batch Size", "ISL"): the claim row's cell holds it. The same
         for every claim of one row: read once for them (a configuration table's row, found by the claim's column,
         once per column)."""
-        ctx = self.ctx
         pos = claim.span[0]
-        t = bisect_right(ctx.table_starts, pos) - 1
-        if t < 0 or not (ctx.d.tables[t].start <= pos <= ctx.d.tables[t].end):
+        place = self._table_rows.get(pos)
+        if place is None:   # the table and row at the claim: once per claim, not once per condition
+            place = self._table_rows[pos] = self._table_row(pos)
+        t, row = place
+        if t is None:
             return None
-        key = (name, t, self._row_at(t, pos))
+        key = (name, t, row)
         if key not in self._cells:
             self._cells[key] = self._column_value(claim, name, configuration=False)
         found = self._cells[key]
@@ -171,6 +175,14 @@ class DocumentStatements:
                 and not self._labelled_columns(t, name):
             return self._configuration_value(t, claim, name)
         return found
+
+    def _table_row(self, pos: int) -> tuple[int | None, int | None]:
+        """(the table holding offset `pos`, the index of its row there), (None, None) outside every table."""
+        ctx = self.ctx
+        t = bisect_right(ctx.table_starts, pos) - 1
+        if t < 0 or not (ctx.d.tables[t].start <= pos <= ctx.d.tables[t].end):
+            return None, None
+        return t, self._row_at(t, pos)
 
     def _column_value(self, claim: Claim, name: str, configuration: bool = True) -> Condition | None:
         """`column_value` read for this claim alone (`configuration`: with the configuration tables' step)."""
@@ -213,10 +225,13 @@ class DocumentStatements:
     def _configuration_value(self, t: int, claim: Claim, name: str) -> Condition | None:
         """A condition the claim's table has no column for, from the row of a configuration table that the claim's
         column header names (config_tables.py)."""
-        d = self.ctx.d
-        idx = self._row_at(t, claim.span[0])
-        cell = next((c for c in d.tables[t].rows[idx] if c.start <= claim.span[0] <= c.end), None) \
-            if idx is not None else None
+        d, pos = self.ctx.d, claim.span[0]
+        if (t, pos) in self._cell_at:   # the claim's cell: once per claim, not once per condition
+            cell = self._cell_at[t, pos]
+        else:
+            idx = self._row_at(t, pos)
+            cell = self._cell_at[t, pos] = next((c for c in d.tables[t].rows[idx] if c.start <= pos <= c.end),
+                                                None) if idx is not None else None
         if cell is None:
             return None
         key = (name, t, cell.col)

@@ -99,13 +99,26 @@ class SharedRung:
         if self.parts is None:
             a, b = self._leaf_places()[4]
             return a < hi and lo < b and test(self)
-        starts, reach, leaves = self.derive("stretches", _stretches, _stretches_join)
+        starts, reach, leaves = self._stretches()
         k = bisect_left(starts, hi) - 1
         while k >= 0 and reach[k] > lo:   # reach[k]: the furthest end of the stretches that start up to k
             if leaves[k]._leaf_places()[4][1] > lo and test(leaves[k]):
                 return True
             k -= 1
         return False
+
+    def _stretches(self) -> tuple[list[int], list[int], list[SharedRung]]:
+        """The stretches of text of a joined rung's leaves (`_stretches`), as `derive` keeps them on it and on the
+        joined rungs of its first parts, but not on the leaf rung at the bottom: a leaf's list of leaves is
+        itself, a reference cycle (its memo would hold it)."""
+        spine, rung = [], self
+        while "stretches" not in rung.memo and rung.parts is not None:
+            spine.append(rung)
+            rung = rung.parts[0]
+        value = rung.memo["stretches"] if rung.parts is not None else _stretches(rung)
+        for rung in reversed(spine):
+            value = rung.memo["stretches"] = _stretches_join(value, list(rung.parts[1:]))
+        return value
 
     def _touches(self, lo: int, hi: int, pos: int) -> bool:
         starts, sentence_starts, sentence_reach, _, _ = self._leaf_places()
@@ -127,23 +140,42 @@ class SharedRung:
 
     def grouped(self, key: str, usable: bool) -> dict[str, SharedRung]:
         """Its mentions by the condition they state (only the usable ones when `usable`), each a rung."""
-        def leaf(rung: SharedRung) -> dict[str, SharedRung]:
-            out: dict[str, list[Located]] = {}
-            for x in rung:
-                if x.usable or not usable:
-                    out.setdefault(x.name, []).append(x)
-            return {name: SharedRung(cands) for name, cands in out.items()}
+        if key in self.memo:   # (most calls: no reader made)
+            return self.memo[key]
+        grouping = _Grouping(key, usable)
+        return self.derive(key, grouping.leaf, grouping.join)
 
-        def join(first: dict[str, SharedRung], rest: list[SharedRung]) -> dict[str, SharedRung]:
-            groups = [first, *(r.derive(key, leaf, join) for r in rest)]
-            out: dict[str, SharedRung] = {}
-            for g in groups:
-                for name in g:
-                    if name not in out:
-                        parts = [h[name] for h in groups if name in h]
-                        out[name] = parts[0] if len(parts) == 1 else SharedRung.joined(parts)
-            return out
-        return self.derive(key, leaf, join)
+
+# The readers that `derive` is handed are methods of small objects, not nested functions: a nested `join` that
+# derives the other parts with itself refers to itself, a reference cycle that reference counting never frees, so
+# everything it holds (the claim's site, its mentions) waited for the garbage collector, and every claim made some.
+
+
+class _Grouping:
+    """`SharedRung.grouped`'s readers: its mentions by condition (`leaf`), and of a joined rung (`join`)."""
+
+    __slots__ = ("key", "usable")
+
+    def __init__(self, key: str, usable: bool):
+        self.key, self.usable = key, usable
+
+    def leaf(self, rung: SharedRung) -> dict[str, SharedRung]:
+        out: dict[str, list[Located]] = {}
+        usable = self.usable
+        for x in rung:
+            if x.usable or not usable:
+                out.setdefault(x.name, []).append(x)
+        return {name: SharedRung(cands) for name, cands in out.items()}
+
+    def join(self, first: dict[str, SharedRung], rest: list[SharedRung]) -> dict[str, SharedRung]:
+        groups = [first, *(r.derive(self.key, self.leaf, self.join) for r in rest)]
+        out: dict[str, SharedRung] = {}
+        for g in groups:
+            for name in g:
+                if name not in out:
+                    parts = [h[name] for h in groups if name in h]
+                    out[name] = parts[0] if len(parts) == 1 else SharedRung.joined(parts)
+        return out
 
 
 def _any_in(sorted_starts: list[int], lo: int, hi: int) -> bool:
@@ -176,21 +208,50 @@ def _stretches_join(first: Any, rest: list[SharedRung]) -> tuple[list[int], list
 def filtered(rung: SharedRung, key: Any, keep: Callable[[SharedRung], list[Located]]) -> SharedRung:
     """`rung.derive(key)` of a sub-list of its mentions, `keep(rung)`, that is decided mention by mention:
     of a joined rung, the join of its parts' sub-lists."""
-    def join(first: SharedRung, rest: list[SharedRung]) -> SharedRung:
-        return SharedRung.joined([first, *(r.derive(key, leaf, join) for r in rest)])
+    if key in rung.memo:
+        return rung.memo[key]
+    sub = _Filtered(key, keep)
+    return rung.derive(key, sub.leaf, sub.join)
 
-    def leaf(r: SharedRung) -> SharedRung:
-        return SharedRung(keep(r))
-    return rung.derive(key, leaf, join)
+
+class _Filtered:
+    """`filtered`'s readers."""
+
+    __slots__ = ("key", "keep")
+
+    def __init__(self, key: Any, keep: Callable[[SharedRung], list[Located]]):
+        self.key, self.keep = key, keep
+
+    def leaf(self, r: SharedRung) -> SharedRung:
+        return SharedRung(self.keep(r))
+
+    def join(self, first: SharedRung, rest: list[SharedRung]) -> SharedRung:
+        return SharedRung.joined([first, *(r.derive(self.key, self.leaf, self.join) for r in rest)])
 
 
 def summary(rung: SharedRung, key: Any, leaf: Callable[[list[Located]], Any], merge: Callable[[Any, Any], Any]) -> Any:
     """`rung.derive(key)` of a value `leaf(mentions)` that two parts' values give by `merge(first, then)`."""
-    def join(first: Any, rest: list[SharedRung]) -> Any:
+    if key in rung.memo:
+        return rung.memo[key]
+    summed = _Summary(key, leaf, merge)
+    return rung.derive(key, summed.leaf, summed.join)
+
+
+class _Summary:
+    """`summary`'s readers."""
+
+    __slots__ = ("key", "of_list", "merge")
+
+    def __init__(self, key: Any, of_list: Callable[[list[Located]], Any], merge: Callable[[Any, Any], Any]):
+        self.key, self.of_list, self.merge = key, of_list, merge
+
+    def leaf(self, r: SharedRung) -> Any:
+        return self.of_list(list(r))
+
+    def join(self, first: Any, rest: list[SharedRung]) -> Any:
         for r in rest:
-            first = merge(first, r.derive(key, lambda r: leaf(list(r)), join))
+            first = self.merge(first, r.derive(self.key, self.leaf, self.join))
         return first
-    return rung.derive(key, lambda r: leaf(list(r)), join)
 
 
 def folded(rung: SharedRung, key: Any, fold: Callable[[Any, list[Located]], Any], start: Callable[[], Any],
