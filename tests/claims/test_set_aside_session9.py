@@ -1,0 +1,112 @@
+"""Figures that are not a measurement the post reports, and set-aside figures with the reason they deserve (issue 23,
+session 9): text a reader never sees (an HTML comment), the memory a job requires of a device, the rate a drive or
+link setup adds up to, a how-to's time estimate label. Each class with positive and negative sentences written for
+the test."""
+from __future__ import annotations
+
+import pytest
+
+from extractor.api import extract_text
+
+
+def decided(text: str) -> tuple[set[str], dict[str, tuple[str, str]]]:
+    r = extract_text(text, doc="t.md")
+    assert all(text[a.span[0]:a.span[1]] == a.quote for a in r.set_aside)
+    return {c.quote for c in r.claims}, {a.quote: (a.reason, a.rule) for a in r.set_aside}
+
+
+# ---- an HTML comment: markup, whatever the figure would be if it were shown
+
+@pytest.mark.parametrize("quote", ["1M context", "16 tokens/s", "24GB"])
+def test_a_figure_in_an_html_comment_is_markup(quote):
+    text = ("# Notes\n\nThe new build is fast.\n\n"
+            "<!-- Older note: it ran with a 1M context on 24GB of VRAM and reached 16 tokens/s -->\n\n"
+            "On the A100 it reaches 42 tokens/s with a 128K context.\n")
+    claims, aside = decided(text)
+    assert aside[quote][0] == "markup" and quote not in claims
+
+
+def test_the_same_figures_outside_the_comment_keep_their_reasons():
+    text = ("<!-- draft: 1M context -->\n\n"
+            "On the A100 it reaches 42 tokens/s with a 128K context.\n")
+    claims, aside = decided(text)
+    assert "42 tokens/s" in claims
+    assert aside["128K context"][0] == "setting" and aside["1M context"][0] == "markup"
+
+
+# ---- what a job requires of a device, or the device the writer recommends for it: the job's need
+
+@pytest.mark.parametrize("text,quote", [
+    ("We suggest the export on CPU unless you can recommend a workstation with a minimum of 64GB for it.",
+     "a minimum of 64GB"),
+    ("Fine-tuning the large variant needs two GPUs with 80 GB each.", "80 GB"),
+    ("The conversion requires a card with at least 20 GB of VRAM.", "at least 20 GB"),
+    ("For the full context you will need a machine with 256 GB RAM.", "256 GB"),
+    ("We recommend using a host with more than 96 GB of system memory for the merge step.", "more than 96 GB"),
+])
+def test_the_memory_of_a_device_a_job_requires_is_the_jobs_need(text, quote):
+    claims, aside = decided(text)
+    assert aside[quote] == ("model_size", "set_aside.required_device_memory") and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Cards with over 40GB of memory can load the full checkpoint.", "over 40GB"),   # a device class, no job's need
+    ("Our numbers come from a desktop with 32GB RAM.", "32GB"),
+    ("The server, a machine with 512 GB of DRAM, needed no swap.", "512 GB"),      # the verb comes after
+])
+def test_a_device_described_with_its_memory_stays_a_datasheet_figure(text, quote):
+    _, aside = decided(text)
+    assert aside[quote][0] == "datasheet"
+
+
+def test_memory_the_run_used_is_not_a_requirement():
+    claims, aside = decided("On a node with 80 GB cards, the job used 61 GB of memory at peak.")
+    assert aside.get("61 GB", ("", ""))[1] != "set_aside.required_device_memory"
+
+
+# ---- a drive or link setup's rate: the machine's setup, not a measurement
+
+@pytest.mark.parametrize("text,quote", [
+    ("The host has two NVMe drives. Striped as RAID0, they bring the combined read bandwidth up to ~14 GB/s.",
+     "up to ~14 GB/s"),
+    ("We mirror the disks as RAID 1, which keeps the write bandwidth at 3 GB/s.", "3 GB/s"),
+    ("Four SSDs in one RAID10 array give a sequential read bandwidth of about 20 GB/s.", "about 20 GB/s"),
+])
+def test_a_rate_a_drive_setup_adds_up_to_is_a_datasheet_figure(text, quote):
+    claims, aside = decided(text)
+    assert aside[quote] == ("datasheet", "set_aside.drive_or_link_bandwidth") and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Over the RAID0 array the loader reached a read throughput of 12.5 GB/s.", "12.5 GB/s"),
+    ("With the RAID0 volume, our checkpoint loader sustained a read bandwidth of 11 GB/s.", "11 GB/s"),
+])
+def test_a_rate_the_run_reached_on_the_array_stays_a_claim(text, quote):
+    claims, aside = decided(text)
+    assert quote in claims and quote not in aside
+
+
+# ---- a how-to's time estimate written as a label
+
+@pytest.mark.parametrize("text,quotes", [
+    ("## Step 1: Prepare the data\n\n**Time:** ~20 seconds to ~3 minutes for 10K rows, depending on the tokenizer.\n",
+     ["~20 seconds", "~3 minutes"]),
+    ("## Build\n\n- **Estimated time**: about 45 minutes\n", ["about 45 minutes"]),
+    ("## Fine-tune\n\nExpected duration: 2-4 hours on one GPU.\n", ["2-4 hours"]),
+    ("## Setup\n\nTime required: roughly 10 minutes.\n", ["roughly 10 minutes"]),
+])
+def test_a_how_tos_time_estimate_label_is_an_example(text, quotes):
+    claims, aside = decided(text)
+    for quote in quotes:
+        assert aside[quote] == ("example", "set_aside.how_to_time_estimate") and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("## Results\n\nTime: 14.1 s\n", "14.1 s"),                                   # no hedge, no range: a result
+    ("## Results\n\nTotal time: 8.2 seconds\n", "8.2 seconds"),                   # not the label alone
+    ("## Results\n\n**Time:** ~40 s, 2x faster than the old loader.\n", "~40 s"),  # compared: a result
+    ("## Results\n\nTime: about 6 s (vs 15 s before)\n", "about 6 s"),
+])
+def test_a_time_label_that_reports_a_run_stays_a_claim(text, quote):
+    claims, aside = decided(text)
+    assert quote in claims and quote not in aside
