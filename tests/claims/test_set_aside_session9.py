@@ -110,3 +110,79 @@ def test_a_how_tos_time_estimate_label_is_an_example(text, quotes):
 def test_a_time_label_that_reports_a_run_stays_a_claim(text, quote):
     claims, aside = decided(text)
     assert quote in claims and quote not in aside
+
+
+# ---- a list that gathers other parties' works: each item's figures are the linked work's own
+
+WORKS_LIST = """# Lynx-9B
+
+Lynx-9B answers in under a second on one L4 card: 52 tokens/s in our runs.
+
+## Projects
+
+Open-source projects that speed up Lynx-9B:
+
+* [lynx.rs](https://example.org/lynx-rs): a Rust port for laptops that runs about 9 tokens/s on a recent CPU.
+* [LynxTPU](https://example.net/lynx-tpu) - an edge-board build, reaching 14 token/s in real time.
+* Acme's [batcher](https://example.com/batcher) serves the model at up to 3x the stock throughput.
+* Our own [fork](https://example.org/our-fork) gets 2.2x from a fused decoder.
+"""
+
+
+@pytest.mark.parametrize("quote", ["about 9 tokens/s", "14 token/s", "up to 3x"])
+def test_a_figure_of_a_linked_work_in_a_list_of_others_works_is_cited(quote):
+    claims, aside = decided(WORKS_LIST)
+    assert aside[quote] == ("cited", "scopes.linked_work_item") and quote not in claims
+
+
+def test_the_posts_own_figures_beside_a_works_list_stay_claims():
+    claims, aside = decided(WORKS_LIST)
+    assert {"52 tokens/s", "2.2x"} <= claims               # the post's own run, and "our own fork"
+
+
+@pytest.mark.parametrize("lead", [
+    "The following community ports have been adapted for Lynx-9B, and we invite everyone to try them:",
+    "Lynx-9B is used by these teams:",
+])
+def test_other_leads_that_name_others_works(lead):
+    text = f"# Lynx-9B\n\n## Elsewhere\n\n{lead}\n\n- [edge-lynx](https://example.org/e): runs 11 tokens/s on a phone.\n"
+    claims, aside = decided(text)
+    assert aside["11 tokens/s"][0] == "cited" and "11 tokens/s" not in claims
+
+
+@pytest.mark.parametrize("text", [
+    # the post's own results, each item opening with the model's link: nothing names other works
+    "# Results\n\nWe ran each model on one H100:\n\n- [Tiny-7B](https://example.org/t7): 41 tokens/s\n"
+    "- [Tiny-13B](https://example.org/t13): 23 tokens/s\n",
+    # a list of links under a plain heading
+    "# Lynx\n\n## Downloads\n\n- [Lynx-9B weights](https://example.org/w): the quantized build runs 41 tokens/s.\n",
+])
+def test_a_linked_list_that_names_no_others_works_keeps_its_claims(text):
+    claims, aside = decided(text)
+    assert "41 tokens/s" in claims and "41 tokens/s" not in aside
+
+
+# ---- a section that sets out others' research as the evidence or context of the post's problem
+
+RESEARCH = """# Routing tools
+
+## The research evidence
+
+Prompts with many tool schemas hurt: large catalogs show 60-90% accuracy losses for small models.
+
+## Our results
+
+With routing, our selector keeps 91% accuracy on the large catalog.
+"""
+
+
+def test_a_figure_in_a_research_evidence_section_is_cited():
+    claims, aside = decided(RESEARCH)
+    assert aside["60-90%"] == ("cited", "scopes.cited_sections") and "60-90%" not in claims
+    assert "91%" in claims
+
+
+@pytest.mark.parametrize("title", ["Our research", "Recent research: the Lynx router", "Research results"])
+def test_a_section_of_the_posts_own_research_is_not_cited(title):
+    claims, _ = decided(f"# Lynx\n\n## {title}\n\nOn the large catalog the router keeps 91% accuracy.\n")
+    assert "91%" in claims
