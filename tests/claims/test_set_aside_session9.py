@@ -186,3 +186,40 @@ def test_a_figure_in_a_research_evidence_section_is_cited():
 def test_a_section_of_the_posts_own_research_is_not_cited(title):
     claims, _ = decided(f"# Lynx\n\n## {title}\n\nOn the large catalog the router keeps 91% accuracy.\n")
     assert "91%" in claims
+
+
+# ---- a figure marked as taken from another work in parentheses
+
+@pytest.mark.parametrize("text,quote", [
+    ("As Figure 3 (cite from Falcon) shows, Falcon kernels reach a near ideal 2.9x speedup over naive loops.", "2.9x"),
+    ("The chart (taken from the Falcon paper) shows a 1.7x speedup for the fused path.", "1.7x"),
+    ("Batching 16 requests gives 3.4x more throughput (data reproduced from the Orbit report).", "3.4x"),
+])
+def test_a_figure_marked_as_taken_from_another_work_is_cited(text, quote):
+    claims, aside = decided(text)
+    assert aside[quote] == ("cited", "scopes.citation_cue") and quote not in claims
+
+
+def test_a_figure_adapted_from_the_posts_own_work_stays_a_claim():
+    claims, aside = decided("As Figure 4 (adapted from our earlier kernel) shows, the new kernel reaches a 1.8x speedup.")
+    assert "1.8x" in claims and "1.8x" not in aside
+
+
+# ---- a benchmark named with its version: the version is no score
+
+@pytest.mark.parametrize("text", [
+    "We evaluate the chat model on AlpacaEval 2.0 and on MT-Bench, with strong results.",
+    "Chat quality is checked on AlpacaEval 2.0.",
+])
+def test_a_benchmarks_version_is_no_score(text):
+    claims, _ = decided(text)
+    assert not claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("The chat model scores 9.0 on MT-Bench and 71.5 on GPQA.", "9.0"),
+    ("On Arena-Hard v0.1 it scores 61.2.", "61.2"),
+])
+def test_a_score_beside_a_benchmark_name_stays_a_claim(text, quote):
+    claims, _ = decided(text)
+    assert quote in claims
