@@ -223,3 +223,68 @@ def test_a_benchmarks_version_is_no_score(text):
 def test_a_score_beside_a_benchmark_name_stays_a_claim(text, quote):
     claims, _ = decided(text)
     assert quote in claims
+
+
+# ---- a floor of memory in a hardware requirements list: what running the job requires
+
+REQUIREMENTS = """# Running Lynx-120B
+
+## Hardware requirements
+
+**Minimum configuration:**
+
+- **GPU**: an L40S 48 GB, or any card with at least 40GB of VRAM
+- **RAM**: ≥384GB of system memory
+- **Disk**: >250 GB free for the weights
+
+## Results
+
+On that box the model decodes at 21 tokens/s.
+"""
+
+
+@pytest.mark.parametrize("quote", ["at least 40GB", "≥384GB", ">250 GB"])
+def test_a_memory_floor_in_a_requirements_list_is_the_jobs_need(quote):
+    claims, aside = decided(REQUIREMENTS)
+    assert aside[quote] == ("model_size", "set_aside.required_memory_floor") and quote not in claims
+
+
+def test_a_named_device_in_a_requirements_list_stays_a_datasheet_figure():
+    claims, aside = decided(REQUIREMENTS)
+    assert aside["48 GB"][0] == "datasheet" and "21 tokens/s" in claims
+
+
+def test_a_memory_floor_outside_a_requirements_section_keeps_its_reason():
+    _, aside = decided("# Setup\n\n## Test machine\n\n- **RAM**: at least 512GB of DDR5\n")
+    assert aside["at least 512GB"][0] == "datasheet"
+
+
+# ---- what a lower precision does to memory by its bit width: arithmetic of the format
+
+@pytest.mark.parametrize("text", [
+    "Storing the KV cache in FP8 halves the memory per cached token.",
+    "The new fp16 decoder path halves memory and compute.",
+    "Moving the weights to 4-bit quarters the weight storage of every layer.",
+    "Sending the dispatched tokens in FP8 halves the communication traffic between ranks.",
+])
+def test_a_precisions_nominal_halving_is_design_arithmetic(text):
+    claims, aside = decided(text)
+    quote = next(q for q in aside if q.lower() in ("halves", "quarters"))
+    assert aside[quote] == ("design_arithmetic", "set_aside.precision_halves_memory") and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("On the long-context run, FP8 nearly halves the decode ITL compared with BF16.", "nearly halves"),
+    ("In our runs the new allocator halves memory use.", "halves"),     # no precision: a measured saving
+])
+def test_a_measured_halving_stays_a_claim(text, quote):
+    claims, aside = decided(text)
+    assert quote in claims and quote not in aside
+
+
+# ---- the level an earlier version reached, as the reference of a comparison
+
+def test_the_level_our_previous_version_achieved_is_a_baseline():
+    claims, aside = decided("The new kernel sustains 410 TFLOPS, a big step up from the 250 TFLOPS achieved by our "
+                            "previous kernel.")
+    assert aside["250 TFLOPS"] == ("baseline", "set_aside.figure_of_previous") and "410 TFLOPS" in claims
