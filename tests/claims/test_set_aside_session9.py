@@ -288,3 +288,26 @@ def test_the_level_our_previous_version_achieved_is_a_baseline():
     claims, aside = decided("The new kernel sustains 410 TFLOPS, a big step up from the 250 TFLOPS achieved by our "
                             "previous kernel.")
     assert aside["250 TFLOPS"] == ("baseline", "set_aside.figure_of_previous") and "410 TFLOPS" in claims
+
+
+# ---- a factor of work a design or a load needs: arithmetic of the design, no speed-up
+
+@pytest.mark.parametrize("text,quotes", [
+    ("A prompt that has grown to 32K tokens costs roughly 32x more compute per step than a fresh one.", ["roughly 32x"]),
+    ("The small, medium, and large drafts require 90x, 60x, and 40x extra FLOPs per step, respectively.",
+     ["90x", "60x", "40x"]),
+    ("Scoring every candidate would need 4x additional computation on each layer.", ["4x"]),
+])
+def test_a_factor_of_work_a_design_needs_is_design_arithmetic(text, quotes):
+    claims, aside = decided(text)
+    for quote in quotes:
+        assert aside[quote] == ("design_arithmetic", "set_aside.factor_of_work") and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("The fused kernel is 3x faster and requires no extra FLOPs.", "3x"),        # a speed-up, not the work's factor
+    ("With batching the server needs 2x fewer GPUs for the same load.", "2x"),    # fewer resources: a result
+])
+def test_a_factor_that_is_a_result_stays_a_claim(text, quote):
+    claims, aside = decided(text)
+    assert quote in claims and quote not in aside
