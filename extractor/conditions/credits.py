@@ -117,7 +117,8 @@ class DocumentCredits:
         placed = self.rules.placed
         if passage.kind == "list_item" and passage.block >= 0 \
                 and (work := placed.linked_work(self.ctx.d, passage.block, self._works_lists)) is not None:
-            return work, "scopes.linked_work_item"   # "- [port-x](https://...): ... runs about 9 tokens/s"
+            # "- [port-x](https://...): ... runs about 9 tokens/s"; an item that says "we" keeps its claim, linked
+            return work[0], "scopes.linked_work_item" if work[1] else None
         if (found := placed.source(self.ctx.d, passage, self._paragraph_sources)) is not None:
             return found, None    # "... 3x faster ([source](https://...))": a link
         if (found := self._finding(passage, key)) is not None:   # a linked subject, a footnote or a reference

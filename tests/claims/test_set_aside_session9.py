@@ -311,3 +311,33 @@ def test_a_factor_of_work_a_design_needs_is_design_arithmetic(text, quotes):
 def test_a_factor_that_is_a_result_stays_a_claim(text, quote):
     claims, aside = decided(text)
     assert quote in claims and quote not in aside
+
+
+def test_an_item_of_a_works_list_that_says_we_keeps_its_claim_with_the_link():
+    r = extract_text(WORKS_LIST, doc="t.md")
+    fork = next(c for c in r.claims if c.quote == "2.2x")
+    assert fork.cited_from == "https://example.org/our-fork"
+    own = next(c for c in r.claims if c.quote == "52 tokens/s")
+    assert own.cited_from is None
+
+
+# ---- a value spoken of in general, with an indefinite article and a modal judgement
+
+@pytest.mark.parametrize("text,quotes", [
+    ("Hit rate alone can mislead. A 4% hit rate may be good for a batch job, while a 70% hit rate may still leave "
+     "room.", ["4%", "70%"]),
+    ("For chat, a 300 ms TTFT might feel slow to users.", ["300 ms"]),
+])
+def test_a_value_spoken_of_in_general_is_an_example(text, quotes):
+    claims, aside = decided(text)
+    for quote in quotes:
+        assert aside[quote] == ("example", "set_aside.value_in_general") and quote not in claims
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("A 2x speedup can be reached with batching alone.", "2x"),                    # "can be reached": reported
+    ("We saw a 35% hit rate on the chat trace, which may be typical.", "35%"),     # the run's own figure
+])
+def test_a_value_the_post_reports_stays_a_claim(text, quote):
+    claims, aside = decided(text)
+    assert quote in claims and quote not in aside
