@@ -26,9 +26,10 @@ from extractor.ingest.segment import Passage
 from extractor.records import Claim, Note, Span
 from extractor.spans import inside_near
 
-NAME_KINDS = {"model", "hardware", "engine"}
-# why a figure inside a name is set aside: "20B" in a model's name, "80GB" in a device's, "0.5.1" in an engine's
-NAME_REASONS = {"model": "model_size", "hardware": "datasheet", "engine": "date_or_version"}
+NAME_KINDS = {"model", "hardware", "engine", "dataset"}
+# why a figure inside a name is set aside: "20B" in a model's name, "80GB" in a device's, "0.5.1" in an engine's, "2.0"
+# in a benchmark's ("AlpacaEval 2.0": its version, no score)
+NAME_REASONS = {"model": "model_size", "hardware": "datasheet", "engine": "date_or_version", "dataset": "date_or_version"}
 
 
 class ReadClaims(NamedTuple):

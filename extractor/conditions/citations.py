@@ -22,11 +22,14 @@ class PlacedCitations:
         self.source_link = re.compile(scopes.source_link)
         self.cited_sections = re.compile(scopes.cited_sections)
         self.external_page = re.compile(r"https?://(?!(?:www\.)?(?:github|gitlab)\.com/)")
+        self.external_link = re.compile(r"https?://")
         self.linked_finding = re.compile(scopes.linked_finding)
         self.paragraph_source = re.compile(scopes.paragraph_source)
         self.reference_marker = re.compile(scopes.reference_marker)
         self.reference_own = re.compile(scopes.reference_own)
         self.footnote_source = re.compile(scopes.footnote_source)
+        self.linked_work_item = re.compile(scopes.linked_work_item)
+        self.others_works_lead = re.compile(scopes.others_works_lead)
 
     def source(self, d: Document, passage: Passage, paragraph_sources: dict[int, str | None]) -> str | None:
         """The target of a source link in parentheses in the passage, else (in a list item) in its item, else of
@@ -83,6 +86,37 @@ class PlacedCitations:
                 return link.target
         return None
 
+    def linked_work(self, d: Document, block: int, works_lists: dict[int, bool]) -> tuple[str, bool] | None:
+        """The link of a list item in a list that gathers other parties' works: the figures of the item are that
+        work's own. The list gathers others' works when its section's title, or a paragraph or heading of its
+        section before the list (at most LEAD_BLOCKS back), names them (`others_works_lead`: "Open-source projects
+        that speed up X:", "X adoption"). The link is the one the item opens with ("- [port-x](https://...): a port
+        for phones that runs about 9 tokens/s", `linked_work_item`), else its first link to another page ("- Acme's
+        [trainer](https://...) trains 2x faster"), with True: the item credits its figures to that work by text.
+        An item that speaks of the post's own work ("- Our own [fork](https://...) gets 3x", "- a collaboration
+        with [X](https://...): we train it in 2 minutes", `reference_own`) gives the link with False: the claim
+        stays, the link says where its figure is told. `works_lists`: the decision by the list's first item."""
+        b = d.blocks[block]
+        line_start = d.text.rfind("\n", 0, b.start) + 1
+        item = d.text[line_start:b.end]
+        if "](http" not in item:
+            return None
+        first = block
+        while first > 0 and d.blocks[first - 1].kind == "list_item" and d.blocks[first - 1].section == b.section:
+            first -= 1
+        if first not in works_lists:
+            leads = [d.view[x.start:x.end] for x in d.blocks[max(0, first - LEAD_BLOCKS):first]
+                     if x.section == b.section and x.kind in ("paragraph", "heading")]
+            works_lists[first] = any(self.others_works_lead.search(t) for t in leads + d.section_path(b.section))
+        if not works_lists[first]:
+            return None
+        credited = self.reference_own.search(item) is None
+        if (m := self.linked_work_item.match(d.text, line_start)) is not None and m.end() <= b.end:
+            return m.group("url"), credited
+        url = next((link.target for link in d.links if line_start <= link.start < b.end
+                    and self.external_link.match(link.target)), None)
+        return None if url is None else (url, credited)
+
     def section(self, d: Document, passage: Passage) -> str | None:
         """The title of the section reviewing other work that the passage lies in, else None."""
         return next((t for t in d.section_path(passage.section) if self.cited_sections.search(t)), None)
@@ -98,6 +132,7 @@ def reference_entries(d: Document) -> dict[str, str]:
     return entries
 
 
+LEAD_BLOCKS = 3    # a list of others' works is named at most this many blocks before it ("X:" then "Inference:")
 NOTE_REACH = 300   # a note under a table starts this close after the table's end
 NOTE_BLOCKS = 2    # and is one of the first blocks after it
 _EMPHASIS = re.compile(r"\*\*|__|(?<![\\*])\*(?=\S)([^*\n]*?\S)\*(?!\*)")

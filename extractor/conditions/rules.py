@@ -189,6 +189,8 @@ class ScopeRules(_Strict):
     credit_sections: Regex = NEVER
     source_link: Regex = NEVER
     cited_sections: Regex = NEVER
+    linked_work_item: Regex = NEVER
+    others_works_lead: Regex = NEVER
     citation_own_work: Regex = NEVER
     linked_finding: Regex = NEVER
     paragraph_source: Regex = NEVER

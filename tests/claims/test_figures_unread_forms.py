@@ -79,10 +79,11 @@ def test_the_elided_form_does_not_make_settings_claims() -> None:
     assert _claims(text) == []
 
 
-# ---- "halves / quarters the memory": a ratio of memory
+# ---- "halves / quarters the memory": a ratio of memory (a lower precision's nominal halving, "FP8 halves the memory
+# per token", is arithmetic of the format: set_aside.precision_halves_memory, tests/claims/test_set_aside_session9.py)
 @pytest.mark.parametrize("text,word,value", [
-    ("Storing the cache in FP8 halves the memory per token.\n", "halves", 0.5),
-    ("Moving to 4-bit weights quarters the memory to about 40 GB.\n", "quarters", 0.25),
+    ("Paging the cache halves the memory per token.\n", "halves", 0.5),
+    ("Offloading the experts quarters the memory to about 40 GB.\n", "quarters", 0.25),
     ("The new layout quarters the activation memory on long prompts.\n", "quarters", 0.25),
 ])
 def test_halves_or_quarters_the_memory_is_a_memory_ratio(text: str, word: str, value: float) -> None:
