@@ -181,6 +181,8 @@ class ScopeRules(_Strict):
     draft_column: Regex = NEVER
     baseline_column: Regex = NEVER
     baseline_column_kinds: ConditionNames
+    from_level_before: Regex = NEVER
+    from_level_after: Regex = NEVER
     citation_cue: Regex = NEVER
     citation_self: Regex = NEVER
     ratio_clause_end: Regex = r"$"

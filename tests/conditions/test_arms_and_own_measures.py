@@ -1,0 +1,124 @@
+"""Conditions that belong to another arm, another part or the claim itself (issue 24, session 9): the level before a
+change the sentence turns on, a plugin project's release tag, one module's split, and the claim's own measure
+restated as a setting. Posts written for these tests."""
+from __future__ import annotations
+
+import pytest
+
+from claim_checks import claim, stated, unrecoverable
+from extractor.api import extract_text
+
+
+def _record(text: str):
+    return extract_text(text, doc="t.md")
+
+
+# ---- B: the level before a change is the run without the technique --------------------------------------------
+
+def test_the_first_level_of_an_arrow_pair_has_no_drafting_method():
+    r = _record("# Drafting\n\nWith MTP drafting the draft-aware build went 30.1 → 44.6 tok/s in our chat test.\n")
+    unrecoverable(claim(r, 30.1), "speculative_decoding")
+    assert stated(claim(r, 44.6), "speculative_decoding").value == "MTP"
+
+
+def test_the_first_level_of_a_written_arrow_has_no_cache_setting():
+    r = _record("# Cache\n\nWe switched on prefix caching and measured TTFT of 910 ms -> 260 ms on the chat trace.\n")
+    before, after = claim(r, 910), claim(r, 260)
+    unrecoverable(before, "prefix_caching")
+    assert "prefix caching" in stated(after, "prefix_caching").value.casefold()
+
+
+def test_a_range_written_from_to_is_no_before_and_after():
+    text = ("# Drafting\n\nUsing EAGLE-3 speculative decoding, the gains range from **1.3x** to **1.9x** over plain "
+            "decoding on one H100.\n")
+    r = _record(text)
+    assert {c.value for c in r.claims} >= {1.3} or {(c.value, c.value_max) for c in r.claims} >= {(1.3, 1.9)}
+    for c in r.claims:
+        assert "EAGLE" in stated(c, "speculative_decoding").value
+
+
+def test_a_figure_without_a_pair_keeps_its_sentence_method():
+    r = _record("# Drafting\n\nWith EAGLE-3 enabled, single-user decode reached 57.9 tok/s on one H100.\n")
+    assert stated(claim(r, 57.9), "speculative_decoding").value == "EAGLE-3"
+
+
+# ---- C: a plugin project's image tag is its own release, not the engine's -------------------------------------
+
+@pytest.mark.parametrize("image,expected", [
+    ("acme/vllm-npu:v0.7.1rc2", "vllm-npu v0.7.1rc2"),
+    ("vllm-npu:v0.7.1rc2", "vllm-npu v0.7.1rc2"),
+    ("vllm/vllm-openai:v0.9.1", "vLLM v0.9.1"),
+    ("registry.example/team/vllm-rocm:v0.6.3", "vLLM v0.6.3"),
+])
+def test_an_image_tag_is_the_release_of_the_project_it_names(image, expected):
+    text = f"# Release notes\n\nAll numbers below come from the `{image}` image.\n\n| model | throughput |\n" \
+           "|---|---|\n| Acme-7B | 512 tok/s |\n"
+    assert stated(claim(_record(text), 512), "engine_version").value == expected
+
+
+# ---- C: one module's split is not the run's layout ----------------------------------------------------------------
+
+MODULE_SPLITS = """# Splitting single layers
+
+We run Acme-70B on 16 cards with the layout DP16+EP16, splitting chosen layers further.
+
+| split | memory saved | latency |
+|---|---|---|
+| o_proj TP = 4 | 3.2 GB | +0.8 ms |
+| LM head TP = 4 | 0.95 GB | -0.4 ms |
+| Embedding TP = 4 | 0.75 GB | -0.3 ms |
+"""
+
+
+def test_a_degree_written_after_a_module_is_not_the_layout():
+    r = _record(MODULE_SPLITS)
+    for value in (3.2, 0.95, 0.75):
+        assert stated(claim(r, value), "parallelism").value == "DP16+EP16"
+
+
+def test_a_layout_alone_in_a_row_stays():
+    text = "# Layouts\n\n| layout | throughput |\n|---|---|\n| TP = 4 | 900 tok/s |\n| TP = 8 | 1500 tok/s |\n"
+    assert stated(claim(_record(text), 1500), "parallelism").value == "TP = 8"
+
+
+def test_a_layout_of_two_modules_joined_is_not_cut():
+    text = ("# Split serving\n\nThe run pairs attention `DP2 TP4` plus FFN `EP8` on one node and reaches "
+            "2100 tok/s.\n")
+    value = str(stated(claim(_record(text), 2100), "parallelism").value)
+    assert "EP8" in value
+
+
+# ---- D: the claim's own measure is not its condition -------------------------------------------------------------
+
+def test_a_hit_rate_claim_does_not_take_its_own_measure():
+    r = _record("# Cache\n\nOn the chat trace, the prefix cache hit rate was 62%, and TTFT dropped to 80 ms.\n")
+    unrecoverable(claim(r, 62), "prefix_caching")
+    assert stated(claim(r, 80), "prefix_caching").value == "prefix cache hit rate was 62%"
+
+
+def test_a_hit_rate_restated_elsewhere_is_not_the_claims_setting():
+    text = ("# Shared cache\n\n![Chart: a 91% cache hit rate on every node count](chart.png)\n\n"
+            "Across all node counts the pool keeps a hit rate above **91%**, and TTFT stays at 0.4 s.\n")
+    unrecoverable(claim(_record(text), 91), "prefix_caching")
+
+
+def test_another_runs_hit_rate_is_not_given_to_a_figure():
+    text = ("# Cache tests\n\n| workload | config |\n|---|---|\n| long prompts | 64k in (85% cache hit) |\n\n"
+            "Note: for the short prompts the prefix cache hit rate is 0%; TTFT of those runs is 310 ms.\n")
+    r = _record(text)
+    assert claim(r, 310)
+    for c in r.claims:
+        if c.conditions["prefix_caching"].status == "stated":
+            assert "85%" not in str(c.conditions["prefix_caching"].value)
+
+
+def test_a_bare_hit_rate_word_is_no_setting():
+    text = ("# Quantized cache\n\nStoring the cache in FP8 fits more blocks, raising the cache hit rate; "
+            "the model answers at 95 tok/s on one L40S.\n")
+    unrecoverable(claim(_record(text), 95), "prefix_caching")
+
+
+def test_no_prefix_cache_hits_is_stated():
+    text = ("# Setup\n\nAll prompts were random, so there were no prefix-cache hits in any run.\n\n"
+            "## Results\n\nThe server sustained 3,400 tok/s at concurrency 64.\n")
+    assert "no prefix-cache hits" in stated(claim(_record(text), 3400), "prefix_caching").value
