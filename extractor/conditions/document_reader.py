@@ -45,6 +45,7 @@ class DocumentReader:
         self.family_cues = family_cues or {}
         self.binder = SettingBinder(scopes, self.family_cues)
         self.example_cue = re.compile(scopes.example_cue, re.I)
+        self.example_kind_cue = re.compile(scopes.example_kind_cue, re.I)
         self.example_code_cue = re.compile(scopes.example_code_cue, re.I)
         self.anchor_link = re.compile(scopes.anchor_link)
         self.measured_code_cue = re.compile(scopes.measured_code_cue, re.I)
@@ -100,7 +101,7 @@ class DocumentReader:
                           side=(m.kind, m.span) in between or (m.kind, m.span) in versus and block >= 0
                           and d.blocks[block].kind == "caption")
             if not output:
-                self._ties(d, loc, example_blocks)
+                self._ties(d, loc, example_blocks, claimed)
             if cell is not None:
                 _, _, loc.table, loc.row, loc.col = cell
             located.append(loc)
@@ -204,9 +205,9 @@ class DocumentReader:
                 out.add(i)
         return out
 
-    def _ties(self, d: Document, loc: Located, example_blocks: set[int]) -> None:
+    def _ties(self, d: Document, loc: Located, example_blocks: set[int], claimed: list[tuple[int, int]]) -> None:
         """Mark what ties a mention to something other than the claims around it: an example, the metric
-        it was measured for, an accuracy evaluation."""
+        it was measured for, an accuracy evaluation. `claimed`: the claims' figures, sorted."""
         lo, hi = loc.m.span
         if loc.code:
             loc.example = loc.block in example_blocks
@@ -224,6 +225,10 @@ class DocumentReader:
         if b is not None and b.kind != "table":
             s_lo, s_hi = covering(d.view, lo, hi, "sentence")
             loc.sentence = (max(s_lo, b.start), min(s_hi, b.end))
+            if not loc.example and self.example_kind_cue.search(clause):
+                # "models like X" in a remark with a figure of its own: that remark's example
+                i = bisect_left(claimed, (loc.sentence[0], -1))
+                loc.example = i < len(claimed) and claimed[i][0] < loc.sentence[1]
             loc.compares = self.comparison_cue.search(d.view, *loc.sentence) is not None
             # (a scenario too: "For the offline case, ..., measuring output throughput" names the offline runs of
             # throughput results, not of the latency ones another sentence gives the online case)

@@ -169,6 +169,7 @@ class ScopeRules(_Strict):
     coordinated_verb_break: Regex = NEVER
     measured_item: Regex = NEVER
     example_cue: Regex = NEVER
+    example_kind_cue: Regex = NEVER
     example_code_cue: Regex = NEVER
     measured_code_cue: Regex = NEVER
     metric_binding: Regex = NEVER

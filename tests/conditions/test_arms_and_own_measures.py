@@ -122,3 +122,39 @@ def test_no_prefix_cache_hits_is_stated():
     text = ("# Setup\n\nAll prompts were random, so there were no prefix-cache hits in any run.\n\n"
             "## Results\n\nThe server sustained 3,400 tok/s at concurrency 64.\n")
     assert "no prefix-cache hits" in stated(claim(_record(text), 3400), "prefix_caching").value
+
+
+# ---- A: a remark's example model, a heading named for the metric --------------------------------------------------
+
+REMARK_THEN_KERNEL = """# Matrix kernels
+
+Older CPU kernels were slow: large models like Qwen3-235B reached only 85 tokens/s of prefill on a desktop.
+
+Our tiled BF16 kernel reaches 21 TFLOPS on one socket, about 3x the old kernel.
+"""
+
+
+def test_a_remarks_example_model_is_not_the_next_paragraphs_model():
+    r = _record(REMARK_THEN_KERNEL)
+    assert stated(claim(r, 85), "model").value == "Qwen3-235B"   # its own sentence's figure keeps it
+    unrecoverable(claim(r, 21), "model")
+    unrecoverable(claim(r, 3), "model")
+
+
+def test_models_like_in_a_sentence_without_a_figure_is_left_to_the_other_rules():
+    text = ("# Serving\n\nChat models like Qwen3-235B answer one token at a time.\n\n"
+            "## Results\n\nThe server decodes 2,400 tok/s on one node.\n")
+    # (no figure of its own in that sentence: not marked as a remark's example here)
+    assert stated(claim(_record(text), 2400), "model").value == "Qwen3-235B"
+
+
+@pytest.mark.parametrize("heading", ["### 1. Peak throughput", "## Max throughput", "### Min latency"])
+def test_a_heading_that_is_the_metric_alone_is_no_scenario(heading):
+    text = (f"# Storage cluster\n\n{heading}\n\nThe chart shows reads of the 40-node cluster under a stress test. "
+            "The aggregate read throughput reached about 5.1 TiB/s.\n")
+    unrecoverable(claim(_record(text), 5.1), "scenario")
+
+
+def test_a_label_naming_the_scenario_with_its_setting_stays():
+    text = "# Serving\n\n**Peak Throughput BS64:** the server decodes 9,100 tok/s on 8x H200.\n"
+    assert stated(claim(_record(text), 9100), "scenario").value == "Peak Throughput"
