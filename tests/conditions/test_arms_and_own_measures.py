@@ -158,3 +158,14 @@ def test_a_heading_that_is_the_metric_alone_is_no_scenario(heading):
 def test_a_label_naming_the_scenario_with_its_setting_stays():
     text = "# Serving\n\n**Peak Throughput BS64:** the server decodes 9,100 tok/s on 8x H200.\n"
     assert stated(claim(_record(text), 9100), "scenario").value == "Peak Throughput"
+
+
+# ---- B: a cache-off arm's column -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("header", ["Recompute TTFT (ms)", "Recalculation TTFT (ms)", "No cache TTFT (ms)"])
+def test_a_column_of_the_arm_that_computes_again_has_no_cache_setting(header):
+    text = ("# Cache offload\n\nAll runs below use prefix caching with the shared pool.\n\n"
+            f"| prompt | {header} | Cached TTFT (ms) |\n|---|---|---|\n| 32K | 9100 | 2400 |\n")
+    r = _record(text)
+    unrecoverable(claim(r, 9100), "prefix_caching")
+    assert stated(claim(r, 2400), "prefix_caching").value == "prefix caching"
