@@ -169,3 +169,45 @@ def test_a_column_of_the_arm_that_computes_again_has_no_cache_setting(header):
     r = _record(text)
     unrecoverable(claim(r, 9100), "prefix_caching")
     assert stated(claim(r, 2400), "prefix_caching").value == "prefix caching"
+
+
+# ---- C: a layout as written, a precision of one operation ---------------------------------------------------------
+
+def test_a_degree_per_node_times_nodes_is_the_layout_as_written():
+    text = ("# All-to-all\n\n| Type | Layout | Bandwidth |\n|---|---|---|\n| Intranode | EP 8 | 150 GB/s |\n"
+            "| Internode | EP 8 x 2 | 45 GB/s |\n| Internode | EP16 | 44 GB/s |\n")
+    r = _record(text)
+    assert stated(claim(r, 45), "parallelism").value == "EP 8 x 2"
+    assert stated(claim(r, 150), "parallelism").value == "EP 8"
+    assert stated(claim(r, 44), "parallelism").value == "EP16"
+
+
+OPERATION_FORMATS = """# All-to-all kernels
+
+We test the kernels with 4K tokens per batch, FP8 dispatching and BF16 combining, and got:
+
+| Type | Dispatch bandwidth | Combine bandwidth |
+|---|---|---|
+| Intranode | 150 GB/s | 148 GB/s |
+
+## Serving
+
+The model runs with FP8 weights and BF16 activations and decodes 900 tok/s on one H100.
+"""
+
+
+def test_precisions_written_per_operation_are_neither_figures_precision():
+    r = _record(OPERATION_FORMATS)
+    unrecoverable(claim(r, 150), "precision")
+    unrecoverable(claim(r, 148), "precision")
+
+
+def test_precisions_of_tensors_are_the_runs_precision():
+    value = stated(claim(_record(OPERATION_FORMATS), 900), "precision").value
+    assert "FP8" in value and "BF16" in value
+
+
+def test_a_library_with_support_including_a_format_states_no_precision():
+    text = ("# Kernels\n\nThe library offers fast all-to-all kernels with low-precision support including FP8.\n\n"
+            "## Results\n\nIntranode dispatch reaches 150 GB/s on H800.\n")
+    unrecoverable(claim(_record(text), 150), "precision")
