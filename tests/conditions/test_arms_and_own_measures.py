@@ -211,3 +211,10 @@ def test_a_library_with_support_including_a_format_states_no_precision():
     text = ("# Kernels\n\nThe library offers fast all-to-all kernels with low-precision support including FP8.\n\n"
             "## Results\n\nIntranode dispatch reaches 150 GB/s on H800.\n")
     unrecoverable(claim(_record(text), 150), "precision")
+
+
+def test_a_plugin_image_beside_the_engine_named_bare_keeps_its_own_name():
+    text = ("# Acme-7B on NPUs\n\n## Serving\n\nDeploy with vllm serve on the NPU node.\n\n"
+            "The results below were obtained with `vllm-npu:v0.7.1rc2` on one node.\n\n"
+            "| concurrency | throughput |\n|---|---|\n| 8 | 512 tok/s |\n")
+    assert stated(claim(_record(text), 512), "engine_version").value == "vllm-npu v0.7.1rc2"
