@@ -64,9 +64,9 @@ We run Acme-70B on 16 cards with the layout DP16+EP16, splitting chosen layers f
 
 | split | memory saved | latency |
 |---|---|---|
-| o_proj TP = 4 | 3.2 GB | +0.8 ms |
-| LM head TP = 4 | 0.95 GB | -0.4 ms |
-| Embedding TP = 4 | 0.75 GB | -0.3 ms |
+| down_proj TP = 4 | 3.2 GB | +0.8 ms |
+| lm_head TP = 4 | 0.95 GB | -0.4 ms |
+| embeddings TP = 2 | 0.75 GB | -0.3 ms |
 """
 
 
@@ -98,7 +98,7 @@ def test_a_hit_rate_claim_does_not_take_its_own_measure():
 
 def test_a_hit_rate_restated_elsewhere_is_not_the_claims_setting():
     text = ("# Shared cache\n\n![Chart: a 91% cache hit rate on every node count](chart.png)\n\n"
-            "Across all node counts the pool keeps a hit rate above **91%**, and TTFT stays at 0.4 s.\n")
+            "Every node count we tried kept the pool's hits at **91%** or more, and TTFT stays at 0.4 s.\n")
     unrecoverable(claim(_record(text), 91), "prefix_caching")
 
 
@@ -113,13 +113,13 @@ def test_another_runs_hit_rate_is_not_given_to_a_figure():
 
 
 def test_a_bare_hit_rate_word_is_no_setting():
-    text = ("# Quantized cache\n\nStoring the cache in FP8 fits more blocks, raising the cache hit rate; "
+    text = ("# Quantized cache\n\nA smaller cache format leaves room for more blocks and a better cache hit rate; "
             "the model answers at 95 tok/s on one L40S.\n")
     unrecoverable(claim(_record(text), 95), "prefix_caching")
 
 
 def test_no_prefix_cache_hits_is_stated():
-    text = ("# Setup\n\nAll prompts were random, so there were no prefix-cache hits in any run.\n\n"
+    text = ("# Setup\n\nRandom prompts mean no prefix-cache hits occur in any run.\n\n"
             "## Results\n\nThe server sustained 3,400 tok/s at concurrency 64.\n")
     assert "no prefix-cache hits" in stated(claim(_record(text), 3400), "prefix_caching").value
 
@@ -128,7 +128,7 @@ def test_no_prefix_cache_hits_is_stated():
 
 REMARK_THEN_KERNEL = """# Matrix kernels
 
-Older CPU kernels were slow: large models like Qwen3-235B reached only 85 tokens/s of prefill on a desktop.
+With the old CPU path, a big model like Qwen3-235B managed just 85 tokens/s of prefill on a desktop.
 
 Our tiled BF16 kernel reaches 21 TFLOPS on one socket, about 3x the old kernel.
 """
@@ -148,10 +148,10 @@ def test_models_like_in_a_sentence_without_a_figure_is_left_to_the_other_rules()
     assert stated(claim(_record(text), 2400), "model").value == "Qwen3-235B"
 
 
-@pytest.mark.parametrize("heading", ["### 1. Peak throughput", "## Max throughput", "### Min latency"])
+@pytest.mark.parametrize("heading", ["#### 3. Peak throughput", "## Max throughput", "### Min latency"])
 def test_a_heading_that_is_the_metric_alone_is_no_scenario(heading):
-    text = (f"# Storage cluster\n\n{heading}\n\nThe chart shows reads of the 40-node cluster under a stress test. "
-            "The aggregate read throughput reached about 5.1 TiB/s.\n")
+    text = (f"# Storage cluster\n\n{heading}\n\nForty storage nodes served a mixed read test. "
+            "Combined reads peaked at about 5.1 TiB/s.\n")
     unrecoverable(claim(_record(text), 5.1), "scenario")
 
 
@@ -184,7 +184,7 @@ def test_a_degree_per_node_times_nodes_is_the_layout_as_written():
 
 OPERATION_FORMATS = """# All-to-all kernels
 
-We test the kernels with 4K tokens per batch, FP8 dispatching and BF16 combining, and got:
+Each call moves 4K tokens, with BF16 dispatch and FP8 combine; our numbers:
 
 | Type | Dispatch bandwidth | Combine bandwidth |
 |---|---|---|
@@ -208,7 +208,7 @@ def test_precisions_of_tensors_are_the_runs_precision():
 
 
 def test_a_library_with_support_including_a_format_states_no_precision():
-    text = ("# Kernels\n\nThe library offers fast all-to-all kernels with low-precision support including FP8.\n\n"
+    text = ("# Kernels\n\nThe toolkit ships a collective layer with compressed payload support including INT8.\n\n"
             "## Results\n\nIntranode dispatch reaches 150 GB/s on H800.\n")
     unrecoverable(claim(_record(text), 150), "precision")
 
