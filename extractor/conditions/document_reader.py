@@ -46,6 +46,7 @@ class DocumentReader:
         self.family_cues = family_cues or {}
         self.binder = SettingBinder(scopes, self.family_cues)
         self.example_cue = re.compile(scopes.example_cue, re.I)
+        self.example_kind_cue = re.compile(scopes.example_kind_cue, re.I)
         self.example_code_cue = re.compile(scopes.example_code_cue, re.I)
         self.anchor_link = re.compile(scopes.anchor_link)
         self.measured_code_cue = re.compile(scopes.measured_code_cue, re.I)
@@ -103,7 +104,7 @@ class DocumentReader:
                           side=(m.kind, m.span) in between or (m.kind, m.span) in versus and block >= 0
                           and d.blocks[block].kind == "caption")
             if not output:
-                self._ties(d, loc, example_blocks, sentences, accuracy_blocks)
+                self._ties(d, loc, example_blocks, sentences, accuracy_blocks, claimed)
             if cell is not None:
                 _, _, loc.table, loc.row, loc.col = cell
             located.append(loc)
@@ -208,10 +209,11 @@ class DocumentReader:
         return out
 
     def _ties(self, d: Document, loc: Located, example_blocks: set[int], sentences: dict[tuple[int, int], _SentenceReading],
-              accuracy_blocks: dict[int, bool]) -> None:
+              accuracy_blocks: dict[int, bool], claimed: list[tuple[int, int]]) -> None:
         """Mark what ties a mention to something other than the claims around it: an example, the metric
         it was measured for, an accuracy evaluation. `sentences`, `accuracy_blocks`: the document's sentences and
-        blocks as read so far (each read once, whatever the number of mentions in it)."""
+        blocks as read so far (each read once, whatever the number of mentions in it); `claimed`: the claims'
+        figures, sorted."""
         lo, hi = loc.m.span
         if loc.code:
             loc.example = loc.block in example_blocks
@@ -229,6 +231,10 @@ class DocumentReader:
         if b is not None and b.kind != "table":
             s_lo, s_hi = covering(d.view, lo, hi, "sentence")
             loc.sentence = (max(s_lo, b.start), min(s_hi, b.end))
+            if not loc.example and self.example_kind_cue.search(clause):
+                # "models like X" in a remark with a figure of its own: that remark's example
+                i = bisect_left(claimed, (loc.sentence[0], -1))
+                loc.example = i < len(claimed) and claimed[i][0] < loc.sentence[1]
             read = sentences.get(loc.sentence)   # what the sentence says, read once for all of its mentions
             if read is None:
                 read = sentences[loc.sentence] = _SentenceReading(

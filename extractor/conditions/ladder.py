@@ -69,6 +69,8 @@ class ScopeLadder:
         self.draft_column = re.compile(scopes.draft_column, re.I)
         self.baseline_column = re.compile(scopes.baseline_column, re.I)
         self.baseline_column_kinds = frozenset(scopes.baseline_column_kinds)
+        self.from_level_before = re.compile(scopes.from_level_before, re.I)
+        self.from_level_after = re.compile(scopes.from_level_after, re.I)
         self.setting_label = scopes.setup_label(line_start=False)
         self.setup_ending, self.setup_phrase = scopes.setup_heading()
         self.figures = FigureCaptions(re.compile(scopes.figure_reference, re.I),
@@ -149,8 +151,11 @@ class LadderReading:
                     kept = [x for x in kept if x.block < 0 or (self._panel(x.block, x.m.span[0]) in (0, panel)
                                                                if x.block == p.block else not self._panels_of(x.block))]
                 out.append(Level(scope, kept, via_cell))
-        if p.table is not None and self._in_baseline_column(p):
-            out = [level if level.scope in _TABLE_OWN else level._replace(
+        # the run without the technique: a table's baseline column (what its own cells, row and column name stays),
+        # or the first level of a before -> after pair in prose (its sentence names the change, not its setting)
+        before = p.table is None and self._from_level(site.claim)
+        if before or p.table is not None and self._in_baseline_column(p):
+            out = [level if level.scope in _TABLE_OWN and not before else level._replace(
                 located=[x for x in level.located if x.name not in self.ladder.baseline_column_kinds])
                 for level in out]
         return other_modes_settings(other_models_settings(out, site), site), site
@@ -160,6 +165,16 @@ class LadderReading:
         "w/o cache": `baseline_column`)."""
         head = next((c for c in self.ctx.d.tables[p.table].header if c.col == p.col), None)
         return head is not None and self.ladder.baseline_column.search(self.ctx.d.view, head.start, head.end) is not None
+
+    def _from_level(self, claim: Claim) -> bool:
+        """Whether the claim is the first figure of a before -> after pair in prose ("from 40 to 55 tok/s",
+        "20.1 → 26.4 tok/s"): the level before the change its sentence describes."""
+        view, (a, b) = self.ctx.d.view, claim.span
+        after = self.ladder.from_level_after.match(view[b:b + 24])
+        if after is None:
+            return False
+        arrow = not view[b:b + after.end()].rstrip("0123456789~≈ ").endswith("to")
+        return arrow or self.ladder.from_level_before.search(view[max(0, a - 24):a]) is not None
 
     def _varied(self, p: Passage) -> frozenset[str]:
         """The load conditions sentence `p` says vary (`varied_in_sentence`), once per sentence."""

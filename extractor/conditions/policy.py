@@ -306,7 +306,10 @@ class Policy:
             if named and norm(named) != norm(engine):
                 if not norm(engine).startswith(norm(named)):
                     continue
-                engine = named     # "built from vLLM at commit 9f3c..." names vLLM
+                if engine[len(named):len(named) + 1] not in ("-", "_") or not engine.casefold().startswith(
+                        named.casefold()):
+                    engine = named     # "built from vLLM at commit 9f3c..." names vLLM
+                # (a project whose name joins another word to the engine's, "vllm-npu", is its own project)
             return EngineVersion(m, engine, scope, sorted(tally.others), commit)
         return Unstated("no_version", engine=named) if named else Unstated("absent")
 

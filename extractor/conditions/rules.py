@@ -169,6 +169,7 @@ class ScopeRules(_Strict):
     coordinated_verb_break: Regex = NEVER
     measured_item: Regex = NEVER
     example_cue: Regex = NEVER
+    example_kind_cue: Regex = NEVER
     example_code_cue: Regex = NEVER
     measured_code_cue: Regex = NEVER
     metric_binding: Regex = NEVER
@@ -181,6 +182,8 @@ class ScopeRules(_Strict):
     draft_column: Regex = NEVER
     baseline_column: Regex = NEVER
     baseline_column_kinds: ConditionNames
+    from_level_before: Regex = NEVER
+    from_level_after: Regex = NEVER
     citation_cue: Regex = NEVER
     citation_self: Regex = NEVER
     ratio_clause_end: Regex = r"$"

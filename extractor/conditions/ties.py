@@ -20,6 +20,7 @@ LISTED_NAMES = frozenset({"model", "hardware", "precision", "dataset"})
 # between a figure and a setting that qualifies it: a chain of prepositional phrases, no clause break
 _WORDS = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 _COMPLEMENT = re.compile(r"[\s*_]*(?:(?:on|with|for|using|at|under|in)\s[^,;:.!?()\n]{0,40}?)+", re.I)
+_SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*%")   # a percentage written in a mention
 
 
 class ClaimSite:
@@ -237,7 +238,11 @@ def _other_models(located: list, x: Located) -> bool:
 def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
     """A mention measured for another metric ("ITL measured at 12 QPS"; a run "measuring latency", for a
     claim of another known family) is not a condition of this claim; an example or an accuracy-evaluation
-    dataset is one only in the claim's own sentence, and so is a side of a comparison ("A versus B")."""
+    dataset is one only in the claim's own sentence, and so is a side of a comparison ("A versus B"). A mention
+    whose quote holds the claim's own figure ("the cache hit rate was 62%" for the 62%) names what the claim
+    measures, not a condition of it."""
+    if x.m.span[0] <= site.claim.span[0] and site.claim.span[1] <= x.m.span[1] or _restates_share(site.claim, x):
+        return False
     if x.bound is not None and x.bound != site.family:
         return False
     if scope != "sentence" and _bound_elsewhere(site, x):
@@ -251,6 +256,14 @@ def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
         return True
     return not x.example and not x.side and not (x.accuracy and site.claim.metric != "accuracy") \
         and not (x.speed and site.claim.metric == "accuracy")
+
+
+def _restates_share(claim: Claim, x: Located) -> bool:
+    """Whether a mention holds the claim's own percentage ("a 95% cache hit rate" restating a claim of 95%): the
+    claim's measure written elsewhere, not a setting of it."""
+    if claim.unit != "percent" or "%" not in x.m.quote:
+        return False
+    return any(abs(float(n) - abs(claim.value)) < 1e-9 for n in _SHARE.findall(x.m.quote))
 
 
 def _bound_elsewhere(site: ClaimSite, x: Located) -> bool:

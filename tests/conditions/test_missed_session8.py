@@ -242,9 +242,10 @@ def test_no_length_in_other_parentheses(note):
 
 
 def test_an_engine_image_named_without_its_registry_gives_the_version_of_the_results_it_introduces():
+    # (a plugin project's image: its tag is that project's release, named as the image names it; session 9)
     text = ("# Serving\n\nThe results below were measured with `vllm-gaudi:v0.11.2` on one server.\n\n"
             "| Model | TTFT (ms) |\n|---|---|\n| Llama-3-8B | 120.5 |\n")
-    assert stated(claim(extract_text(text, doc="e.md"), 120.5), "engine_version").value == "vLLM v0.11.2"
+    assert stated(claim(extract_text(text, doc="e.md"), 120.5), "engine_version").value == "vllm-gaudi v0.11.2"
 
 
 @pytest.mark.parametrize("image", ["vllm-gaudi:latest", "vllm-gaudi:nightly"])
