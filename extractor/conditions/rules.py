@@ -212,6 +212,7 @@ class ScopeRules(_Strict):
     serving_workloads: Regex = NEVER
     universal_scope: Regex = NEVER
     described_after: Regex = NEVER   # a sentence after the claim's that says how that result was measured
+    described_after_end: Regex = NEVER   # where that sentence's clause about the run ends
     paragraph_label: Regex = NEVER
     unit_device: Regex = NEVER
     size_reference: Regex = NEVER

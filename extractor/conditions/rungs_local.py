@@ -274,9 +274,9 @@ def _topic_name(x: Located) -> str:
 
 
 def _described_after(lad: LadderReading, site: ClaimSite) -> tuple[int, int]:
-    """The span of the sentence right after the claim's (its passage), in its block, when it says how the result was
-    measured (scopes.yaml `described_after`: "Those figures were collected while serving ...") and gives no result of
-    its own; an empty span otherwise."""
+    """The span of the first clause of the sentence right after the claim's (its passage), in its block, when it says
+    how the result was measured (scopes.yaml `described_after`: "Those figures were collected while serving ...") and
+    gives no result of its own; an empty span otherwise."""
     view, block = site.d.view, site.d.blocks[site.passage.block]
     after = split_sentences(view, site.passage.end, block.end, lad.ladder.abbreviations)
     if not after:
@@ -285,7 +285,11 @@ def _described_after(lad: LadderReading, site: ClaimSite) -> tuple[int, int]:
     start = _LEADING_MARKS.match(view, start, hi).end()
     if not lad.ladder.described_after.match(view, start, hi):
         return 0, 0
-    return (0, 0) if site.ctx.claims_in(start, hi) else (start, hi)
+    if site.ctx.claims_in(start, hi):
+        return 0, 0
+    # its first clause: a later one (", and we plan to try INT4") is about something else
+    cut = lad.ladder.described_after_end.search(view, start, hi)
+    return start, cut.start() if cut else hi
 
 
 _LEADING_MARKS = re.compile(r"[\s*_]*")   # bold or italic marks left before the sentence's first word

@@ -1,0 +1,61 @@
+"""Conditions a post states for a claim that were left unrecoverable (issue 24, session 9, unseen writers): the
+sentence right after the claim that says how the comparison was carried out; a run called "single-batch"."""
+from __future__ import annotations
+
+from tests.claim_checks import claim_in, stated, unrecoverable
+
+DESCRIBED = """# Drafting on laptops
+
+## Results
+
+On the M3 Pro and the M2 Max, the drafter gives speedups of 1.44x and 1.61x, respectively, over plain decoding.
+The comparison was carried out in bfloat16, and we plan to try 4-bit weights next.
+"""
+
+
+def test_a_comparison_carried_out_in_a_precision_states_it_for_the_results_before():
+    for value in (1.44, 1.61):
+        assert stated(claim_in(DESCRIBED, value), "precision").value == "bfloat16"
+
+
+def test_other_wordings_of_how_the_test_was_run():
+    for opener in ("All tests were conducted in bfloat16.", "This evaluation was performed in bfloat16.",
+                   "Both measurements were done in bfloat16."):
+        text = DESCRIBED.replace("The comparison was carried out in bfloat16, and we plan to try 4-bit weights next.",
+                                 opener)
+        assert stated(claim_in(text, 1.44), "precision").value == "bfloat16", opener
+
+
+def test_only_the_first_clause_of_that_sentence_describes_the_run():
+    # the plan in the second clause names a format of no run
+    text = DESCRIBED.replace("carried out in bfloat16, and we plan to try 4-bit weights next",
+                             "carried out on both laptops, and we plan to try 4-bit weights next")
+    unrecoverable(claim_in(text, 1.44), "precision")
+
+
+def test_a_sentence_about_another_comparison_is_not_read():
+    text = DESCRIBED.replace("The comparison was carried out in bfloat16", "A later comparison may use bfloat16")
+    unrecoverable(claim_in(text, 1.44), "precision")
+
+
+SINGLE_BATCH = """# Sparse decode
+
+## Results
+
+With single-batch decoding, the sparse kernels give a 1.4x end-to-end speedup on an A6000.
+"""
+
+
+def test_single_batch_decoding_is_a_batch_of_one():
+    assert stated(claim_in(SINGLE_BATCH, 1.4), "batch_or_concurrency").value == 1
+    for run in ("single batch inference", "single-batch latency runs"):
+        text = SINGLE_BATCH.replace("single-batch decoding", run)
+        assert stated(claim_in(text, 1.4), "batch_or_concurrency").value == 1, run
+
+
+def test_a_single_batch_of_many_prompts_is_no_batch_of_one():
+    text = SINGLE_BATCH.replace("With single-batch decoding, the sparse kernels give",
+                                "Packing 300 prompts into a single batch, the sparse kernels give")
+    unrecoverable(claim_in(text, 1.4), "batch_or_concurrency")
+    text = SINGLE_BATCH.replace("With single-batch decoding", "With a single batch of 300 prompts")
+    assert stated(claim_in(text, 1.4), "batch_or_concurrency").value != 1
