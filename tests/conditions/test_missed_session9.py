@@ -59,3 +59,52 @@ def test_a_single_batch_of_many_prompts_is_no_batch_of_one():
     unrecoverable(claim_in(text, 1.4), "batch_or_concurrency")
     text = SINGLE_BATCH.replace("With single-batch decoding", "With a single batch of 300 prompts")
     assert stated(claim_in(text, 1.4), "batch_or_concurrency").value != 1
+
+
+NODES = """# Cluster serving
+
+## Results
+
+Serving Orca-70B on two L20 nodes reaches 2,700 tokens/s of output throughput.
+"""
+
+
+def test_machines_named_by_their_device_are_a_node_count():
+    c = claim_in(NODES, 2700)
+    assert stated(c, "gpu_count").value == {"nodes": 2}
+    assert stated(c, "hardware").value == "L20"
+    for count in ("2 L20 nodes", "two NVIDIA L20 nodes"):
+        c = claim_in(NODES.replace("two L20 nodes", count), 2700)
+        assert stated(c, "gpu_count").value == {"nodes": 2}, count
+
+
+def test_a_device_count_is_not_a_node_count():
+    # "two L20 GPUs" counts devices (2), not machines; "a two-node" adjective or a word that is no count states none
+    c = claim_in(NODES.replace("two L20 nodes", "two L20 GPUs"), 2700)
+    assert stated(c, "gpu_count").value == 2
+    c = claim_in(NODES.replace("on two L20 nodes", "on L20 nodes"), 2700)
+    unrecoverable(c, "gpu_count")
+
+
+def test_machines_of_another_device_are_not_the_claims():
+    # the L20 nodes are the compared system's; the claim runs on the A800 servers
+    text = NODES.replace("Serving Orca-70B on two L20 nodes reaches",
+                         "Against two L20 nodes, four A800 servers serving Orca-70B reach")
+    unrecoverable(claim_in(text, 2700), "gpu_count")
+
+
+def test_a_count_of_machines_elsewhere_leaves_the_device_count():
+    # the title counts machines, the caption counts devices: the count of devices is the claim's
+    text = """---
+title: "Orca-70B on two L20 nodes"
+summary: "Splitting the phases lifts decode throughput by 1.9x."
+---
+
+## Results
+
+Splitting the phases lifts decode throughput by 1.9x over one shared pool.
+
+*Figure 1: Orca-70B on 16x L20 spread over both machines, 1k/128 input/output tokens.*
+"""
+    c = claim_in(text, 1.9)
+    assert stated(c, "gpu_count").value == 16
