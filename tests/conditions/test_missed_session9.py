@@ -108,3 +108,31 @@ Splitting the phases lifts decode throughput by 1.9x over one shared pool.
 """
     c = claim_in(text, 1.9)
     assert stated(c, "gpu_count").value == 16
+
+
+GROUPED = """# Quantized decoding
+
+## Results
+
+| | | FP16 | | INT8 | |
+|---|---|---|---|---|---|
+| Model | Concurrency | Tokens/s | | Tokens/s | Gain |
+| Orca-8B | 4 | 310.5 | | 402.7 | 1.30x |
+| Orca-8B | 16 | 880.2 | | 1,104.9 | 1.26x |
+"""
+
+
+def test_a_label_row_under_group_headers_labels_its_columns():
+    # the groups (precisions) head the first row, the labels (the load among them) the second
+    assert stated(claim_in(GROUPED, 402.7), "batch_or_concurrency").value == 4
+    assert stated(claim_in(GROUPED, 1104.9), "batch_or_concurrency").value == 16
+
+
+def test_a_label_row_labels_only_the_columns_its_header_leaves_blank():
+    # "Setup" heads the second column: the row below it is not read as that column's label
+    text = GROUPED.replace("| | | FP16 | | INT8 | |", "| | Setup | FP16 | | INT8 | |")
+    unrecoverable(claim_in(text, 402.7), "batch_or_concurrency")
+    # a header row with no blank cell: its first body row is data, not labels
+    text = GROUPED.replace("| | | FP16 | | INT8 | |", "| Model | Concurrency | FP16 tokens/s | | INT8 tokens/s | Gain |"
+                           ).replace("| Model | Concurrency | Tokens/s | | Tokens/s | Gain |\n", "")
+    assert stated(claim_in(text, 402.7), "batch_or_concurrency").value == 4
