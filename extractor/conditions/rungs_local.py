@@ -13,6 +13,7 @@ from extractor.conditions.code.rungs import earlier_run_sections, run_of_other_c
 from extractor.conditions.located import MEASURED_KINDS, Located
 from extractor.conditions.output_setup import nearest_setup
 from extractor.conditions.restatements import distinctive
+from extractor.conditions.neighbours import setup_lead
 from extractor.conditions.places import SENTENCE_END, ancestors, footnotes, introducing_sentence, lead_in
 from extractor.conditions.rungs import Tiers, rung_reader
 from extractor.conditions.ties import ClaimSite, paired_in_order, paired_lists, same_model
@@ -186,7 +187,10 @@ def paragraph(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
     p, ctx, memo = site.passage, site.ctx, lad.memo
     if p.table is not None:   # the same for every cell of the table: found once per table
         if p.table not in memo.table_lead_ins:
-            blocks = lead_in(site.d, ctx.table_block.get(p.table, -1), lad.ladder.lead_in_endings)
+            block = ctx.table_block.get(p.table, -1)
+            blocks = lead_in(site.d, block, lad.ladder.lead_in_endings)
+            if (setup := setup_lead(site.d, block, lad.ladder.table_setup_lead)) is not None:
+                blocks.add(setup)
             memo.table_lead_ins[p.table] = [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
                                            if x.table is None]
         return memo.table_lead_ins[p.table]

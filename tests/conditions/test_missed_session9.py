@@ -136,3 +136,35 @@ def test_a_label_row_labels_only_the_columns_its_header_leaves_blank():
     text = GROUPED.replace("| | | FP16 | | INT8 | |", "| Model | Concurrency | FP16 tokens/s | | INT8 tokens/s | Gain |"
                            ).replace("| Model | Concurrency | Tokens/s | | Tokens/s | Gain |\n", "")
     assert stated(claim_in(text, 402.7), "batch_or_concurrency").value == 4
+
+
+LEAD = """# Layouts
+
+## Results
+
+To compare the layouts, we run benchmarks with Orca-13B on four L40S GPUs, each prompt 2k tokens long.
+
+| Layout | Degree | Latency |
+|---|---|---|
+| Baseline | - | 41.0s |
+| Ring | 2 | 23.5s |
+| Ring | 4 | 13.8s |
+"""
+
+
+def test_a_paragraph_before_a_table_that_says_how_it_was_run_leads_the_table():
+    c = claim_in(LEAD, 13.8)
+    assert stated(c, "model").value == "Orca-13B"
+    assert stated(c, "hardware").value == "4x L40S"
+    other = LEAD.replace("To compare the layouts, we run benchmarks with", "All rows below were measured on")
+    assert stated(claim_in(other.replace("on Orca-13B", "Orca-13B"), 13.8), "model").value == "Orca-13B"
+
+
+def test_a_paragraph_before_a_table_that_does_not_say_so_is_no_lead():
+    text = LEAD.replace("To compare the layouts, we run benchmarks with Orca-13B on four L40S GPUs",
+                        "Ring layouts were first tried with Orca-13B on four L40S GPUs last year")
+    assert stated(claim_in(text, 13.8), "model").scope == "section"   # the section's, not the table's lead-in
+    # a paragraph between the setup and the table: the setup is only the section's (a broader place)
+    text = LEAD.replace("long.\n\n|", "long.\n\nThe gains grow with the degree.\n\n|")
+    assert stated(claim_in(text, 13.8), "model").scope == "section"
+    assert stated(claim_in(LEAD, 13.8), "model").scope == "paragraph"
