@@ -357,7 +357,12 @@ def section_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | Non
     code = site.ctx.code
     found = [x for s in site.chain for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
     if found:
-        return _not_of_later_results(site, found)
+        # one tier per section, innermost first; a section that runs a benchmark command of its own: that run alone
+        # (a quick start's command above it is another run, and what it passes is not this run's)
+        kept = _not_of_later_results(site, found)
+        tiers = Tiers(tier for s in site.chain if (tier := [x for x in kept if x.section == s]))
+        own = tiers[0] if tiers and tiers[0][0].section == site.passage.section else []
+        return own if any(x.m.rule.startswith(SHELL_RULE) for x in own) else tiers
     runs = earlier_run_sections(site, lambda s: any(not x.m.rule.startswith(PYTHON_RULE) for x in code.get(s, ())))
     found = [x for s in runs for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)
              and x.m.span[0] < site.passage.start]
@@ -397,6 +402,7 @@ def _commands(site: ClaimSite, sections: list[int]) -> list[Located]:
     return [x for s in sections for x in site.ctx.code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
 
 
+SHELL_RULE = "code:shell:"   # a parsed command's mentions (code/reader.py)
 _WORD = re.compile(r"[\w.+-]*\w")
 _LETTERS = re.compile(r"[^\W\d_]")
 

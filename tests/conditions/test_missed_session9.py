@@ -168,3 +168,44 @@ def test_a_paragraph_before_a_table_that_does_not_say_so_is_no_lead():
     text = LEAD.replace("long.\n\n|", "long.\n\nThe gains grow with the degree.\n\n|")
     assert stated(claim_in(text, 13.8), "model").scope == "section"
     assert stated(claim_in(LEAD, 13.8), "model").scope == "paragraph"
+
+
+COMMANDS = """# Serving guide
+
+A first run to check the install:
+
+```bash
+vllm bench serve --model org/orca-3b --max-concurrency 4
+```
+
+## Large model
+
+```bash
+vllm bench serve --model org/orca-70b --max-concurrency 16
+```
+
+| Metric | Value |
+|---|---|
+| Output throughput (tok/s) | 1,712.4 |
+"""
+
+
+def test_the_sections_own_command_wins_over_a_quick_start_above():
+    c = claim_in(COMMANDS, 1712.4)
+    assert stated(c, "model").value == "org/orca-70b"
+    assert stated(c, "batch_or_concurrency").value == 16
+
+
+def test_a_setting_only_the_quick_start_passes_is_not_the_sections_run():
+    # the section's own command leaves the load at its default: the quick start's 4 is another run's
+    text = COMMANDS.replace("--model org/orca-70b --max-concurrency 16", "--model org/orca-70b")
+    c = claim_in(text, 1712.4)
+    assert stated(c, "model").value == "org/orca-70b"
+    unrecoverable(c, "batch_or_concurrency")
+
+
+def test_a_section_without_a_command_of_its_own_reads_the_one_above():
+    text = COMMANDS.replace("```bash\nvllm bench serve --model org/orca-70b --max-concurrency 16\n```\n\n", "")
+    c = claim_in(text, 1712.4)
+    assert stated(c, "model").value == "org/orca-3b"
+    assert stated(c, "batch_or_concurrency").value == 4
