@@ -1,5 +1,6 @@
 """Conditions a post states for a claim that were left unrecoverable (issue 24, session 9, unseen writers): the
-sentence right after the claim that says how the comparison was carried out; a run called "single-batch"."""
+sentence right after the claim that says how the test was done; a run called "single-batch"; machines named by their
+device; a label row under group headers; a table's lead paragraph without a colon; a section's own command."""
 from __future__ import annotations
 
 from tests.claim_checks import claim_in, stated, unrecoverable
@@ -8,8 +9,8 @@ DESCRIBED = """# Drafting on laptops
 
 ## Results
 
-On the M3 Pro and the M2 Max, the drafter gives speedups of 1.44x and 1.61x, respectively, over plain decoding.
-The comparison was carried out in bfloat16, and we plan to try 4-bit weights next.
+The drafter cuts the time per token by 1.44x on an M3 Pro laptop and by 1.61x on an M2 Max desktop.
+Each test was done with bfloat16 weights, but a 4-bit build is on our list.
 """
 
 
@@ -21,20 +22,19 @@ def test_a_comparison_carried_out_in_a_precision_states_it_for_the_results_befor
 def test_other_wordings_of_how_the_test_was_run():
     for opener in ("All tests were conducted in bfloat16.", "This evaluation was performed in bfloat16.",
                    "Both measurements were done in bfloat16."):
-        text = DESCRIBED.replace("The comparison was carried out in bfloat16, and we plan to try 4-bit weights next.",
-                                 opener)
+        text = DESCRIBED.replace("Each test was done with bfloat16 weights, but a 4-bit build is on our list.", opener)
         assert stated(claim_in(text, 1.44), "precision").value == "bfloat16", opener
 
 
 def test_only_the_first_clause_of_that_sentence_describes_the_run():
     # the plan in the second clause names a format of no run
-    text = DESCRIBED.replace("carried out in bfloat16, and we plan to try 4-bit weights next",
-                             "carried out on both laptops, and we plan to try 4-bit weights next")
+    text = DESCRIBED.replace("done with bfloat16 weights, but a 4-bit build is on our list",
+                             "done on both machines, and we will try 4-bit weights soon")
     unrecoverable(claim_in(text, 1.44), "precision")
 
 
 def test_a_sentence_about_another_comparison_is_not_read():
-    text = DESCRIBED.replace("The comparison was carried out in bfloat16", "A later comparison may use bfloat16")
+    text = DESCRIBED.replace("Each test was done with bfloat16 weights", "A later test may use bfloat16 weights")
     unrecoverable(claim_in(text, 1.44), "precision")
 
 
