@@ -58,6 +58,8 @@ class ScopeLadder:
         self.clauses = ClauseScope(scopes)
         self.universal_scope = re.compile(scopes.universal_scope, re.I | re.M)
         self.described_after = re.compile(scopes.described_after, re.I)
+        self.described_after_end = re.compile(scopes.described_after_end, re.I)
+        self.table_setup_lead = re.compile(scopes.table_setup_lead, re.I)
         self.feature_words = frozenset(w.casefold() for w in scopes.back_matter_feature_words)
         self.paragraph_label = re.compile(scopes.paragraph_label)
         self.unit_device = re.compile(scopes.unit_device, re.I)

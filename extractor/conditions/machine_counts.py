@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from extractor.conditions.restatements import distinctive
 from extractor.ingest import Document
 from extractor.records import Claim, Condition
+
+if TYPE_CHECKING:
+    from extractor.conditions.mentions import MentionFinder
 
 # where a result's own device count is read: its sentence, its table row or column, its caption or table note
 OWN_COUNT_PLACES = frozenset({"sentence", "table_row", "table_column", "table_caption", "footnote",
@@ -78,3 +82,23 @@ def _count(c: Claim) -> Condition | None:
 def _table(d: Document, starts: list[int], pos: int) -> int | None:
     t = bisect_right(starts, pos) - 1
     return t if t >= 0 and pos < d.tables[t].end else None
+
+
+def machines_only(value: object) -> bool:
+    """Whether a device count is a count of machines alone ("two H200 nodes": {nodes: 2})."""
+    return isinstance(value, dict) and set(value) == {"nodes"}
+
+
+def machines_only_broader(n: Condition, hw: Condition, rank: dict[str, int]) -> bool:
+    """A count of machines alone from a place as broad as, or broader than, the one that counts the claim's devices
+    ("16x H200"): the device count says more (`rank`: a scope's place on the ladder, lower is more specific)."""
+    return n.status == "stated" and machines_only(n.value) and rank.get(n.scope or "", 0) >= rank.get(hw.scope or "", 0)
+
+
+def machines_of_another_device(n: Condition, hw: Condition, finder: "MentionFinder") -> bool:
+    """A count of machines named by their device ("2 H100 nodes") when the claim's hardware is not that device
+    (unstated, or another): those machines may be another run's."""
+    if not (n.status == "stated" and machines_only(n.value) and n.quote):
+        return False
+    named = {m.canonical for m in finder.find(n.quote) if m.kind == "hardware" and m.canonical}
+    return bool(named) and (hw.status != "stated" or hw.canonical not in named)

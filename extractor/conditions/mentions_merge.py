@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from extractor.conditions.machine_counts import machines_only
 from extractor.conditions.refine import versioned
 from extractor.conditions.restatements import distinctive
 from extractor.conditions.rules import Reason, ScopeRules
@@ -103,6 +104,10 @@ def agree(a: Condition, b: Condition, name: str = "", composite: bool = False,
     form of the other: "GB200", "GB200 NVL72"; for a model, not one that adds a variant word of `variants`:
     "Nova-7B-Chat" is not "Nova-7B" written out), the same number, a point inside a swept range; for a
     condition stated in parts (`composite`: a layout "DEP8, DEP2"), the same parts in any order."""
+    if machines_only(a.value) or machines_only(b.value):
+        # a count of machines alone ("two H200 nodes") says nothing against a count of devices ("16x H200")
+        nodes = [v.get("nodes") for v in (a.value, b.value) if isinstance(v, dict) and "nodes" in v]
+        return len(nodes) < 2 or nodes[0] == nodes[1]
     na, nb = _numbers(a.value), _numbers(b.value)
     if isinstance(a.value, (int, float, dict)) or isinstance(b.value, (int, float, dict)):
         if na is None or nb is None:

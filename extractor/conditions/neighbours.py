@@ -79,6 +79,16 @@ def lead_in(d: Document, block: int, endings: tuple[str, ...]) -> set[int]:
     return blocks
 
 
+def setup_lead(d: Document, table_block: int, says_setup: re.Pattern[str]) -> int | None:
+    """The paragraph right before a table that says how the table's benchmarks were run without ending in a colon
+    ("To compare the layouts we run benchmarks with Model-A on L40S GPUs. The prompts are 1k tokens."),
+    matched by `says_setup` (scopes.yaml `table_setup_lead`); None otherwise."""
+    i = table_block - 1
+    if i < 0 or d.blocks[table_block].kind != "table" or d.blocks[i].kind != "paragraph":
+        return None
+    return i if says_setup.search(d.view, d.blocks[i].start, d.blocks[i].end) else None
+
+
 def introducing_sentence(d: Document, block: int) -> tuple[int, int] | None:
     """The span of the last sentence of a lead-in paragraph (the one that ends with ':' and introduces the
     list), when the paragraph has sentences before it; else None."""

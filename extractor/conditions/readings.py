@@ -259,7 +259,8 @@ class MatchReader:
             elif "nodes" in g or "per" in g:
                 value = {}
                 if "nodes" in g:
-                    value["nodes"] = int(g["nodes"].replace(",", ""))
+                    nodes = g["nodes"]   # a count written as a word ("two nodes") as rules/numbers.yaml spells it
+                    value["nodes"] = int(self.rules.spelled(nodes)) if nodes[:1].isalpha() else int(nodes.replace(",", ""))
                 if "per" in g:
                     value["gpus_per_node"] = int(g["per"])
                 if "nodes" in value and "gpus_per_node" in value:

@@ -19,7 +19,7 @@ from extractor.conditions.document_reader import DocumentReader
 from extractor.conditions.figures import document_figures
 from extractor.conditions.ladder import LadderReading, ScopeLadder
 from extractor.conditions.located import NUMERIC_KINDS, Located
-from extractor.conditions.machine_counts import parts_of_the_machine
+from extractor.conditions.machine_counts import machines_of_another_device, machines_only_broader, parts_of_the_machine
 from extractor.conditions.mentions import Mention, MentionFinder, covering
 from extractor.conditions.mentions_merge import MentionMerger
 from extractor.conditions.output_setup import OutputSetup
@@ -254,7 +254,8 @@ class ConditionResolver:
             # the place that counts the device two ways (or a broader one) gives no count of this claim's run
             out["gpu_count"] = doc.where.unrecoverable(claim, "gpu_count", "ambiguous", values=hw.value)
             reasons["gpu_count"] = "ambiguous"
-        if out["gpu_count"].status == "unrecoverable" and hw.status == "stated" and hw.count:
+        if hw.status == "stated" and hw.count and (out["gpu_count"].status == "unrecoverable"
+                                                   or machines_only_broader(out["gpu_count"], hw, self._scope_rank)):
             out["gpu_count"] = Condition(status="stated", value=hw.count, quote=hw.quote, span=hw.span,
                                          scope=hw.scope)
             reasons.pop("gpu_count", None)
@@ -262,6 +263,9 @@ class ConditionResolver:
                 and isinstance(out["gpu_count"].value, int) and out["gpu_count"].value != hw.count:
             self._reconcile_counts(doc, claim, out, reasons, stated_by["hardware"])
         self._one_device_of_several(doc, claim, out, reasons)
+        if machines_of_another_device(out["gpu_count"], hw, self.finder):
+            out["gpu_count"] = doc.where.unrecoverable(claim, "gpu_count", "ambiguous", values=out["gpu_count"].quote)
+            reasons["gpu_count"] = "ambiguous"
         for name, cond in out.items():  # provenance: quote the original text (mentions are found in the masked view)
             if cond.span is not None and cond.quote != (quote := doc.ctx.d.text[cond.span[0]:cond.span[1]]):
                 out[name] = cond.model_copy(update={"quote": quote})

@@ -217,6 +217,8 @@ class ScopeRules(_Strict):
     serving_workloads: Regex = NEVER
     universal_scope: Regex = NEVER
     described_after: Regex = NEVER   # a sentence after the claim's that says how that result was measured
+    described_after_end: Regex = NEVER   # where that sentence's clause about the run ends
+    table_setup_lead: Regex = NEVER   # a paragraph right before a table that says how its benchmarks were run
     paragraph_label: Regex = NEVER
     unit_device: Regex = NEVER
     size_reference: Regex = NEVER

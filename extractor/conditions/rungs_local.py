@@ -13,6 +13,7 @@ from extractor.conditions.code.rungs import earlier_run_sections, run_of_other_c
 from extractor.conditions.located import MEASURED_KINDS, Located
 from extractor.conditions.output_setup import nearest_setup
 from extractor.conditions.restatements import distinctive
+from extractor.conditions.neighbours import setup_lead
 from extractor.conditions.places import SENTENCE_END, ancestors, footnotes, introducing_sentence, lead_in
 from extractor.conditions.rungs import Tiers, rung_reader
 from extractor.conditions.ties import ClaimSite, paired_in_order, paired_lists, same_model
@@ -186,7 +187,10 @@ def paragraph(lad: LadderReading, site: ClaimSite) -> list[Located] | None:
     p, ctx, memo = site.passage, site.ctx, lad.memo
     if p.table is not None:   # the same for every cell of the table: found once per table
         if p.table not in memo.table_lead_ins:
-            blocks = lead_in(site.d, ctx.table_block.get(p.table, -1), lad.ladder.lead_in_endings)
+            block = ctx.table_block.get(p.table, -1)
+            blocks = lead_in(site.d, block, lad.ladder.lead_in_endings)
+            if (setup := setup_lead(site.d, block, lad.ladder.table_setup_lead)) is not None:
+                blocks.add(setup)
             memo.table_lead_ins[p.table] = [x for b in sorted(blocks) for x in ctx.by_block.get(b, [])
                                            if x.table is None]
         return memo.table_lead_ins[p.table]
@@ -274,9 +278,9 @@ def _topic_name(x: Located) -> str:
 
 
 def _described_after(lad: LadderReading, site: ClaimSite) -> tuple[int, int]:
-    """The span of the sentence right after the claim's (its passage), in its block, when it says how the result was
-    measured (scopes.yaml `described_after`: "Those figures were collected while serving ...") and gives no result of
-    its own; an empty span otherwise."""
+    """The span of the first clause of the sentence right after the claim's (its passage), in its block, when it says
+    how the result was measured (scopes.yaml `described_after`: "Those figures were collected while serving ...") and
+    gives no result of its own; an empty span otherwise."""
     view, block = site.d.view, site.d.blocks[site.passage.block]
     after = split_sentences(view, site.passage.end, block.end, lad.ladder.abbreviations)
     if not after:
@@ -285,7 +289,11 @@ def _described_after(lad: LadderReading, site: ClaimSite) -> tuple[int, int]:
     start = _LEADING_MARKS.match(view, start, hi).end()
     if not lad.ladder.described_after.match(view, start, hi):
         return 0, 0
-    return (0, 0) if site.ctx.claims_in(start, hi) else (start, hi)
+    if site.ctx.claims_in(start, hi):
+        return 0, 0
+    # its first clause: a later one (", and we plan to try INT4") is about something else
+    cut = lad.ladder.described_after_end.search(view, start, hi)
+    return start, cut.start() if cut else hi
 
 
 _LEADING_MARKS = re.compile(r"[\s*_]*")   # bold or italic marks left before the sentence's first word
@@ -349,7 +357,12 @@ def section_commands(lad: LadderReading, site: ClaimSite) -> list[Located] | Non
     code = site.ctx.code
     found = [x for s in site.chain for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
     if found:
-        return _not_of_later_results(site, found)
+        # one tier per section, innermost first; a section that runs a benchmark command of its own: that run alone
+        # (a quick start's command above it is another run, and what it passes is not this run's)
+        kept = _not_of_later_results(site, found)
+        tiers = Tiers(tier for s in site.chain if (tier := [x for x in kept if x.section == s]))
+        own = tiers[0] if tiers and tiers[0][0].section == site.passage.section else []
+        return own if any(x.m.rule.startswith(SHELL_RULE) for x in own) else tiers
     runs = earlier_run_sections(site, lambda s: any(not x.m.rule.startswith(PYTHON_RULE) for x in code.get(s, ())))
     found = [x for s in runs for x in code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)
              and x.m.span[0] < site.passage.start]
@@ -389,6 +402,7 @@ def _commands(site: ClaimSite, sections: list[int]) -> list[Located]:
     return [x for s in sections for x in site.ctx.code.get(s, []) if not x.m.rule.startswith(PYTHON_RULE)]
 
 
+SHELL_RULE = "code:shell:"   # a parsed command's mentions (code/reader.py)
 _WORD = re.compile(r"[\w.+-]*\w")
 _LETTERS = re.compile(r"[^\W\d_]")
 

@@ -8,6 +8,7 @@ from bisect import bisect_right
 
 from dataclasses import dataclass
 
+from extractor.claims.table_headers import second_header_row
 from extractor.conditions.config_tables import configuration_cell, configuration_rows
 from extractor.conditions.context import DocContext
 from extractor.conditions.decisions import EngineVersion
@@ -310,7 +311,11 @@ class DocumentStatements:
             label_rx = self.rules.column_label.get(name)
             named = {x.col for x in ctx.by_table.get(t, []) if x.row == -1 and x.m.value == "header"
                      and x.name == name}
-            self._columns[key] = [h for h in ctx.d.tables[t].header if h.col in named or (
+            table = ctx.d.tables[t]
+            # a second header row under blank header cells (a row of groups over a row of labels): its labels too
+            blank = {h.col for h in table.header if not view[h.start:h.end].strip()}
+            second = [c for c in second_header_row(ctx.d, table) or () if c.col in blank]
+            self._columns[key] = [h for h in table.header + second if h.col in named and h in table.header or (
                 label_rx and label_rx.fullmatch(_PAREN.sub("", view[h.start:h.end]).strip()))]
         return self._columns[key]
 

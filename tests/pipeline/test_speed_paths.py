@@ -1428,5 +1428,6 @@ def test_the_per_claim_and_per_sentence_memos_give_what_the_full_path_gives(monk
     monkeypatch.setattr(statement.DocumentStatements, "__init__", forgetful_init)
     real_ties = document_reader.DocumentReader._ties
     monkeypatch.setattr(document_reader.DocumentReader, "_ties",
-                        lambda self, d, loc, examples, sentences, blocks: real_ties(self, d, loc, examples, {}, {}))
+                        lambda self, d, loc, examples, sentences, blocks, claimed: real_ties(self, d, loc, examples, {}, {},
+                                                                                           claimed))
     assert [extract_text(text, f"p{i}.md", timeout=0).model_dump() for i, text in enumerate(posts)] == kept
