@@ -120,6 +120,9 @@ class DirectionReader:
         if change is not None or sign:
             if change is not None and change.label in ("change:neutral", "change:neutral_before"):
                 return "neutral"
+            if not pol and change is not None and not sign and not inside(change, start, end):
+                # "overheads are higher overall, ranging from 10% to 68%": the quantity of the change word's clause
+                pol = self.polarity(cues, change.start, change.end, (), change)
             up = sign > 0 if sign else change.label == "change:up"
             return "worse" if pol and up != (pol > 0) else "better"
         share = any(c.label == "share_of" and c.start >= end and c.start - end <= ADJACENT

@@ -188,6 +188,9 @@ class SentenceReader:
                 claim = self.ratio_forms.apply(claim, form)
             elif cls == "ratio" and claim.baseline is None and (base := self.ratio_forms.named_baseline(q, d.view)):
                 claim = claim.model_copy(update={"baseline": base})   # "up to 3.9x L40S", "2.7x that of the old kernel"
+            if claim.metric in ("speedup", "relative_change") and claim.baseline is None and claim.value_max is None \
+                    and (base := builder.baselines.from_sweep(t, q.span[0] - u.start)):
+                claim = claim.model_copy(update={"baseline": base})   # "Across batch sizes of 1 to 16, ... 13x"
             if claim.metric in ("speedup", "relative_change") and claim.baseline is None \
                     and (base := builder.baselines.from_previous(previous_sentence(d, u), t)):
                 claim = claim.model_copy(update={"baseline": base})   # "We compared X with Y. ... 1.2-7.1x"

@@ -1,0 +1,120 @@
+"""Claim fields from the independent draws of session 9 (issue 23, helper `precise9`): the baseline of a load sweep,
+a stated range kept whole (a hedge on both ends, two units of one dimension), a change read as a change (an
+"enhanced ... by N%" verb, a hard-wrapped line), and the direction of a change whose quantity sits in the change
+word's clause. Every sentence here is written for the test; each class has its negatives."""
+from __future__ import annotations
+
+import pytest
+
+from claim_checks import claims_in
+
+
+def _one(text: str):
+    found = claims_in(text)
+    assert len(found) == 1, [(c.quote, c.metric, c.value) for c in found]
+    return found[0]
+
+
+# ---- the baseline of a sweep is its low end
+@pytest.mark.parametrize("text, baseline", [
+    ("Across batch sizes of 2 to 32, decode throughput is 9x better on the new build.", "batch size 2"),
+    ("Scaling from 1 to 4 nodes gives 3.7x higher throughput.", "1 node"),
+    ("When going from 2 GPUs to 8 GPUs, the serving throughput grows by more than 3 times.", "2 GPUs"),
+    ("As concurrency rises from 1 to 128, aggregate throughput climbs by 750%.", "concurrency 1"),
+    ("Increasing the batch size from 8 to 64 lifts prefill throughput 4.2x.", "batch size 8"),
+])
+def test_a_sweep_stated_before_its_growth_is_the_baseline(text: str, baseline: str) -> None:
+    assert _one(text).baseline == baseline
+
+
+@pytest.mark.parametrize("text, baseline", [
+    # the comparison names its own baseline at every point of the sweep
+    ("Across batch sizes of 2 to 32, the fused kernel is 2.5x faster than the reference GEMM.", "the reference GEMM"),
+    # a system is the subject: compared with something unnamed at each point, not with the sweep's low end
+    ("For batch sizes 1 to 32, INT8 weights give a 1.6x gain.", "not named in the text"),
+    # a range of ratios over a sweep compares each point with another system
+    ("Across batch sizes of 1 to 32, throughput is 1.9x to 2.8x higher.", "not named in the text"),
+    # a sweep that shrinks names no low end to start from
+    ("From 16 to 2 GPUs, throughput drops 7x.", "not named in the text"),
+    # the sweep is the object of another clause
+    ("We tried batch sizes of 1 to 32; the engine is 3x quicker.", "not named in the text"),
+])
+def test_no_sweep_baseline_where_the_figure_compares_systems(text: str, baseline: str) -> None:
+    assert _one(text).baseline == baseline
+
+
+# ---- a stated range keeps both ends
+@pytest.mark.parametrize("text, value, value_max, unit", [
+    ("Indexing takes ~20 seconds to ~3 minutes depending on the corpus.", 20.0, 180.0, "second"),
+    ("Cold loading takes 45 s to 2 min on the small node.", 45.0, 120.0, "second"),
+    ("Its first-token time was 300 ms to 1.5 s across the tested loads.", 300.0, 1500.0, "millisecond"),
+    ("The rebuilt index answers in ~4 to ~9 ms.", 4.0, 9.0, "millisecond"),
+    ("Overheads range from ~12% to ~45% on the small model.", 12.0, 45.0, "percent"),
+])
+def test_a_range_keeps_both_ends_in_one_unit(text: str, value: float, value_max: float, unit: str) -> None:
+    c = _one(text)
+    assert (c.value, c.value_max, c.unit, c.qualifier) == (value, value_max, unit, "range")
+
+
+def test_a_fall_between_two_units_is_no_range() -> None:
+    # a change from one level to another: the level reached is the claim, the start is the baseline's level
+    c = _one("Warm-up time dropped from 3 minutes to 40 seconds.")
+    assert (c.value, c.value_max, c.unit) == (40.0, None, "second")
+
+
+def test_a_hedged_second_number_after_a_setting_is_no_range() -> None:
+    # "rate 0.5" is the load of the first level, not the low end of a range of percentages
+    quotes = [(c.quote, c.value_max) for c in claims_in("Goodput falls from 100% at rate 0.5 to ~55% at rate 2.")]
+    assert ("~55%", None) in quotes and not any(q.startswith("0.5") for q, _ in quotes)
+
+
+# ---- a change is a change
+@pytest.mark.parametrize("text, value", [
+    ("Retraining enhanced the accuracy of our receipt parser by 150 percent.", 150.0),
+    ("The new tokenizer enhances the cache hit rate by 18%.", 18.0),
+])
+def test_enhanced_by_n_percent_is_a_change(text: str, value: float) -> None:
+    c = _one(text)
+    assert (c.metric, c.value, c.direction, c.baseline) == ("relative_change", value, "better", "not named in the text")
+
+
+def test_an_enhanced_system_keeps_its_level() -> None:
+    c = _one("Our enhanced parser reaches 91% accuracy on the held-out receipts.")
+    assert (c.metric, c.value) == ("accuracy", 91.0)
+
+
+def test_a_hard_wrapped_line_does_not_end_the_clause_of_a_change() -> None:
+    text = "The sweep found a setting that doubles our throughput and raises SM\nutilization by ~31% in one pass.\n"
+    c = next(c for c in claims_in(text) if c.value == 31.0)
+    assert (c.metric, c.direction) == ("relative_change", "better")
+
+
+def test_a_new_line_that_starts_a_sentence_still_ends_the_clause() -> None:
+    text = "Latency dropped by 40%\nThroughput stays at 1,200 tokens/s on one GPU.\n"
+    c = next(c for c in claims_in(text) if c.value == 1200.0)
+    assert (c.metric, c.direction) == ("throughput", None)
+
+
+# ---- the direction of a change whose quantity sits in the change word's clause
+def test_higher_overheads_in_the_clause_before_the_range_are_worse() -> None:
+    c = _one("On the larger model, overheads are higher overall, ranging from 8% to 52%.")
+    assert (c.metric, c.direction) == ("relative_change", "worse")
+
+
+def test_a_lower_latency_in_the_clause_before_is_better() -> None:
+    c = _one("The new build is lower in latency across the board, down 20%.")
+    assert c.direction == "better"
+
+
+def test_a_short_line_of_a_printed_summary_is_no_wrapped_sentence() -> None:
+    # each line is a label and its figure: the next line's metric word is not the figure's
+    text = "Under that load:\n\n  p90 E2E latency ..... 3.1 s\n  median TPOT ......... 8.2 ms\n"
+    c = next(c for c in claims_in(text) if c.value == 3.1)
+    assert c.metric == "e2e_latency"
+
+
+def test_a_wrapped_cost_of_a_throughput_is_a_worse_change() -> None:
+    text = ("Longer prompts hurt the decoder most of all. Moving from 2048 to 8192 input tokens at batch 32 costs 27% of\n"
+            "output throughput on the same card.\n")
+    c = next(c for c in claims_in(text) if abs(c.value) == 27.0)
+    assert (c.metric, c.value, c.direction) == ("relative_change", -27.0, "worse")
