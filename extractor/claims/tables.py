@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from extractor.claims.classify import Cue, unit_class
 from extractor.claims.table_arithmetic import Level, decimals, fix_changes
 from extractor.claims.table_baselines import LEADS_WITH_NUMBER as _LEADS_WITH_NUMBER, TableBaselines, cell_text as _text
+from extractor.claims.sibling_tables import sibling_score_cues
 from extractor.claims.table_headers import LEAD_PARAGRAPHS, Header, HeaderReader, lead_in, lead_statistics, second_header_row
 from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
@@ -155,6 +156,7 @@ class TableReader:
         lead: Header | None = None
         lead_cues: list[Cue] | None = None
         lead_texts: list[str] | None = None
+        sibling: list[Cue] | None = None      # the accuracy an earlier table names for the same systems
         texts = [d.view[c.start:c.end] for c, *_ in cells]
         if any(_DECIMAL_COMMA.match(t) for t in texts):
             # a table that writes decimal commas ("0,5"): its cells are read with a point (same length)
@@ -243,6 +245,12 @@ class TableReader:
                     if lead.cls == "score":
                         metric = "accuracy"   # "Accuracy recovery:" over a table of shares: each is an accuracy
                         header_cues = header_cues + lead.cues
+                    else:
+                        if sibling is None:
+                            sibling = sibling_score_cues(d, t, table, self.x.cues)
+                        if sibling:
+                            metric = "accuracy"   # the same models' shares after a table naming their accuracy
+                            header_cues = header_cues + sibling
                 elif metric is None and cls in ("time", "memory") and q.value > 0:
                     if lead_texts is None:
                         lead_texts = lead_in(d, table)

@@ -118,3 +118,48 @@ def test_a_wrapped_cost_of_a_throughput_is_a_worse_change() -> None:
             "output throughput on the same card.\n")
     c = next(c for c in claims_in(text) if abs(c.value) == 27.0)
     assert (c.metric, c.value, c.direction) == ("relative_change", -27.0, "worse")
+
+
+# ---- an unlabelled table of shares after a table that names the same systems' accuracy
+_FIRST = """## Catalog stress test
+
+We counted how often each model picks the right tool as the catalog grows.
+
+| Model | Accuracy (small catalog) | Accuracy (large catalog) |
+|-------|------|------|
+| Alpha-7B | 92% | 31% |
+| Beta-13B | 88% | 12% |
+| Gamma-70B | 97% | 40% |
+"""
+_SECOND = """
+**Where the tool sits:**
+
+With 500 tools, the place of the right tool in the list matters a lot:
+
+| Position | Alpha-7B | Beta-13B | Gamma-70B |
+|---|---|---|---|
+| First (10%) | 44% | 21% | 61% |
+| Middle (50%) | 19% | 9% | 33% |
+"""
+
+
+def _metrics_of(text: str, values: set[float]) -> set[str]:
+    return {c.metric for c in claims_in(text) if c.value in values}
+
+
+def test_the_next_table_of_the_same_models_shares_is_their_accuracy() -> None:
+    assert _metrics_of(_FIRST + _SECOND, {44.0, 21.0, 61.0, 19.0, 9.0, 33.0}) == {"accuracy"}
+
+
+def test_a_table_of_other_labels_takes_no_accuracy_from_the_table_before() -> None:
+    other = _SECOND.replace("Alpha-7B", "Queue A").replace("Beta-13B", "Queue B").replace("Gamma-70B", "Queue C")
+    assert _metrics_of(_FIRST + other, {44.0, 21.0, 61.0}) == {"other"}
+
+
+def test_a_table_in_another_section_takes_no_accuracy() -> None:
+    assert _metrics_of(_FIRST + "\n## Cache study\n" + _SECOND, {44.0, 21.0, 61.0}) == {"other"}
+
+
+def test_a_table_before_that_names_several_measures_names_none() -> None:
+    several = _FIRST.replace("Accuracy (large catalog)", "Throughput (large catalog)")
+    assert _metrics_of(several + _SECOND, {44.0, 21.0, 61.0}) == {"other"}
