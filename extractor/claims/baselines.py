@@ -8,6 +8,7 @@ import re
 
 from extractor.claims.cues import Cue, labelled, near, once
 from extractor.claims.rules import ClaimRules
+from extractor.records import Claim
 
 # a factor and what it is of ("30x throughput improvement", "2x speedups", "12%"): another figure; a count of
 # devices ("8x H100") is what was compared with
@@ -32,6 +33,7 @@ _FOOTNOTE_MARKER = re.compile(r"\[\^[\w-]{1,40}\]")
 # size goes from", "increasing concurrency from")
 _SWEEP_VERB = re.compile(r"(?i)(?:going|scaling|moving)\b|.*\b(?:rises|grows|goes|increases|scales|raised|increased|scaled)\b")
 _SWEEP_LEAD = re.compile(r"(?i)\b(?:as|when|while|increasing|raising|scaling|growing|going|moving|varying)\s+(?:the\s+)?$")
+_COMPARISONS = ("speedup", "relative_change")
 _SINGULAR = {"concurrencies": "concurrency"}
 HEAD_REACH = 240   # characters before the value read for a switch, a replacement or a win
 REACH = 80      # characters after the value within which a baseline cue is read
@@ -56,6 +58,7 @@ class BaselineReader:
         self.sweep = re.compile(rules.sweep_baseline)
         self.sweep_not_across = re.compile(rules.sweep_not_across)
         self.sweep_subject = re.compile(rules.sweep_metric_subject)
+        self.coordinated_gap = re.compile(rules.coordinated_comparison_gap)
 
     def from_previous(self, previous: str, sentence: str) -> str | None:
         """The baseline the sentence before a figure's sentence (in its paragraph) names, for a figure whose own
@@ -122,6 +125,22 @@ class BaselineReader:
         if words[-1] not in ("concurrency", "users", "requests", "streams"):
             words[-1] = _SINGULAR.get(words[-1], words[-1].removesuffix("s"))   # "batch sizes" -> "batch size"
         return f"{' '.join(words)} {low}"
+
+    def shared_by_coordination(self, claims: list[Claim], text: str, base: int) -> list[Claim]:
+        """`claims` (of one sentence `text` at offset `base`, in text order) with each comparison that names no
+        baseline given the one of the next comparison figure when "and" joins them and no comparison stands between
+        ("3x faster decoding for the small model and 1.8x faster ... compared to the stock engine"): the phrase after
+        the second figure compares both."""
+        out = list(claims)
+        for i, c in enumerate(out):
+            if c.metric not in _COMPARISONS or c.baseline is not None:
+                continue
+            later = next((d for d in out[i + 1:] if d.metric in _COMPARISONS), None)
+            if later is not None and later.baseline is not None and later.span[0] >= c.span[1] \
+                    and self.coordinated_gap.match(text[c.span[1] - base:later.span[0] - base]) \
+                    and later.baseline in text[later.span[1] - base:]:
+                out[i] = c.model_copy(update={"baseline": later.baseline})
+        return out
 
     def read(self, text: str, base: int, cues: list[Cue], start: int, end: int, unit_start: int) -> str | None:
         """The baseline of the figure at [start, end) of `text` (which starts at offset `base`; its sentence

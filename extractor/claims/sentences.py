@@ -198,7 +198,7 @@ class SentenceReader:
                     and (base := builder.baselines.from_method(method_scope(d, u), t)):
                 claim = claim.model_copy(update={"baseline": base})   # "... with and without X." ... "a 1.3x speed-up"
             out.append(claim)
-        return out
+        return builder.baselines.shared_by_coordination(out, t, u.start)
 
     def _written_form(self, d: Document, t: str, u: Passage, q: QuantityRecord, cls: str, cues: list[Cue],
                       taken: list[tuple[QuantityRecord, str, str]], context: ClaimContext) -> WrittenForm | None:

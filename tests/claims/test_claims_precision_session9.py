@@ -163,3 +163,46 @@ def test_a_table_in_another_section_takes_no_accuracy() -> None:
 def test_a_table_before_that_names_several_measures_names_none() -> None:
     several = _FIRST.replace("Accuracy (large catalog)", "Throughput (large catalog)")
     assert _metrics_of(several + _SECOND, {44.0, 21.0, 61.0}) == {"other"}
+
+
+# ---- baselines and directions of comparisons written in one sentence
+def test_two_figures_joined_by_and_share_the_comparison_after_the_second() -> None:
+    text = ("On A100 GPUs, we achieve 3x faster decoding for the small model and 1.8x faster decoding for the large"
+            " model with the fused engine compared to the stock engine (baseline).")
+    assert [c.baseline for c in claims_in(text)] == ["the stock engine", "the stock engine"]
+
+
+def test_a_comparison_between_the_two_figures_keeps_them_apart() -> None:
+    text = ("The new kernel is 3x faster than the seed kernel on short prompts of the chat workload and 2x faster"
+            " on long prompts of the summarisation workload compared to the vendor library.")
+    assert [c.baseline for c in claims_in(text)] == ["the seed kernel", "the vendor library"]
+
+
+def test_a_sentence_end_keeps_two_figures_apart() -> None:
+    text = "The new kernel is 3x faster. On B200 it gives 2x more throughput than the old kernel."
+    assert [c.baseline for c in claims_in(text)] == ["not named in the text", "the old kernel"]
+
+
+@pytest.mark.parametrize("text, baseline", [
+    ("Our boxes served 30% more requests than the older instances based on the previous GPU generation.",
+     "the older instances"),
+    ("It answers 2x faster than the stock server running on the same four cards.", "the stock server"),
+    ("It answers 2x faster than the cache-based router.", "the cache-based router"),
+])
+def test_a_participle_after_the_baseline_ends_its_name(text: str, baseline: str) -> None:
+    assert _one(text).baseline == baseline
+
+
+def test_a_neutral_word_in_the_baseline_name_does_not_make_the_change_neutral() -> None:
+    c = _one("The new instances cost 60% less than comparable instances of the last generation.")
+    assert (c.value, c.direction) == (-60.0, "better")
+
+
+def test_parity_as_the_level_a_gain_grows_from_is_no_neutral_figure() -> None:
+    c = _one("The gain over the static planner grows with skew, from parity on uniform batches to 2.4x on mixed ones.")
+    assert c.direction == "better"
+
+
+def test_parity_said_of_the_figure_stays_neutral() -> None:
+    c = _one("The two builds are at parity, within 1.5x of each other.")
+    assert c.direction == "neutral"
