@@ -206,3 +206,22 @@ def test_parity_as_the_level_a_gain_grows_from_is_no_neutral_figure() -> None:
 def test_parity_said_of_the_figure_stays_neutral() -> None:
     c = _one("The two builds are at parity, within 1.5x of each other.")
     assert c.direction == "neutral"
+
+
+# ---- a figure that repeats the clause before it with the metric left out
+def _metric_of(text: str, value: float) -> str:
+    return next(c.metric for c in claims_in(text) if c.value == value)
+
+
+def test_an_elided_repeat_of_a_memory_ratio_is_memory() -> None:
+    assert _metric_of("The paged layout gives 6x memory savings at context length 8K, and 11x at 32K.", 11.0) == "memory"
+
+
+@pytest.mark.parametrize("text", [
+    # the second clause names its own metric
+    "The paged layout gives 6x memory savings at context length 8K, and 11x faster decoding at 32K.",
+    # a new sentence, not an elided clause
+    "The paged layout gives 6x memory savings at context length 8K. At 32K the kernel is 11x faster.",
+])
+def test_a_clause_with_its_own_metric_or_sentence_is_no_elided_repeat(text: str) -> None:
+    assert _metric_of(text, 11.0) == "speedup"
