@@ -261,8 +261,9 @@ class TableReader:
                         self._residual(d, q, cls, cues, c.start, context, headers, col, unit_place, residual,
                                        header_cues, unit)
                     continue
-                claim = self.x.builder.claim(q, metric, cls, cues, text, c.start, c.start, context,
-                                             header_cues, unit, written=d.text)
+                claim = self.x.builder.claim(q, metric, cls, cues, text, c.start, c.start, context, header_cues, unit,
+                                             written=d.text, saved=metric == "memory" and any(
+                                                 self.memory_saving_header.search(h.text) for h in headers if h.text))
                 out.append((claim, unit_place))
                 places.append((r, c.col))
         scores_on_one_scale(out, places, {c.col for (c, *_), t in zip(cells, texts) if _over_100(t)})

@@ -225,3 +225,31 @@ def test_an_elided_repeat_of_a_memory_ratio_is_memory() -> None:
 ])
 def test_a_clause_with_its_own_metric_or_sentence_is_no_elided_repeat(text: str) -> None:
     assert _metric_of(text, 11.0) == "speedup"
+
+
+# ---- a table's change cells of an absolute quantity
+_IMPACT = """| Module | Memory Savings | TPOT Impact (batch=16) |
+| --- | --- | --- |
+| attn TP = 4 | 3.1 GB | **+0.8 ms** (degradation) |
+| head TP = 4 | 1.2 GB | **−0.6 ms** |
+
+| Setup | Peak memory | TPOT (ms) |
+| --- | --- | --- |
+| A | 30.5 GB | 12.1 |
+"""
+
+
+def test_a_signed_time_in_a_table_is_a_change_with_its_direction() -> None:
+    found = {c.quote: (c.metric, c.value, c.direction) for c in claims_in(_IMPACT)}
+    assert found["+0.8 ms"] == ("tpot", 0.8, "worse")
+    assert found["−0.6 ms"] == ("tpot", -0.6, "better")
+
+
+def test_a_size_under_a_memory_savings_header_is_a_reduction() -> None:
+    found = {c.quote: (c.metric, c.value, c.direction) for c in claims_in(_IMPACT)}
+    assert found["3.1 GB"] == ("memory", -3.1, "better")
+
+
+def test_levels_of_a_plain_table_stay_levels() -> None:
+    found = {c.quote: (c.metric, c.value, c.direction) for c in claims_in(_IMPACT)}
+    assert found["30.5 GB"] == ("memory", 30.5, None) and found["12.1"] == ("tpot", 12.1, None)
