@@ -1,4 +1,5 @@
-"""The metric an earlier table of the same section names for the same systems' shares.
+"""The metric a table's cells take from the text around it when no header names it: an earlier table of the same
+section for the same systems' shares, or the one kind of latency a lead text names for bare times.
 
 A results section often splits one measurement over several tables: the first names it in its headers ("Max
 Accuracy (small catalog)", "Accuracy (large catalog)"), the next gives the same models' shares under another split
@@ -50,3 +51,18 @@ def sibling_score_cues(d: Document, t: int, table: Table, cues_of: Callable[[str
     if not found or len(_labels(d, earlier) & _labels(d, table)) < MIN_SHARED_LABELS:
         return []
     return found
+
+
+LATENCY_KINDS = ("metric:ttft", "metric:tpot", "metric:itl", "metric:e2e_latency")
+
+
+def lead_latency_kind(lead_texts: Sequence[str], cues_of: Callable[[str], Sequence[Cue]]) -> str | None:
+    """The one kind of latency (TTFT, TPOT, ITL, end-to-end) the first lead text that names any latency names ("In
+    our benchmark ..., the end-to-end latency profile changed:" over cells of times); None when that text names
+    several kinds, or none does."""
+    for text in lead_texts:
+        labels = {c.label for c in cues_of(text) if c.label.startswith("metric:")}
+        kinds = labels & set(LATENCY_KINDS)
+        if kinds or "metric:latency" in labels:
+            return next(iter(kinds))[7:] if len(kinds) == 1 else None
+    return None

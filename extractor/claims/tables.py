@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from extractor.claims.classify import Cue, unit_class
 from extractor.claims.table_arithmetic import Level, decimals, fix_changes
 from extractor.claims.table_baselines import LEADS_WITH_NUMBER as _LEADS_WITH_NUMBER, TableBaselines, cell_text as _text
-from extractor.claims.sibling_tables import sibling_score_cues
+from extractor.claims.sibling_tables import lead_latency_kind, sibling_score_cues
 from extractor.claims.table_headers import LEAD_PARAGRAPHS, Header, HeaderReader, lead_in, lead_statistics, second_header_row
 from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
@@ -140,9 +140,10 @@ class TableReader:
         if self.names_setting(headers, cues):
             return None
         if cls == "time":
-            # "Table 1: Training time ..." (the caption or the section's heading): how long training took
+            # "Table 1: Training time ..." (the caption or the section's heading): how long training took; a lead
+            # that names one kind of latency ("the end-to-end latency profile") names the cells' kind
             return (self.x.builder.rules.training_time_metric if any(self.training_lead.search(t) for t in lead_texts[:2])
-                    else "latency")
+                    else lead_latency_kind(lead_texts, self.x.cues) or "latency")
         if any(self.memory_headers.search(h.text) for h in headers):
             return "memory"
         return "memory" if any(self.memory_headers.search(t) for t in lead_texts) else None

@@ -253,3 +253,36 @@ def test_a_size_under_a_memory_savings_header_is_a_reduction() -> None:
 def test_levels_of_a_plain_table_stay_levels() -> None:
     found = {c.quote: (c.metric, c.value, c.direction) for c in claims_in(_IMPACT)}
     assert found["30.5 GB"] == ("memory", 30.5, None) and found["12.1"] == ("tpot", 12.1, None)
+
+
+# ---- judge draw 9a (seed 10101): what a system is built on, a lead naming the kind of latency
+@pytest.mark.parametrize("text, baseline", [
+    ("- **Serving:** Built on Starlette but tuned for models - 2x faster with batched workers.", "Starlette"),
+    ("Built on top of the stock runtime, our build decodes 1.6x faster.", "the stock runtime"),
+    # built in a time, not on a base
+    ("Built in two weeks, the new kernel is 2x faster.", "not named in the text"),
+    # a comparison of its own wins
+    ("Built on Starlette, the server is 3x faster than the old gateway.", "the old gateway"),
+])
+def test_what_a_system_is_built_on_is_its_baseline(text: str, baseline: str) -> None:
+    assert _one(text).baseline == baseline
+
+
+_LEAD = """In our three-way run on one card, the {what} changed a lot:
+
+| Prompt size | Engine A avg | Engine B avg |
+| --- | --- | --- |
+| ~400 tokens | 19 ms | 710 ms |
+| ~1600 tokens | 27 ms | 1490 ms |
+"""
+
+
+@pytest.mark.parametrize("what, metric", [
+    ("end-to-end latency profile", "e2e_latency"),
+    ("time to first token", "ttft"),
+    # two kinds named: the cells' kind is not said
+    ("time to first token and the end-to-end latency", "latency"),
+    ("latency profile", "latency"),
+])
+def test_a_lead_naming_one_kind_of_latency_names_the_cells(what: str, metric: str) -> None:
+    assert {c.metric for c in claims_in(_LEAD.format(what=what))} == {metric}
