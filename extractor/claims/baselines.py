@@ -8,6 +8,7 @@ import re
 
 from extractor.claims.cues import Cue, labelled, near, once
 from extractor.claims.rules import ClaimRules
+from extractor.records import Claim
 
 # a factor and what it is of ("30x throughput improvement", "2x speedups", "12%"): another figure; a count of
 # devices ("8x H100") is what was compared with
@@ -27,6 +28,13 @@ _PRONOUN = re.compile(r"(?i)(?:it|them|this|that|these|those|they|one|ones)")
 _VERB_AFTER = re.compile(r"(?i)\s+(?:is|are|was|were|has|have|had|shows?|showed|gives?|gave)\b")
 # a Markdown footnote marker ("[^2]", "[^note]"): a pointer to a note, no part of the name
 _FOOTNOTE_MARKER = re.compile(r"\[\^[\w-]{1,40}\]")
+# the sweep is the subject of its clause: a gerund opens it ("scaling from 1 to 8 GPUs"), a verb of growth follows
+# the setting ("concurrency rises from 1 to 64"), or a conjunction or a gerund leads the setting ("as the batch
+# size goes from", "increasing concurrency from")
+_SWEEP_VERB = re.compile(r"(?i)(?:going|scaling|moving)\b|.*\b(?:rises|grows|goes|increases|scales|raised|increased|scaled)\b")
+_SWEEP_LEAD = re.compile(r"(?i)\b(?:as|when|while|increasing|raising|scaling|growing|going|moving|varying)\s+(?:the\s+)?$")
+_COMPARISONS = ("speedup", "relative_change")
+_SINGULAR = {"concurrencies": "concurrency"}
 HEAD_REACH = 240   # characters before the value read for a switch, a replacement or a win
 REACH = 80      # characters after the value within which a baseline cue is read
 
@@ -47,6 +55,10 @@ class BaselineReader:
         self.coordinated = re.compile(rules.baseline_coordinated_name)
         self.method = [re.compile(p) for p in rules.method_with_without]
         self.generic = {w.lower() for w in rules.method_feature_generic_words}
+        self.sweep = re.compile(rules.sweep_baseline)
+        self.sweep_not_across = re.compile(rules.sweep_not_across)
+        self.sweep_subject = re.compile(rules.sweep_metric_subject)
+        self.coordinated_gap = re.compile(rules.coordinated_comparison_gap)
 
     def from_previous(self, previous: str, sentence: str) -> str | None:
         """The baseline the sentence before a figure's sentence (in its paragraph) names, for a figure whose own
@@ -84,6 +96,51 @@ class BaselineReader:
                 off = m.groupdict().get("off")
                 return f"{feature} {off.lower()}" if off else f"without {feature}"
         return None
+
+    def from_sweep(self, sentence: str, at: int) -> str | None:
+        """The low end of a load sweep that `sentence` states before its figure at offset `at` ("Across batch sizes
+        of 1 to 16, throughput is 13x better" -> "batch size 1"; "from 2 GPUs to 4 GPUs, the serving throughput
+        increases by more than 2 times" -> "2 GPUs"), when the sweep or the metric is the subject of the figure's
+        clause and the sentence compares no systems (see `sweep_baseline` in claims.yaml)."""
+        head = sentence[:at]
+        m = None
+        for m in self.sweep.finditer(head):
+            pass
+        if m is None or self.sweep_not_across.search(head[:m.start()] + " " + head[m.end():] + " "
+                                                      + sentence[at:]):
+            return None
+        groups = m.groupdict()
+        low, high = next((groups[k], groups[k.replace("low", "high")]) for k in ("low", "low2", "low3") if groups[k])
+        if not int(low) < int(high):
+            return None
+        subject = _SWEEP_VERB.match(m.group()) or _SWEEP_VERB.search(m.group(), 1) and groups["setting2"] \
+            or groups["setting2"] and _SWEEP_LEAD.search(head, 0, m.start())
+        if not subject and not self.sweep_subject.match(head[m.end():]):
+            return None
+        setting = re.sub(r"\s+", " ", groups["setting"] or groups["setting2"] or "")
+        unit = groups["unit"] or (m2.group(1) if (m2 := re.search(r"(?i)number of (\w+)", setting)) else None)
+        if unit:      # "1 GPU", "2 GPUs"
+            return f"{low} {unit[:-1] if low == '1' and unit.endswith('s') else unit}"
+        words = setting.lower().split()
+        if words[-1] not in ("concurrency", "users", "requests", "streams"):
+            words[-1] = _SINGULAR.get(words[-1], words[-1].removesuffix("s"))   # "batch sizes" -> "batch size"
+        return f"{' '.join(words)} {low}"
+
+    def shared_by_coordination(self, claims: list[Claim], text: str, base: int) -> list[Claim]:
+        """`claims` (of one sentence `text` at offset `base`, in text order) with each comparison that names no
+        baseline given the one of the next comparison figure when "and" joins them and no comparison stands between
+        ("3x faster decoding for the small model and 1.8x faster ... compared to the stock engine"): the phrase after
+        the second figure compares both."""
+        out = list(claims)
+        for i, c in enumerate(out):
+            if c.metric not in _COMPARISONS or c.baseline is not None:
+                continue
+            later = next((d for d in out[i + 1:] if d.metric in _COMPARISONS), None)
+            if later is not None and later.baseline is not None and later.span[0] >= c.span[1] \
+                    and self.coordinated_gap.match(text[c.span[1] - base:later.span[0] - base]) \
+                    and later.baseline in text[later.span[1] - base:]:
+                out[i] = c.model_copy(update={"baseline": later.baseline})
+        return out
 
     def read(self, text: str, base: int, cues: list[Cue], start: int, end: int, unit_start: int) -> str | None:
         """The baseline of the figure at [start, end) of `text` (which starts at offset `base`; its sentence

@@ -131,9 +131,10 @@ class ClaimBuilder:
     # -- claims ------------------------------------------------------------------
     def claim(self, q: QuantityRecord, metric: str, cls: str, cues: list[Cue], text: str, base: int,
               unit_start: int, context: ClaimContext, header_cues=(), unit: str | None = None, *,
-              written: str) -> Claim:
+              written: str, saved: bool = False) -> Claim:
         """Build the claim for quantity `q` of metric `metric`. `text` is the (markup-masked) text read from
-        `base` on; `written` the document as written, which the claim's span and quote index."""
+        `base` on; `written` the document as written, which the claim's span and quote index; `saved`: a table
+        cell under a header naming a memory saving ("Memory Savings": the amount saved, a reduction)."""
         start, end = q.span
         unit = unit or q.unit
         value, value_max = q.value, q.value_max
@@ -199,6 +200,13 @@ class ClaimBuilder:
             if down and value > 0:
                 value, value_max = -value, (None if value_max is None else -value_max)
             baseline = self.baseline(text, base, cues, start, end, unit_start)
+        elif cls in ABSOLUTE_CLASSES and header_cues and ((signed := SIGNED.search(q.quote)) or saved):
+            # a table's change cell: a signed level under its column ("+1.5 ms (degradation)" under "TPOT Impact")
+            # or the size under "Memory Savings" (a reduction, negative): a change with the direction it goes
+            sign = 0 if not signed else (1 if "+" in signed.group() else -1)
+            direction = self.directions.read(cls, q.value, cues, start, end, header_cues, sign or -1)
+            if saved and value > 0:
+                value, value_max = -value, (None if value_max is None else -value_max)
         # the quote as written, without Markdown markers or HTML entities ("up to **1.9x", "0.42&nbsp;s"):
         # the fields were read from the whole phrase above, the quote is its markup-free piece with the number
         a, b = markup_free(written, start, end)

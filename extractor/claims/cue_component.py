@@ -71,6 +71,21 @@ def family(label: str) -> str:
     return label.split(":", 1)[0]
 
 
+SOFT_WRAP_MIN = 50
+_SOFT_WRAP_BEFORE = re.compile(r"[^\W_]\Z")
+_SOFT_WRAP_AFTER = re.compile(r"[ \t]*[a-z]")
+
+
+def _soft_wrap(text: str, start: int, end: int) -> bool:
+    """The blank at [start, end) is one line break inside a hard-wrapped sentence: a line filled to a wrap width
+    (SOFT_WRAP_MIN characters or more) ends in a word or number and the next line goes on with a lower-case word
+    (not a new item, row, heading or sentence; a short line such as "p99 latency .... 2.7 s" is a line of its own)."""
+    gap = text[start:end]
+    return (gap.count("\n") == 1 and start - (text.rfind("\n", 0, start) + 1) >= SOFT_WRAP_MIN
+            and _SOFT_WRAP_BEFORE.search(text, max(0, start - 1), start) is not None
+            and _SOFT_WRAP_AFTER.match(text, end) is not None)
+
+
 def keep_longest(found: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
     """Drop a match lying inside a longer match of the same role family (one sort and sweep per family,
     not a scan of the family per match)."""
@@ -121,8 +136,10 @@ class CueMarker:
             matched[(span.label_, start, end)] = None
         found = list(matched)
         if "\n" in text:
-            # a line break ends a clause as punctuation does ("dropped by 40%\nThese gains ...")
-            found += [("break", t.idx, t.idx + len(t)) for t in doc if "\n" in t.text]
+            # a line break ends a clause as punctuation does ("dropped by 40%\nThese gains ..."), but a soft wrap
+            # inside a sentence does not ("and increases GPU\nutilization by 24%")
+            found += [("break", t.idx, t.idx + len(t)) for t in doc
+                      if "\n" in t.text and not _soft_wrap(text, t.idx, t.idx + len(t))]
             # a soft line break inside a phrase: match again on the text with breaks as spaces
             flat = self.nlp.make_doc(text.replace("\r", " ").replace("\n", " "))
             seen = set(found)

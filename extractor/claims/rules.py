@@ -89,6 +89,10 @@ class ClaimRules(BaseModel):
     baseline_continuation_start: str = r"(?!)"
     baseline_coordinated_name: str = r"(?!)"
     ratio_quantity_of: str = r"(?!)"
+    sweep_baseline: str = r"(?!)"
+    sweep_not_across: str = r"(?!)"
+    sweep_metric_subject: str = r"(?!)"
+    coordinated_comparison_gap: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
     table_memory_saving_header: str = r"(?!)"
@@ -133,7 +137,8 @@ class ClaimRules(BaseModel):
                      "ratio_before_device", "ratio_that_of", "share_of_ideal_after", "memory_share_before",
                      "memory_share_after", "score_at_size_after", "cache_hit_after", "named_rate_after",
                      "remaining_share_before", "level_series_gap", "baseline_continuation_start",
-                     "baseline_coordinated_name", "ratio_quantity_of")
+                     "baseline_coordinated_name", "ratio_quantity_of", "sweep_baseline", "sweep_not_across",
+                     "sweep_metric_subject", "coordinated_comparison_gap")
     @classmethod
     def _regex(cls, v: str, info):
         try:

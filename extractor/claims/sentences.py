@@ -12,8 +12,8 @@ import re
 from extractor import limits
 from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import Cue, unit_class
-from extractor.claims.compared import (SERIES_CLASSES, ClaimsByClass, QuantitySpans, compared_unit, parallel_metric,
-                                       parenthesized_time, series_metric)
+from extractor.claims.compared import (SERIES_CLASSES, ClaimsByClass, QuantitySpans, compared_unit, elided_metrics,
+                                       parallel_metric, parenthesized_time, series_metric)
 from extractor.claims.cues import NEAR, CueSet, near
 from extractor.claims.headlines import front_matter_units
 from extractor.claims.prose_ratios import RatioForms, WrittenForm
@@ -181,7 +181,7 @@ class SentenceReader:
             pending = [(q, cls) for q, cls in pending if all(q is not f for f, _, _ in found)]
             elided = [(q, cls) for q, cls in elided if all(q is not f for f, _, _ in found)]
         out: list[Claim] = []
-        for q, cls, metric in taken:
+        for q, cls, metric in elided_metrics(taken, t, u.start):
             claim = builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
             if (form := forms.get(q.span[0])) is not None:
                 if form.follows is not None and out:
@@ -189,6 +189,9 @@ class SentenceReader:
                 claim = self.ratio_forms.apply(claim, form)
             elif cls == "ratio" and claim.baseline is None and (base := self.ratio_forms.named_baseline(q, d.view)):
                 claim = claim.model_copy(update={"baseline": base})   # "up to 3.9x L40S", "2.7x that of the old kernel"
+            if claim.metric in ("speedup", "relative_change") and claim.baseline is None and claim.value_max is None \
+                    and (base := builder.baselines.from_sweep(t, q.span[0] - u.start)):
+                claim = claim.model_copy(update={"baseline": base})   # "Across batch sizes of 1 to 16, ... 13x"
             if claim.metric in ("speedup", "relative_change") and claim.baseline is None \
                     and (base := builder.baselines.from_previous(previous_sentence(d, u), t)):
                 claim = claim.model_copy(update={"baseline": base})   # "We compared X with Y. ... 1.2-7.1x"
@@ -196,7 +199,7 @@ class SentenceReader:
                     and (base := builder.baselines.from_method(method_scope(d, u), t)):
                 claim = claim.model_copy(update={"baseline": base})   # "... with and without X." ... "a 1.3x speed-up"
             out.append(claim)
-        return out
+        return builder.baselines.shared_by_coordination(out, t, u.start)
 
     def _written_form(self, d: Document, t: str, u: Passage, q: QuantityRecord, cls: str, cues: list[Cue],
                       taken: list[tuple[QuantityRecord, str, str]], context: ClaimContext) -> WrittenForm | None:

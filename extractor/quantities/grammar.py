@@ -192,7 +192,7 @@ class Grammar:
               rf"|{GAP}+(?:{_alt([(c, False) for c in word_conns])}){GAP}+)")
 
         main = (rf"{NOT_INSIDE}(?:(?P<pre1>{prefix}){SP}?)?{number(1)}{unit(1)}?"
-                rf"(?:{rc}(?:(?P<pre2>{prefix}){SP}?)?{number(2)}{unit(2)}?)?"
+                rf"(?:{rc}(?P<approx2>[~≈∼]{SP}?)?(?:(?P<pre2>{prefix}){SP}?)?{number(2)}{unit(2)}?)?"
                 r"(?![^\W_]|\.\d)")
         self.main = re.compile(main)
         self.unit_head = re.compile(rf"(?:{GAP}*)(?P<base>{base_all})")

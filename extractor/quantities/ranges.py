@@ -13,9 +13,10 @@ from decimal import Decimal
 from extractor.quantities.exclusions import Exclusions, _overlaps, _prev_word
 from extractor.quantities.grammar import INVISIBLE, Grammar, NumberReader
 from extractor.quantities.unit_reader import UnitInfo, UnitReader
-from extractor.quantities.units import DIMENSIONLESS, canonical_unit
+from extractor.quantities.units import DIMENSIONLESS, canonical_unit, convert, dimensions
 from extractor.records import QuantityRecord
 
+_APPROX_BEFORE = re.compile(r"[~≈∼][ \t]?\Z")    # "~10 to ~20 ms": the first number hedged as the second
 _LINE_START = re.compile(r"\n[ \t]*(?:\n|[-*+|#>]|\d+[.)][ \t])")  # a new line that starts a new block or item
 
 
@@ -100,9 +101,11 @@ class Relations:
             return None
         if (u1 or m.group("pre1")) and not (u2 or m.group("pre2")):
             return None
+        if m.group("approx2") and not (u1 or m.group("pre1")) and not _APPROX_BEFORE.search(text, 0, hit.start):
+            return None     # "at rate 0.5 to ~60%": a hedged second number joins only a unit or a hedge of its own
         info2 = self._units.unit_info(_strip_gap(u2 or ""), m.group("pre2"))
         if u1 and info2.unit != hit.info.unit:
-            return None
+            return self._mixed_range(m, hit, v2, info2)
         pre1, pre2 = m.group("pre1"), m.group("pre2")
         if pre1 and not u1 and (not pre2 or self._units.unit_info("", pre1) != self._units.unit_info("", pre2)):
             return None     # "$10 to $15 billion a year": the prefixes agree, the unit after the last is shared
@@ -113,6 +116,25 @@ class Relations:
         if not v1 < v2:
             return None
         return Hit(hit.start, m.end(), v1, v2, info2, surface(pre2, u2), qual="range", scale=scale2)
+
+    def _mixed_range(self, m: re.Match, hit: Hit, v2: float, info2: UnitInfo) -> Hit | None:
+        """'~15 seconds to ~2 minutes', '512 MB to 2 GB': two units of one dimension, the smaller number first, is
+        one range in the first number's unit (the second converted to it); anything else is two quantities."""
+        u1, u2 = hit.info.unit, info2.unit
+        if DIMENSIONLESS in (u1, u2) or m.group("pre1") or m.group("pre2") or not self._one_dimension(u1, u2):
+            return None
+        top = convert(v2, u2, u1, self.rules_dir)
+        if not hit.value < top:
+            return None
+        return Hit(hit.start, m.end(), hit.value, top, hit.info, hit.surface, qual="range", scale=hit.scale)
+
+    def _one_dimension(self, u1: str, u2: str) -> bool:
+        """Both units measure one physical dimension that is not a pure number (time, bytes, a rate)."""
+        try:
+            d1, d2 = dimensions(u1, self.rules_dir), dimensions(u2, self.rules_dir)
+        except ValueError:   # a unit pint cannot read has no dimension to compare
+            return False
+        return bool(d1) and d1 == d2
 
     def _is_change(self, text: str, low: str, m: re.Match, hit: Hit) -> bool:
         """'up 12% to 15%', 'climbed by 300 tok/s to 2,000 tok/s', 'grew from 67 to 253': a change then a
