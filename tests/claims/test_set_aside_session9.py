@@ -90,7 +90,7 @@ def test_a_rate_the_run_reached_on_the_array_stays_a_claim(text, quote):
 
 @pytest.mark.parametrize("text,quotes", [
     ("## Step 1: Prepare the data\n\n**Time:** ~20 seconds to ~3 minutes for 10K rows, depending on the tokenizer.\n",
-     ["~20 seconds", "~3 minutes"]),
+     ["~20 seconds to ~3 minutes"]),   # one range (a hedged upper end keeps the range whole)
     ("## Build\n\n- **Estimated time**: about 45 minutes\n", ["about 45 minutes"]),
     ("## Fine-tune\n\nExpected duration: 2-4 hours on one GPU.\n", ["2-4 hours"]),
     ("## Setup\n\nTime required: roughly 10 minutes.\n", ["roughly 10 minutes"]),
