@@ -50,6 +50,7 @@ class Store:
 
     def __init__(self, path: str | Path = "claims.db", *, readonly: bool = False):
         self.path = Path(path)
+        self.closed = False   # (set by `close`: sqlite3 keeps no such state to read)
         if self.path.is_dir():
             raise StoreError(f"{self.path}: is a folder, not a database file")
         if readonly:
@@ -178,6 +179,7 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
+        self.closed = True
 
     @contextmanager
     def loading(self) -> Iterator[None]:
@@ -199,11 +201,9 @@ class Store:
         try:
             yield
         finally:
-            if fresh:
-                try:
-                    self.conn.execute("PRAGMA foreign_keys=ON")   # (a no-op inside an open transaction: none is)
-                except sqlite3.ProgrammingError:
-                    pass   # the store was closed inside the block (abandoned): no connection left to restore
+            # (a store closed inside the block, abandoned, has no connection left to restore)
+            if fresh and not self.closed:
+                self.conn.execute("PRAGMA foreign_keys=ON")   # (a no-op inside an open transaction: none is)
         if fresh:
             if self.conn.in_transaction:   # (every document commits or rolls back its own)
                 raise StoreError(f"{self.path}: a transaction left open while loading")

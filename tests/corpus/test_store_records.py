@@ -113,3 +113,14 @@ def test_store_uses_wal_and_rejects_foreign_schema(tmp_path):
     sqlite3.connect(other).execute("PRAGMA user_version=99")
     with pytest.raises(StoreError):
         Store(other)
+
+
+def test_a_store_closed_inside_loading_keeps_the_blocks_own_error(tmp_path):
+    """A store closed inside `loading` (a batch that abandons it on an error) has no connection to restore: the
+    block's own error comes out, not one of the closed connection's."""
+    store = Store(tmp_path / "closed.db")
+    with pytest.raises(OSError, match="disk left"):
+        with store.loading():
+            store.close()
+            raise OSError("no disk left")
+    assert store.closed
