@@ -175,8 +175,7 @@ class LadderReading:
         after = self.ladder.from_level_after.match(view[b:b + 24])
         if after is None:
             return False
-        arrow = not view[b:b + after.end()].rstrip("0123456789~≈ ").endswith("to")
-        return arrow or self.ladder.from_level_before.search(view[max(0, a - 24):a]) is not None
+        return after.group("arrow") is not None or self.ladder.from_level_before.search(view[max(0, a - 24):a]) is not None
 
     def _varied(self, p: Passage) -> frozenset[str]:
         """The load conditions sentence `p` says vary (`varied_in_sentence`), once per sentence."""
