@@ -61,6 +61,13 @@ def test_a_single_batch_of_many_prompts_is_no_batch_of_one():
     assert stated(claim_in(text, 1.4), "batch_or_concurrency").value != 1
 
 
+
+def test_a_single_batch_scenario_setting_or_mode_is_no_batch_of_one():
+    # it may mean one micro-batch in flight (of many requests), not one request at a time
+    for run in ("In the single-batch scenario", "Under a single-batch setting", "In single-batch mode"):
+        text = SINGLE_BATCH.replace("With single-batch decoding", run)
+        unrecoverable(claim_in(text, 1.4), "batch_or_concurrency")
+
 NODES = """# Cluster serving
 
 ## Results
@@ -110,64 +117,66 @@ Splitting the phases lifts decode throughput by 1.9x over one shared pool.
     assert stated(c, "gpu_count").value == 16
 
 
-GROUPED = """# Quantized decoding
+GROUPED = """# Two cards, one server
 
-## Results
+## Measurements
 
-| | | FP16 | | INT8 | |
-|---|---|---|---|---|---|
-| Model | Concurrency | Tokens/s | | Tokens/s | Gain |
-| Orca-8B | 4 | 310.5 | | 402.7 | 1.30x |
-| Orca-8B | 16 | 880.2 | | 1,104.9 | 1.26x |
+| | Eagle cards | | Hawk cards | |
+|---|---|---|---|---|
+| Concurrency | Req/s | Median TTFT | Req/s | Median TTFT |
+| 8 | 14.2 | 96 ms | 9.7 | 151 ms |
+| 32 | 40.6 | 188 ms | 27.3 | 265 ms |
 """
 
 
 def test_a_label_row_under_group_headers_labels_its_columns():
-    # the groups (precisions) head the first row, the labels (the load among them) the second
-    assert stated(claim_in(GROUPED, 402.7), "batch_or_concurrency").value == 4
-    assert stated(claim_in(GROUPED, 1104.9), "batch_or_concurrency").value == 16
+    # the groups (cards) head the first row, the labels (the load among them) the second
+    assert stated(claim_in(GROUPED, 265), "batch_or_concurrency").value == 32
+    assert stated(claim_in(GROUPED, 151), "batch_or_concurrency").value == 8
 
 
 def test_a_label_row_labels_only_the_columns_its_header_leaves_blank():
-    # "Setup" heads the second column: the row below it is not read as that column's label
-    text = GROUPED.replace("| | | FP16 | | INT8 | |", "| | Setup | FP16 | | INT8 | |")
-    unrecoverable(claim_in(text, 402.7), "batch_or_concurrency")
+    # "Setup" heads the first column: the row below it is not read as that column's label
+    text = GROUPED.replace("| | Eagle cards |", "| Setup | Eagle cards |")
+    unrecoverable(claim_in(text, 265), "batch_or_concurrency")
     # a header row with no blank cell: its first body row is data, not labels
-    text = GROUPED.replace("| | | FP16 | | INT8 | |", "| Model | Concurrency | FP16 tokens/s | | INT8 tokens/s | Gain |"
-                           ).replace("| Model | Concurrency | Tokens/s | | Tokens/s | Gain |\n", "")
-    assert stated(claim_in(text, 402.7), "batch_or_concurrency").value == 4
+    text = GROUPED.replace("| | Eagle cards | | Hawk cards | |\n|---|---|---|---|---|\n"
+                           "| Concurrency | Req/s | Median TTFT | Req/s | Median TTFT |\n",
+                           "| Concurrency | Eagle req/s | Eagle median TTFT | Hawk req/s | Hawk median TTFT |\n"
+                           "|---|---|---|---|---|\n")
+    assert stated(claim_in(text, 265), "batch_or_concurrency").value == 32
 
 
-LEAD = """# Layouts
+LEAD = """# Chunk sizes
 
-## Results
+## Measurements
 
-To compare the layouts, we run benchmarks with Orca-13B on four L40S GPUs, each prompt 2k tokens long.
+The numbers below were all measured on two A10G cards serving Kestrel-9B, every prompt 4k tokens long.
 
-| Layout | Degree | Latency |
-|---|---|---|
-| Baseline | - | 41.0s |
-| Ring | 2 | 23.5s |
-| Ring | 4 | 13.8s |
+| Chunk (tokens) | p90 ITL |
+|---|---|
+| 256 | 38 ms |
+| 1024 | 52 ms |
 """
 
 
 def test_a_paragraph_before_a_table_that_says_how_it_was_run_leads_the_table():
-    c = claim_in(LEAD, 13.8)
-    assert stated(c, "model").value == "Orca-13B"
-    assert stated(c, "hardware").value == "4x L40S"
-    other = LEAD.replace("To compare the layouts, we run benchmarks with", "All rows below were measured on")
-    assert stated(claim_in(other.replace("on Orca-13B", "Orca-13B"), 13.8), "model").value == "Orca-13B"
+    c = claim_in(LEAD, 52)
+    assert stated(c, "model").value == "Kestrel-9B"
+    assert stated(c, "hardware").value == "2x A10G"
+    other = LEAD.replace("The numbers below were all measured on two A10G cards serving Kestrel-9B",
+                         "For this sweep we benchmark using Kestrel-9B on two A10G cards")
+    assert stated(claim_in(other, 52), "model").value == "Kestrel-9B"
 
 
 def test_a_paragraph_before_a_table_that_does_not_say_so_is_no_lead():
-    text = LEAD.replace("To compare the layouts, we run benchmarks with Orca-13B on four L40S GPUs",
-                        "Ring layouts were first tried with Orca-13B on four L40S GPUs last year")
-    assert stated(claim_in(text, 13.8), "model").scope == "section"   # the section's, not the table's lead-in
+    text = LEAD.replace("The numbers below were all measured on two A10G cards serving Kestrel-9B",
+                        "Last spring a colleague tried Kestrel-9B on two A10G cards")
+    assert stated(claim_in(text, 52), "model").scope == "section"   # the section's, not the table's lead-in
     # a paragraph between the setup and the table: the setup is only the section's (a broader place)
-    text = LEAD.replace("long.\n\n|", "long.\n\nThe gains grow with the degree.\n\n|")
-    assert stated(claim_in(text, 13.8), "model").scope == "section"
-    assert stated(claim_in(LEAD, 13.8), "model").scope == "paragraph"
+    text = LEAD.replace("long.\n\n|", "long.\n\nSmaller chunks keep decode steps short.\n\n|")
+    assert stated(claim_in(text, 52), "model").scope == "section"
+    assert stated(claim_in(LEAD, 52), "model").scope == "paragraph"
 
 
 COMMANDS = """# Serving guide
