@@ -58,22 +58,29 @@ def test_an_image_tag_is_the_release_of_the_project_it_names(image, expected):
 
 # ---- C: one module's split is not the run's layout ----------------------------------------------------------------
 
-MODULE_SPLITS = """# Splitting single layers
+MODULE_SPLITS = """# Sharding a few more weights
 
-We run Acme-70B on 16 cards with the layout DP16+EP16, splitting chosen layers further.
+Kestrel-34B is served with TP8 on one H20 box; on top of that we tried extra splits of single parts of it.
 
-| split | memory saved | latency |
-|---|---|---|
-| down_proj TP = 4 | 3.2 GB | +0.8 ms |
-| lm_head TP = 4 | 0.95 GB | -0.4 ms |
-| embeddings TP = 2 | 0.75 GB | -0.3 ms |
+- Putting an o_proj TP 2 split in place trimmed 1.3 GB per card.
+- An LM head TP=2 split lowered the step time by 6 ms.
+- With the FFN EP 4 variant, one decode step took 27 ms.
 """
 
 
 def test_a_degree_written_after_a_module_is_not_the_layout():
     r = _record(MODULE_SPLITS)
-    for value in (3.2, 0.95, 0.75):
-        assert stated(claim(r, value), "parallelism").value == "DP16+EP16"
+    for value in (-1.3, -6, 27):
+        assert stated(claim(r, value), "parallelism").value == "TP8", value
+
+
+def test_a_module_degree_in_a_table_cell_or_a_key_is_not_the_layout_either():
+    # other shapes of the same class: a cell of a sweep table, and a config key written with "="
+    text = ("# Partial splits\n\nAll rows run PP2 on two hosts.\n\n| extra split | prefill |\n|---|---|\n"
+            "| MLP TP=4 | 5,300 tok/s |\n| embedding layer DP 2 | 4,850 tok/s |\n")
+    r = _record(text)
+    for value in (5300, 4850):
+        assert stated(claim(r, value), "parallelism").value == "PP2", value
 
 
 def test_a_layout_alone_in_a_row_stays():
@@ -118,10 +125,11 @@ def test_a_bare_hit_rate_word_is_no_setting():
     unrecoverable(claim(_record(text), 95), "prefix_caching")
 
 
-def test_no_prefix_cache_hits_is_stated():
+def test_a_run_without_cache_hits_does_not_say_whether_the_cache_was_on():
+    # (a workload that reuses no prefix may run with the feature on or off)
     text = ("# Setup\n\nRandom prompts mean no prefix-cache hits occur in any run.\n\n"
             "## Results\n\nThe server sustained 3,400 tok/s at concurrency 64.\n")
-    assert "no prefix-cache hits" in stated(claim(_record(text), 3400), "prefix_caching").value
+    unrecoverable(claim(_record(text), 3400), "prefix_caching")
 
 
 # ---- A: a remark's example model, a heading named for the metric --------------------------------------------------
@@ -148,7 +156,8 @@ def test_models_like_in_a_sentence_without_a_figure_is_left_to_the_other_rules()
     assert stated(claim(_record(text), 2400), "model").value == "Qwen3-235B"
 
 
-@pytest.mark.parametrize("heading", ["#### 3. Peak throughput", "## Max throughput", "### Min latency"])
+@pytest.mark.parametrize("heading", ["#### 3. Peak throughput", "## Max throughput", "### Min latency",
+                                     "**Maximum throughput**", "2) Minimum latency", "> _Peak throughput_"])
 def test_a_heading_that_is_the_metric_alone_is_no_scenario(heading):
     text = (f"# Storage cluster\n\n{heading}\n\nForty storage nodes served a mixed read test. "
             "Combined reads peaked at about 5.1 TiB/s.\n")
