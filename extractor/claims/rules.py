@@ -98,6 +98,7 @@ class ClaimRules(BaseModel):
     sweep_lead: str = r"(?!)"
     sweep_counted_noun: str = r"(?!)(x)"   # group 1: the counted noun
     sweep_uncounted_nouns: list[str] = Field(default_factory=list)
+    generic_table_labels: list[str] = Field(default_factory=list)
     sweep_singular: dict[str, str] = Field(default_factory=dict)
     elided_repeat_gap: str = r"(?!)"
     elided_repeat_tail: str = r"(?!)"
