@@ -5,6 +5,8 @@ following the value; else a comparison that leads the sentence or a clause befor
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from typing import NamedTuple
 
 from extractor.claims.cues import Cue, labelled, near, once
 from extractor.claims.rules import ClaimRules
@@ -28,15 +30,20 @@ _PRONOUN = re.compile(r"(?i)(?:it|them|this|that|these|those|they|one|ones)")
 _VERB_AFTER = re.compile(r"(?i)\s+(?:is|are|was|were|has|have|had|shows?|showed|gives?|gave)\b")
 # a Markdown footnote marker ("[^2]", "[^note]"): a pointer to a note, no part of the name
 _FOOTNOTE_MARKER = re.compile(r"\[\^[\w-]{1,40}\]")
-# the sweep is the subject of its clause: a gerund opens it ("scaling from 1 to 8 GPUs"), a verb of growth follows
-# the setting ("concurrency rises from 1 to 64"), or a conjunction or a gerund leads the setting ("as the batch
-# size goes from", "increasing concurrency from")
-_SWEEP_VERB = re.compile(r"(?i)(?:going|scaling|moving)\b|.*\b(?:rises|grows|goes|increases|scales|raised|increased|scaled)\b")
-_SWEEP_LEAD = re.compile(r"(?i)\b(?:as|when|while|increasing|raising|scaling|growing|going|moving|varying)\s+(?:the\s+)?$")
 _COMPARISONS = ("speedup", "relative_change")
-_SINGULAR = {"concurrencies": "concurrency"}
 HEAD_REACH = 240   # characters before the value read for a switch, a replacement or a win
 REACH = 80      # characters after the value within which a baseline cue is read
+LEAD_REACH = 40     # characters before a sweep read for the conjunction or gerund that leads it
+SUBJECT_REACH = 120  # characters after a sweep read for the metric that is its clause's subject
+
+
+class SentenceSweeps(NamedTuple):
+    """The load sweeps of one sentence, read once (`BaselineReader.sweeps`): each match, its end offset (sorted,
+    for a bisect by figure) and whether the sentence refuses it as a baseline (it compares systems, or names a
+    cause in the sweep's clause)."""
+    ends: list[int]
+    matches: list[re.Match]
+    refused: list[bool]
 
 
 class BaselineReader:
@@ -59,6 +66,12 @@ class BaselineReader:
         self.sweep_not_across = re.compile(rules.sweep_not_across)
         self.sweep_subject = re.compile(rules.sweep_metric_subject)
         self.coordinated_gap = re.compile(rules.coordinated_comparison_gap)
+        self.sweep_cause = re.compile(rules.sweep_named_cause)
+        self.sweep_verb = re.compile(rules.sweep_subject_verb)
+        self.sweep_lead = re.compile(rules.sweep_lead)
+        self.sweep_counted = re.compile(rules.sweep_counted_noun)
+        self.sweep_uncounted = {w.lower() for w in rules.sweep_uncounted_nouns}
+        self.sweep_singular = {k.lower(): v for k, v in rules.sweep_singular.items()}
 
     def from_previous(self, previous: str, sentence: str) -> str | None:
         """The baseline the sentence before a figure's sentence (in its paragraph) names, for a figure whose own
@@ -97,33 +110,52 @@ class BaselineReader:
                 return f"{feature} {off.lower()}" if off else f"without {feature}"
         return None
 
-    def from_sweep(self, sentence: str, at: int) -> str | None:
-        """The low end of a load sweep that `sentence` states before its figure at offset `at` ("Across batch sizes
-        of 1 to 16, throughput is 13x better" -> "batch size 1"; "from 2 GPUs to 4 GPUs, the serving throughput
-        increases by more than 2 times" -> "2 GPUs"), when the sweep or the metric is the subject of the figure's
-        clause and the sentence compares no systems (see `sweep_baseline` in claims.yaml)."""
-        head = sentence[:at]
-        m = None
-        for m in self.sweep.finditer(head):
-            pass
-        if m is None or self.sweep_not_across.search(head[:m.start()] + " " + head[m.end():] + " "
-                                                      + sentence[at:]):
+    def sweeps(self, sentence: str) -> SentenceSweeps:
+        """The sweeps of `sentence` (`sweep_baseline`), each with its verdict: refused when a comparison word
+        stands anywhere in the sentence outside it (`sweep_not_across`: the figure compares systems), or a cause
+        is named after it, up to the next sweep (`sweep_named_cause`: the figure compares with and without it).
+        Read once per sentence: linear in the sentence, whatever the number of figures."""
+        matches = list(self.sweep.finditer(sentence))
+        across = [(n.start(), n.end()) for n in self.sweep_not_across.finditer(sentence)]
+        refused = []
+        for i, m in enumerate(matches):
+            upto = matches[i + 1].start() if i + 1 < len(matches) else len(sentence)
+            refused.append(any(e <= m.start() or s >= m.end() for s, e in across)
+                           or self.sweep_cause.search(sentence, m.end(), upto) is not None)
+        return SentenceSweeps([m.end() for m in matches], matches, refused)
+
+    def from_sweep(self, sweeps: SentenceSweeps, sentence: str, at: int) -> str | None:
+        """The low end of a load sweep that `sentence` (its sweeps read by `sweeps`) states before its figure at
+        offset `at` ("Across batch sizes of 2 to 32, decode throughput is 9x better" -> "batch size 2"; "going
+        from 4 to 16 nodes, the cluster's throughput rises by over 3 times" -> "4 nodes"), when the sweep or the
+        metric is the subject of the figure's clause and the sentence compares no systems and names no cause
+        (see `sweep_baseline` in claims.yaml)."""
+        i = bisect_right(sweeps.ends, at) - 1
+        if i < 0 or sweeps.refused[i]:
             return None
+        m = sweeps.matches[i]
         groups = m.groupdict()
         low, high = next((groups[k], groups[k.replace("low", "high")]) for k in ("low", "low2", "low3") if groups[k])
         if not int(low) < int(high):
             return None
-        subject = _SWEEP_VERB.match(m.group()) or _SWEEP_VERB.search(m.group(), 1) and groups["setting2"] \
-            or groups["setting2"] and _SWEEP_LEAD.search(head, 0, m.start())
-        if not subject and not self.sweep_subject.match(head[m.end():]):
+        after = sentence[m.end():min(at, m.end() + SUBJECT_REACH)]
+        metric_is_subject = self.sweep_subject.match(after) is not None
+        gerund_opens = self.sweep_verb.match(m.group()) is not None
+        setting_grows = bool(groups["setting2"]) and self.sweep_verb.search(m.group(), 1) is not None
+        lead_opens = bool(groups["setting2"]) \
+            and self.sweep_lead.search(sentence, max(0, m.start() - LEAD_REACH), m.start()) is not None
+        # after a comma the sweep is an adverbial phrase: the clause that follows has its own subject, which must
+        # be the metric ("Scaling from 1 to 8 GPUs, the new all-reduce lifts ..." compares all-reduces)
+        opens_clause = after.lstrip().startswith(",")
+        if not metric_is_subject and (opens_clause or not (gerund_opens or setting_grows or lead_opens)):
             return None
         setting = re.sub(r"\s+", " ", groups["setting"] or groups["setting2"] or "")
-        unit = groups["unit"] or (m2.group(1) if (m2 := re.search(r"(?i)number of (\w+)", setting)) else None)
+        unit = groups["unit"] or (c.group(1) if (c := self.sweep_counted.search(setting)) else None)
         if unit:      # "1 GPU", "2 GPUs"
             return f"{low} {unit[:-1] if low == '1' and unit.endswith('s') else unit}"
         words = setting.lower().split()
-        if words[-1] not in ("concurrency", "users", "requests", "streams"):
-            words[-1] = _SINGULAR.get(words[-1], words[-1].removesuffix("s"))   # "batch sizes" -> "batch size"
+        if words[-1] not in self.sweep_uncounted:
+            words[-1] = self.sweep_singular.get(words[-1], words[-1].removesuffix("s"))   # "batch sizes" -> "batch size"
         return f"{' '.join(words)} {low}"
 
     def shared_by_coordination(self, claims: list[Claim], text: str, base: int) -> list[Claim]:

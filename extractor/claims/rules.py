@@ -93,6 +93,15 @@ class ClaimRules(BaseModel):
     sweep_not_across: str = r"(?!)"
     sweep_metric_subject: str = r"(?!)"
     coordinated_comparison_gap: str = r"(?!)"
+    sweep_named_cause: str = r"(?!)"
+    sweep_subject_verb: str = r"(?!)"
+    sweep_lead: str = r"(?!)"
+    sweep_counted_noun: str = r"(?!)(x)"   # group 1: the counted noun
+    sweep_uncounted_nouns: list[str] = Field(default_factory=list)
+    generic_table_labels: list[str] = Field(default_factory=list)
+    sweep_singular: dict[str, str] = Field(default_factory=dict)
+    elided_repeat_gap: str = r"(?!)"
+    elided_repeat_tail: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
     table_memory_saving_header: str = r"(?!)"
@@ -138,15 +147,16 @@ class ClaimRules(BaseModel):
                      "memory_share_after", "score_at_size_after", "cache_hit_after", "named_rate_after",
                      "remaining_share_before", "level_series_gap", "baseline_continuation_start",
                      "baseline_coordinated_name", "ratio_quantity_of", "sweep_baseline", "sweep_not_across",
-                     "sweep_metric_subject", "coordinated_comparison_gap")
+                     "sweep_metric_subject", "coordinated_comparison_gap", "sweep_named_cause", "sweep_subject_verb",
+                     "sweep_lead", "sweep_counted_noun", "elided_repeat_gap", "elided_repeat_tail")
     @classmethod
     def _regex(cls, v: str, info):
         try:
             rx = re.compile(v)
         except re.error as e:
             raise ValueError(f"{info.field_name} is not a valid regex: {e}") from e
-        if info.field_name == "table_plural_marker" and rx.groups < 1:
-            raise ValueError("table_plural_marker needs a group 1 (the header up to the counted noun)")
+        if info.field_name in ("table_plural_marker", "sweep_counted_noun") and rx.groups < 1:
+            raise ValueError(f"{info.field_name} needs a group 1 (what is counted)")
         return v
 
     @field_validator("table_lead_baseline", "prose_baseline_before", "previous_comparison_setup",

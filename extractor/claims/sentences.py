@@ -82,6 +82,7 @@ class SentenceReader:
         self.bare_denominator = re.compile(rules.bare_fraction_before)
         self.measured_memory_sections = re.compile(rules.measured_memory_sections)
         self.ratio_forms = RatioForms(rules)
+        self.elided_repeat = (re.compile(rules.elided_repeat_gap), re.compile(rules.elided_repeat_tail))
         self.metrics = list(rules.metric_cues)
 
     def pieces(self, d: Document, seen: ProseFigures) -> list[tuple[Passage, str]]:
@@ -181,7 +182,8 @@ class SentenceReader:
             pending = [(q, cls) for q, cls in pending if all(q is not f for f, _, _ in found)]
             elided = [(q, cls) for q, cls in elided if all(q is not f for f, _, _ in found)]
         out: list[Claim] = []
-        for q, cls, metric in elided_metrics(taken, t, u.start):
+        sweeps = None     # the sentence's load sweeps: read once, for the first figure that may need them
+        for q, cls, metric in elided_metrics(taken, t, u.start, *self.elided_repeat):
             claim = builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
             if (form := forms.get(q.span[0])) is not None:
                 if form.follows is not None and out:
@@ -189,9 +191,10 @@ class SentenceReader:
                 claim = self.ratio_forms.apply(claim, form)
             elif cls == "ratio" and claim.baseline is None and (base := self.ratio_forms.named_baseline(q, d.view)):
                 claim = claim.model_copy(update={"baseline": base})   # "up to 3.9x L40S", "2.7x that of the old kernel"
-            if claim.metric in ("speedup", "relative_change") and claim.baseline is None and claim.value_max is None \
-                    and (base := builder.baselines.from_sweep(t, q.span[0] - u.start)):
-                claim = claim.model_copy(update={"baseline": base})   # "Across batch sizes of 1 to 16, ... 13x"
+            if claim.metric in ("speedup", "relative_change") and claim.baseline is None and claim.value_max is None:
+                sweeps = sweeps or builder.baselines.sweeps(t)
+                if base := builder.baselines.from_sweep(sweeps, t, q.span[0] - u.start):
+                    claim = claim.model_copy(update={"baseline": base})   # "Across batch sizes of 2 to 32, ... 9x"
             if claim.metric in ("speedup", "relative_change") and claim.baseline is None \
                     and (base := builder.baselines.from_previous(previous_sentence(d, u), t)):
                 claim = claim.model_copy(update={"baseline": base})   # "We compared X with Y. ... 1.2-7.1x"

@@ -18,26 +18,26 @@ from extractor.claims.cues import Cue
 from extractor.ingest.model import Document, Table
 
 MIN_SHARED_LABELS = 2
-# labels every table may have ("Model", "Method"): they say nothing of which systems a table holds
-_GENERIC_LABELS = frozenset({"model", "models", "method", "methods", "system", "systems", "name", "config",
-                             "configuration", "setup", "engine", "backend", "approach", "total", "average", "mean"})
 _MARKUP = re.compile(r"[*_`]+")
 
 
-def _labels(d: Document, table: Table) -> set[str]:
-    """The header cells' and first column's texts, without markup and case, that hold a letter."""
+def _labels(d: Document, table: Table, generic: frozenset[str]) -> set[str]:
+    """The header cells' and first column's texts, without markup and case, that hold a letter and are not one of
+    the `generic` labels every table may have (claims.yaml `generic_table_labels`)."""
     cells = list(table.header) + [row[0] for row in table.rows if row]
     out = set()
     for c in cells:
         text = re.sub(r"\s+", " ", _MARKUP.sub("", d.view[c.start:c.end])).strip().lower()
-        if text and re.search(r"[a-z]", text) and text not in _GENERIC_LABELS:
+        if text and re.search(r"[a-z]", text) and text not in generic:
             out.add(text)
     return out
 
 
-def sibling_score_cues(d: Document, t: int, table: Table, cues_of: Callable[[str], Sequence[Cue]]) -> list[Cue]:
+def sibling_score_cues(d: Document, t: int, table: Table, cues_of: Callable[[str], Sequence[Cue]],
+                       generic: frozenset[str]) -> list[Cue]:
     """The accuracy cues of the nearest earlier table of `table`'s section (`t` is its index in `d.tables`) when
-    its headers name accuracy and no other metric, and it shares MIN_SHARED_LABELS labels with `table`; else []."""
+    its headers name accuracy and no other metric, and it shares MIN_SHARED_LABELS labels (not `generic` ones) with
+    `table`; else []."""
     earlier = next((p for p in reversed(d.tables[:t]) if p.end <= table.start), None)
     if earlier is None or earlier.section != table.section or not earlier.header:
         return []
@@ -48,7 +48,7 @@ def sibling_score_cues(d: Document, t: int, table: Table, cues_of: Callable[[str
                 found.append(c)
             elif c.label.startswith("metric:"):
                 return []         # a table of several measures: which one the next table holds is not said
-    if not found or len(_labels(d, earlier) & _labels(d, table)) < MIN_SHARED_LABELS:
+    if not found or len(_labels(d, earlier, generic) & _labels(d, table, generic)) < MIN_SHARED_LABELS:
         return []
     return found
 
@@ -64,5 +64,5 @@ def lead_latency_kind(lead_texts: Sequence[str], cues_of: Callable[[str], Sequen
         labels = {c.label for c in cues_of(text) if c.label.startswith("metric:")}
         kinds = labels & set(LATENCY_KINDS)
         if kinds or "metric:latency" in labels:
-            return next(iter(kinds))[7:] if len(kinds) == 1 else None
+            return next(iter(kinds)).removeprefix("metric:") if len(kinds) == 1 else None
     return None

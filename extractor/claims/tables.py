@@ -65,6 +65,7 @@ class TableReader:
         self.approx_before_metric = re.compile(rules.table_approx_before_metric)
         self.approx_header = re.compile(rules.table_approx_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
+        self.generic_labels = frozenset(w.lower() for w in rules.generic_table_labels)
 
     def claims(self, d: Document, seen: "ProseFigures",
                residual: list[tuple[Claim, Passage]] | None = None) -> list[tuple[Claim, Passage]]:
@@ -248,7 +249,7 @@ class TableReader:
                         header_cues = header_cues + lead.cues
                     else:
                         if sibling is None:
-                            sibling = sibling_score_cues(d, t, table, self.x.cues)
+                            sibling = sibling_score_cues(d, t, table, self.x.cues, self.generic_labels)
                         if sibling:
                             metric = "accuracy"   # the same models' shares after a table naming their accuracy
                             header_cues = header_cues + sibling

@@ -38,6 +38,14 @@ def test_a_sweep_stated_before_its_growth_is_the_baseline(text: str, baseline: s
     ("From 16 to 2 GPUs, throughput drops 7x.", "not named in the text"),
     # the sweep is the object of another clause
     ("We tried batch sizes of 1 to 32; the engine is 3x quicker.", "not named in the text"),
+    # a cause named in the figure's clause: with and without it at every point (review 9, must fix 2)
+    ("Across batch sizes of 2 to 24, decode runs 1.7x faster with paged attention.", "not named in the text"),
+    ("Between 2 and 12 nodes, goodput is 45% higher using the new transport.", "not named in the text"),
+    ("For concurrency levels of 4 to 96, throughput climbs by 28% with the revised router.",
+     "not named in the text"),
+    ("Across batch sizes of 2 to 48, serving throughput is 3x higher when INT4 is on.", "not named in the text"),
+    # a system is the subject of the clause after the sweep's comma
+    ("Scaling from 2 to 16 GPUs, the fused collective raises throughput by 55%.", "not named in the text"),
 ])
 def test_no_sweep_baseline_where_the_figure_compares_systems(text: str, baseline: str) -> None:
     assert _one(text).baseline == baseline
@@ -178,6 +186,13 @@ def test_a_comparison_between_the_two_figures_keeps_them_apart() -> None:
     assert [c.baseline for c in claims_in(text)] == ["the seed kernel", "the vendor library"]
 
 
+def test_an_and_that_opens_a_clause_of_another_subject_keeps_two_figures_apart() -> None:
+    # (the second comparison stands past the first figure's own reach, so only the sharing could carry it over)
+    text = ("Encoding is 2.5x quicker with fused norms on the long prompts and the sampler is 1.4x quicker with"
+            " cached masks on every prompt of the suite than the plain loop.")
+    assert [c.baseline for c in claims_in(text)] == ["not named in the text", "the plain loop"]
+
+
 def test_a_sentence_end_keeps_two_figures_apart() -> None:
     text = "The new kernel is 3x faster. On B200 it gives 2x more throughput than the old kernel."
     assert [c.baseline for c in claims_in(text)] == ["not named in the text", "the old kernel"]
@@ -257,8 +272,10 @@ def test_levels_of_a_plain_table_stay_levels() -> None:
 
 # ---- judge draw 9a (seed 10101): what a system is built on, a lead naming the kind of latency
 @pytest.mark.parametrize("text, baseline", [
-    ("- **Serving:** Built on Starlette but tuned for models - 2x faster with batched workers.", "Starlette"),
-    ("Built on top of the stock runtime, our build decodes 1.6x faster.", "the stock runtime"),
+    ("Our gateway is built upon Tornado yet answers 4x quicker for streamed replies.", "Tornado"),
+    # a comma opens a clause with its own subject: the base is a platform, not what the figure is compared with
+    ("Built on top of the stock runtime, our build decodes 1.6x faster.", "not named in the text"),
+    ("Since it is built on JAX, the trainer runs 2.2x faster.", "not named in the text"),
     # built in a time, not on a base
     ("Built in two weeks, the new kernel is 2x faster.", "not named in the text"),
     # a comparison of its own wins
