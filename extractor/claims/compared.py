@@ -195,29 +195,3 @@ def parenthesized_time(q: QuantityRecord, cls: str, text: str, base: int) -> boo
     start, end = q.span[0] - base, q.span[1] - base
     return bool(PAREN_BEFORE.search(text, max(0, start - 60), start) and PAREN_AFTER.match(text, end)
                 and not PAREN_SETTING.search(text, max(0, start - 60), start))
-
-
-# the second figure of a clause pair that leaves its metric out ("10x memory savings at 2K, and 20x at 4K",
-# "a 40% smaller cache at batch 8 and 55% at batch 64"): a join right before it, then only a setting after it to the
-# clause end (at / for / on / with / in and a few words, no figure, no verb)
-ELIDED_GAP = re.compile(r"(?i)[*_]*,?[ \t]+(?:and|while|but)[ \t]+[*_]*$")
-ELIDED_TAIL = re.compile(r"(?i)[*_]*[ \t]+(?:at|for|on|with|in|under)[ \t]+[^\d\s,;:.!?()][^,;:!?()\n]{0,40}?"
-                         r"(?:[.;!?]|\n|$)|[*_]*[ \t]+(?:at|for|on|with|in|under)[ \t]+[\d.,]+[A-Za-z]{0,3}[ \t]*(?:[.;!?]|\n|$)")
-_CHANGES = ("speedup", "relative_change")
-_WRITTEN_RATIO = re.compile(r"[xX×%]|\btimes\b|\bpercent\b")   # each figure writes its own ratio or percent sign
-
-
-def elided_metrics(taken: list[tuple[QuantityRecord, str, str]], text: str, base: int) -> list[tuple[QuantityRecord, str, str]]:
-    """`taken` (quantity, unit class, metric, in text order) with the metric of a ratio or percent that repeats the
-    clause before it with its metric left out (`ELIDED_GAP` before it, only a setting `ELIDED_TAIL` after it) taken
-    from the figure it repeats, when that one names a level's metric ("10x memory savings at 2K, and 20x at 4K": memory,
-    not a speed-up the saving word alone would make it)."""
-    out = list(taken)
-    for i in range(1, len(out)):
-        (p, pcls, pmetric), (q, cls, metric) = out[i - 1], out[i]
-        if cls == pcls and cls in ("ratio", "percent") and metric in _CHANGES and pmetric not in _CHANGES \
-                and _WRITTEN_RATIO.search(p.quote) and _WRITTEN_RATIO.search(q.quote) \
-                and ELIDED_GAP.search(text, 0, q.span[0] - base) and "\n" not in text[p.span[1] - base:q.span[0] - base] \
-                and ELIDED_TAIL.match(text, q.span[1] - base):
-            out[i] = (q, cls, pmetric)
-    return out

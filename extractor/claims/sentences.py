@@ -12,7 +12,7 @@ import re
 from extractor import limits
 from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import Cue, unit_class
-from extractor.claims.compared import (SERIES_CLASSES, ClaimsByClass, QuantitySpans, compared_unit, elided_metrics,
+from extractor.claims.compared import (SERIES_CLASSES, ClaimsByClass, QuantitySpans, compared_unit,
                                        parallel_metric, parenthesized_time, series_metric)
 from extractor.claims.cues import NEAR, CueSet, near
 from extractor.claims.headlines import front_matter_units
@@ -181,7 +181,7 @@ class SentenceReader:
             pending = [(q, cls) for q, cls in pending if all(q is not f for f, _, _ in found)]
             elided = [(q, cls) for q, cls in elided if all(q is not f for f, _, _ in found)]
         out: list[Claim] = []
-        for q, cls, metric in elided_metrics(taken, t, u.start):
+        for q, cls, metric in taken:
             claim = builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
             if (form := forms.get(q.span[0])) is not None:
                 if form.follows is not None and out:
