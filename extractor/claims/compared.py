@@ -195,25 +195,3 @@ def parenthesized_time(q: QuantityRecord, cls: str, text: str, base: int) -> boo
     start, end = q.span[0] - base, q.span[1] - base
     return bool(PAREN_BEFORE.search(text, max(0, start - 60), start) and PAREN_AFTER.match(text, end)
                 and not PAREN_SETTING.search(text, max(0, start - 60), start))
-
-
-_CHANGES = ("speedup", "relative_change")
-_WRITTEN_RATIO = re.compile(r"[xX×%]|\btimes\b|\bpercent\b")   # each figure writes its own ratio or percent sign
-
-
-def elided_metrics(taken: list[tuple[QuantityRecord, str, str]], text: str, base: int, gap: re.Pattern,
-                   tail: re.Pattern) -> list[tuple[QuantityRecord, str, str]]:
-    """`taken` (quantity, unit class, metric, in text order) with the metric of a ratio or percent that repeats the
-    clause before it with its metric left out (the join `gap` before it, only a setting `tail` after it: claims.yaml's
-    `elided_repeat_gap` and `elided_repeat_tail`) taken from the figure it repeats, when that one names a level's
-    metric ("a 5x smaller index at 1K, and 8x at 64K": memory, not a speed-up the size word alone would make it).
-    The gap is searched from the first figure's end only: it cannot start before it."""
-    out = list(taken)
-    for i in range(1, len(out)):
-        (p, pcls, pmetric), (q, cls, metric) = out[i - 1], out[i]
-        if cls == pcls and cls in ("ratio", "percent") and metric in _CHANGES and pmetric not in _CHANGES \
-                and _WRITTEN_RATIO.search(p.quote) and _WRITTEN_RATIO.search(q.quote) \
-                and gap.search(text, p.span[1] - base, q.span[0] - base) \
-                and "\n" not in text[p.span[1] - base:q.span[0] - base] and tail.match(text, q.span[1] - base):
-            out[i] = (q, cls, pmetric)
-    return out

@@ -111,11 +111,11 @@ class DirectionReader:
         valence = self._governing(cues, start, end, "valence:", far)
         if valence is not None and valence.start >= end and self.clauses.between(cues, end, valence.start, ("baseline",),
                                                                                     False):
-            valence = None        # "70% lower cost than comparable G5 instances": a word of the baseline's name
+            valence = None        # "45% cheaper than similar boxes": a word of the baseline's name
         if valence is not None and valence.end <= start and valence.label.startswith("valence:neutral") and any(
                 c.label == "pair_from" and 0 <= valence.start - c.end <= ADJACENT
                 for c in near(cues, valence.start - ADJACENT, valence.start)):
-            valence = None        # "grows from parity on small batches to 2.95x": the level it started from
+            valence = None        # "rises from parity at 1 tenant to 1.7x": the level it started from
         valence = valence or next((c for c in header_cues if c.label.startswith("valence:")), None)
         if valence is not None:
             if valence.label == "valence:better" and cls == "ratio" and 0 < value < 1 and not inside(valence, start, end) \
@@ -128,7 +128,7 @@ class DirectionReader:
             if change is not None and change.label in ("change:neutral", "change:neutral_before"):
                 return "neutral"
             if not pol and change is not None and not sign and not inside(change, start, end):
-                # "overheads are higher overall, ranging from 10% to 68%": the quantity of the change word's clause
+                # "the extra cost is higher still, somewhere between 7% and 39%": the quantity of the change word's clause
                 pol = self.polarity(cues, change.start, change.end, (), change)
             up = sign > 0 if sign else change.label == "change:up"
             return "worse" if pol and up != (pol > 0) else "better"

@@ -98,10 +98,7 @@ class ClaimRules(BaseModel):
     sweep_lead: str = r"(?!)"
     sweep_counted_noun: str = r"(?!)(x)"   # group 1: the counted noun
     sweep_uncounted_nouns: list[str] = Field(default_factory=list)
-    generic_table_labels: list[str] = Field(default_factory=list)
     sweep_singular: dict[str, str] = Field(default_factory=dict)
-    elided_repeat_gap: str = r"(?!)"
-    elided_repeat_tail: str = r"(?!)"
     table_setting_headers: str = r"(?!)"
     table_memory_headers: str = r"(?!)"
     table_memory_saving_header: str = r"(?!)"
@@ -148,7 +145,7 @@ class ClaimRules(BaseModel):
                      "remaining_share_before", "level_series_gap", "baseline_continuation_start",
                      "baseline_coordinated_name", "ratio_quantity_of", "sweep_baseline", "sweep_not_across",
                      "sweep_metric_subject", "coordinated_comparison_gap", "sweep_named_cause", "sweep_subject_verb",
-                     "sweep_lead", "sweep_counted_noun", "elided_repeat_gap", "elided_repeat_tail")
+                     "sweep_lead", "sweep_counted_noun")
     @classmethod
     def _regex(cls, v: str, info):
         try:

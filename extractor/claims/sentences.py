@@ -12,7 +12,7 @@ import re
 from extractor import limits
 from extractor.claims.analysis import TextAnalyser
 from extractor.claims.classify import Cue, unit_class
-from extractor.claims.compared import (SERIES_CLASSES, ClaimsByClass, QuantitySpans, compared_unit, elided_metrics,
+from extractor.claims.compared import (SERIES_CLASSES, ClaimsByClass, QuantitySpans, compared_unit,
                                        parallel_metric, parenthesized_time, series_metric)
 from extractor.claims.cues import NEAR, CueSet, near
 from extractor.claims.headlines import front_matter_units
@@ -82,7 +82,6 @@ class SentenceReader:
         self.bare_denominator = re.compile(rules.bare_fraction_before)
         self.measured_memory_sections = re.compile(rules.measured_memory_sections)
         self.ratio_forms = RatioForms(rules)
-        self.elided_repeat = (re.compile(rules.elided_repeat_gap), re.compile(rules.elided_repeat_tail))
         self.metrics = list(rules.metric_cues)
 
     def pieces(self, d: Document, seen: ProseFigures) -> list[tuple[Passage, str]]:
@@ -183,7 +182,7 @@ class SentenceReader:
             elided = [(q, cls) for q, cls in elided if all(q is not f for f, _, _ in found)]
         out: list[Claim] = []
         sweeps = None     # the sentence's load sweeps: read once, for the first figure that may need them
-        for q, cls, metric in elided_metrics(taken, t, u.start, *self.elided_repeat):
+        for q, cls, metric in taken:
             claim = builder.claim(q, metric, cls, cues, t, u.start, u.start, context, written=d.text)
             if (form := forms.get(q.span[0])) is not None:
                 if form.follows is not None and out:

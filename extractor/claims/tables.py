@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from extractor.claims.classify import Cue, unit_class
 from extractor.claims.table_arithmetic import Level, decimals, fix_changes
 from extractor.claims.table_baselines import LEADS_WITH_NUMBER as _LEADS_WITH_NUMBER, TableBaselines, cell_text as _text
-from extractor.claims.sibling_tables import lead_latency_kind, sibling_score_cues
 from extractor.claims.table_headers import LEAD_PARAGRAPHS, Header, HeaderReader, lead_in, lead_statistics, second_header_row
 from extractor.contracts import CREATED, StageContract
 from extractor.ingest import Document
@@ -65,7 +64,6 @@ class TableReader:
         self.approx_before_metric = re.compile(rules.table_approx_before_metric)
         self.approx_header = re.compile(rules.table_approx_header)
         self.share_of_header = re.compile(rules.table_share_of_header)
-        self.generic_labels = frozenset(w.lower() for w in rules.generic_table_labels)
 
     def claims(self, d: Document, seen: "ProseFigures",
                residual: list[tuple[Claim, Passage]] | None = None) -> list[tuple[Claim, Passage]]:
@@ -141,10 +139,9 @@ class TableReader:
         if self.names_setting(headers, cues):
             return None
         if cls == "time":
-            # "Table 1: Training time ..." (the caption or the section's heading): how long training took; a lead
-            # that names one kind of latency ("the end-to-end latency profile") names the cells' kind
+            # "Table 1: Training time ..." (the caption or the section's heading): how long training took
             return (self.x.builder.rules.training_time_metric if any(self.training_lead.search(t) for t in lead_texts[:2])
-                    else lead_latency_kind(lead_texts, self.x.cues) or "latency")
+                    else "latency")
         if any(self.memory_headers.search(h.text) for h in headers):
             return "memory"
         return "memory" if any(self.memory_headers.search(t) for t in lead_texts) else None
@@ -158,7 +155,6 @@ class TableReader:
         lead: Header | None = None
         lead_cues: list[Cue] | None = None
         lead_texts: list[str] | None = None
-        sibling: list[Cue] | None = None      # the accuracy an earlier table names for the same systems
         texts = [d.view[c.start:c.end] for c, *_ in cells]
         if any(_DECIMAL_COMMA.match(t) for t in texts):
             # a table that writes decimal commas ("0,5"): its cells are read with a point (same length)
@@ -247,12 +243,6 @@ class TableReader:
                     if lead.cls == "score":
                         metric = "accuracy"   # "Accuracy recovery:" over a table of shares: each is an accuracy
                         header_cues = header_cues + lead.cues
-                    else:
-                        if sibling is None:
-                            sibling = sibling_score_cues(d, t, table, self.x.cues, self.generic_labels)
-                        if sibling:
-                            metric = "accuracy"   # the same models' shares after a table naming their accuracy
-                            header_cues = header_cues + sibling
                 elif metric is None and cls in ("time", "memory") and q.value > 0:
                     if lead_texts is None:
                         lead_texts = lead_in(d, table)

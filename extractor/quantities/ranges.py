@@ -102,7 +102,7 @@ class Relations:
         if (u1 or m.group("pre1")) and not (u2 or m.group("pre2")):
             return None
         if m.group("approx2") and not (u1 or m.group("pre1")) and not _APPROX_BEFORE.search(text, 0, hit.start):
-            return None     # "at rate 0.5 to ~60%": a hedged second number joins only a unit or a hedge of its own
+            return None     # "at load 0.25 to ~61%": a hedged second number joins only a unit or a hedge of its own
         info2 = self._units.unit_info(_strip_gap(u2 or ""), m.group("pre2"))
         if u1 and info2.unit != hit.info.unit:
             return self._mixed_range(m, hit, v2, info2)
@@ -118,7 +118,7 @@ class Relations:
         return Hit(hit.start, m.end(), v1, v2, info2, surface(pre2, u2), qual="range", scale=scale2)
 
     def _mixed_range(self, m: re.Match, hit: Hit, v2: float, info2: UnitInfo) -> Hit | None:
-        """'~15 seconds to ~2 minutes', '512 MB to 2 GB': two units of one dimension, the smaller number first, is
+        """'~40 s to ~5 min', '512 MB to 2 GB': two units of one dimension, the smaller number first, is
         one range in the first number's unit (the second converted to it); anything else is two quantities."""
         u1, u2 = hit.info.unit, info2.unit
         if DIMENSIONLESS in (u1, u2) or m.group("pre1") or m.group("pre2") or not self._one_dimension(u1, u2):

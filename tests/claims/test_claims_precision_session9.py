@@ -17,9 +17,9 @@ def _one(text: str):
 
 # ---- the baseline of a sweep is its low end
 @pytest.mark.parametrize("text, baseline", [
-    ("Across batch sizes of 2 to 32, decode throughput is 9x better on the new build.", "batch size 2"),
+    ("When the batch size is raised from 4 to 48, token throughput is up 6.5x.", "batch size 4"),
     ("Scaling from 1 to 4 nodes gives 3.7x higher throughput.", "1 node"),
-    ("When going from 2 GPUs to 8 GPUs, the serving throughput grows by more than 3 times.", "2 GPUs"),
+    ("Between 2 and 6 replicas, request throughput ends up 2.7x higher.", "2 replicas"),
     ("As concurrency rises from 1 to 128, aggregate throughput climbs by 750%.", "concurrency 1"),
     ("Increasing the batch size from 8 to 64 lifts prefill throughput 4.2x.", "batch size 8"),
 ])
@@ -53,7 +53,7 @@ def test_no_sweep_baseline_where_the_figure_compares_systems(text: str, baseline
 
 # ---- a stated range keeps both ends
 @pytest.mark.parametrize("text, value, value_max, unit", [
-    ("Indexing takes ~20 seconds to ~3 minutes depending on the corpus.", 20.0, 180.0, "second"),
+    ("Replaying the trace took ~40 s to ~5 min on each node.", 40.0, 300.0, "second"),
     ("Cold loading takes 45 s to 2 min on the small node.", 45.0, 120.0, "second"),
     ("Its first-token time was 300 ms to 1.5 s across the tested loads.", 300.0, 1500.0, "millisecond"),
     ("The rebuilt index answers in ~4 to ~9 ms.", 4.0, 9.0, "millisecond"),
@@ -71,9 +71,10 @@ def test_a_fall_between_two_units_is_no_range() -> None:
 
 
 def test_a_hedged_second_number_after_a_setting_is_no_range() -> None:
-    # "rate 0.5" is the load of the first level, not the low end of a range of percentages
-    quotes = [(c.quote, c.value_max) for c in claims_in("Goodput falls from 100% at rate 0.5 to ~55% at rate 2.")]
-    assert ("~55%", None) in quotes and not any(q.startswith("0.5") for q, _ in quotes)
+    # "load 0.25" is the setting of the first level, not the low end of a range of percentages
+    text = "The cache hit ratio shrinks from 93% at load 0.25 to ~61% once load reaches 3."
+    quotes = [(c.quote, c.value_max) for c in claims_in(text)]
+    assert ("~61%", None) in quotes and not any(q.startswith("0.25") for q, _ in quotes)
 
 
 # ---- a change is a change
@@ -104,8 +105,8 @@ def test_a_new_line_that_starts_a_sentence_still_ends_the_clause() -> None:
 
 
 # ---- the direction of a change whose quantity sits in the change word's clause
-def test_higher_overheads_in_the_clause_before_the_range_are_worse() -> None:
-    c = _one("On the larger model, overheads are higher overall, ranging from 8% to 52%.")
+def test_a_higher_cost_in_the_clause_before_the_range_is_worse() -> None:
+    c = _one("For the MoE checkpoint the extra cost is higher still, somewhere between 7% and 39%.")
     assert (c.metric, c.direction) == ("relative_change", "worse")
 
 
@@ -126,51 +127,6 @@ def test_a_wrapped_cost_of_a_throughput_is_a_worse_change() -> None:
             "output throughput on the same card.\n")
     c = next(c for c in claims_in(text) if abs(c.value) == 27.0)
     assert (c.metric, c.value, c.direction) == ("relative_change", -27.0, "worse")
-
-
-# ---- an unlabelled table of shares after a table that names the same systems' accuracy
-_FIRST = """## Catalog stress test
-
-We counted how often each model picks the right tool as the catalog grows.
-
-| Model | Accuracy (small catalog) | Accuracy (large catalog) |
-|-------|------|------|
-| Alpha-7B | 92% | 31% |
-| Beta-13B | 88% | 12% |
-| Gamma-70B | 97% | 40% |
-"""
-_SECOND = """
-**Where the tool sits:**
-
-With 500 tools, the place of the right tool in the list matters a lot:
-
-| Position | Alpha-7B | Beta-13B | Gamma-70B |
-|---|---|---|---|
-| First (10%) | 44% | 21% | 61% |
-| Middle (50%) | 19% | 9% | 33% |
-"""
-
-
-def _metrics_of(text: str, values: set[float]) -> set[str]:
-    return {c.metric for c in claims_in(text) if c.value in values}
-
-
-def test_the_next_table_of_the_same_models_shares_is_their_accuracy() -> None:
-    assert _metrics_of(_FIRST + _SECOND, {44.0, 21.0, 61.0, 19.0, 9.0, 33.0}) == {"accuracy"}
-
-
-def test_a_table_of_other_labels_takes_no_accuracy_from_the_table_before() -> None:
-    other = _SECOND.replace("Alpha-7B", "Queue A").replace("Beta-13B", "Queue B").replace("Gamma-70B", "Queue C")
-    assert _metrics_of(_FIRST + other, {44.0, 21.0, 61.0}) == {"other"}
-
-
-def test_a_table_in_another_section_takes_no_accuracy() -> None:
-    assert _metrics_of(_FIRST + "\n## Cache study\n" + _SECOND, {44.0, 21.0, 61.0}) == {"other"}
-
-
-def test_a_table_before_that_names_several_measures_names_none() -> None:
-    several = _FIRST.replace("Accuracy (large catalog)", "Throughput (large catalog)")
-    assert _metrics_of(several + _SECOND, {44.0, 21.0, 61.0}) == {"other"}
 
 
 # ---- baselines and directions of comparisons written in one sentence
@@ -199,8 +155,8 @@ def test_a_sentence_end_keeps_two_figures_apart() -> None:
 
 
 @pytest.mark.parametrize("text, baseline", [
-    ("Our boxes served 30% more requests than the older instances based on the previous GPU generation.",
-     "the older instances"),
+    ("The pool handles 30% more sessions than last year's cluster powered by the older accelerators.",
+     "last year's cluster"),
     ("It answers 2x faster than the stock server running on the same four cards.", "the stock server"),
     ("It answers 2x faster than the cache-based router.", "the cache-based router"),
 ])
@@ -209,12 +165,12 @@ def test_a_participle_after_the_baseline_ends_its_name(text: str, baseline: str)
 
 
 def test_a_neutral_word_in_the_baseline_name_does_not_make_the_change_neutral() -> None:
-    c = _one("The new instances cost 60% less than comparable instances of the last generation.")
-    assert (c.value, c.direction) == (-60.0, "better")
+    c = _one("Our rented nodes are 45% cheaper than similar boxes from the prior generation.")
+    assert (c.value, c.direction) == (-45.0, "better")
 
 
 def test_parity_as_the_level_a_gain_grows_from_is_no_neutral_figure() -> None:
-    c = _one("The gain over the static planner grows with skew, from parity on uniform batches to 2.4x on mixed ones.")
+    c = _one("Relative to the greedy packer, our speed-up rises from parity at 1 tenant to 1.7x at 16 tenants.")
     assert c.direction == "better"
 
 
@@ -223,54 +179,35 @@ def test_parity_said_of_the_figure_stays_neutral() -> None:
     assert c.direction == "neutral"
 
 
-# ---- a figure that repeats the clause before it with the metric left out
-def _metric_of(text: str, value: float) -> str:
-    return next(c.metric for c in claims_in(text) if c.value == value)
-
-
-def test_an_elided_repeat_of_a_memory_ratio_is_memory() -> None:
-    assert _metric_of("The paged layout gives 6x memory savings at context length 8K, and 11x at 32K.", 11.0) == "memory"
-
-
-@pytest.mark.parametrize("text", [
-    # the second clause names its own metric
-    "The paged layout gives 6x memory savings at context length 8K, and 11x faster decoding at 32K.",
-    # a new sentence, not an elided clause
-    "The paged layout gives 6x memory savings at context length 8K. At 32K the kernel is 11x faster.",
-])
-def test_a_clause_with_its_own_metric_or_sentence_is_no_elided_repeat(text: str) -> None:
-    assert _metric_of(text, 11.0) == "speedup"
-
-
 # ---- a table's change cells of an absolute quantity
-_IMPACT = """| Module | Memory Savings | TPOT Impact (batch=16) |
+_IMPACT = """| Change | KV cache reduction | ITL delta @ 32 users |
 | --- | --- | --- |
-| attn TP = 4 | 3.1 GB | **+0.8 ms** (degradation) |
-| head TP = 4 | 1.2 GB | **−0.6 ms** |
+| shard experts | 2.4 GB | **+1.3 ms** |
+| fuse norm | 0.7 GB | −0.4 ms |
 
-| Setup | Peak memory | TPOT (ms) |
+| Run | Peak memory | ITL (ms) |
 | --- | --- | --- |
-| A | 30.5 GB | 12.1 |
+| base | 41.2 GB | 9.7 |
 """
 
 
 def test_a_signed_time_in_a_table_is_a_change_with_its_direction() -> None:
     found = {c.quote: (c.metric, c.value, c.direction) for c in claims_in(_IMPACT)}
-    assert found["+0.8 ms"] == ("tpot", 0.8, "worse")
-    assert found["−0.6 ms"] == ("tpot", -0.6, "better")
+    assert found["+1.3 ms"] == ("itl", 1.3, "worse")
+    assert found["−0.4 ms"] == ("itl", -0.4, "better")
 
 
-def test_a_size_under_a_memory_savings_header_is_a_reduction() -> None:
+def test_a_size_under_a_memory_reduction_header_is_a_reduction() -> None:
     found = {c.quote: (c.metric, c.value, c.direction) for c in claims_in(_IMPACT)}
-    assert found["3.1 GB"] == ("memory", -3.1, "better")
+    assert found["2.4 GB"] == ("memory", -2.4, "better")
 
 
 def test_levels_of_a_plain_table_stay_levels() -> None:
     found = {c.quote: (c.metric, c.value, c.direction) for c in claims_in(_IMPACT)}
-    assert found["30.5 GB"] == ("memory", 30.5, None) and found["12.1"] == ("tpot", 12.1, None)
+    assert found["41.2 GB"] == ("memory", 41.2, None) and found["9.7"] == ("itl", 9.7, None)
 
 
-# ---- judge draw 9a (seed 10101): what a system is built on, a lead naming the kind of latency
+# ---- judge draw 9a (seed 10101): what a system is built on
 @pytest.mark.parametrize("text, baseline", [
     ("Our gateway is built upon Tornado yet answers 4x quicker for streamed replies.", "Tornado"),
     # a comma opens a clause with its own subject: the base is a platform, not what the figure is compared with
@@ -283,23 +220,3 @@ def test_levels_of_a_plain_table_stay_levels() -> None:
 ])
 def test_what_a_system_is_built_on_is_its_baseline(text: str, baseline: str) -> None:
     assert _one(text).baseline == baseline
-
-
-_LEAD = """In our three-way run on one card, the {what} changed a lot:
-
-| Prompt size | Engine A avg | Engine B avg |
-| --- | --- | --- |
-| ~400 tokens | 19 ms | 710 ms |
-| ~1600 tokens | 27 ms | 1490 ms |
-"""
-
-
-@pytest.mark.parametrize("what, metric", [
-    ("end-to-end latency profile", "e2e_latency"),
-    ("time to first token", "ttft"),
-    # two kinds named: the cells' kind is not said
-    ("time to first token and the end-to-end latency", "latency"),
-    ("latency profile", "latency"),
-])
-def test_a_lead_naming_one_kind_of_latency_names_the_cells(what: str, metric: str) -> None:
-    assert {c.metric for c in claims_in(_LEAD.format(what=what))} == {metric}

@@ -237,7 +237,7 @@ POSTS: dict[str, Post] = {
         claims=(
             _t_peak, _t_row,
             C("ttft", 96, "millisecond"),
-            C("relative_change", -31, "percent"),
+            C("relative_change", -31, "percent", baseline="1024"),
         ),
         absent_values=((1, None), (2, None), (4, None), (5, None), (2025, None), (1024, None), (4096, None)),
         absent_columns=("#",),
@@ -530,6 +530,9 @@ POSTS: dict[str, Post] = {
 # Expectations the extractor does not meet yet (ids of test cases). Red on purpose: each is an
 # analyst-true expectation. Move an id out of here when the extractor starts meeting it.
 KNOWN_GAPS: frozenset[str] = frozenset({
+    # html-results-table.html: 'costs 31% of output throughput, and TTFT more than triples' — the next clause's
+    #   'more than triples' gives the 31% the baseline 'triples' (a baseline read across a clause join)
+    'html-results-table.html::attrs::relative_change=-31 percent',
     # html-malformed.html: '192 GB per GPU let us keep 3.2x more' — the change word of the ratio is taken
     #   for the memory figure too (clause attribution)
     'html-malformed.html::absent-quote::192 GB',

@@ -90,10 +90,9 @@ BAITS = {
     "sentence_figures": (lambda n, run=0: "We measured " + ", ".join(
         f"TTFT {20 + i + run} ms, {100 + i} tok/s and {1 + i / 1000:.3f}x faster than the old build"
         for i in range(n)) + ".\n", 100),
-    # one sentence of many changes with no baseline after a load sweep, each repeating the one before without its
-    # metric: each figure used to search the sweep over the whole sentence head and a join from the unit's start
-    # (stage 6e0a848: 3.9 s at N=800, 13 s at 4N); now the sweeps are read once per sentence and the join is
-    # searched from the figure before it (claims/baselines.py `sweeps`, compared.py `elided_metrics`)
+    # one sentence of many changes with no baseline after a load sweep: each figure used to search the sweep over
+    # the whole sentence head (stage 6e0a848: 3.9 s at N=800, 13 s at 4N); now the sweeps are read once per
+    # sentence (claims/baselines.py `sweeps`)
     "sweep_changes": (lambda n, run=0: f"Across batch sizes of 2 to {run + 40}, throughput " + ", and ".join(
         f"a {2 + i % 7}x smaller cache at batch {i + 3}" for i in range(n)) + ".\n", 60),
     # one line of many figures the set-aside rules read: each rule's whole-line pattern used to be searched once
