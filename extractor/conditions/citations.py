@@ -6,12 +6,12 @@ marked cells to their own reports ("* Scores of the other models are copied from
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
 
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
-from extractor.ingest.model import Cell, Table
+from extractor.ingest.model import Cell, Link, Table
 from extractor.ingest.segment import Passage
 
 
@@ -86,7 +86,7 @@ class PlacedCitations:
                 return link.target
         return None
 
-    def linked_work(self, d: Document, block: int, works_lists: dict[int, bool]) -> tuple[str, bool] | None:
+    def linked_work(self, d: Document, block: int, works_lists: WorksLists) -> tuple[str, bool] | None:
         """The link of a list item in a list that gathers other parties' works: the figures of the item are that
         work's own. The list gathers others' works when its section's title, or a paragraph or heading of its
         section before the list (at most LEAD_BLOCKS back), names them (`others_works_lead`: "Open-source projects
@@ -95,31 +95,61 @@ class PlacedCitations:
         [trainer](https://...) trains 2x faster"), with True: the item credits its figures to that work by text.
         An item that speaks of the post's own work ("- Our own [fork](https://...) gets 3x", "- a collaboration
         with [X](https://...): we train it in 2 minutes", `reference_own`) gives the link with False: the claim
-        stays, the link says where its figure is told. `works_lists`: the decision by the list's first item."""
+        stays, the link says where its figure is told. `works_lists`: the document's lists read so far (`WorksLists`)."""
         b = d.blocks[block]
         line_start = d.text.rfind("\n", 0, b.start) + 1
         item = d.text[line_start:b.end]
         if "](http" not in item:
             return None
-        first = block
-        while first > 0 and d.blocks[first - 1].kind == "list_item" and d.blocks[first - 1].section == b.section:
-            first -= 1
-        if first not in works_lists:
+        first = works_lists.first_item(d, block)
+        if first not in works_lists.decided:
             leads = [d.view[x.start:x.end] for x in d.blocks[max(0, first - LEAD_BLOCKS):first]
                      if x.section == b.section and x.kind in ("paragraph", "heading")]
-            works_lists[first] = any(self.others_works_lead.search(t) for t in leads + d.section_path(b.section))
-        if not works_lists[first]:
+            works_lists.decided[first] = any(self.others_works_lead.search(t)
+                                             for t in leads + d.section_path(b.section))
+        if not works_lists.decided[first]:
             return None
         credited = self.reference_own.search(item) is None
         if (m := self.linked_work_item.match(d.text, line_start)) is not None and m.end() <= b.end:
             return m.group("url"), credited
-        url = next((link.target for link in d.links if line_start <= link.start < b.end
-                    and self.external_link.match(link.target)), None)
+        url = next((link.target for link in works_lists.links_from(d, line_start, b.end)
+                    if self.external_link.match(link.target)), None)
         return None if url is None else (url, credited)
 
     def section(self, d: Document, passage: Passage) -> str | None:
         """The title of the section reviewing other work that the passage lies in, else None."""
         return next((t for t in d.section_path(passage.section) if self.cited_sections.search(t)), None)
+
+
+@dataclass
+class WorksLists:
+    """What `linked_work` has read of one document's lists: the first item of each list item's list, the decision
+    whether a list (by its first item) gathers others' works, and the document's links sorted by start, so that
+    each figure of a long list costs a look-up, not a walk to the list's head and a scan of every link."""
+    decided: dict[int, bool] = field(default_factory=dict)
+    first_of: dict[int, int] = field(default_factory=dict)
+    _links: list[Link] | None = None
+    _starts: list[int] = field(default_factory=list)
+
+    def first_item(self, d: Document, block: int) -> int:
+        """The first item of the list that list item `block` belongs to (same section, no other block between)."""
+        if (known := self.first_of.get(block)) is not None:
+            return known
+        section, first = d.blocks[block].section, block
+        while first > 0 and d.blocks[first - 1].kind == "list_item" and d.blocks[first - 1].section == section:
+            if (known := self.first_of.get(first - 1)) is not None:
+                first = known
+                break
+            first -= 1
+        self.first_of[block] = first
+        return first
+
+    def links_from(self, d: Document, start: int, end: int) -> list[Link]:
+        """The document's links that start in [start, end), in the order of their start."""
+        if self._links is None:
+            self._links = sorted(d.links, key=lambda link: link.start)
+            self._starts = [link.start for link in self._links]
+        return self._links[bisect_left(self._starts, start):bisect_left(self._starts, end)]
 
 
 def reference_entries(d: Document) -> dict[str, str]:

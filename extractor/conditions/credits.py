@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from extractor.conditions.citations import PlacedCitations, TableCredit, TableNotes, reference_entries
+from extractor.conditions.citations import PlacedCitations, TableCredit, TableNotes, WorksLists, reference_entries
 from extractor.conditions.context import DocContext
 from extractor.conditions.rules import ScopeRules
 from extractor.ingest import Document
@@ -64,7 +64,7 @@ class DocumentCredits:
         self._list_lead_citation: dict[int, tuple[str | None, str] | None] = {}   # a list's first item -> its lead's
         # per paragraph: where its first work named with a linked paper ends, and that citation
         self._paper_subject: dict[int, tuple[int, tuple[str | None, str]] | None] = {}
-        self._works_lists: dict[int, bool] = {}   # a list's first item -> whether the list gathers others' works
+        self._works_lists = WorksLists()   # the lists read so far: which gather others' works
         self.credited: dict[tuple[int, int], str] = {}   # claim span -> rule crediting it to another party by text
 
     def cited_from(self, claim: Claim, passage: Passage, source: str | None) -> str | None:

@@ -37,12 +37,12 @@ def test_the_same_figures_outside_the_comment_keep_their_reasons():
 # ---- what a job requires of a device, or the device the writer recommends for it: the job's need
 
 @pytest.mark.parametrize("text,quote", [
-    ("We suggest the export on CPU unless you can recommend a workstation with a minimum of 64GB for it.",
-     "a minimum of 64GB"),
+    ("Distilling the student needs a node with at least 640 GB across its cards.", "at least 640 GB"),
     ("Fine-tuning the large variant needs two GPUs with 80 GB each.", "80 GB"),
     ("The conversion requires a card with at least 20 GB of VRAM.", "at least 20 GB"),
     ("For the full context you will need a machine with 256 GB RAM.", "256 GB"),
-    ("We recommend using a host with more than 96 GB of system memory for the merge step.", "more than 96 GB"),
+    ("For the merge step, recommended: laptops with 36GB or more.", "36GB or more"),
+    ("Quantizing the 70B checkpoint requires a server having over 300 GB of host RAM.", "over 300 GB"),
 ])
 def test_the_memory_of_a_device_a_job_requires_is_the_jobs_need(text, quote):
     claims, aside = decided(text)
@@ -61,14 +61,13 @@ def test_a_device_described_with_its_memory_stays_a_datasheet_figure(text, quote
 
 def test_memory_the_run_used_is_not_a_requirement():
     claims, aside = decided("On a node with 80 GB cards, the job used 61 GB of memory at peak.")
-    assert aside.get("61 GB", ("", ""))[1] != "set_aside.required_device_memory"
+    assert "61 GB" in claims and "61 GB" not in aside     # the run's peak: a measurement, not the job's need
 
 
 # ---- a drive or link setup's rate: the machine's setup, not a measurement
 
 @pytest.mark.parametrize("text,quote", [
-    ("The host has two NVMe drives. Striped as RAID0, they bring the combined read bandwidth up to ~14 GB/s.",
-     "up to ~14 GB/s"),
+    ("Three SATA SSDs in RAID 0 push the array's sequential read rate to about 1.6 GB/s.", "about 1.6 GB/s"),
     ("We mirror the disks as RAID 1, which keeps the write bandwidth at 3 GB/s.", "3 GB/s"),
     ("Four SSDs in one RAID10 array give a sequential read bandwidth of about 20 GB/s.", "about 20 GB/s"),
 ])
@@ -89,8 +88,10 @@ def test_a_rate_the_run_reached_on_the_array_stays_a_claim(text, quote):
 # ---- a how-to's time estimate written as a label
 
 @pytest.mark.parametrize("text,quotes", [
-    ("## Step 1: Prepare the data\n\n**Time:** ~20 seconds to ~3 minutes for 10K rows, depending on the tokenizer.\n",
-     ["~20 seconds to ~3 minutes"]),   # one range (a hedged upper end keeps the range whole)
+    ("## Shard the corpus\n\n- Run time: roughly 25 minutes on a laptop, more on older disks.\n",
+     ["roughly 25 minutes"]),
+    ("### Stage B\n\n**Time:** ~90 s to ~6 min, varies with disk speed.\n",
+     ["~90 s to ~6 min"]),   # one range (a hedged upper end keeps the range whole)
     ("## Build\n\n- **Estimated time**: about 45 minutes\n", ["about 45 minutes"]),
     ("## Fine-tune\n\nExpected duration: 2-4 hours on one GPU.\n", ["2-4 hours"]),
     ("## Setup\n\nTime required: roughly 10 minutes.\n", ["roughly 10 minutes"]),
@@ -123,7 +124,7 @@ Lynx-9B answers in under a second on one L4 card: 52 tokens/s in our runs.
 Open-source projects that speed up Lynx-9B:
 
 * [lynx.rs](https://example.org/lynx-rs): a Rust port for laptops that runs about 9 tokens/s on a recent CPU.
-* [LynxTPU](https://example.net/lynx-tpu) - an edge-board build, reaching 14 token/s in real time.
+* [LynxTPU](https://example.net/lynx-tpu) - an edge-board build that streams 14 token/s on its NPU.
 * Acme's [batcher](https://example.com/batcher) serves the model at up to 3x the stock throughput.
 * Our own [fork](https://example.org/our-fork) gets 2.2x from a fused decoder.
 """
@@ -141,7 +142,7 @@ def test_the_posts_own_figures_beside_a_works_list_stay_claims():
 
 
 @pytest.mark.parametrize("lead", [
-    "The following community ports have been adapted for Lynx-9B, and we invite everyone to try them:",
+    "Several community ports of Lynx-9B exist; give them a spin:",
     "Lynx-9B is used by these teams:",
 ])
 def test_other_leads_that_name_others_works(lead):
@@ -164,22 +165,24 @@ def test_a_linked_list_that_names_no_others_works_keeps_its_claims(text):
 
 # ---- a section that sets out others' research as the evidence or context of the post's problem
 
-RESEARCH = """# Routing tools
+RESEARCH = """# Long prompts
 
-## The research evidence
+## {title}
 
-Prompts with many tool schemas hurt: large catalogs show 60-90% accuracy losses for small models.
+Published evaluations find that recall drops 30-45% once prompts pass 64K tokens.
 
-## Our results
+## What we measured
 
-With routing, our selector keeps 91% accuracy on the large catalog.
+Our chunked reader keeps TTFT at 140 ms for 128K-token prompts.
 """
 
 
-def test_a_figure_in_a_research_evidence_section_is_cited():
-    claims, aside = decided(RESEARCH)
-    assert aside["60-90%"] == ("cited", "scopes.cited_sections") and "60-90%" not in claims
-    assert "91%" in claims
+@pytest.mark.parametrize("title", ["Research context: why recall fades", "What the research says", "Academic studies",
+                                   "The research background"])
+def test_a_figure_in_a_section_of_others_research_is_cited(title):
+    claims, aside = decided(RESEARCH.format(title=title))
+    assert aside["30-45%"] == ("cited", "scopes.cited_sections") and "30-45%" not in claims
+    assert "140 ms" in claims
 
 
 @pytest.mark.parametrize("title", ["Our research", "Recent research: the Lynx router", "Research results"])
@@ -191,7 +194,7 @@ def test_a_section_of_the_posts_own_research_is_not_cited(title):
 # ---- a figure marked as taken from another work in parentheses
 
 @pytest.mark.parametrize("text,quote", [
-    ("As Figure 3 (cite from Falcon) shows, Falcon kernels reach a near ideal 2.9x speedup over naive loops.", "2.9x"),
+    ("Its fused GEMM gets 2.9x over the naive loop (numbers quoted from the Orion write-up).", "2.9x"),
     ("The chart (taken from the Falcon paper) shows a 1.7x speedup for the fused path.", "1.7x"),
     ("Batching 16 requests gives 3.4x more throughput (data reproduced from the Orbit report).", "3.4x"),
 ])
@@ -208,7 +211,7 @@ def test_a_figure_adapted_from_the_posts_own_work_stays_a_claim():
 # ---- a benchmark named with its version: the version is no score
 
 @pytest.mark.parametrize("text", [
-    "We evaluate the chat model on AlpacaEval 2.0 and on MT-Bench, with strong results.",
+    "Instruction following is judged with AlpacaEval 2.0 plus two in-house suites.",
     "Chat quality is checked on AlpacaEval 2.0.",
 ])
 def test_a_benchmarks_version_is_no_score(text):
@@ -227,23 +230,23 @@ def test_a_score_beside_a_benchmark_name_stays_a_claim(text, quote):
 
 # ---- a floor of memory in a hardware requirements list: what running the job requires
 
-REQUIREMENTS = """# Running Lynx-120B
+REQUIREMENTS = """# Serving Lynx-120B at home
 
-## Hardware requirements
+## System requirements
 
-**Minimum configuration:**
+Before you start, check the box against this list.
 
-- **GPU**: an L40S 48 GB, or any card with at least 40GB of VRAM
-- **RAM**: ≥384GB of system memory
-- **Disk**: >250 GB free for the weights
+1. Graphics: an L40S 48 GB, or a card with at least 40GB
+2. Host memory: >=384 GB
+3. Free disk: at least 250 GB on NVMe
 
 ## Results
 
-On that box the model decodes at 21 tokens/s.
+Built this way, the box decodes 21 tokens/s.
 """
 
 
-@pytest.mark.parametrize("quote", ["at least 40GB", "≥384GB", ">250 GB"])
+@pytest.mark.parametrize("quote", ["at least 40GB", ">=384 GB", "at least 250 GB"])
 def test_a_memory_floor_in_a_requirements_list_is_the_jobs_need(quote):
     claims, aside = decided(REQUIREMENTS)
     assert aside[quote] == ("model_size", "set_aside.required_memory_floor") and quote not in claims
@@ -254,6 +257,13 @@ def test_a_named_device_in_a_requirements_list_stays_a_datasheet_figure():
     assert aside["48 GB"][0] == "datasheet" and "21 tokens/s" in claims
 
 
+def test_a_memory_floor_in_a_recommended_setup_paragraph_is_the_jobs_need():
+    _, aside = decided("# Lynx\n\n## Recommended setup\n\nPlan for a minimum of 96 GB of host memory and a GPU with "
+                       "at least 24GB.\n")
+    for quote in ("a minimum of 96 GB", "at least 24GB"):
+        assert aside[quote] == ("model_size", "set_aside.required_memory_floor")
+
+
 def test_a_memory_floor_outside_a_requirements_section_keeps_its_reason():
     _, aside = decided("# Setup\n\n## Test machine\n\n- **RAM**: at least 512GB of DDR5\n")
     assert aside["at least 512GB"][0] == "datasheet"
@@ -262,7 +272,7 @@ def test_a_memory_floor_outside_a_requirements_section_keeps_its_reason():
 # ---- what a lower precision does to memory by its bit width: arithmetic of the format
 
 @pytest.mark.parametrize("text", [
-    "Storing the KV cache in FP8 halves the memory per cached token.",
+    "Keeping the weights as INT8 halves the footprint of each shard.",
     "The new fp16 decoder path halves memory and compute.",
     "Moving the weights to 4-bit quarters the weight storage of every layer.",
     "Sending the dispatched tokens in FP8 halves the communication traffic between ranks.",
@@ -274,7 +284,7 @@ def test_a_precisions_nominal_halving_is_design_arithmetic(text):
 
 
 @pytest.mark.parametrize("text,quote", [
-    ("On the long-context run, FP8 nearly halves the decode ITL compared with BF16.", "nearly halves"),
+    ("Against the BF16 run, INT8 weights roughly halves p95 TPOT on our long-prompt trace.", "roughly halves"),
     ("In our runs the new allocator halves memory use.", "halves"),     # no precision: a measured saving
 ])
 def test_a_measured_halving_stays_a_claim(text, quote):
@@ -285,17 +295,16 @@ def test_a_measured_halving_stays_a_claim(text, quote):
 # ---- the level an earlier version reached, as the reference of a comparison
 
 def test_the_level_our_previous_version_achieved_is_a_baseline():
-    claims, aside = decided("The new kernel sustains 410 TFLOPS, a big step up from the 250 TFLOPS achieved by our "
-                            "previous kernel.")
-    assert aside["250 TFLOPS"] == ("baseline", "set_aside.figure_of_previous") and "410 TFLOPS" in claims
+    claims, aside = decided("Peak decode now sits at 2,300 tokens/s, against 1,450 tokens/s reached with our older "
+                            "scheduler.")
+    assert aside["1,450 tokens/s"] == ("baseline", "set_aside.figure_of_previous") and "2,300 tokens/s" in claims
 
 
 # ---- a factor of work a design or a load needs: arithmetic of the design, no speed-up
 
 @pytest.mark.parametrize("text,quotes", [
-    ("A prompt that has grown to 32K tokens costs roughly 32x more compute per step than a fresh one.", ["roughly 32x"]),
-    ("The small, medium, and large drafts require 90x, 60x, and 40x extra FLOPs per step, respectively.",
-     ["90x", "60x", "40x"]),
+    ("Attention over a 64K-token prompt needs about 8x more compute than over an 8K one.", ["about 8x"]),
+    ("Each rung of the ladder would cost 5x, 9x, and 14x additional work over plain decoding.", ["5x", "9x", "14x"]),
     ("Scoring every candidate would need 4x additional computation on each layer.", ["4x"]),
 ])
 def test_a_factor_of_work_a_design_needs_is_design_arithmetic(text, quotes):
@@ -324,8 +333,9 @@ def test_an_item_of_a_works_list_that_says_we_keeps_its_claim_with_the_link():
 # ---- a value spoken of in general, with an indefinite article and a modal judgement
 
 @pytest.mark.parametrize("text,quotes", [
-    ("Hit rate alone can mislead. A 4% hit rate may be good for a batch job, while a 70% hit rate may still leave "
-     "room.", ["4%", "70%"]),
+    ("For voice agents, a 40 ms TPOT could feel sluggish.", ["40 ms"]),
+    ("Draft length decides this: an 85% acceptance rate would mean little with two-token drafts.", ["85%"]),
+    ("If a 2 s TTFT would suffice for offline jobs, batch harder.", ["2 s"]),
     ("For chat, a 300 ms TTFT might feel slow to users.", ["300 ms"]),
 ])
 def test_a_value_spoken_of_in_general_is_an_example(text, quotes):
