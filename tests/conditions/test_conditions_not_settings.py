@@ -154,3 +154,36 @@ def test_a_disaggregated_run_states_its_dataset_and_prefix_caching_and_no_count_
     assert conditions["prefix_caching"].status == "stated"
     assert conditions["prefix_caching"].canonical == "disabled"
     assert conditions["gpu_count"].status == "unrecoverable"
+
+
+# -- a policy named after the prefix cache is no setting of the cache --------------------------------------
+@pytest.mark.parametrize("text", [
+    "Latency fell by half after we turned on prefix-cache aware routing in the gateway.",
+    "With a prefix cache-aware scheduler the pool kept 40% more requests inside the target.",
+    "The router's prefix-cache-based load balancing spreads sessions across six replicas.",
+    "We compare round-robin with prefix cache routing on the same cluster.",
+])
+def test_a_routing_policy_named_after_the_prefix_cache_sets_no_cache(text):
+    assert _kinds(text, "prefix_caching") == []
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Throughput doubled once prefix caching was enabled on each replica.", "prefix caching was enabled"),
+    ("A cache-aware router sits in front; we ran without prefix caching.", "without prefix caching"),
+])
+def test_the_cache_itself_switched_is_still_read_beside_a_routing_word(text, quote):
+    assert _kinds(text, "prefix_caching") == [quote]
+
+
+# -- a prompting method is no dataset ----------------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "The agent loop is written in ReAct prompting style, and the score table follows.",
+    "Start from the ReAct example in the cookbook before timing tool calls.",
+    "Each question uses a Tree-of-Thought prompt template with three branches.",
+])
+def test_a_prompting_method_named_as_such_is_no_dataset(text):
+    assert _kinds(text, "dataset") == []
+
+
+def test_agent_traces_of_a_prompting_method_are_still_a_workload():
+    assert _kinds("The replay drives ReAct agent traces through one server.", "dataset") == ["ReAct"]
