@@ -252,6 +252,8 @@ def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
         return False   # a chart's settings listed bar by bar are the load of a rate or latency it shows
     if x.measured is not None and site.family is not None and x.measured != site.family:
         return False   # the load of a run that measured another metric ("..., measuring latency")
+    if x.accuracy_clause and site.claim.metric != "accuracy":
+        return False   # "no accuracy drop on X, and 7x faster": X is the set of the score, not the speed run's
     if scope == "sentence":
         return True
     return not x.example and not x.side and not (x.accuracy and site.claim.metric != "accuracy") \

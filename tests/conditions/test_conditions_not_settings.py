@@ -187,3 +187,20 @@ def test_a_prompting_method_named_as_such_is_no_dataset(text):
 
 def test_agent_traces_of_a_prompting_method_are_still_a_workload():
     assert _kinds("The replay drives ReAct agent traces through one server.", "dataset") == ["ReAct"]
+
+
+# -- a dataset an accuracy clause names is the set of that score, not the speed figure's workload --------------
+@pytest.mark.parametrize("text,quote", [
+    ("The pruned build keeps full accuracy on GSM8K and decodes 5.5x faster than the dense one.", "5.5x"),
+    ("With an accuracy drop on MMLU under half a point, the int4 variant serves 3,210 tokens/s.", "3,210"),
+])
+def test_a_dataset_in_the_accuracy_clause_is_no_workload_of_the_speed_claim(text, quote):
+    assert _claim(text, quote).conditions["dataset"].status == "unrecoverable"
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("The pruned build decodes 5.5x faster than the dense one on GSM8K prompts.", "5.5x"),
+    ("We measured throughput and accuracy on MMLU: the int4 variant serves 3,210 tokens/s.", "3,210"),
+])
+def test_a_dataset_the_speed_run_used_stays_its_workload(text, quote):
+    assert _claim(text, quote).conditions["dataset"].status == "stated"
