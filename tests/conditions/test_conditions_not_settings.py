@@ -204,3 +204,19 @@ def test_a_dataset_in_the_accuracy_clause_is_no_workload_of_the_speed_claim(text
 ])
 def test_a_dataset_the_speed_run_used_stays_its_workload(text, quote):
     assert _claim(text, quote).conditions["dataset"].status == "stated"
+
+
+# -- a processor under a CPU label with a dump key after it is the host, not the run's device --------------
+@pytest.mark.parametrize("cpu_line", [
+    "- CPU: model_name: Intel Xeon Platinum 8480+, 56 cores",
+    "- CPU: Model name: Intel Xeon Platinum 8480+",
+])
+def test_a_labelled_host_processor_is_not_the_hardware_beside_an_unnamed_accelerator(cpu_line):
+    text = f"## Setup\n\n{cpu_line}\n- GPU: one in-house card, 24 GB\n\nDecode reaches 1,234 tokens/s on this box.\n"
+    assert _claim(text, "1,234").conditions["hardware"].status == "unrecoverable"
+
+
+def test_a_processor_named_in_prose_of_a_cpu_run_stays_the_hardware():
+    text = ("## Setup\n\nThe whole run is on the processor: an Intel Xeon Platinum 8480+ with 56 cores.\n\n"
+            "Decode reaches 1,234 tokens/s on this box.\n")
+    assert _claim(text, "1,234").conditions["hardware"].value == "Intel Xeon Platinum 8480+"
