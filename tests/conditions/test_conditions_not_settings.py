@@ -220,3 +220,21 @@ def test_a_processor_named_in_prose_of_a_cpu_run_stays_the_hardware():
     text = ("## Setup\n\nThe whole run is on the processor: an Intel Xeon Platinum 8480+ with 56 cores.\n\n"
             "Decode reaches 1,234 tokens/s on this box.\n")
     assert _claim(text, "1,234").conditions["hardware"].value == "Intel Xeon Platinum 8480+"
+
+
+# -- the load that meets a service objective is another operating point than a maximum given before it --------
+@pytest.mark.parametrize("text,quote", [
+    ("Although the gateway can sustain up to 21 requests per second, it meets our latency SLOs only at a "
+     "request rate of 4 requests per second.", "21 requests"),
+    ("Peak decode hits 9,870 tokens/s, yet the p99 stays within the latency budget only up to 32 concurrent users.",
+     "9,870"),
+])
+def test_the_load_meeting_an_slo_is_no_load_of_the_maximum_before_it(text, quote):
+    conditions = _claim(text, quote).conditions
+    assert conditions["batch_or_concurrency"].status == "unrecoverable"
+    assert conditions["scenario"].status == "unrecoverable"
+
+
+def test_a_figure_after_the_slo_words_is_measured_at_that_load():
+    text = "The service meets the SLO at a request rate of 4 requests per second, with a p99 TTFT of 180 ms."
+    assert _claim(text, "180 ms").conditions["batch_or_concurrency"].value == 4
