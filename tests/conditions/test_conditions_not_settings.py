@@ -238,3 +238,9 @@ def test_the_load_meeting_an_slo_is_no_load_of_the_maximum_before_it(text, quote
 def test_a_figure_after_the_slo_words_is_measured_at_that_load():
     text = "The service meets the SLO at a request rate of 4 requests per second, with a p99 TTFT of 180 ms."
     assert _claim(text, "180 ms").conditions["batch_or_concurrency"].value == 4
+
+
+def test_a_cpu_label_on_a_line_broken_with_html_is_a_label_too():
+    text = ("# Box\n\nOur test machine: <br>\nCPU: Intel Xeon Platinum 8480+ with 1 TB of DRAM <br>\n"
+            "GPU: one in-house card <br>\n\n## Result\n\nDecode reaches 1,234 tokens/s on this box.\n")
+    assert _claim(text, "1,234").conditions["hardware"].status == "unrecoverable"
