@@ -58,6 +58,8 @@ class DocumentReader:
                       re.compile(scopes.between_sides, re.I))
         self.accuracy_cue = re.compile(scopes.accuracy_cue, re.I)
         self.speed_runs_cue = re.compile(scopes.speed_runs_cue, re.I)
+        self.accuracy_clause_cue = re.compile(scopes.accuracy_clause_cue, re.I)
+        self.slo_point_cue = re.compile(scopes.slo_point_cue, re.I)
         self.accuracy_check_cue = re.compile(scopes.accuracy_check_cue, re.I)
         self.serving_workloads = re.compile(scopes.serving_workloads, re.I)
         self.setup_label = scopes.setup_label()
@@ -224,6 +226,10 @@ class DocumentReader:
         cut = max(before.rfind(". "), before.rfind(";"), before.rfind(")"), before.rfind("\n"))
         clause = before[cut + 1:] if cut >= 0 else before
         loc.example = self.example_cue.search(clause) is not None
+        loc.accuracy_clause = loc.m.kind == "dataset" and self.accuracy_clause_cue.search(clause) is not None
+        if loc.name in MEASURED_KINDS or loc.name == "scenario":
+            slo = [m.start() for m in self.slo_point_cue.finditer(clause)]   # the last such phrase before it
+            loc.slo_from = lo - len(clause) + slo[-1] if slo else None
         if binding := self.metric_binding.search(clause):
             named = [(m.end(), f) for f, rx in self.family_cues.items()
                      for m in rx.finditer(clause, 0, binding.start())]

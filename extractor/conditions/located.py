@@ -33,6 +33,8 @@ class Located:
     example: bool = False    # given as an example ("e.g. ...", a command the post calls an example)
     bound: str | None = None  # the metric family it was measured for ("ITL measured at 12 QPS": latency)
     accuracy: bool = False   # a dataset of an accuracy evaluation, not a serving workload
+    accuracy_clause: bool = False   # a dataset its clause says a score was kept on ('no accuracy drop on X')
+    slo_from: int | None = None   # a load after 'meet our SLOs' in its clause: where that phrase starts
     speed: bool = False      # a system setting of a sentence about speed runs ('Performance benchmarks on X')
     measured: str | None = None   # the metric family its sentence says the run measured ("..., measuring latency")
     for_family: str | None = None   # a setting its sentence gives one metric family of several ("BS=1 for TTFT")

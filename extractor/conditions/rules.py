@@ -212,6 +212,8 @@ class ScopeRules(_Strict):
     no_value_cell: Regex = NEVER
     prompt_length_tail: Regex = NEVER
     accuracy_cue: Regex = NEVER
+    accuracy_clause_cue: Regex = NEVER   # the words right before a dataset that make it the set of a score
+    slo_point_cue: Regex = NEVER   # 'meet our SLOs': the load after it is the point that meets them
     speed_runs_cue: Regex = NEVER   # a sentence about speed runs: its device is no accuracy claim's (ties.py)
     accuracy_check_cue: Regex = NEVER
     serving_workloads: Regex = NEVER

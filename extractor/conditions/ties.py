@@ -252,6 +252,10 @@ def ties_fit(site: ClaimSite, x: Located, scope: str) -> bool:
         return False   # a chart's settings listed bar by bar are the load of a rate or latency it shows
     if x.measured is not None and site.family is not None and x.measured != site.family:
         return False   # the load of a run that measured another metric ("..., measuring latency")
+    if x.accuracy_clause and site.claim.metric != "accuracy":
+        return False   # "no accuracy drop on X, and 7x faster": X is the set of the score, not the speed run's
+    if x.slo_from is not None and not (x.sentence and x.slo_from <= site.claim.span[0] < x.sentence[1]):
+        return False   # "handles up to 13 rps, but meets the SLOs only at 3.5 rps": the rate of another point
     if scope == "sentence":
         return True
     return not x.example and not x.side and not (x.accuracy and site.claim.metric != "accuracy") \

@@ -154,3 +154,93 @@ def test_a_disaggregated_run_states_its_dataset_and_prefix_caching_and_no_count_
     assert conditions["prefix_caching"].status == "stated"
     assert conditions["prefix_caching"].canonical == "disabled"
     assert conditions["gpu_count"].status == "unrecoverable"
+
+
+# -- a policy named after the prefix cache is no setting of the cache --------------------------------------
+@pytest.mark.parametrize("text", [
+    "Latency fell by half after we turned on prefix-cache aware routing in the gateway.",
+    "With a prefix cache-aware scheduler the pool kept 40% more requests inside the target.",
+    "The router's prefix-cache-based load balancing spreads sessions across six replicas.",
+    "We compare round-robin with prefix cache routing on the same cluster.",
+])
+def test_a_routing_policy_named_after_the_prefix_cache_sets_no_cache(text):
+    assert _kinds(text, "prefix_caching") == []
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("Throughput doubled once prefix caching was enabled on each replica.", "prefix caching was enabled"),
+    ("A cache-aware router sits in front; we ran without prefix caching.", "without prefix caching"),
+])
+def test_the_cache_itself_switched_is_still_read_beside_a_routing_word(text, quote):
+    assert _kinds(text, "prefix_caching") == [quote]
+
+
+# -- a prompting method is no dataset ----------------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "The agent loop is written in ReAct prompting style, and the score table follows.",
+    "Start from the ReAct example in the cookbook before timing tool calls.",
+    "Each question uses a Tree-of-Thought prompt template with three branches.",
+])
+def test_a_prompting_method_named_as_such_is_no_dataset(text):
+    assert _kinds(text, "dataset") == []
+
+
+def test_agent_traces_of_a_prompting_method_are_still_a_workload():
+    assert _kinds("The replay drives ReAct agent traces through one server.", "dataset") == ["ReAct"]
+
+
+# -- a dataset an accuracy clause names is the set of that score, not the speed figure's workload --------------
+@pytest.mark.parametrize("text,quote", [
+    ("The pruned build keeps full accuracy on GSM8K and decodes 5.5x faster than the dense one.", "5.5x"),
+    ("With an accuracy drop on MMLU under half a point, the int4 variant serves 3,210 tokens/s.", "3,210"),
+])
+def test_a_dataset_in_the_accuracy_clause_is_no_workload_of_the_speed_claim(text, quote):
+    assert _claim(text, quote).conditions["dataset"].status == "unrecoverable"
+
+
+@pytest.mark.parametrize("text,quote", [
+    ("The pruned build decodes 5.5x faster than the dense one on GSM8K prompts.", "5.5x"),
+    ("We measured throughput and accuracy on MMLU: the int4 variant serves 3,210 tokens/s.", "3,210"),
+])
+def test_a_dataset_the_speed_run_used_stays_its_workload(text, quote):
+    assert _claim(text, quote).conditions["dataset"].status == "stated"
+
+
+# -- a processor under a CPU label with a dump key after it is the host, not the run's device --------------
+@pytest.mark.parametrize("cpu_line", [
+    "- CPU: model_name: Intel Xeon Platinum 8480+, 56 cores",
+    "- CPU: Model name: Intel Xeon Platinum 8480+",
+])
+def test_a_labelled_host_processor_is_not_the_hardware_beside_an_unnamed_accelerator(cpu_line):
+    text = f"## Setup\n\n{cpu_line}\n- GPU: one in-house card, 24 GB\n\nDecode reaches 1,234 tokens/s on this box.\n"
+    assert _claim(text, "1,234").conditions["hardware"].status == "unrecoverable"
+
+
+def test_a_processor_named_in_prose_of_a_cpu_run_stays_the_hardware():
+    text = ("## Setup\n\nThe whole run is on the processor: an Intel Xeon Platinum 8480+ with 56 cores.\n\n"
+            "Decode reaches 1,234 tokens/s on this box.\n")
+    assert _claim(text, "1,234").conditions["hardware"].value == "Intel Xeon Platinum 8480+"
+
+
+# -- the load that meets a service objective is another operating point than a maximum given before it --------
+@pytest.mark.parametrize("text,quote", [
+    ("Although the gateway can sustain up to 21 requests per second, it meets our latency SLOs only at a "
+     "request rate of 4 requests per second.", "21 requests"),
+    ("Peak decode hits 9,870 tokens/s, yet the p99 stays within the latency budget only up to 32 concurrent users.",
+     "9,870"),
+])
+def test_the_load_meeting_an_slo_is_no_load_of_the_maximum_before_it(text, quote):
+    conditions = _claim(text, quote).conditions
+    assert conditions["batch_or_concurrency"].status == "unrecoverable"
+    assert conditions["scenario"].status == "unrecoverable"
+
+
+def test_a_figure_after_the_slo_words_is_measured_at_that_load():
+    text = "The service meets the SLO at a request rate of 4 requests per second, with a p99 TTFT of 180 ms."
+    assert _claim(text, "180 ms").conditions["batch_or_concurrency"].value == 4
+
+
+def test_a_cpu_label_on_a_line_broken_with_html_is_a_label_too():
+    text = ("# Box\n\nOur test machine: <br>\nCPU: Intel Xeon Platinum 8480+ with 1 TB of DRAM <br>\n"
+            "GPU: one in-house card <br>\n\n## Result\n\nDecode reaches 1,234 tokens/s on this box.\n")
+    assert _claim(text, "1,234").conditions["hardware"].status == "unrecoverable"
