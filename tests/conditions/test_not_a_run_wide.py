@@ -191,8 +191,9 @@ def test_a_line_documenting_an_option_states_no_setting():
 
 def test_a_name_the_text_excludes_is_no_setting():
     # a dataset that could not be used, a precision still to come: the other names of the list stay
-    c = _post("We score on HumanEval. Note that MT-Bench could not be used, since the harness takes single turns "
-              "only. The draft model lifts decoding to 41.2 tokens/s.")
+    # (the prompts are the workload: a set named as where a score was kept would be the score's, not the speed run's)
+    c = _post("Our prompts come from HumanEval. Note that MT-Bench could not be used, since the harness takes single "
+              "turns only. The draft model lifts decoding to 41.2 tokens/s.")
     assert stated(c, "dataset").value == "HumanEval"
     c = _post("The kernels ship in BF16 and INT8 (an INT2 variant is coming soon) and reach 41.2 tokens/s on an L40S.")
     assert stated(c, "precision").value == "BF16, INT8"
