@@ -55,15 +55,19 @@ class ClaimSite:
         site = ClaimSite.__new__(ClaimSite)   # a shallow copy (as `copy.copy`, without its generic reduce)
         for name in _SITE_SLOTS:
             setattr(site, name, getattr(self, name))
-        site.own, site.modes, site.devices, site.models = {}, set(), set(), set()
+        site.note_own_clause(kept)
+        return site
+
+    def note_own_clause(self, kept: list[Located]) -> None:
+        """Set what the kept mentions of the claim's own clause state: the loads, modes, devices, models."""
+        self.own, self.modes, self.devices, self.models = {}, set(), set(), set()
         for x in kept:
             if x.name in MEASURED_KINDS and x.usable:
-                site.own.setdefault(x.name, set()).add(repr(x.m.value))
+                self.own.setdefault(x.name, set()).add(repr(x.m.value))
             elif x.name == "scenario" and x.usable and x.m.canonical:
-                site.modes.add(x.m.canonical)
+                self.modes.add(x.m.canonical)
             elif x.name in ("hardware", "model") and x.usable:
-                (site.devices if x.name == "hardware" else site.models).add(x.m.canonical or str(x.m.value))
-        return site
+                (self.devices if x.name == "hardware" else self.models).add(x.m.canonical or str(x.m.value))
 
 
 _SITE_SLOTS = tuple(n for n in ClaimSite.__slots__ if n not in ("own", "modes", "devices", "models"))

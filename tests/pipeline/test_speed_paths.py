@@ -1381,15 +1381,8 @@ def test_a_claim_site_copied_with_its_own_clause_keeps_every_other_field(monkeyp
     assert any(new.own for _, new in sites)
 
     def copied(self, kept):
-        site = copy(self)
-        site.own, site.modes, site.devices, site.models = {}, set(), set(), set()
-        for x in kept:   # (the body after the copy, as it was)
-            if x.name in ties.MEASURED_KINDS and x.usable:
-                site.own.setdefault(x.name, set()).add(repr(x.m.value))
-            elif x.name == "scenario" and x.usable and x.m.canonical:
-                site.modes.add(x.m.canonical)
-            elif x.name in ("hardware", "model") and x.usable:
-                (site.devices if x.name == "hardware" else site.models).add(x.m.canonical or str(x.m.value))
+        site = copy(self)   # the generic copy the slot-by-slot one replaced, then the same clause reading
+        site.note_own_clause(kept)
         return site
 
     monkeypatch.setattr(ties.ClaimSite, "with_own_clause", copied)
